@@ -1,0 +1,94 @@
+import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
+import { commands } from '../commands/index.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { BotServices } from './discord/context.js';
+import { InteractionRouter } from './discord/router.js';
+import type { Logger } from './logger.js';
+import { StoreDirectory } from './services/store-directory.js';
+import { CartRepository } from './storage/carts.js';
+import { GuildSettingsRepository } from './storage/guild-settings.js';
+import { openStorage } from './storage/keyv-store.js';
+import { NickRepository } from './storage/nicks.js';
+import { PaymentLinkRepository } from './storage/payment-links.js';
+
+export interface BotOptions {
+  config: Config;
+  logger: Logger;
+  /** Injected by tests and benchmarks; the system clock otherwise. */
+  clock?: Clock;
+  /** How the store client waits between GET retries; tests pass one that does not wait. */
+  sleep?: (ms: number) => Promise<void>;
+  offerTtlMs?: number;
+  storeTimeoutMs?: number;
+}
+
+export interface Bot {
+  readonly client: Client;
+  readonly services: BotServices;
+  /** Logs in and resolves once the gateway session is ready. */
+  start(): Promise<void>;
+  /** Disconnects from Discord and closes storage. */
+  stop(): Promise<void>;
+}
+
+/** Wiring only: storage → store directory → repositories → router → Discord client. */
+export async function createBot(options: BotOptions): Promise<Bot> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const storage = await openStorage(config.STORAGE_URL, logger);
+
+  const services: BotServices = {
+    logger,
+    clock,
+    stores: new StoreDirectory({
+      baseUrl: config.SPACEIS_API_URL,
+      defaultApiKey: config.SPACEIS_API_KEY,
+      clock,
+      ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
+      ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    }),
+    carts: new CartRepository(storage.keyv, logger),
+    nicks: new NickRepository(storage.keyv),
+    guildSettings: new GuildSettingsRepository(storage.keyv, logger),
+    paymentLinks: new PaymentLinkRepository(storage.keyv, logger),
+  };
+
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    rest: { api: config.DISCORD_API_URL },
+    // The bot reads nothing from message history or presences: caching them would only cost memory.
+    makeCache: Options.cacheWithLimits({
+      ...Options.DefaultMakeCacheSettings,
+      MessageManager: 0,
+      ReactionManager: 0,
+      PresenceManager: 0,
+      ThreadMemberManager: 0,
+      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+    }),
+  });
+
+  const router = new InteractionRouter(services, commands);
+  client.on(Events.InteractionCreate, (interaction: Interaction) => {
+    router.handle(interaction).catch((error: unknown) => logger.error({ err: error }, 'interaction routing failed'));
+  });
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  client.on(Events.ShardDisconnect, (_event, shard) => logger.warn({ shard }, 'gateway disconnected'));
+  client.on(Events.ShardResume, (shard) => logger.info({ shard }, 'gateway session resumed'));
+
+  return {
+    client,
+    services,
+    async start() {
+      const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+      await client.login(config.DISCORD_TOKEN);
+      await ready;
+      logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
+    },
+    async stop() {
+      await client.destroy();
+      await storage.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * The bot's whole configuration comes from the environment, validated here once.
+ * A bad start must tell the operator every problem at once, in one readable message,
+ * and never print a secret's value.
+ */
+
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY']);
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .url('must be an http(s) URL')
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const configSchema = z.object({
+  DISCORD_TOKEN: z.string().trim().min(1, 'is required (the bot token from the Discord developer portal)'),
+  DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
+  SPACEIS_API_URL: httpUrl.default('https://api.spaceis.pl'),
+  SPACEIS_API_KEY: z.string().trim().min(1, "is required (the shop's license key from the SpaceIs panel)"),
+  STORAGE_URL: z
+    .string()
+    .trim()
+    .default('sqlite://data/store.sqlite')
+    .refine((value) => value.startsWith('sqlite://') && value.length > 'sqlite://'.length, {
+      message: 'must be a sqlite:// connection string, e.g. sqlite://data/store.sqlite',
+    }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Empty strings count as "not set", so a blank line in .env falls back to the default. */
+function withoutBlanks(env: NodeJS.ProcessEnv): Record<string, string> {
+  const cleaned: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== '') cleaned[name] = value;
+  }
+  return cleaned;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const result = configSchema.safeParse(withoutBlanks(env));
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    // zod quotes received values in some messages; a secret's value must never be echoed.
+    const message = SECRET_VARIABLES.has(name) ? issue.message.replace(/".*"/g, '…') : issue.message;
+    return `${name} ${message}`;
+  });
+  throw new ConfigError(problems);
+}

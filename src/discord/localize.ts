@@ -1,0 +1,19 @@
+import { en } from '../i18n/en.js';
+import { pl } from '../i18n/pl.js';
+
+type CommandTexts = keyof typeof en.commands;
+
+/** A command's or option's name and description in English with the Polish localizations, from the one catalog. */
+export function localized(key: CommandTexts): {
+  name: string;
+  description: string;
+  name_localizations: { pl: string };
+  description_localizations: { pl: string };
+} {
+  return {
+    name: en.commands[key].name,
+    description: en.commands[key].description,
+    name_localizations: { pl: pl.commands[key].name },
+    description_localizations: { pl: pl.commands[key].description },
+  };
+}

@@ -1,0 +1,32 @@
+/** Discord's length limits, in one place (see shared/design.md). */
+export const LIMITS = {
+  selectOptions: 25,
+  optionLabel: 100,
+  optionDescription: 100,
+  placeholder: 150,
+  buttonLabel: 80,
+  linkButtonUrl: 512,
+  content: 2000,
+  embedTitle: 256,
+  embedDescription: 4096,
+  embedFields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  embedTotal: 6000,
+  modalTitle: 45,
+  textInputLabel: 45,
+  autocompleteChoices: 25,
+  choiceName: 100,
+} as const;
+
+/** Shortens text to `max` characters (by code point, so emoji and Polish letters are never split). */
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** Store names are shown inside Markdown: escape what would change their look. */
+export function plain(text: string): string {
+  return text.replace(/([\\*_~`|[\]])/g, '\\$1');
+}

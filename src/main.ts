@@ -1,0 +1,46 @@
+import { createBot } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadDotEnv } from './env-file.js';
+import { createLogger } from './logger.js';
+
+/** The bot's entry point: `npm start`. */
+
+function readConfig(): Config {
+  try {
+    loadDotEnv();
+    return loadConfig(process.env);
+  } catch (error) {
+    // One readable message naming every bad setting, no stack trace, non-zero exit.
+    const message = error instanceof ConfigError ? error.message : `Could not read .env: ${(error as Error).message}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  }
+}
+
+const config = readConfig();
+const logger = createLogger(config.LOG_LEVEL);
+const bot = await createBot({ config, logger }).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'could not open storage');
+  process.exit(1);
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  await bot.stop().catch((error: unknown) => logger.error({ err: error }, 'error while shutting down'));
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+try {
+  await bot.start();
+} catch (error) {
+  const code = (error as { code?: string }).code;
+  // discord.js says TokenInvalid without echoing the token; anything else is logged as it is.
+  logger.fatal({ err: code === 'TokenInvalid' ? { code } : error }, code === 'TokenInvalid' ? 'Discord rejected DISCORD_TOKEN' : 'could not log in to Discord');
+  await bot.stop().catch(() => undefined);
+  process.exit(1);
+}

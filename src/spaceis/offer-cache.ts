@@ -1,0 +1,190 @@
+/**
+ * A short-lived cache of the store's offer, shared by every guild selling from one license.
+ *
+ * Why: the license's rate limit is shared with the shop's own website, and a crowd opening the
+ * shop menu at once must cost the store one request, not one per member. So:
+ * - fresh entries (younger than `ttlMs`) are served without a request;
+ * - there is at most ONE request in flight per key; concurrent callers share its promise;
+ * - failures are not cached (the next caller tries again);
+ * - the synchronous `peek*` methods tell the bot whether it can answer at once or must defer
+ *   the Discord interaction before calling the store.
+ */
+import type { StoreClient } from './client.js';
+import type { ProductVariants, Server, ServerOffer } from './schemas.js';
+
+/** The part of StoreClient the cache needs; lets tests pass a stub. */
+export type OfferSource = Pick<StoreClient, 'listServers' | 'getServer' | 'getVariants'>;
+
+export interface OfferCacheOptions {
+  /** Default 5 minutes. */
+  ttlMs?: number;
+  /** Default Date.now; inject a manual clock in tests. */
+  now?: () => number;
+}
+
+export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
+
+interface Entry {
+  value: unknown;
+  storedAt: number;
+}
+
+const SERVERS_KEY = 'servers';
+const serverKey = (param: string): string => `server:${param}`;
+// JSON keeps the three ids unambiguous even if an id contains a separator character.
+const variantsKey = (serverId: string, categoryId: string, productId: string): string =>
+  `variants:${JSON.stringify([serverId, categoryId, productId])}`;
+
+export class OfferCache {
+  readonly ttlMs: number;
+  readonly #source: OfferSource;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(source: OfferSource, options: OfferCacheOptions = {}) {
+    this.#source = source;
+    this.ttlMs = options.ttlMs ?? DEFAULT_OFFER_TTL_MS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  // --- async readers ---------------------------------------------------------------------------
+
+  servers(): Promise<Server[]> {
+    return this.#load(SERVERS_KEY, () => this.#source.listServers()) as Promise<Server[]>;
+  }
+
+  /**
+   * `param` may be an id or a slug. The result is cached under the param given and also under
+   * the server's id and slug when the response reveals them, so browsing by slug and buying by
+   * id share one entry.
+   */
+  server(param: string): Promise<ServerOffer> {
+    return this.#load(serverKey(param), () => this.#source.getServer(param), (offer, storedAt) => {
+      for (const alias of serverAliases(offer)) {
+        if (alias !== param) this.#entries.set(serverKey(alias), { value: offer, storedAt });
+      }
+    }) as Promise<ServerOffer>;
+  }
+
+  variants(serverId: string, categoryId: string, productId: string): Promise<ProductVariants> {
+    return this.#load(variantsKey(serverId, categoryId, productId), () =>
+      this.#source.getVariants(serverId, categoryId, productId),
+    ) as Promise<ProductVariants>;
+  }
+
+  // --- synchronous peeks -----------------------------------------------------------------------
+
+  peekServers(): Server[] | undefined {
+    return this.#fresh(SERVERS_KEY) as Server[] | undefined;
+  }
+
+  peekServer(param: string): ServerOffer | undefined {
+    return this.#fresh(serverKey(param)) as ServerOffer | undefined;
+  }
+
+  peekVariants(serverId: string, categoryId: string, productId: string): ProductVariants | undefined {
+    return this.#fresh(variantsKey(serverId, categoryId, productId)) as ProductVariants | undefined;
+  }
+
+  // --- invalidation ----------------------------------------------------------------------------
+
+  /**
+   * Called when the store answers `invalid variant`: the offer was changed in the panel. Drops
+   * the product's variants and the server's offer (under every alias), since the product list
+   * itself may have changed too. Requests already in flight for those keys are detached so
+   * their (possibly stale) results are not stored.
+   */
+  dropProduct(serverId: string, categoryId: string, productId: string): void {
+    this.#drop(variantsKey(serverId, categoryId, productId));
+    this.#drop(serverKey(serverId));
+    for (const [key, entry] of this.#entries) {
+      if (key.startsWith('server:') && serverAliases(entry.value as ServerOffer).includes(serverId)) {
+        this.#drop(key);
+      }
+    }
+  }
+
+  dropAll(): void {
+    this.#entries.clear();
+    this.#inFlight.clear();
+  }
+
+  /** Age of the oldest fresh entry, or undefined when nothing fresh is cached. */
+  oldestEntryAgeMs(): number | undefined {
+    this.#evictExpired();
+    const now = this.#now();
+    let oldest: number | undefined;
+    for (const { storedAt } of this.#entries.values()) {
+      const age = now - storedAt;
+      if (oldest === undefined || age > oldest) oldest = age;
+    }
+    return oldest;
+  }
+
+  /** Number of fresh entries (aliases of one server offer count separately). */
+  get size(): number {
+    this.#evictExpired();
+    return this.#entries.size;
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void): Promise<T> {
+    const cached = this.#fresh(key);
+    if (cached !== undefined) return Promise.resolve(cached as T);
+    const pending = this.#inFlight.get(key);
+    if (pending) return pending as Promise<T>;
+
+    // `new Promise` turns a synchronous throw from a stub into a rejection too.
+    const request: Promise<T> = new Promise<T>((resolve) => resolve(fetcher())).then(
+      (value) => {
+        // Store only if this request was not detached by a drop meanwhile.
+        if (this.#inFlight.get(key) === request) {
+          this.#inFlight.delete(key);
+          const storedAt = this.#now();
+          this.#entries.set(key, { value, storedAt });
+          onStored?.(value, storedAt);
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (this.#inFlight.get(key) === request) this.#inFlight.delete(key);
+        throw error;
+      },
+    );
+    this.#inFlight.set(key, request);
+    return request;
+  }
+
+  #fresh(key: string): unknown {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (this.#isFresh(entry)) return entry.value;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  #isFresh(entry: Entry): boolean {
+    return this.#now() - entry.storedAt < this.ttlMs;
+  }
+
+  #evictExpired(): void {
+    for (const [key, entry] of this.#entries) {
+      if (!this.#isFresh(entry)) this.#entries.delete(key);
+    }
+  }
+
+  #drop(key: string): void {
+    this.#entries.delete(key);
+    this.#inFlight.delete(key);
+  }
+}
+
+/** The id and slug a server response reveals (either may be absent). */
+function serverAliases(offer: ServerOffer): string[] {
+  const aliases: string[] = [];
+  if (offer.server?.id) aliases.push(offer.server.id);
+  if (offer.server?.slug) aliases.push(offer.server.slug);
+  return aliases;
+}

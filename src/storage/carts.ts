@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type Keyv from 'keyv';
+import { emptyCart, type Cart } from '../cart/rules.js';
+import type { Logger } from '../logger.js';
+import { KeyLock } from './key-lock.js';
+import { parseRecord } from './records.js';
+
+const cartLineSchema = z.object({
+  variantId: z.string().min(1),
+  quantity: z.number().int(),
+  serverId: z.string(),
+  categoryId: z.string(),
+  productId: z.string(),
+  serverName: z.string(),
+  productName: z.string(),
+  variantName: z.string(),
+});
+
+const storedCartSchema = z.object({
+  license: z.string(),
+  lines: z.array(cartLineSchema),
+  /** Set when lines were dropped behind the member's back; shown once, on their next /cart. */
+  notice: z.enum(['license-changed']).optional(),
+});
+
+export type StoredCart = z.infer<typeof storedCartSchema>;
+
+/** One cart per member per guild, kept across restarts. */
+export class CartRepository {
+  readonly #locks = new KeyLock();
+
+  constructor(
+    private readonly keyv: Keyv,
+    private readonly logger: Logger,
+  ) {}
+
+  async get(guildId: string, userId: string): Promise<StoredCart> {
+    const key = cartKey(guildId, userId);
+    return parseRecord(storedCartSchema, await this.keyv.get(key), () => emptyCart(''), this.logger, key);
+  }
+
+  /**
+   * Read-modify-write under the member's lock, so simultaneous clicks on one cart apply in turn.
+   * `change` returns the new cart (or undefined to leave it as is) and a result for the caller.
+   */
+  async update<R>(
+    guildId: string,
+    userId: string,
+    change: (cart: StoredCart) => Promise<{ cart?: StoredCart; result: R }> | { cart?: StoredCart; result: R },
+  ): Promise<R> {
+    const key = cartKey(guildId, userId);
+    return this.#locks.run(key, async () => {
+      const current = await this.get(guildId, userId);
+      const { cart, result } = await change(current);
+      if (cart) await this.save(key, cart);
+      return result;
+    });
+  }
+
+  private async save(key: string, cart: StoredCart): Promise<void> {
+    if (cart.lines.length === 0 && !cart.notice) await this.keyv.delete(key);
+    else await this.keyv.set(key, cart);
+  }
+}
+
+export function asCart(stored: StoredCart): Cart {
+  return { license: stored.license, lines: stored.lines };
+}
+
+function cartKey(guildId: string, userId: string): string {
+  return `cart:${guildId}:${userId}`;
+}

@@ -1,0 +1,605 @@
+/**
+ * A local SpaceIs-compatible HTTP server for the test suite (node:http on 127.0.0.1, port 0).
+ *
+ * It answers the offer endpoints with the shapes public SpaceIs clients see (camelCase server
+ * endpoint, snake_case `data.product` in the variants endpoint, 0/1 booleans, base64 long
+ * descriptions) and enforces the cart rules of POST /v4/cart/paymentUrl as the contract
+ * describes them. Tests mutate `shop` to change the offer, inject faults with `failNext`, and
+ * pause a route with `hold` to simulate a slow store.
+ *
+ * Statuses chosen (the contract leaves them "not shown"; these follow the addendum):
+ * - 401 `unauthorized` for a missing/wrong `Authorization: Bearer <apiKey>` (every route);
+ * - 402 `license is not active` when `shop.licenseInactive`;
+ * - 403 `cart payments are disabled` when `shop.cartPaymentsDisabled`;
+ * - 404 `server not found` / `category not found` / `product not found` / `not found`;
+ * - 422 `{ message: 'The given data was invalid.', errors: {...} }` for form errors
+ *   (the repeated occurrence of a variant is flagged, e.g. `items.1.variantId`);
+ * - 422 `invalid variant` and 422 `cart items must belong to one server`.
+ * Variants with no prices or SMS-only prices are accepted into a payment link: the contract
+ * only rejects an SMS *method*, which the link flow never sends.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultShop } from './fixtures.js';
+
+// ---------------------------------------------------------------------------------------------
+// Fixture types
+// ---------------------------------------------------------------------------------------------
+
+export interface FixtureSms {
+  is: boolean | 0 | 1;
+  number: string | null;
+  content: string | null;
+}
+
+export interface FixtureProviderData {
+  name: string;
+  home: string;
+  terms: string;
+  complaint: string;
+  image: string;
+}
+
+export interface FixturePrice {
+  /** Sent exactly as given: a number (10.5) or a string ("10.50"). */
+  amount: number | string;
+  name: string;
+  method: string;
+  type: string;
+  /** Defaults to `{ is: 0, number: null, content: null }`. */
+  sms?: FixtureSms;
+  /** Defaults to a provider derived from `method`. */
+  providerData?: FixtureProviderData;
+}
+
+export interface FixtureVariant {
+  /** Opaque; sent and matched byte for byte. */
+  id: string;
+  name: string;
+  prices: FixturePrice[];
+}
+
+export interface FixtureProduct {
+  id: string;
+  name: string;
+  /** `long` is plain HTML here; the fake base64-encodes it like the real API. */
+  descriptions?: { short?: string; long?: string };
+  imageUrl?: string;
+  promoted?: boolean;
+  promotionPercentage?: number;
+  variants: FixtureVariant[];
+}
+
+export interface FixtureCategory {
+  id: string;
+  name: string;
+  products: FixtureProduct[];
+}
+
+export interface FixtureServer {
+  id: string;
+  name: string;
+  slug: string;
+  imageUrl?: string;
+  additional?: string | null;
+  categories: FixtureCategory[];
+}
+
+export interface ShopFixture {
+  servers: FixtureServer[];
+  /** The panel's "items from several servers" cart setting. */
+  multiServerCart?: boolean;
+  /** Answer the cart endpoint with 403 `cart payments are disabled`. */
+  cartPaymentsDisabled?: boolean;
+  /** Answer every route with 402 `license is not active`. */
+  licenseInactive?: boolean;
+  licenseId?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Control types
+// ---------------------------------------------------------------------------------------------
+
+export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl';
+
+export type Fault =
+  /** Any status with a JSON body (omit `body` for an empty one); also usable for a custom 200. */
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** A non-JSON body, e.g. a proxy's HTML error page; status defaults to 200. */
+  | { raw: string; status?: number }
+  /** Drop the connection without answering. */
+  | { kind: 'destroy' }
+  /** Never answer (until `close()`). */
+  | { kind: 'hang' };
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query exactly as sent (still percent-encoded). */
+  path: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON, the raw text when it is not JSON, or undefined when empty. */
+  body: unknown;
+}
+
+export interface Hold {
+  /** Resolves when `release()` is called. */
+  released: Promise<void>;
+  /** Resolves when the held request arrives. */
+  reached: Promise<void>;
+  release(): void;
+}
+
+export interface CartLinkBody {
+  items: { variantId: string; quantity: number }[];
+  nick?: string;
+}
+
+export interface IssuedLink extends CartLinkBody {
+  url: string;
+  /** Ids of the servers the items belong to. */
+  serverIds: string[];
+}
+
+interface HoldState {
+  hold: Hold;
+  arrive(): void;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
+const API_KEY_DEFAULT = 'test-license-key-0123456789abcdef';
+const RATE_LIMIT = 600;
+const MAX_ITEMS = 20;
+const MAX_QUANTITY = 99;
+
+// ---------------------------------------------------------------------------------------------
+// Server
+// ---------------------------------------------------------------------------------------------
+
+export class FakeSpaceIs {
+  readonly url: string;
+  readonly apiKey: string;
+  shop: ShopFixture;
+  readonly requests: RecordedRequest[] = [];
+  paymentUrls: string[] = [];
+  /** Every link issued, with the normalised cart it was issued for. */
+  readonly issuedLinks: IssuedLink[] = [];
+  nextPaymentUrl?: (body: CartLinkBody) => string;
+
+  readonly #server: Server;
+  readonly #faults = new Map<FakeRoute, Fault[]>();
+  readonly #holds = new Map<FakeRoute, HoldState[]>();
+  readonly #hanging = new Set<ServerResponse>();
+  #answered = 0;
+  #closed = false;
+
+  private constructor(server: Server, url: string, apiKey: string, shop: ShopFixture) {
+    this.#server = server;
+    this.url = url;
+    this.apiKey = apiKey;
+    this.shop = shop;
+  }
+
+  static async start(opts: { apiKey?: string; shop?: ShopFixture } = {}): Promise<FakeSpaceIs> {
+    let fake: FakeSpaceIs | undefined;
+    const server = createServer((req, res) => {
+      // `fake` is set before listen() resolves, so no request can arrive earlier.
+      void fake?.handle(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeSpaceIs(server, `http://127.0.0.1:${port}`, opts.apiKey ?? API_KEY_DEFAULT, opts.shop ?? defaultShop());
+    return fake;
+  }
+
+  /** The next `times` requests to `route` get `fault` instead of a normal answer. */
+  failNext(route: FakeRoute, fault: Fault, times = 1): void {
+    const queue = this.#faults.get(route) ?? [];
+    for (let i = 0; i < times; i++) queue.push(fault);
+    this.#faults.set(route, queue);
+  }
+
+  /** The next request to `route` waits until `release()`; holds queue up per route. */
+  hold(route: FakeRoute): Hold {
+    let release!: () => void;
+    let arrive!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    const hold: Hold = { released, reached, release };
+    const queue = this.#holds.get(route) ?? [];
+    queue.push({ hold, arrive });
+    this.#holds.set(route, queue);
+    return hold;
+  }
+
+  /** Requests recorded for one route (convenience for assertions). */
+  requestsTo(route: FakeRoute): RecordedRequest[] {
+    return this.requests.filter((request) => classify(request.method, pathSegments(request.path))?.route === route);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const queue of this.#holds.values()) for (const { hold } of queue) hold.release();
+    this.#hanging.clear();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  // --- request handling ------------------------------------------------------------------------
+
+  /** @internal called by the node:http server. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const text = await readBody(req);
+      const rawPath = req.url ?? '/';
+      this.requests.push({ method: req.method ?? 'GET', path: rawPath, headers: flattenHeaders(req), body: parseBody(text) });
+      const match = classify(req.method ?? 'GET', pathSegments(rawPath));
+
+      if (match) await this.#waitIfHeld(match.route);
+      if (this.#closed) return;
+      if (match && this.#applyFault(match.route, req, res)) return;
+
+      const reply = this.#answer(req, match, parseBody(text));
+      this.#send(res, reply);
+    } catch (error) {
+      this.#send(res, { status: 500, body: { success: false, type: 'error', message: String(error) } });
+    }
+  }
+
+  async #waitIfHeld(route: FakeRoute): Promise<void> {
+    const state = this.#holds.get(route)?.shift();
+    if (!state) return;
+    state.arrive();
+    await state.hold.released;
+  }
+
+  /** Returns true when a fault took over the response. */
+  #applyFault(route: FakeRoute, req: IncomingMessage, res: ServerResponse): boolean {
+    const fault = this.#faults.get(route)?.shift();
+    if (!fault) return false;
+    if ('kind' in fault) {
+      if (fault.kind === 'destroy') req.socket.destroy();
+      else this.#hanging.add(res);
+      return true;
+    }
+    if ('raw' in fault) {
+      res.writeHead(fault.status ?? 200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(fault.raw);
+      return true;
+    }
+    res.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers });
+    res.end(fault.body === undefined ? '' : JSON.stringify(fault.body));
+    return true;
+  }
+
+  #answer(req: IncomingMessage, match: RouteMatch | undefined, body: unknown): Reply {
+    if (!match) return errorReply(404, 'not found');
+    if (req.headers.authorization !== `Bearer ${this.apiKey}`) return errorReply(401, 'unauthorized');
+    if (this.shop.licenseInactive) return errorReply(402, 'license is not active');
+    switch (match.route) {
+      case 'servers':
+        return ok(this.shop.servers.map(renderServer));
+      case 'server':
+        return this.#serverOffer(match.params);
+      case 'variants':
+        return this.#variants(match.params);
+      case 'paymentUrl':
+        return this.#paymentUrl(body);
+    }
+  }
+
+  #serverOffer([param]: string[]): Reply {
+    const server = findServerByParam(this.shop, param);
+    if (!server) return errorReply(404, 'server not found');
+    return ok({
+      server: renderServer(server),
+      categories: server.categories.map((category) => ({
+        id: category.id,
+        name: category.name,
+        products: category.products.map((product) => renderProduct(server, product)),
+      })),
+      licenseId: this.shop.licenseId ?? 'a1b2c3d4-0000-4000-8000-00000000beef',
+    });
+  }
+
+  #variants([param, categoryId, productId]: string[]): Reply {
+    const server = findServerByParam(this.shop, param);
+    if (!server) return errorReply(404, 'server not found');
+    const category = server.categories.find((candidate) => candidate.id === categoryId);
+    if (!category) return errorReply(404, 'category not found');
+    const index = category.products.findIndex((candidate) => candidate.id === productId);
+    const product = category.products[index];
+    if (!product) return errorReply(404, 'product not found');
+    return ok({
+      product: renderVariantsProduct(category, product, index),
+      variants: product.variants.map((variant) => ({
+        id: variant.id,
+        name: variant.name,
+        prices: variant.prices.map(renderPrice),
+      })),
+    });
+  }
+
+  #paymentUrl(body: unknown): Reply {
+    if (this.shop.cartPaymentsDisabled) return errorReply(403, 'cart payments are disabled');
+    const checked = checkCart(this.shop, body);
+    if ('reply' in checked) return checked.reply;
+    const url = this.nextPaymentUrl?.(checked.cart) ?? defaultPaymentUrl(this.paymentUrls.length + 1);
+    this.paymentUrls.push(url);
+    this.issuedLinks.push({ ...checked.cart, url, serverIds: checked.serverIds });
+    return ok({ paymentUrl: url });
+  }
+
+  #send(res: ServerResponse, reply: Reply): void {
+    if (res.destroyed || res.headersSent) return;
+    this.#answered++;
+    res.writeHead(reply.status, {
+      'Content-Type': 'application/json',
+      'X-RateLimit-Limit': String(RATE_LIMIT),
+      'X-RateLimit-Remaining': String(Math.max(0, RATE_LIMIT - this.#answered)),
+    });
+    res.end(JSON.stringify(reply.body));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing
+// ---------------------------------------------------------------------------------------------
+
+interface RouteMatch {
+  route: FakeRoute;
+  /** Decoded path parameters. */
+  params: string[];
+}
+
+/** Raw (still encoded) path segments without the query; a leading empty segment is dropped. */
+function pathSegments(rawPath: string): string[] {
+  const pathname = rawPath.split('?')[0] ?? '';
+  return pathname.split('/').slice(1);
+}
+
+function classify(method: string, segments: string[]): RouteMatch | undefined {
+  const decoded = segments.map(safeDecode);
+  if (decoded.some((segment) => segment === undefined)) return undefined;
+  const parts = decoded as string[];
+  const [v4, a, b, c, d, e, f, g] = parts;
+  if (v4 !== 'v4') return undefined;
+  if (method === 'GET' && parts.length === 2 && a === 'servers') return { route: 'servers', params: [] };
+  if (method === 'GET' && parts.length === 3 && a === 'server' && b) return { route: 'server', params: [b] };
+  if (
+    method === 'GET' &&
+    parts.length === 8 &&
+    a === 'server' &&
+    c === 'category' &&
+    e === 'product' &&
+    g === 'variants' &&
+    b &&
+    d &&
+    f
+  ) {
+    return { route: 'variants', params: [b, d, f] };
+  }
+  if (method === 'POST' && parts.length === 3 && a === 'cart' && b === 'paymentUrl') return { route: 'paymentUrl', params: [] };
+  return undefined;
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cart rules
+// ---------------------------------------------------------------------------------------------
+
+type CartCheck = { cart: CartLinkBody; serverIds: string[] } | { reply: Reply };
+
+/** Enforces the contract's cart rules; unknown body fields are ignored. */
+export function checkCart(shop: ShopFixture, body: unknown): CartCheck {
+  const errors: Record<string, string[]> = {};
+  const items: CartLinkBody['items'] = [];
+  const rawItems = isRecord(body) ? body.items : undefined;
+
+  if (!Array.isArray(rawItems)) {
+    errors.items = ['The items field is required.'];
+  } else if (rawItems.length < 1 || rawItems.length > MAX_ITEMS) {
+    errors.items = [`The items field must have between 1 and ${MAX_ITEMS} items.`];
+  } else {
+    collectItems(rawItems, items, errors);
+  }
+
+  const nick = isRecord(body) ? body.nick : undefined;
+  if (nick !== undefined && nick !== null && typeof nick !== 'string') errors.nick = ['The nick field must be a string.'];
+
+  if (Object.keys(errors).length > 0) {
+    return { reply: { status: 422, body: { message: 'The given data was invalid.', errors } } };
+  }
+
+  const owners = variantOwners(shop);
+  const serverIds = new Set<string>();
+  for (const item of items) {
+    const owner = owners.get(item.variantId);
+    if (owner === undefined) return { reply: errorReply(422, 'invalid variant') };
+    serverIds.add(owner);
+  }
+  if (serverIds.size > 1 && !shop.multiServerCart) {
+    return { reply: errorReply(422, 'cart items must belong to one server') };
+  }
+  const cart: CartLinkBody = typeof nick === 'string' ? { items, nick } : { items };
+  return { cart, serverIds: [...serverIds] };
+}
+
+function collectItems(rawItems: unknown[], items: CartLinkBody['items'], errors: Record<string, string[]>): void {
+  const seen = new Set<string>();
+  rawItems.forEach((raw, index) => {
+    const field = `items.${index}`;
+    if (!isRecord(raw)) {
+      errors[field] = [`The ${field} field must be an object.`];
+      return;
+    }
+    const { variantId, quantity = 1 } = raw;
+    let valid = true;
+    if (typeof variantId !== 'string' || variantId === '') {
+      errors[`${field}.variantId`] = [`The ${field}.variantId field is required.`];
+      valid = false;
+    } else if (seen.has(variantId)) {
+      errors[`${field}.variantId`] = ['duplicate'];
+      valid = false;
+    }
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
+      errors[`${field}.quantity`] = [`The ${field}.quantity field must be an integer between 1 and ${MAX_QUANTITY}.`];
+      valid = false;
+    }
+    if (typeof variantId === 'string') seen.add(variantId);
+    if (valid) items.push({ variantId: variantId as string, quantity: quantity as number });
+  });
+}
+
+/** variant id → id of the server that sells it. */
+function variantOwners(shop: ShopFixture): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const server of shop.servers) {
+    for (const category of server.categories) {
+      for (const product of category.products) {
+        for (const variant of product.variants) owners.set(variant.id, server.id);
+      }
+    }
+  }
+  return owners;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering (the real API's shapes)
+// ---------------------------------------------------------------------------------------------
+
+function ok(data: unknown): Reply {
+  return { status: 200, body: { success: true, type: 'response', data } };
+}
+
+function errorReply(status: number, message: string): Reply {
+  return { status, body: { success: false, type: 'error', message } };
+}
+
+function renderServer(server: FixtureServer): Record<string, unknown> {
+  return {
+    id: server.id,
+    name: server.name,
+    slug: server.slug,
+    imageUrl: server.imageUrl ?? `https://cdn.sklep.example.pl/servers/${server.slug}.png`,
+    additional: server.additional ?? null,
+  };
+}
+
+function renderProduct(server: FixtureServer, product: FixtureProduct): Record<string, unknown> {
+  return {
+    id: product.id,
+    name: product.name,
+    imageUrl: product.imageUrl ?? `https://cdn.sklep.example.pl/products/${product.id}.png`,
+    descriptions: {
+      short: product.descriptions?.short ?? '',
+      long: base64(product.descriptions?.long ?? ''),
+    },
+    is_promoted: product.promoted ? 1 : 0,
+    promotion_percentage: product.promotionPercentage ?? 0,
+    parameter_1: null,
+    parameter_2: null,
+    paymentUrl: `https://sklep.example.pl/${server.slug}/product/${product.id}`,
+  };
+}
+
+function renderVariantsProduct(category: FixtureCategory, product: FixtureProduct, position: number): Record<string, unknown> {
+  return {
+    id: product.id,
+    category_id: category.id,
+    name: product.name,
+    short_description: product.descriptions?.short ?? '',
+    long_description: base64(product.descriptions?.long ?? ''),
+    image_url: product.imageUrl ?? `https://cdn.sklep.example.pl/products/${product.id}.png`,
+    position,
+    is_promoted: product.promoted ? 1 : 0,
+    promotion_percentage: product.promotionPercentage ?? 0,
+    created_at: '2025-01-15T10:00:00.000000Z',
+    updated_at: '2025-06-01T18:30:00.000000Z',
+  };
+}
+
+function renderPrice(price: FixturePrice): Record<string, unknown> {
+  return {
+    amount: price.amount,
+    name: price.name,
+    method: price.method,
+    type: price.type,
+    sms: price.sms ?? { is: 0, number: null, content: null },
+    providerData: price.providerData ?? defaultProvider(price.method),
+  };
+}
+
+function defaultProvider(method: string): FixtureProviderData {
+  const site = `https://${method.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.pl`;
+  return {
+    name: method,
+    home: site,
+    terms: `${site}/regulamin`,
+    complaint: `${site}/reklamacje`,
+    image: `${site}/logo.png`,
+  };
+}
+
+/** Carries query parameters so a test can prove the client returned the URL untouched. */
+function defaultPaymentUrl(n: number): string {
+  return `https://sklep.example.pl/pay/${n}?token=${randomBytes(12).toString('base64url')}&lang=pl`;
+}
+
+function findServerByParam(shop: ShopFixture, param: string | undefined): FixtureServer | undefined {
+  return shop.servers.find((server) => server.id === param || server.slug === param);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function base64(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64');
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
