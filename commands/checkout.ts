@@ -95,7 +95,7 @@ async function checkoutAs(ctx: HandlerContext, nick: string): Promise<void> {
       ...record,
       delivery: { kind: 'dm', channelId: dm.channelId, messageId: dm.id },
     }));
-    await respond.show(sentToDmView(t, link));
+    await respond.show(sentToDmView(t, link, dm.channelId));
   } catch (error) {
     // DMs closed (50007) or any other failure to deliver: the buyer still gets the link, here.
     const closed = error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;

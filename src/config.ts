@@ -10,18 +10,30 @@ const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY']);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const httpUrl = z
   .string()
   .trim()
-  .url('must be an http(s) URL')
-  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL')
+  .refine(isHttpUrl, 'must be an http(s) URL, e.g. https://api.spaceis.pl')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** A required setting; "missing" reads better than zod's "expected string, received undefined". */
+function required(hint: string) {
+  return z.string({ error: `is required (${hint})` }).trim().min(1, `is required (${hint})`);
+}
+
 const configSchema = z.object({
-  DISCORD_TOKEN: z.string().trim().min(1, 'is required (the bot token from the Discord developer portal)'),
+  DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
   DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
   SPACEIS_API_URL: httpUrl.default('https://api.spaceis.pl'),
-  SPACEIS_API_KEY: z.string().trim().min(1, "is required (the shop's license key from the SpaceIs panel)"),
+  SPACEIS_API_KEY: required("the shop's license key from the SpaceIs panel"),
   STORAGE_URL: z
     .string()
     .trim()

@@ -128,6 +128,7 @@ export const en = {
     dmClosed: (nick: string) =>
       `I couldn't send you a DM (your DMs are closed), so here is your payment link for **${nick}**.`,
     pay: 'Pay',
+    openDms: 'Open DMs',
     longUrl: 'The link is too long for a button, so here it is in full:',
     dmTitle: (guild: string) => `Your order — ${guild}`,
     dmNick: 'Nick',

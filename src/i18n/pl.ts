@@ -126,6 +126,7 @@ export const pl: Messages = {
     dmClosed: (nick) =>
       `Nie mogę wysłać Ci wiadomości prywatnej (masz je wyłączone), więc oto link do płatności dla **${nick}**.`,
     pay: 'Zapłać',
+    openDms: 'Otwórz wiadomości',
     longUrl: 'Link jest za długi na przycisk, więc oto on w całości:',
     dmTitle: (guild) => `Twoje zamówienie — ${guild}`,
     dmNick: 'Nick',

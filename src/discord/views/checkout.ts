@@ -44,25 +44,33 @@ function orderEmbed(t: Messages, link: PaymentLink, guildName: string): APIEmbed
 
 /**
  * The link itself goes out exactly as the store returned it: as a `Pay` button while it fits
- * Discord's 512-character limit for button URLs, otherwise as plain text (never shortened).
+ * Discord's 512-character limit for button URLs, otherwise as plain text (never shortened):
+ * in the message text while it fits there, else in an embed of its own.
  */
-function linkParts(t: Messages, url: string): Pick<View, 'components'> & { text?: string } {
-  if (url.length <= LIMITS.linkButtonUrl) return { components: [row(linkButton(url, t.checkout.pay))] };
-  return { components: [], text: `${t.checkout.longUrl}\n${url}` };
+function linkParts(t: Messages, url: string): { components: View['components']; text: string; embeds: APIEmbed[] } {
+  if (url.length <= LIMITS.linkButtonUrl) return { components: [row(linkButton(url, t.checkout.pay))], text: '', embeds: [] };
+  const text = `${t.checkout.longUrl}\n${url}`;
+  if (text.length <= LIMITS.content - 300) return { components: [], text, embeds: [] };
+  return { components: [], text: t.checkout.longUrl, embeds: [{ title: t.checkout.pay, description: url, color: EMBED_COLOR }] };
 }
 
 export function paymentLinkDm(t: Messages, link: PaymentLink, guildName: string): View {
   const parts = linkParts(t, link.url);
-  return { content: parts.text ?? '', embeds: [orderEmbed(t, link, guildName)], components: parts.components ?? [] };
+  return { content: parts.text, embeds: [orderEmbed(t, link, guildName), ...parts.embeds], components: parts.components ?? [] };
 }
 
-export function sentToDmView(t: Messages, link: PaymentLink): View {
-  return { content: t.checkout.sentToDm(plain(link.nick)), embeds: [], components: [] };
+export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string): View {
+  return {
+    content: t.checkout.sentToDm(plain(link.nick)),
+    embeds: [],
+    // A shortcut to the DM: on phones the DM list is a few taps away.
+    components: [row(linkButton(`https://discord.com/channels/@me/${dmChannelId}`, t.checkout.openDms))],
+  };
 }
 
 /** DMs closed: the ephemeral reply carries the link instead, so the buyer still gets it. */
 export function dmClosedView(t: Messages, link: PaymentLink, guildName: string): View {
   const parts = linkParts(t, link.url);
   const content = [t.checkout.dmClosed(plain(link.nick)), parts.text].filter(Boolean).join('\n\n');
-  return { content, embeds: [orderEmbed(t, link, guildName)], components: parts.components ?? [] };
+  return { content, embeds: [orderEmbed(t, link, guildName), ...parts.embeds], components: parts.components ?? [] };
 }

@@ -1,0 +1,546 @@
+import { once } from 'node:events';
+import {
+  ActionRowBuilder,
+  AttachmentBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  Client,
+  DiscordAPIError,
+  Events,
+  GatewayIntentBits,
+  type Interaction,
+  MessageFlags,
+  ModalBuilder,
+  SlashCommandBuilder,
+  StringSelectMenuBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeDiscord, type FakeMessage } from './fake-discord.js';
+
+// ---- a tiny bot, enough to exercise every kind of interaction --------------------------------------------
+
+const commands = [
+  new SlashCommandBuilder().setName('ping').setDescription('Replies pong'),
+  new SlashCommandBuilder().setName('slow').setDescription('Defers, then edits'),
+  new SlashCommandBuilder().setName('menu').setDescription('A message with components'),
+  new SlashCommandBuilder().setName('form').setDescription('Shows a modal'),
+  new SlashCommandBuilder().setName('dm').setDescription('Sends a DM'),
+  new SlashCommandBuilder().setName('follow').setDescription('Replies, then follows up'),
+  new SlashCommandBuilder().setName('file').setDescription('Replies with a file'),
+  new SlashCommandBuilder().setName('long').setDescription('Replies with too much text'),
+  new SlashCommandBuilder().setName('later').setDescription('Defers, then follows up'),
+  new SlashCommandBuilder().setName('steps').setDescription('Defers, then edits twice'),
+  new SlashCommandBuilder().setName('rich').setDescription('Replies with response, follows up, deletes the reply'),
+  new SlashCommandBuilder().setName('announce').setDescription('Posts and edits a channel message'),
+  new SlashCommandBuilder()
+    .setName('greet')
+    .setDescription('Greets someone')
+    .addUserOption((o) => o.setName('target').setDescription('who').setRequired(true))
+    .addIntegerOption((o) => o.setName('times').setDescription('how often')),
+  new SlashCommandBuilder()
+    .setName('shop')
+    .setDescription('Shop')
+    .setNameLocalizations({ pl: 'sklep' })
+    .addSubcommand((s) =>
+      s
+        .setName('buy')
+        .setDescription('Buy')
+        .addStringOption((o) => o.setName('item').setDescription('what').setRequired(true).setAutocomplete(true)),
+    ),
+];
+
+class TinyBot {
+  readonly client: Client;
+  readonly errors: unknown[] = [];
+  readonly dmErrorCodes: (number | string)[] = [];
+  private errorWaiters: ((error: unknown) => void)[] = [];
+
+  constructor(apiUrl: string, opts: { instantIdentify?: boolean } = {}) {
+    this.client = new Client({
+      intents: [GatewayIntentBits.Guilds],
+      rest: { api: apiUrl },
+      // discord.js spaces IDENTIFYs 5 s apart (client side); a re-identify test need not wait for that.
+      ...(opts.instantIdentify ? { ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => undefined }) } } : {}),
+    });
+    this.client.on(Events.InteractionCreate, (interaction) => {
+      this.handle(interaction).catch((error: unknown) => {
+        this.errors.push(error);
+        const waiting = this.errorWaiters;
+        this.errorWaiters = [];
+        for (const resolve of waiting) resolve(error);
+      });
+    });
+  }
+
+  async login(): Promise<void> {
+    const ready = once(this.client, Events.ClientReady);
+    await this.client.login('test-token');
+    await ready;
+  }
+
+  nextError(): Promise<unknown> {
+    return new Promise((resolve) => this.errorWaiters.push(resolve));
+  }
+
+  private async handle(interaction: Interaction): Promise<void> {
+    if (interaction.isAutocomplete()) {
+      const typed = interaction.options.getFocused();
+      const fruit = ['apple', 'apricot', 'banana'].filter((f) => f.startsWith(typed));
+      await interaction.respond(fruit.map((f) => ({ name: f, value: f })));
+      return;
+    }
+    if (interaction.isChatInputCommand()) {
+      switch (interaction.commandName) {
+        case 'ping':
+          await interaction.reply(`pong (${interaction.locale}, ${interaction.inGuild() ? 'guild' : 'dm'})`);
+          return;
+        case 'slow':
+          await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+          await interaction.editReply('done slowly');
+          return;
+        case 'menu':
+          await interaction.reply({
+            content: 'pick one',
+            components: [
+              new ActionRowBuilder<ButtonBuilder>().addComponents(
+                new ButtonBuilder().setCustomId('menu:go').setLabel('Go').setStyle(ButtonStyle.Primary),
+                new ButtonBuilder().setCustomId('menu:rename').setLabel('Rename').setStyle(ButtonStyle.Secondary),
+              ),
+              new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(
+                new StringSelectMenuBuilder()
+                  .setCustomId('menu:pick')
+                  .addOptions({ label: 'A', value: 'a' }, { label: 'B', value: 'b' }),
+              ),
+            ],
+          });
+          return;
+        case 'form':
+          await interaction.showModal(nameModal('form:submit'));
+          return;
+        case 'dm':
+          try {
+            await interaction.user.send('hello in your DMs');
+            await interaction.reply({ content: 'sent', flags: MessageFlags.Ephemeral });
+          } catch (error) {
+            if (!(error instanceof DiscordAPIError)) throw error;
+            this.dmErrorCodes.push(error.code);
+            await interaction.reply({ content: `cannot DM (${error.code})`, flags: MessageFlags.Ephemeral });
+          }
+          return;
+        case 'follow':
+          await interaction.reply('first');
+          await interaction.followUp({ content: 'second', flags: MessageFlags.Ephemeral });
+          return;
+        case 'file':
+          await interaction.reply({ content: 'here', files: [new AttachmentBuilder(Buffer.from('hello'), { name: 'hello.txt' })] });
+          return;
+        case 'long':
+          await interaction.reply('x'.repeat(2001));
+          return;
+        case 'later':
+          await interaction.deferReply();
+          await interaction.followUp({ content: 'later', flags: MessageFlags.Ephemeral });
+          return;
+        case 'steps':
+          await interaction.deferReply();
+          await interaction.editReply('step 1');
+          await interaction.editReply({ content: 'step 2', components: [] });
+          return;
+        case 'rich': {
+          const response = await interaction.reply({ content: 'with response', withResponse: true });
+          await interaction.followUp(`original was ${response.resource?.message?.id ?? 'missing'}`);
+          await interaction.deleteReply();
+          return;
+        }
+        case 'announce': {
+          const channel = interaction.channel;
+          if (!channel?.isSendable()) throw new Error('channel not cached');
+          const posted = await channel.send('v1');
+          await posted.edit('v2');
+          await interaction.reply({ content: `posted ${posted.id}`, flags: MessageFlags.Ephemeral });
+          return;
+        }
+        case 'greet': {
+          const target = interaction.options.getUser('target', true);
+          const times = interaction.options.getInteger('times') ?? 1;
+          await interaction.reply(`hi ${target.username} x${times}`);
+          return;
+        }
+        case 'shop':
+          await interaction.reply(`${interaction.options.getSubcommand()} ${interaction.options.getString('item', true)}`);
+          return;
+      }
+      return;
+    }
+    if (interaction.isButton()) {
+      if (interaction.customId === 'menu:go') {
+        await interaction.update({ content: `clicked by ${interaction.user.username}`, components: [] });
+      } else if (interaction.customId === 'menu:rename') {
+        await interaction.showModal(nameModal('menu:renamed'));
+      }
+      return;
+    }
+    if (interaction.isStringSelectMenu()) {
+      await interaction.deferUpdate();
+      await interaction.editReply({ content: `picked ${interaction.values.join(',')}` });
+      return;
+    }
+    if (interaction.isModalSubmit()) {
+      const name = interaction.fields.getTextInputValue('name');
+      if (interaction.isFromMessage()) await interaction.update({ content: `renamed to ${name}`, components: [] });
+      else await interaction.reply({ content: `hello ${name}`, flags: MessageFlags.Ephemeral });
+    }
+  }
+}
+
+function nameModal(customId: string): ModalBuilder {
+  return new ModalBuilder()
+    .setCustomId(customId)
+    .setTitle('Your name')
+    .addComponents(
+      new ActionRowBuilder<TextInputBuilder>().addComponents(
+        new TextInputBuilder().setCustomId('name').setLabel('Name').setStyle(TextInputStyle.Short).setMaxLength(20),
+      ),
+      new ActionRowBuilder<TextInputBuilder>().addComponents(
+        new TextInputBuilder().setCustomId('note').setLabel('Note').setStyle(TextInputStyle.Paragraph).setRequired(false),
+      ),
+    );
+}
+
+async function rawCallback(fake: FakeDiscord, id: string, token: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${fake.apiUrl}/v10/interactions/${id}/${token}/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+// ---- the suite ------------------------------------------------------------------------------------------
+
+describe('FakeDiscord with a real discord.js client', () => {
+  let fake: FakeDiscord;
+  let bot: TinyBot;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ botUsername: 'Tiny Bot' });
+    bot = new TinyBot(fake.apiUrl);
+    await bot.login();
+    await bot.client.application?.commands.set(commands.map((c) => c.toJSON()));
+  });
+
+  afterAll(async () => {
+    await bot.client.destroy();
+    await fake.close();
+  });
+
+  it('logs the client in with the default guild and channel cached', async () => {
+    await fake.ready();
+    expect(bot.client.isReady()).toBe(true);
+    expect(bot.client.user?.id).toBe(fake.botUser.id);
+    const guild = bot.client.guilds.cache.get(fake.defaultGuildId);
+    expect(guild?.available).toBe(true);
+    expect(guild?.members.me?.id).toBe(fake.botUser.id);
+    expect(guild?.roles.everyone.id).toBe(fake.defaultGuildId);
+    expect(bot.client.channels.cache.get(fake.defaultChannelId)?.isTextBased()).toBe(true);
+    expect(fake.identifyCount).toBe(1);
+    const gatewayCall = fake.requests.find((r) => r.path === '/gateway/bot');
+    expect(gatewayCall?.headers.authorization).toBe('Bot test-token');
+  });
+
+  it('stores registered commands with generated ids', () => {
+    const registered = fake.registeredCommands() as { id: string; name: string; name_localizations?: unknown }[];
+    expect(registered.map((c) => c.name)).toEqual(commands.map((c) => c.name));
+    expect(new Set(registered.map((c) => c.id)).size).toBe(commands.length);
+    expect(registered.find((c) => c.name === 'shop')?.name_localizations).toEqual({ pl: 'sklep' });
+    expect(fake.registeredCommands(fake.defaultGuildId)).toEqual([]);
+  });
+
+  it('serves a reply (type 4)', async () => {
+    const member = fake.newUser();
+    const handle = await fake.slash(member, 'ping', { locale: 'pl' });
+    await expect(handle.acknowledged).resolves.toEqual({ type: 4 });
+    const outcome = await handle.settled();
+    expect(outcome).toMatchObject({ callbackType: 4, ephemeral: false, followUps: [] });
+    expect(outcome.message).toMatchObject({ content: 'pong (pl, guild)', channel_id: fake.defaultChannelId, flags: 0, edits: 0 });
+    expect(fake.messagesIn(fake.defaultChannelId).map((m) => m.id)).toContain(outcome.message?.id);
+    const callback = fake.requests.find((r) => r.path === `/interactions/${handle.id}/${handle.token}/callback`);
+    expect(callback?.headers.authorization).toBeUndefined();
+    expect(callback?.query).toBe('with_response=false');
+  });
+
+  it('settles a deferred reply at its first edit (type 5)', async () => {
+    const handle = await fake.slash(fake.newUser(), 'slow');
+    await expect(handle.acknowledged).resolves.toEqual({ type: 5 });
+    const outcome = await handle.settled();
+    expect(outcome.callbackType).toBe(5);
+    expect(outcome.ephemeral).toBe(true);
+    expect(outcome.message).toMatchObject({ content: 'done slowly', flags: MessageFlags.Ephemeral, edits: 1 });
+    const edit = fake.requests.find((r) => r.method === 'PATCH' && r.path.endsWith(`/${handle.token}/messages/@original`));
+    expect(edit?.body).toMatchObject({ content: 'done slowly' });
+  });
+
+  it('lets the first follow-up fill a deferred reply, keeping its ephemerality', async () => {
+    const outcome = await (await fake.slash(fake.newUser(), 'later')).settled();
+    expect(outcome).toMatchObject({ callbackType: 5, ephemeral: false });
+    expect(outcome.message).toMatchObject({ content: 'later', flags: 0 });
+    expect(outcome.followUps.map((m) => m.id)).toEqual([outcome.message?.id]);
+  });
+
+  it('reports each edit of @original to nextEdit()', async () => {
+    const handle = await fake.slash(fake.newUser(), 'steps');
+    const first = handle.nextEdit();
+    const deferred = await handle.acknowledged;
+    expect(deferred.type).toBe(5);
+    expect((await first).content).toBe('step 1');
+    const second = await handle.nextEdit();
+    expect(second).toMatchObject({ content: 'step 2', edits: 2 });
+  });
+
+  it('returns the callback response when asked (with_response=true) and deletes @original', async () => {
+    const handle = await fake.slash(fake.newUser(), 'rich');
+    const deleted = fake.waitForRequest('DELETE', new RegExp(`/webhooks/${fake.applicationId}/${handle.token}/messages/@original$`));
+    const followUp = await handle.nextFollowUp();
+    const original = (await handle.settled()).message;
+    expect(followUp.content).toBe(`original was ${original?.id ?? 'deleted too early'}`);
+    expect((await deleted).status).toBe(204);
+    expect(handle.outcome()?.message).toBeUndefined();
+    expect(fake.wasDeleted(original?.id ?? '')).toBe(true);
+  });
+
+  it('serves channel messages: POST then PATCH', async () => {
+    const posted = fake.waitForMessage(fake.defaultChannelId);
+    const outcome = await (await fake.slash(fake.newUser(), 'announce')).settled();
+    const created = await posted;
+    expect(created).toMatchObject({ content: 'v1', author: { id: fake.botUser.id } });
+    expect(outcome.message?.content).toBe(`posted ${created.id}`);
+    expect(fake.message(fake.defaultChannelId, created.id)).toMatchObject({ content: 'v2', edits: 1 });
+  });
+
+  it('updates the component message in place (type 7) and rejects clicks on missing buttons', async () => {
+    const member = fake.newUser({ username: 'clicker' });
+    const menu = await (await fake.slash(member, 'menu')).settled();
+    const message = menu.message as FakeMessage;
+    expect(message.components).toHaveLength(2);
+    await expect(fake.click(member, message, 'menu:nope')).rejects.toThrow(/no button "menu:nope".*"menu:go"/);
+
+    const click = await fake.click(member, message, 'menu:go');
+    const outcome = await click.settled();
+    expect(outcome.callbackType).toBe(7);
+    expect(outcome.message).toMatchObject({ id: message.id, content: 'clicked by clicker', components: [], edits: 1 });
+    expect(fake.message(message.channel_id, message.id)?.content).toBe('clicked by clicker');
+    // The button is gone now: the fake checks the message as it stands, not the stale copy.
+    await expect(fake.click(member, message, 'menu:go')).rejects.toThrow(/no button/);
+  });
+
+  it('settles a deferred update at the edit of the component message (type 6)', async () => {
+    const member = fake.newUser();
+    const message = (await (await fake.slash(member, 'menu')).settled()).message as FakeMessage;
+    await expect(fake.select(member, message, 'menu:pick', ['z'])).rejects.toThrow(/not among the options/);
+    await expect(fake.select(member, message, 'menu:pick', ['a', 'b'])).rejects.toThrow(/1\.\.1 values/);
+
+    const select = await fake.select(member, message, 'menu:pick', ['b']);
+    const outcome = await select.settled();
+    expect(outcome.callbackType).toBe(6);
+    expect(outcome.message).toMatchObject({ id: message.id, content: 'picked b', edits: 1 });
+    // A partial edit: components were not in the body, so they stay.
+    expect(outcome.message?.components).toHaveLength(2);
+  });
+
+  it('shows a modal (type 9) and serves its submission', async () => {
+    const member = fake.newUser();
+    const outcome = await (await fake.slash(member, 'form')).settled();
+    expect(outcome.callbackType).toBe(9);
+    const modal = outcome.modal;
+    if (!modal) throw new Error('no modal');
+    expect(modal).toMatchObject({ custom_id: 'form:submit', title: 'Your name' });
+    await expect(fake.submitModal(member, modal, { note: 'x' })).rejects.toThrow(/"name" is required/);
+    await expect(fake.submitModal(member, modal, { name: 'Ann', age: '3' })).rejects.toThrow(/no inputs \["age"\]/);
+
+    const submitted = await (await fake.submitModal(member, modal, { name: 'Ann' })).settled();
+    expect(submitted).toMatchObject({ callbackType: 4, ephemeral: true });
+    expect(submitted.message?.content).toBe('hello Ann');
+  });
+
+  it('lets a modal opened from a button update that button\'s message', async () => {
+    const member = fake.newUser();
+    const message = (await (await fake.slash(member, 'menu')).settled()).message as FakeMessage;
+    const modal = (await (await fake.click(member, message, 'menu:rename')).settled()).modal;
+    if (!modal) throw new Error('no modal');
+    const outcome = await (await fake.submitModal(member, modal, { name: 'Bo' })).settled();
+    expect(outcome.callbackType).toBe(7);
+    expect(outcome.message).toMatchObject({ id: message.id, content: 'renamed to Bo', components: [] });
+  });
+
+  it('answers autocomplete (type 8) inside a subcommand', async () => {
+    const handle = await fake.autocomplete(fake.newUser(), 'shop', { name: 'item', value: 'ap' }, { subcommand: 'buy' });
+    const outcome = await handle.settled();
+    expect(outcome.callbackType).toBe(8);
+    expect(outcome.choices).toEqual([
+      { name: 'apple', value: 'apple' },
+      { name: 'apricot', value: 'apricot' },
+    ]);
+  });
+
+  it('resolves user options from the registered definition and nests subcommands', async () => {
+    const member = fake.newUser();
+    const friend = fake.newUser({ username: 'friend' });
+    const greet = await (await fake.slash(member, 'greet', { options: { target: friend.id, times: 3 } })).settled();
+    expect(greet.message?.content).toBe('hi friend x3');
+    const payload = fake.registeredCommands().length; // registration is what typed `target` as a user option
+    expect(payload).toBeGreaterThan(0);
+    await expect(fake.slash(member, 'greet', { options: { whom: friend.id } })).rejects.toThrow(/no option "whom"/);
+
+    const buy = await (await fake.slash(member, 'shop', { subcommand: 'buy', options: { item: 'apple' } })).settled();
+    expect(buy.message?.content).toBe('buy apple');
+  });
+
+  it('sends a DM and records it in the user\'s DM channel', async () => {
+    const member = fake.newUser();
+    const dm = fake.waitForDm(member.id);
+    const outcome = await (await fake.slash(member, 'dm')).settled();
+    expect(outcome.message?.content).toBe('sent');
+    const received = await dm;
+    expect(received.content).toBe('hello in your DMs');
+    expect(received.channel_id).toBe(fake.dmChannelOf(member.id));
+    expect(received.guild_id).toBeNull();
+    expect(fake.messagesIn(received.channel_id).map((m) => m.content)).toEqual(['hello in your DMs']);
+  });
+
+  it('refuses a DM with 403 / 50007, which discord.js throws as DiscordAPIError', async () => {
+    const member = fake.newUser();
+    fake.refuseDms(member.id);
+    const outcome = await (await fake.slash(member, 'dm')).settled();
+    expect(outcome.message?.content).toBe('cannot DM (50007)');
+    expect(bot.dmErrorCodes).toContain(50007);
+    const channel = fake.dmChannelOf(member.id);
+    expect(channel).toBeDefined();
+    expect(fake.messagesIn(channel ?? '')).toEqual([]);
+  });
+
+  it('records follow-ups', async () => {
+    const handle = await fake.slash(fake.newUser(), 'follow');
+    const followUp = await handle.nextFollowUp();
+    expect(followUp).toMatchObject({ content: 'second', flags: MessageFlags.Ephemeral, interaction_id: handle.id });
+    const outcome = handle.outcome();
+    expect(outcome?.message?.content).toBe('first');
+    expect(outcome?.followUps.map((m) => m.content)).toEqual(['second']);
+  });
+
+  it('serves DM interactions with `user` instead of `member`', async () => {
+    const member = fake.newUser();
+    const outcome = await (await fake.slash(member, 'ping', { guildId: null })).settled();
+    expect(outcome.message?.content).toBe('pong (en-US, dm)');
+    expect(outcome.message?.channel_id).toBe(fake.dmChannelOf(member.id));
+  });
+
+  it('accepts multipart bodies and records attachments', async () => {
+    const handle = await fake.slash(fake.newUser(), 'file');
+    const outcome = await handle.settled();
+    expect(outcome.message?.content).toBe('here');
+    expect(outcome.message?.attachments?.map((a: { filename: string }) => a.filename)).toEqual(['hello.txt']);
+    const callback = fake.requests.find((r) => r.path === `/interactions/${handle.id}/${handle.token}/callback`);
+    expect(callback?.files).toEqual([expect.objectContaining({ filename: 'hello.txt', size: 5 })]);
+    expect(callback?.body).toMatchObject({ type: 4, data: { content: 'here' } });
+  });
+
+  it('rejects what Discord rejects: invalid bodies, double acknowledgements, unknown tokens and routes', async () => {
+    const long = await fake.slash(fake.newUser(), 'long');
+    const error = bot.nextError();
+    await expect(long.settled()).rejects.toThrow(/50035/);
+    await expect(error).resolves.toMatchObject({ code: 50035 });
+
+    const ping = await fake.slash(fake.newUser(), 'ping');
+    await ping.settled();
+    await expect(rawCallback(fake, ping.id, ping.token, { type: 4, data: { content: 'again' } })).resolves.toEqual({
+      status: 400,
+      body: { code: 40060, message: 'Interaction has already been acknowledged.' },
+    });
+    await expect(rawCallback(fake, ping.id, 'not-the-token', { type: 4, data: { content: 'x' } })).resolves.toMatchObject({
+      status: 404,
+      body: { code: 10062 },
+    });
+    const res = await fetch(`${fake.apiUrl}/v10/no/such/route`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 0, message: '404: Not Found' });
+  });
+
+  it('injects REST failures', async () => {
+    fake.failRoute('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, { status: 404, body: { code: 10062, message: 'Unknown interaction' } });
+    const error = bot.nextError();
+    await fake.slash(fake.newUser(), 'ping');
+    const thrown = await error;
+    expect(thrown).toBeInstanceOf(DiscordAPIError);
+    expect(thrown).toMatchObject({ code: 10062 });
+    // Only once: the next one is served.
+    const outcome = await (await fake.slash(fake.newUser(), 'ping')).settled();
+    expect(outcome.callbackType).toBe(4);
+  });
+
+  it('announces guilds added after login', async () => {
+    const joined = once(bot.client, Events.GuildCreate);
+    const { id, channelId } = fake.addGuild({ name: 'Second' });
+    const [guild] = (await joined) as [{ id: string; name: string }];
+    expect(guild).toMatchObject({ id, name: 'Second' });
+    const outcome = await (await fake.slash(fake.newUser(), 'ping', { guildId: id })).settled();
+    expect(outcome.message?.channel_id).toBe(channelId);
+  });
+});
+
+describe('FakeDiscord gateway faults', () => {
+  let fake: FakeDiscord;
+  let bot: TinyBot;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start();
+    bot = new TinyBot(fake.apiUrl, { instantIdentify: true });
+    await bot.login();
+  });
+
+  afterAll(async () => {
+    await bot.client.destroy();
+    await fake.close();
+  });
+
+  it('resumes after op 7 and keeps serving interactions', async () => {
+    const resumed = fake.nextResume();
+    fake.requestReconnect();
+    await resumed;
+    expect(fake.identifyCount).toBe(1);
+    expect(fake.resumeCount).toBe(1);
+    const outcome = await (await fake.slash(fake.newUser(), 'ping')).settled();
+    expect(outcome.message?.content).toMatch(/^pong/);
+  });
+
+  it('replays an interaction dispatched while the client was offline', async () => {
+    const offline = fake.nextDisconnect();
+    const resumed = fake.nextResume();
+    const shardResumed = once(bot.client, Events.ShardResume);
+    fake.requestReconnect();
+    await offline;
+    const handle = await fake.slash(fake.newUser(), 'ping');
+    await resumed;
+    const [, replayed] = (await shardResumed) as [number, number];
+    expect(replayed).toBeGreaterThanOrEqual(1);
+    const outcome = await handle.settled();
+    expect(outcome.message?.content).toMatch(/^pong/);
+  });
+
+  it('resumes on the same socket after a resumable op 9', async () => {
+    const resumed = fake.nextResume();
+    fake.invalidateSession(true);
+    await resumed;
+    expect(fake.identifyCount).toBe(1);
+    expect((await (await fake.slash(fake.newUser(), 'ping')).settled()).callbackType).toBe(4);
+  });
+
+  it('identifies anew after a non-resumable op 9', async () => {
+    const identified = fake.nextReady();
+    fake.invalidateSession(false);
+    await identified;
+    expect(fake.identifyCount).toBe(2);
+    expect((await (await fake.slash(fake.newUser(), 'ping')).settled()).callbackType).toBe(4);
+  });
+});

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { buttonLabels, optionLabels, textOf } from '../support/ui.js';
+
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+const VIP_FOREVER = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: 'Na zawsze' };
+const SKY_VIP = { server: 'SkyBlock', category: 'Rangi', product: 'VIP Wyspy', variant: '30 dni' };
+
+describe('the cart', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('adds an item, confirms it and offers View cart and Continue shopping', async () => {
+    const member = new Member(h);
+    const added = await addToCart(member, VIP_30, 2);
+    expect(textOf(added.message!)).toContain('Added to your cart');
+    expect(textOf(added.message!)).toContain('2 × 30 dni (VIP)');
+    expect(buttonLabels(added.message!)).toEqual(['View cart', 'Continue shopping']);
+
+    await member.press('Continue shopping');
+    expect(optionLabels(member.message!)).toEqual(['VIP', 'SVIP', 'Ranga Łowca']);
+  });
+
+  it('lists the lines with an estimate per payment method every line offers', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2); // p24 14.99, paypal 15.49, blik 14.99
+    await addToCart(member, VIP_FOREVER, 1); // p24 49.99, blik 49.99 (no paypal)
+    const cart = await member.run('cart');
+    const text = textOf(cart.message!);
+    expect(text).toContain('1. 2 × 30 dni — VIP');
+    expect(text).toContain('2. 1 × Na zawsze — VIP');
+    expect(text).toContain('Przelewy24: **PLN 79.97**');
+    expect(text).toContain('BLIK: **PLN 79.97**');
+    expect(text).not.toContain('PayPal');
+    expect(text).toContain('An estimate only: the shop computes the final amount on the payment page');
+    expect(buttonLabels(cart.message!)).toEqual(['Checkout', 'Change nick', 'Clear cart']);
+  });
+
+  it('raises the quantity when the same variant is added again, capped at 99 with a message', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 64);
+    const again = await addToCart(member, VIP_30, 50);
+    expect(textOf(again.message!)).toContain('A line holds at most 99 units, so this line was set to 99.');
+    const cart = await member.run('cart');
+    expect(textOf(cart.message!)).toContain('1. 99 × 30 dni — VIP');
+    expect(textOf(cart.message!)).toContain('Items (1 of 20 lines)');
+
+    await openVariant(member, VIP_30);
+    const full = await member.press('Add to cart');
+    expect(full.message!.content).toContain('This line already has 99 units');
+  });
+
+  it('takes any quantity from 1 to 99 through a modal and refuses anything else', async () => {
+    const member = new Member(h);
+    await openVariant(member, VIP_30);
+    const modal = await member.choose('Other amount…');
+    expect(modal.callbackType).toBe(9);
+    await member.submit({ quantity: '0' });
+    expect(member.message!.content).toContain('“0” is not a quantity. Type a whole number from 1 to 99.');
+    await member.choose('Other amount…');
+    await member.submit({ quantity: 'ab' });
+    expect(member.message!.content).toContain('“ab” is not a quantity');
+    await member.choose('Other amount…');
+    await member.submit({ quantity: '37' });
+    expect(textOf(member.message!)).toMatch(/Quantity\n37/);
+    await member.press('Add to cart');
+    expect(textOf(member.message!)).toContain('37 × 30 dni (VIP)');
+  });
+
+  it('keeps items from one server unless multi-server carts are on', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const refused = await addToCart(member, SKY_VIP);
+    expect(refused.message!.content).toContain('Your cart holds items from Survival, and this shop sells one server per order.');
+    expect(textOf((await member.run('cart')).message!)).toContain('Items (1 of 20 lines)');
+
+    await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: true });
+    try {
+      const allowed = await addToCart(member, SKY_VIP);
+      expect(textOf(allowed.message!)).toContain('Your cart has 2 lines.');
+      expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP Wyspy (SkyBlock)');
+    } finally {
+      await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: false });
+    }
+  });
+
+  it('refuses a 21st line', async () => {
+    const member = new Member(h);
+    const coins = h.store.shop.servers[0]!.categories.find((category) => category.name === 'Monety')!.products[0]!;
+    const path = { server: 'Survival', category: 'Monety', product: coins.name };
+    // Twenty lines straight into storage, then the 21st through the menus.
+    await h.bot.services.carts.update(h.discord.defaultGuildId, member.user.id, (cart) => ({
+      cart: {
+        license: h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.license,
+        lines: coins.variants.slice(0, 20).map((variant) => ({
+          variantId: variant.id,
+          quantity: 1,
+          serverId: h.store.shop.servers[0]!.id,
+          categoryId: h.store.shop.servers[0]!.categories.find((category) => category.name === 'Monety')!.id,
+          productId: coins.id,
+          serverName: 'Survival',
+          productName: coins.name,
+          variantName: variant.name,
+        })),
+      },
+      result: cart,
+    }));
+    await openVariant(member, { ...path, variant: '10 monet' }); // already in the cart: raising it is fine
+    expect(textOf((await member.press('Add to cart')).message!)).toContain('This line of your cart now has 2.');
+    await openVariant(member, { ...VIP_30 });
+    const refused = await member.press('Add to cart');
+    expect(refused.message!.content).toContain('Your cart already has 20 lines, the most one order can hold.');
+  });
+
+  it('changes a line’s quantity, removes it and clears the cart after asking', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    await addToCart(member, VIP_FOREVER, 1);
+    await member.run('cart');
+
+    await member.choose('2 × 30 dni');
+    expect(buttonLabels(member.message!)).toEqual(['Remove', 'Back to cart']);
+    await member.choose('5 ×');
+    expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
+
+    await member.choose('5 × 30 dni');
+    await member.choose('Other amount…');
+    await member.submit({ quantity: '00' });
+    expect(member.message!.content).toContain('“00” is not a quantity');
+    await member.press('Back to cart');
+    expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
+
+    await member.choose('5 × 30 dni');
+    await member.press('Remove');
+    expect(textOf(member.message!)).not.toContain('30 dni');
+    expect(textOf(member.message!)).toContain('1. 1 × Na zawsze — VIP');
+
+    await member.press('Clear cart');
+    expect(textOf(member.message!)).toContain('Remove the 1 line from your cart?');
+    await member.press('Cancel');
+    expect(textOf(member.message!)).toContain('1 × Na zawsze');
+    await member.press('Clear cart');
+    await member.press('Yes, clear it');
+    expect(textOf(member.message!)).toContain('Your cart is empty. Use /shop to browse the offer.');
+    expect(buttonLabels(member.message!)).toEqual(['Open shop']);
+    await member.press('Open shop');
+    expect(optionLabels(member.message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+
+  it('says how to start shopping when the cart is empty', async () => {
+    const empty = await new Member(h).run('cart');
+    expect(textOf(empty.message!)).toContain('Your cart is empty. Use /shop to browse the offer.');
+    const polish = await new Member(h, { locale: 'pl' }).run('cart');
+    expect(textOf(polish.message!)).toContain('Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.');
+  });
+
+  it('keeps one cart per member: two members never see each other’s lines', async () => {
+    const alice = new Member(h);
+    const bob = new Member(h);
+    await addToCart(alice, VIP_30, 3);
+    await addToCart(bob, VIP_FOREVER, 1);
+    expect(textOf((await alice.run('cart')).message!)).not.toContain('Na zawsze');
+    expect(textOf((await bob.run('cart')).message!)).not.toContain('30 dni');
+  });
+
+  it('keeps the cart and the open menus working across a restart', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 4);
+    await openVariant(member, VIP_FOREVER);
+    const menu = member.message!;
+
+    await h.restart();
+
+    // The quantity menu opened before the restart still works, and the cart is intact.
+    await member.choose('2 ×', menu);
+    await member.press('Add to cart');
+    await member.press('View cart');
+    const text = textOf(member.message!);
+    expect(text).toContain('1. 4 × 30 dni — VIP');
+    expect(text).toContain('2. 2 × Na zawsze — VIP');
+  });
+});

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
+import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
+
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
+
+describe('checkout', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('sends exactly the items and the nick, and DMs the returned link unchanged as a Pay button', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    await addToCart(member, COINS_370, 3);
+    const dm = h.discord.waitForDm(member.user.id);
+
+    const reply = await member.run('checkout', { nick: 'Steve_123' });
+
+    const request = h.store.requestsTo('paymentUrl').at(-1)!;
+    expect(request.body).toEqual({
+      items: [
+        { variantId: findVariant(h.store.shop, 'VIP', '30 dni').variant.id, quantity: 2 },
+        { variantId: landmarks.rangeVariantId(370), quantity: 3 },
+      ],
+      nick: 'Steve_123',
+    });
+    expect(request.headers.authorization).toBe(`Bearer ${h.store.apiKey}`);
+
+    const message = await dm;
+    const url = h.store.paymentUrls.at(-1)!;
+    expect(button(message, 'Pay').url).toBe(url);
+    expect(url).toContain('?');
+    expect(textOf(message)).toContain('2 × 30 dni — VIP');
+    expect(textOf(message)).toContain('3 × 370 monet — Pakiet monet');
+    expect(textOf(message)).toContain('Steve\\_123');
+    expect(textOf(message)).toContain('getting this link does not mean the order is paid');
+
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.message!.content).toContain('Your payment link for **Steve\\_123** is in your DMs.');
+    expect(button(reply.message!, 'Open DMs').url).toBe(`https://discord.com/channels/@me/${message.channel_id}`);
+
+    // The cart is emptied and the link is kept for the moderators.
+    expect(textOf((await member.run('cart')).message!)).toContain('Your cart is empty');
+    const { links } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({
+      userId: member.user.id,
+      guildId: h.discord.defaultGuildId,
+      nick: 'Steve_123',
+      url,
+      createdAt: h.clock.now(),
+      delivery: { kind: 'dm', channelId: message.channel_id, messageId: message.id },
+      items: [
+        { productName: 'VIP', variantName: '30 dni', quantity: 2 },
+        { productName: 'Pakiet monet', variantName: '370 monet', quantity: 3 },
+      ],
+    });
+    expect(textOf(message)).toContain(`Link reference: ${links[0]!.id}`);
+  });
+
+  it('asks for the nick in a modal the first time and remembers it afterwards', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const asked = await member.run('checkout');
+    expect(asked.callbackType).toBe(9);
+    expect(asked.modal!.title).toBe('Your Minecraft nick');
+
+    const invalid = await member.submit({ nick: 'no spaces!' });
+    expect(invalid.message!.content).toContain('“no spaces!” is not a valid Minecraft nick');
+    expect(h.store.requestsTo('paymentUrl').filter((request) => (request.body as { nick?: string }).nick === 'no spaces!')).toHaveLength(0);
+
+    await member.run('checkout');
+    const dm = h.discord.waitForDm(member.user.id);
+    await member.submit({ nick: ' .Bedrock_1 ' });
+    await dm;
+    expect((h.store.requestsTo('paymentUrl').at(-1)!.body as { nick: string }).nick).toBe('.Bedrock_1');
+
+    // Next time: no question, the remembered nick is used; the cart's Checkout does the same.
+    await addToCart(member, VIP_30);
+    const cart = await member.run('cart');
+    expect(textOf(cart.message!)).toContain('Checkout as **.Bedrock\\_1**');
+    const next = h.discord.waitForDm(member.user.id);
+    const done = await member.press('Checkout');
+    await next;
+    expect(done.message!.content).toContain('is in your DMs');
+    expect((h.store.requestsTo('paymentUrl').at(-1)!.body as { nick: string }).nick).toBe('.Bedrock_1');
+  });
+
+  it('refuses an invalid nick option before calling the store', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const before = h.store.requestsTo('paymentUrl').length;
+    for (const nick of ['ab', 'abcdefghijklmnopq', 'Żółw', 'a.b.c']) {
+      const reply = await member.run('checkout', { nick });
+      expect(reply.message!.content).toContain(`“${nick}” is not a valid Minecraft nick`);
+    }
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before);
+    expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
+  });
+
+  it('lets the member change the nick from the cart', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    await member.run('checkout', { nick: 'FirstNick' });
+    await addToCart(member, VIP_30);
+    await member.run('cart');
+    const modal = await member.press('Change nick');
+    expect(modal.modal!.components[0].components[0].value).toBe('FirstNick');
+    const dm = h.discord.waitForDm(member.user.id);
+    await member.submit({ nick: 'SecondNick' });
+    await dm;
+    expect((h.store.requestsTo('paymentUrl').at(-1)!.body as { nick: string }).nick).toBe('SecondNick');
+  });
+
+  it('puts the link in the reply when the member’s DMs are closed', async () => {
+    const member = new Member(h);
+    h.discord.refuseDms(member.user.id);
+    await addToCart(member, VIP_30);
+    const reply = await member.run('checkout', { nick: 'ClosedDms' });
+    expect(reply.message!.content).toContain("I couldn't send you a DM (your DMs are closed)");
+    expect(button(reply.message!, 'Pay').url).toBe(h.store.paymentUrls.at(-1));
+    const { links } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    expect(links[0]!.delivery).toEqual({ kind: 'reply' });
+  });
+
+  it('sends a link longer than 512 characters unchanged as text instead of a button', async () => {
+    const member = new Member(h);
+    const long = `https://sklep.example.pl/pay/long?token=${'x'.repeat(600)}&sig=a%2Fb`;
+    h.store.nextPaymentUrl = () => long;
+    try {
+      await addToCart(member, VIP_30);
+      const dm = h.discord.waitForDm(member.user.id);
+      await member.run('checkout', { nick: 'LongLink' });
+      const message = await dm;
+      expect(buttons(message)).toHaveLength(0);
+      expect(message.content).toContain(long);
+
+      // Too long even for the message text: it goes whole into an embed of its own.
+      const huge = `https://sklep.example.pl/pay/huge?token=${'y'.repeat(2500)}`;
+      h.store.nextPaymentUrl = () => huge;
+      await addToCart(member, VIP_30);
+      const second = h.discord.waitForDm(member.user.id);
+      await member.run('checkout', { nick: 'LongLink' });
+      expect(textOf(await second)).toContain(huge);
+    } finally {
+      h.store.nextPaymentUrl = undefined;
+    }
+  });
+
+  it('says the cart is empty instead of calling the store', async () => {
+    const before = h.store.requestsTo('paymentUrl').length;
+    const reply = await new Member(h).run('checkout', { nick: 'Nobody' });
+    expect(reply.message!.content).toBe('Your cart is empty, so there is nothing to check out. Use /shop to add items.');
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before);
+  });
+
+  it('in Polish, from label to DM', async () => {
+    const member = new Member(h, { locale: 'pl' });
+    await openVariant(member, VIP_30);
+    await member.press('Dodaj do koszyka');
+    expect(textOf(member.message!)).toContain('Dodano do koszyka');
+    const cart = await member.run('cart');
+    expect(buttonLabels(cart.message!)).toEqual(['Zamów', 'Zmień nick', 'Wyczyść koszyk']);
+    const dm = h.discord.waitForDm(member.user.id);
+    const reply = await member.run('checkout', { nick: 'Polak' });
+    expect(reply.message!.content).toContain('Link do płatności dla **Polak** czeka w wiadomościach prywatnych.');
+    expect(buttonLabels(await dm)).toEqual(['Zapłać']);
+  });
+
+  it('acknowledges at once when the store is slow, and answers when it does', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const hold = h.store.hold('paymentUrl');
+    const handle = await h.discord.slash(member.user, 'checkout', { options: { nick: 'SlowStore' } });
+    const ack = await handle.acknowledged;
+    await hold.reached;
+    expect(ack.type).toBe(5); // deferred while the store has not answered yet
+    hold.release();
+    const outcome = await handle.settled();
+    expect(outcome.message!.content).toContain('is in your DMs');
+  });
+
+  it('issues one link for a double press on Checkout', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    await member.run('checkout', { nick: 'DoublePress' }); // remember the nick
+    await addToCart(member, VIP_30);
+    const cart = (await member.run('cart')).message!;
+    const before = h.store.requestsTo('paymentUrl').length;
+    const checkoutId = button(cart, 'Checkout').custom_id!;
+    const dmsBefore = h.discord.messagesIn(h.discord.dmChannelOf(member.user.id)!).length;
+    const [first, second] = await Promise.all([
+      h.discord.click(member.user, cart, checkoutId),
+      h.discord.click(member.user, cart, checkoutId),
+    ]);
+    await Promise.all([first.settled(), second.settled()]);
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
+    expect(h.discord.messagesIn(h.discord.dmChannelOf(member.user.id)!).length).toBe(dmsBefore + 1);
+  });
+});

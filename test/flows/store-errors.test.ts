@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_MESSAGES } from '../../src/spaceis/errors.js';
+import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { optionLabels, textOf } from '../support/ui.js';
+
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+
+/** Every message the contract documents, with the hint the buyer gets beside it. */
+const DOCUMENTED: [message: string, status: number, hint: string][] = [
+  [API_MESSAGES.cartDisabled, 403, "The shop hasn't enabled cart payments."],
+  [API_MESSAGES.invalidVariant, 422, 'An item in your cart is no longer on offer.'],
+  [API_MESSAGES.oneServerOnly, 422, 'This shop accepts items from one server per order.'],
+  [API_MESSAGES.invalidGateway, 422, "A payment method isn't set up in the shop."],
+  [API_MESSAGES.smsNotForCarts, 422, 'SMS payments cannot be used for a cart.'],
+  [API_MESSAGES.purchaseLimit, 429, 'This nick has reached the daily purchase limit'],
+];
+
+describe('when the store says no', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ logLevel: 'trace' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function cartText(member: Member): Promise<string> {
+    return textOf((await member.run('cart')).message!);
+  }
+
+  it.each(DOCUMENTED)('shows “%s” verbatim with a hint, keeps the cart and issues nothing', async (message, status, hint) => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    h.store.failNext('paymentUrl', { status, body: { success: false, type: 'error', message } });
+    const before = h.store.requestsTo('paymentUrl').length;
+
+    const reply = await member.run('checkout', { nick: 'Refused' });
+
+    expect(reply.message!.content).toContain(`The shop refused this request: “${message}”.`);
+    expect(reply.message!.content).toContain(hint);
+    expect(reply.message!.content).not.toMatch(/paid|DMs/);
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1); // never repeated
+    expect(await cartText(member)).toContain('1. 2 × 30 dni — VIP');
+    expect(h.discord.dmChannelOf(member.user.id)).toBeUndefined();
+    const { total } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    expect(total).toBe(0);
+  });
+
+  it('quotes the field errors of an `errors` member', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    h.store.failNext('paymentUrl', {
+      status: 422,
+      body: { message: 'The given data was invalid.', errors: { 'items.0.quantity': ['The quantity may not be greater than 50.'] } },
+    });
+    const reply = await member.run('checkout', { nick: 'Fields' });
+    expect(reply.message!.content).toContain('“The given data was invalid.”');
+    expect(reply.message!.content).toContain('items.0.quantity: “The quantity may not be greater than 50.”');
+  });
+
+  it.each([
+    [401, 'unauthorized'],
+    [402, 'license is not active'],
+  ])('reports a %i as a shop configuration problem', async (status, message) => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    h.store.failNext('paymentUrl', { status, body: { success: false, type: 'error', message } });
+    const reply = await member.run('checkout', { nick: 'Config' });
+    expect(reply.message!.content).toBe(
+      "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins; your cart is kept.",
+    );
+    expect(await cartText(member)).toContain('1 × 30 dni — VIP');
+  });
+
+  it('does not repeat the payment-link request after a 500 or a throttling 429', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const before = h.store.requestsTo('paymentUrl').length;
+
+    h.store.failNext('paymentUrl', { status: 500, body: { success: false, type: 'error', message: 'Server Error' } });
+    const failed = await member.run('checkout', { nick: 'Retry' });
+    expect(failed.message!.content).toContain('Server Error');
+
+    h.store.failNext('paymentUrl', { status: 429, headers: { 'Retry-At': '30' }, body: { success: false, type: 'error', message: 'Too Many Attempts.' } });
+    const throttled = await member.run('checkout', { nick: 'Retry' });
+    expect(throttled.message!.content).toBe('The shop is busy right now. Please try again in 30 s; your cart is kept.');
+
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
+    expect(await cartText(member)).toContain('1 × 30 dni — VIP');
+  });
+
+  it('retries the offer after a 5xx and serves the menu', async () => {
+    h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.offers.dropAll();
+    h.store.failNext('servers', { raw: '<html>Bad Gateway</html>', status: 502 });
+    const sleepsBefore = h.sleeps.length;
+    const start = await new Member(h).run('shop');
+    expect(optionLabels(start.message!)).toEqual(['Survival', 'SkyBlock']);
+    expect(h.sleeps.length).toBe(sleepsBefore + 1);
+  });
+
+  it('says the shop is not answering when the offer cannot be read', async () => {
+    h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.offers.dropAll();
+    h.store.failNext('servers', { kind: 'destroy' }, 3);
+    const start = await new Member(h).run('shop');
+    expect(start.callbackType).toBe(5);
+    expect(start.message!.content).toBe("The shop isn't answering right now. Your cart is kept; please try again in a moment.");
+  });
+
+  it('drops the cached variants on `invalid variant`, so the next view is fresh', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    // The variant was renamed in the panel while the old one is still cached.
+    const vip = h.store.shop.servers[0]!.categories[0]!.products[0]!;
+    const variant = vip.variants.find((candidate) => candidate.name === '30 dni')!;
+    variant.name = '30 dni (nowość)';
+    h.store.failNext('paymentUrl', { status: 422, body: { success: false, type: 'error', message: 'invalid variant' } });
+    await member.run('checkout', { nick: 'Stale' });
+
+    await openVariant(member, { ...VIP_30, variant: '30 dni (nowość)' });
+    expect(textOf(member.message!)).toContain('VIP — 30 dni (nowość)');
+    variant.name = '30 dni';
+    h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.offers.dropAll();
+  });
+
+  it('never writes the bot token or the license key to a log line or a Discord message', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    await member.run('checkout', { nick: 'NoSecrets' });
+    h.store.failNext('paymentUrl', { status: 401, body: { success: false, type: 'error', message: `bad key ${LICENSE_KEY}` } });
+    await addToCart(member, VIP_30);
+    await member.run('checkout', { nick: 'NoSecrets' });
+
+    expect(h.logs.length).toBeGreaterThan(20);
+    for (const line of h.logs) {
+      expect(line).not.toContain(BOT_TOKEN);
+      expect(line).not.toContain(LICENSE_KEY);
+    }
+    for (const request of h.discord.requests) {
+      const body = JSON.stringify(request.body ?? '');
+      expect(body).not.toContain(LICENSE_KEY);
+      expect(body).not.toContain(BOT_TOKEN);
+    }
+  });
+});

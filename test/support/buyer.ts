@@ -1,0 +1,102 @@
+import type { DispatchOptions, FakeMessage, FakeModal, FakeUser, InteractionOutcome } from '../fakes/discord/fake-discord.js';
+import type { Harness } from './harness.js';
+import { button, buttons, option, optionLabels, theSelect } from './ui.js';
+
+/**
+ * A member using the bot as a person would: run a command, pick options by their labels, press
+ * buttons by their labels, fill modals. Keeps the menu they are looking at.
+ */
+export class Member {
+  readonly user: FakeUser;
+  /** The message the member is looking at (their ephemeral menu). */
+  message: FakeMessage | undefined;
+  /** The modal the bot last opened for them. */
+  modal: FakeModal | undefined;
+  last: InteractionOutcome | undefined;
+  private modalSource: FakeMessage | undefined;
+
+  constructor(
+    private readonly h: Harness,
+    readonly options: DispatchOptions & { username?: string } = {},
+  ) {
+    this.user = h.discord.newUser(options.username ? { username: options.username } : {});
+  }
+
+  private dispatch(): DispatchOptions {
+    const { username: _username, ...dispatch } = this.options;
+    return dispatch;
+  }
+
+  async run(command: string, options: Record<string, string | number | boolean> = {}): Promise<InteractionOutcome> {
+    const handle = await this.h.discord.slash(this.user, command, { ...this.dispatch(), options });
+    return this.settle(await handle.settled(), undefined);
+  }
+
+  /** Picks the option with this label in the menu's select. */
+  async choose(label: string, on: FakeMessage | undefined = this.message): Promise<InteractionOutcome> {
+    if (!on) throw new Error('no menu open');
+    const select = theSelect(on);
+    const handle = await this.h.discord.select(this.user, on, select.custom_id!, [option(on, label).value], this.dispatch());
+    return this.settle(await handle.settled(), on);
+  }
+
+  /** Like `choose`, pressing Next until the option shows up, as a member scrolls a long list. */
+  async chooseOnAnyPage(label: string): Promise<InteractionOutcome> {
+    for (;;) {
+      const menu = this.message;
+      if (!menu) throw new Error('no menu open');
+      if (optionLabels(menu).includes(label)) return this.choose(label);
+      const next = buttons(menu).find((candidate) => candidate.label === 'Next' || candidate.label === 'Następna');
+      if (!next || next.disabled) throw new Error(`no option "${label}" on any page`);
+      await this.press(next.label!);
+    }
+  }
+
+  async press(label: string, on: FakeMessage | undefined = this.message): Promise<InteractionOutcome> {
+    if (!on) throw new Error('no menu open');
+    const handle = await this.h.discord.click(this.user, on, button(on, label).custom_id!, this.dispatch());
+    return this.settle(await handle.settled(), on);
+  }
+
+  async submit(values: Record<string, string>): Promise<InteractionOutcome> {
+    if (!this.modal) throw new Error('no modal open');
+    const handle = await this.h.discord.submitModal(this.user, this.modal, values, {
+      ...this.dispatch(),
+      ...(this.modalSource ? { message: this.modalSource } : {}),
+    });
+    this.modal = undefined;
+    return this.settle(await handle.settled(), this.modalSource);
+  }
+
+  private settle(outcome: InteractionOutcome, source: FakeMessage | undefined): InteractionOutcome {
+    this.last = outcome;
+    if (outcome.modal) {
+      this.modal = outcome.modal;
+      this.modalSource = source;
+    } else if (outcome.message) {
+      this.message = outcome.message;
+    }
+    return outcome;
+  }
+}
+
+/** Walks /shop down to a variant's quantity menu, choosing by names. */
+export async function openVariant(member: Member, path: { server?: string; category: string; product: string; variant: string }): Promise<void> {
+  const start = await member.run('shop');
+  if (!start.message) throw new Error('no shop menu');
+  if (path.server && optionLabels(start.message).includes(path.server)) await member.choose(path.server);
+  await member.chooseOnAnyPage(path.category);
+  await member.chooseOnAnyPage(path.product);
+  await member.chooseOnAnyPage(path.variant);
+}
+
+/** The whole way from /shop to "Added to your cart". */
+export async function addToCart(
+  member: Member,
+  path: { server?: string; category: string; product: string; variant: string },
+  quantity = 1,
+): Promise<InteractionOutcome> {
+  await openVariant(member, path);
+  if (quantity !== 1) await member.choose(`${quantity} ×`);
+  return member.press('Add to cart');
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createBot, type Bot } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { FakeSpaceIs, type ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
+import { defaultShop } from '../fakes/spaceis/fixtures.js';
+
+export const BOT_TOKEN = 'test-bot-token.NEVER-LOG-ME.abc123';
+export const LICENSE_KEY = 'license-key-NEVER-LOG-ME-9f8e7d';
+
+/**
+ * The real bot, wired as main.ts wires it, logged in to a local Discord-compatible server and
+ * selling from a local SpaceIs-compatible store, with a clock the test moves and SQLite in a
+ * temporary folder. Nothing reaches the network; nothing waits on wall-clock time.
+ */
+export interface Harness {
+  discord: FakeDiscord;
+  store: FakeSpaceIs;
+  bot: Bot;
+  clock: ManualClock;
+  config: Config;
+  /** Every log line the bot wrote, raw. */
+  logs: string[];
+  /** Delays the store client asked to wait between retries (it is never made to actually wait). */
+  sleeps: number[];
+  /** Stops the bot and starts a new one on the same storage and servers, as after a crash or deploy. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  shop?: ShopFixture;
+  logLevel?: string;
+  storeTimeoutMs?: number;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'shopbot-test-'));
+  const discord = await FakeDiscord.start();
+  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop: options.shop ?? defaultShop() });
+  const clock = new ManualClock();
+  const logs: string[] = [];
+  const sleeps: number[] = [];
+  const config = loadConfig({
+    DISCORD_TOKEN: BOT_TOKEN,
+    DISCORD_API_URL: discord.apiUrl,
+    SPACEIS_API_URL: store.url,
+    SPACEIS_API_KEY: LICENSE_KEY,
+    STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
+    LOG_LEVEL: options.logLevel ?? 'debug',
+  });
+  const logSink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+
+  const launch = async (): Promise<Bot> => {
+    const bot = await createBot({
+      config,
+      logger: createLogger(config.LOG_LEVEL, logSink),
+      clock,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
+    });
+    await bot.start();
+    return bot;
+  };
+
+  const harness: Harness = {
+    discord,
+    store,
+    bot: await launch(),
+    clock,
+    config,
+    logs,
+    sleeps,
+    async restart() {
+      await harness.bot.stop();
+      harness.bot = await launch();
+    },
+    async close() {
+      await harness.bot.stop().catch(() => undefined);
+      await discord.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
