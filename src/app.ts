@@ -6,6 +6,8 @@ import type { BotServices } from './discord/context.js';
 import { InteractionRouter } from './discord/router.js';
 import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
+import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
+import { GuildLog } from './discord/guild-log.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage } from './storage/keyv-store.js';
@@ -38,23 +40,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const clock = options.clock ?? systemClock;
   const storage = await openStorage(config.STORAGE_URL, logger);
 
-  const services: BotServices = {
-    logger,
-    clock,
-    stores: new StoreDirectory({
-      baseUrl: config.SPACEIS_API_URL,
-      defaultApiKey: config.SPACEIS_API_KEY,
-      clock,
-      ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
-      ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
-      ...(options.sleep ? { sleep: options.sleep } : {}),
-    }),
-    carts: new CartRepository(storage.keyv, logger),
-    nicks: new NickRepository(storage.keyv),
-    guildSettings: new GuildSettingsRepository(storage.keyv, logger),
-    paymentLinks: new PaymentLinkRepository(storage.keyv, logger),
-  };
-
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     rest: { api: config.DISCORD_API_URL },
@@ -68,6 +53,31 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
     }),
   });
+
+  const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
+  const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
+  const guildSettings = new GuildSettingsRepository(storage.keyv, logger);
+  const services: BotServices = {
+    logger,
+    clock,
+    stores: new StoreDirectory({
+      baseUrl: config.SPACEIS_API_URL,
+      defaultApiKey: config.SPACEIS_API_KEY,
+      settings: guildSettings,
+      secretBox,
+      clock,
+      ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
+      ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    }),
+    carts: new CartRepository(storage.keyv, logger),
+    nicks: new NickRepository(storage.keyv),
+    guildSettings,
+    paymentLinks: new PaymentLinkRepository(storage.keyv, logger),
+    guildLog: new GuildLog(client, guildSettings, logger, clock),
+    secretBox,
+    storageBackend: storage.backend,
+  };
 
   const router = new InteractionRouter(services, commands);
   client.on(Events.InteractionCreate, (interaction: Interaction) => {

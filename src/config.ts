@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEncryptionKey } from './security/secret-box.js';
 
 /**
  * The bot's whole configuration comes from the environment, validated here once.
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * and never print a secret's value.
  */
 
-const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY']);
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY', 'ENCRYPTION_KEY']);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -33,7 +34,16 @@ const configSchema = z.object({
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
   DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
   SPACEIS_API_URL: httpUrl.default('https://api.spaceis.pl'),
-  SPACEIS_API_KEY: required("the shop's license key from the SpaceIs panel"),
+  /** The default license; a guild's own license (/shop-admin license) takes precedence. */
+  SPACEIS_API_KEY: z.string().trim().min(1).optional(),
+  /** Seals guilds' license keys at rest. Needed only once an admin stores a guild license. */
+  ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .refine((value) => parseEncryptionKey(value) !== undefined, {
+      message: 'must be 32 random bytes as base64 or hex: generate one with  openssl rand -base64 32',
+    })
+    .optional(),
   STORAGE_URL: z
     .string()
     .trim()

@@ -21,6 +21,8 @@ const REDACTED_PATHS = [
   'SPACEIS_API_KEY',
   'config.DISCORD_TOKEN',
   'config.SPACEIS_API_KEY',
+  'ENCRYPTION_KEY',
+  'config.ENCRYPTION_KEY',
 ];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -76,7 +76,8 @@ export function addItem(
   if (existing) {
     if (existing.quantity >= MAX_QUANTITY) return { ok: false, violation: { code: 'already-at-max', max: MAX_QUANTITY } };
     const wanted = existing.quantity + quantity;
-    const line: CartLine = { ...existing, ...item, quantity: Math.min(wanted, MAX_QUANTITY) };
+    // The line keeps where it came from: only the quantity changes.
+    const line: CartLine = { ...existing, quantity: Math.min(wanted, MAX_QUANTITY) };
     return { ok: true, cart: replaceLine(base, line), line, capped: wanted > MAX_QUANTITY };
   }
 

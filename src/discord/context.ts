@@ -14,6 +14,8 @@ import type { GuildSettingsRepository } from '../storage/guild-settings.js';
 import type { NickRepository } from '../storage/nicks.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';
 import type { ComponentRoute } from './custom-id.js';
+import type { GuildLog } from './guild-log.js';
+import type { SecretBox } from '../security/secret-box.js';
 import type { Responder } from './respond.js';
 
 /** Everything a handler may use, built once in main.ts. */
@@ -25,6 +27,11 @@ export interface BotServices {
   nicks: NickRepository;
   guildSettings: GuildSettingsRepository;
   paymentLinks: PaymentLinkRepository;
+  guildLog: GuildLog;
+  /** Seals guilds' license keys; undefined when ENCRYPTION_KEY is not configured. */
+  secretBox: SecretBox | undefined;
+  /** Which storage adapter is in use, for the admins' status page. */
+  storageBackend: string;
 }
 
 /** One interaction's view of the bot: who asks, in which language, and how to answer. */

@@ -41,7 +41,7 @@ export class InteractionRouter {
     if (interaction.isChatInputCommand()) {
       const command = this.#commands.get(interaction.commandName);
       if (!command) return;
-      const ctx = this.context(interaction, new Responder(interaction, 'reply'));
+      const ctx = await this.context(interaction, new Responder(interaction, 'reply'));
       await this.run(ctx, () => command.execute(interaction, ctx));
       return;
     }
@@ -55,7 +55,7 @@ export class InteractionRouter {
     // Components on the buyer's own ephemeral menus are edited in place; a modal opened from a
     // slash command has no message to edit, so it answers with a new ephemeral message.
     const mode = interaction.isModalSubmit() && !interaction.isFromMessage() ? 'reply' : 'update';
-    const ctx = this.context(interaction, new Responder(interaction, route?.owner ? mode : 'reply'));
+    const ctx = await this.context(interaction, new Responder(interaction, route?.owner ? mode : 'reply'));
 
     if (!route || !handler) {
       await this.run(ctx, () => ctx.respond.notice(ctx.t.common.expired));
@@ -72,7 +72,7 @@ export class InteractionRouter {
   private async autocomplete(interaction: AutocompleteInteraction): Promise<void> {
     const command = this.#commands.get(interaction.commandName);
     if (!command?.autocomplete || !interaction.inGuild()) return;
-    const ctx = this.baseContext(interaction);
+    const ctx = await this.baseContext(interaction);
     try {
       await command.autocomplete(interaction, ctx);
     } catch (error) {
@@ -81,11 +81,11 @@ export class InteractionRouter {
     }
   }
 
-  private context(interaction: AnyInteraction, respond: Responder): HandlerContext {
-    return { ...this.baseContext(interaction), respond };
+  private async context(interaction: AnyInteraction, respond: Responder): Promise<HandlerContext> {
+    return { ...(await this.baseContext(interaction)), respond };
   }
 
-  private baseContext(interaction: AnyInteraction | AutocompleteInteraction): Omit<HandlerContext, 'respond'> {
+  private async baseContext(interaction: AnyInteraction | AutocompleteInteraction): Promise<Omit<HandlerContext, 'respond'>> {
     const locale = localeOf(interaction.locale);
     const guildId = interaction.guildId ?? '';
     return {
@@ -95,7 +95,7 @@ export class InteractionRouter {
       guildId,
       guildName: interaction.guild?.name ?? '',
       userId: interaction.user.id,
-      shop: this.services.stores.forGuild(guildId),
+      shop: await this.services.stores.forGuild(guildId),
       log: this.services.logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }),
     };
   }
@@ -117,6 +117,7 @@ export class InteractionRouter {
         { store: { kind: error.kind, status: error.status, message: error.apiMessage, path: error.path } },
         'store request failed',
       );
+      if (error.isAuthProblem) await this.services.guildLog.licenseProblem(ctx.guildId, error);
       await ctx.respond.show({ content: storeErrorText(error, ctx.t, 'browse') });
       return;
     }

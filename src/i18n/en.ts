@@ -139,6 +139,19 @@ export const en = {
     safety: 'Only pay through this button: staff will never send you a payment link any other way.',
   },
 
+  log: {
+    linkIssuedTitle: 'Payment link issued',
+    linkIssued: (member: string, nick: string) => `${member} got a payment link for the nick **${nick}**.`,
+    settingChangedTitle: 'Shop setting changed',
+    settingChanged: (admin: string, setting: string, before: string, after: string) =>
+      `${admin} changed **${setting}**: ${before} → ${after}`,
+    licenseProblemTitle: 'The shop license has a problem',
+    licenseProblem: (status: number, message: string | undefined) =>
+      `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with /shop-admin status.`,
+    linkRevokedTitle: 'Payment link withdrawn',
+    linkRevoked: (moderator: string, linkId: string, member: string) => `${moderator} withdrew link ${linkId} issued to ${member}.`,
+  },
+
   storeErrors: {
     refused: (message: string) => `The shop refused this request: “${message}”.`,
     fieldErrors: 'Details from the shop:',

@@ -137,6 +137,18 @@ export const pl: Messages = {
     safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
 
+  log: {
+    linkIssuedTitle: 'Wydano link do płatności',
+    linkIssued: (member, nick) => `${member} otrzymał(a) link do płatności dla nicku **${nick}**.`,
+    settingChangedTitle: 'Zmieniono ustawienie sklepu',
+    settingChanged: (admin, setting, before, after) => `${admin} zmienił(a) **${setting}**: ${before} → ${after}`,
+    licenseProblemTitle: 'Problem z licencją sklepu',
+    licenseProblem: (status, message) =>
+      `SpaceIs odpowiedział ${status}${message ? ` („${message}”)` : ''} podczas obsługi kupującego. Sprawdź licencję przez /shop-admin status.`,
+    linkRevokedTitle: 'Wycofano link do płatności',
+    linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany dla ${member}.`,
+  },
+
   storeErrors: {
     refused: (message) => `Sklep odrzucił to żądanie: „${message}”.`,
     fieldErrors: 'Szczegóły od sklepu:',

@@ -1,6 +1,8 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
-import { StoreClient } from '../spaceis/client.js';
+import { keyFingerprint, StoreClient } from '../spaceis/client.js';
 import type { Clock } from '../clock.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { GuildSettingsRepository } from '../storage/guild-settings.js';
 
 /** What a guild sells from: one license, its API client and its offer cache. */
 export interface ShopAccess {
@@ -8,11 +10,16 @@ export interface ShopAccess {
   readonly license: string;
   readonly client: StoreClient;
   readonly offers: OfferCache;
+  /** Where the license comes from: the guild's own (/shop-admin license) or the bot's default. */
+  readonly source: 'guild' | 'default';
 }
 
 export interface StoreDirectoryOptions {
   baseUrl: string;
   defaultApiKey: string | undefined;
+  settings: GuildSettingsRepository;
+  /** Opens guilds' sealed license keys; undefined when ENCRYPTION_KEY is not set. */
+  secretBox: SecretBox | undefined;
   clock: Clock;
   offerTtlMs?: number;
   timeoutMs?: number;
@@ -20,36 +27,61 @@ export interface StoreDirectoryOptions {
 }
 
 /**
- * Hands out the shop a guild sells from. Guilds sharing a license share one client and one
- * offer cache, so a crowd in one guild costs the store no more than a single buyer.
+ * Hands out the shop a guild sells from: its own license if an admin set one, else the bot's
+ * default. Guilds sharing a license share one client and one offer cache, so a crowd in one
+ * guild costs the store no more than a single buyer.
  */
 export class StoreDirectory {
-  readonly #byKey = new Map<string, ShopAccess>();
+  /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
+  readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache }>();
 
   constructor(private readonly options: StoreDirectoryOptions) {}
 
-  /** The guild's shop, or undefined when no license is configured for it. */
-  forGuild(_guildId: string | null): ShopAccess | undefined {
-    const key = this.options.defaultApiKey;
-    return key ? this.forKey(key) : undefined;
+  get hasDefaultLicense(): boolean {
+    return this.options.defaultApiKey !== undefined;
   }
 
-  private forKey(apiKey: string): ShopAccess {
-    let access = this.#byKey.get(apiKey);
-    if (!access) {
-      const client = new StoreClient({
-        baseUrl: this.options.baseUrl,
-        apiKey,
-        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
-        ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
-      });
+  get canStoreGuildLicenses(): boolean {
+    return this.options.secretBox !== undefined;
+  }
+
+  /** The guild's shop, or undefined when no license is configured for it. */
+  async forGuild(guildId: string): Promise<ShopAccess | undefined> {
+    const settings = await this.options.settings.get(guildId);
+    if (settings.license && this.options.secretBox) {
+      const apiKey = this.options.secretBox.open(settings.license.sealed);
+      return { ...this.forKey(apiKey), source: 'guild' };
+    }
+    const fallback = this.options.defaultApiKey;
+    return fallback ? { ...this.forKey(fallback), source: 'default' } : undefined;
+  }
+
+  /** A client for a key an admin is about to save, to check it first; not cached, so a rejected key leaves no trace. */
+  probe(apiKey: string): StoreClient {
+    return this.newClient(apiKey);
+  }
+
+  private forKey(apiKey: string): { license: string; client: StoreClient; offers: OfferCache } {
+    const license = keyFingerprint(apiKey);
+    let entry = this.#byLicense.get(license);
+    if (!entry) {
+      const client = this.newClient(apiKey);
       const offers = new OfferCache(client, {
         now: () => this.options.clock.now(),
         ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
       });
-      access = { license: client.fingerprint, client, offers };
-      this.#byKey.set(apiKey, access);
+      entry = { client, offers };
+      this.#byLicense.set(license, entry);
     }
-    return access;
+    return { license, ...entry };
+  }
+
+  private newClient(apiKey: string): StoreClient {
+    return new StoreClient({
+      baseUrl: this.options.baseUrl,
+      apiKey,
+      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+      ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+    });
   }
 }

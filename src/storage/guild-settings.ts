@@ -1,22 +1,64 @@
 import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
+import { KeyLock } from './key-lock.js';
 import { parseRecord } from './records.js';
 
 /**
- * Per-guild settings. Every field has a default, so a guild nobody configured works as-is
- * and a record from an older version gains new fields on read.
+ * Per-guild settings, changed by the guild's admins with /shop-admin. Every field has a default,
+ * so a guild nobody configured works as-is and a record from an older version gains new fields
+ * on read. Bounds live here so the command, the storage and the docs agree.
  */
+export const SETTING_BOUNDS = {
+  linkLifetimeHours: { min: 1, max: 720, default: 24 },
+  checkoutCooldownSeconds: { min: 0, max: 3600, default: 30 },
+} as const;
+
+const snowflake = z.string().regex(/^\d{5,20}$/);
+
+const guildLicenseSchema = z.object({
+  /** AES-256-GCM sealed key (see src/security/secret-box.ts); never the key in clear. */
+  sealed: z.string(),
+  fingerprint: z.string(),
+  setBy: z.string(),
+  setAt: z.number(),
+});
+
 const guildSettingsSchema = z.object({
   /** Allow items from several servers in one cart (the shop's panel must allow it too). */
   multiServerCart: z.boolean().default(false),
+  /** The guild's own license; absent = the bot's default license (SPACEIS_API_KEY), if any. */
+  license: guildLicenseSchema.optional(),
+  /** Servers of the license that /shop does not offer here. Hidden rather than shown, so a server added later appears. */
+  hiddenServerIds: z.array(z.string()).default([]),
+  logChannelId: snowflake.nullable().default(null),
+  moderatorRoleId: snowflake.nullable().default(null),
+  linkLifetimeHours: z
+    .number()
+    .int()
+    .min(SETTING_BOUNDS.linkLifetimeHours.min)
+    .max(SETTING_BOUNDS.linkLifetimeHours.max)
+    .default(SETTING_BOUNDS.linkLifetimeHours.default),
+  checkoutCooldownSeconds: z
+    .number()
+    .int()
+    .min(SETTING_BOUNDS.checkoutCooldownSeconds.min)
+    .max(SETTING_BOUNDS.checkoutCooldownSeconds.max)
+    .default(SETTING_BOUNDS.checkoutCooldownSeconds.default),
+  /** Language of what the bot posts in channels (log, panel); null = the guild's preferred locale. */
+  locale: z.enum(['en', 'pl']).nullable().default(null),
+  /** The shop panel, so re-posting it replaces the old one. */
+  panel: z.object({ channelId: snowflake, messageId: snowflake }).nullable().default(null),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;
+export type GuildLicense = z.infer<typeof guildLicenseSchema>;
 
 export const DEFAULT_GUILD_SETTINGS: GuildSettings = guildSettingsSchema.parse({});
 
 export class GuildSettingsRepository {
+  readonly #locks = new KeyLock();
+
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
@@ -24,11 +66,21 @@ export class GuildSettingsRepository {
 
   async get(guildId: string): Promise<GuildSettings> {
     const key = settingsKey(guildId);
-    return parseRecord(guildSettingsSchema, await this.keyv.get(key), () => ({ ...DEFAULT_GUILD_SETTINGS }), this.logger, key);
+    return parseRecord(guildSettingsSchema, await this.keyv.get(key), () => structuredClone(DEFAULT_GUILD_SETTINGS), this.logger, key);
   }
 
-  async set(guildId: string, settings: GuildSettings): Promise<void> {
-    await this.keyv.set(settingsKey(guildId), guildSettingsSchema.parse(settings));
+  /** Read-modify-write under the guild's lock; returns the settings before and after. */
+  async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<{ before: GuildSettings; after: GuildSettings }> {
+    return this.#locks.run(settingsKey(guildId), async () => {
+      const before = await this.get(guildId);
+      const after = guildSettingsSchema.parse(change(structuredClone(before)));
+      await this.keyv.set(settingsKey(guildId), after);
+      return { before, after };
+    });
+  }
+
+  async set(guildId: string, settings: Partial<GuildSettings>): Promise<void> {
+    await this.update(guildId, (current) => ({ ...current, ...settings }));
   }
 }
 

@@ -95,9 +95,10 @@ describe('the cart', () => {
     const coins = h.store.shop.servers[0]!.categories.find((category) => category.name === 'Monety')!.products[0]!;
     const path = { server: 'Survival', category: 'Monety', product: coins.name };
     // Twenty lines straight into storage, then the 21st through the menus.
+    const { license } = (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!;
     await h.bot.services.carts.update(h.discord.defaultGuildId, member.user.id, (cart) => ({
       cart: {
-        license: h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.license,
+        license,
         lines: coins.variants.slice(0, 20).map((variant) => ({
           variantId: variant.id,
           quantity: 1,

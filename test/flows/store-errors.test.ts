@@ -91,7 +91,7 @@ describe('when the store says no', () => {
   });
 
   it('retries the offer after a 5xx and serves the menu', async () => {
-    h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.offers.dropAll();
+    (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.offers.dropAll();
     h.store.failNext('servers', { raw: '<html>Bad Gateway</html>', status: 502 });
     const sleepsBefore = h.sleeps.length;
     const start = await new Member(h).run('shop');
@@ -100,7 +100,7 @@ describe('when the store says no', () => {
   });
 
   it('says the shop is not answering when the offer cannot be read', async () => {
-    h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.offers.dropAll();
+    (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.offers.dropAll();
     h.store.failNext('servers', { kind: 'destroy' }, 3);
     const start = await new Member(h).run('shop');
     expect(start.callbackType).toBe(5);
@@ -120,7 +120,7 @@ describe('when the store says no', () => {
     await openVariant(member, { ...VIP_30, variant: '30 dni (nowość)' });
     expect(textOf(member.message!)).toContain('VIP — 30 dni (nowość)');
     variant.name = '30 dni';
-    h.bot.services.stores.forGuild(h.discord.defaultGuildId)!.offers.dropAll();
+    (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.offers.dropAll();
   });
 
   it('never writes the bot token or the license key to a log line or a Discord message', async () => {

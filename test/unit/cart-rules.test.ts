@@ -62,6 +62,14 @@ describe('cart rules', () => {
     expect(addItem(third.cart, item(1), 1, policy)).toEqual({ ok: false, violation: { code: 'already-at-max', max: 99 } });
   });
 
+  it('keeps a line where it came from when its variant is added again', () => {
+    // Found by the property test below: a re-add must not move the line to another server.
+    const first = addItem(cartWith(0), item(0, 'srv-1'), 1, policy);
+    if (!first.ok) throw new Error('setup');
+    const again = addItem(first.cart, item(0, 'srv-2'), 1, policy);
+    expect(again).toMatchObject({ ok: true, line: { serverId: 'srv-1', quantity: 2 } });
+  });
+
   it('refuses quantities outside 1..99 and non-integers', () => {
     for (const quantity of [0, -1, 100, 1.5, Number.NaN]) {
       expect(addItem(cartWith(0), item(1), quantity, policy)).toEqual({
@@ -147,6 +155,7 @@ describe('cart rules', () => {
           if (cart.lines.length > 0) expect(checkoutViolation(cart, rules)).toBeUndefined();
         }
       }),
+      { numRuns: 300 },
     );
   });
 });

@@ -44,13 +44,15 @@ describe('configuration', () => {
   it('names every bad variable in one message and never echoes a secret', () => {
     let error: unknown;
     try {
-      loadConfig({ DISCORD_TOKEN: '', SPACEIS_API_URL: 'ftp://x', LOG_LEVEL: 'loud', STORAGE_URL: 'redis://x' });
+      loadConfig({ DISCORD_TOKEN: '', SPACEIS_API_URL: 'ftp://x', LOG_LEVEL: 'loud', STORAGE_URL: 'redis://x', ENCRYPTION_KEY: 'short-secret' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as ConfigError).message;
-    for (const name of ['DISCORD_TOKEN', 'SPACEIS_API_KEY', 'SPACEIS_API_URL', 'LOG_LEVEL', 'STORAGE_URL']) expect(message).toContain(name);
+    expect(message).toContain('ENCRYPTION_KEY must be 32 random bytes');
+    expect(message).not.toContain('short-secret');
+    for (const name of ['DISCORD_TOKEN', 'SPACEIS_API_URL', 'LOG_LEVEL', 'STORAGE_URL']) expect(message).toContain(name);
   });
 });
 

@@ -6,7 +6,7 @@ import { encodeCustomId, shortRef } from '../custom-id.js';
 import type { View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
 import { button, row, select, type SelectOption } from './components.js';
-import { OTHER_QUANTITY, QUICK_QUANTITIES } from './shop.js';
+import { quantityOptions } from './shop.js';
 
 /** The cart's screens: the cart itself, one line's editor, and the "clear everything?" question. */
 
@@ -95,12 +95,7 @@ function estimateText(t: Messages, locale: Locale, estimate: CartEstimate): stri
 
 export function lineEditorView(t: Messages, owner: string, line: CartLine, message?: string): View {
   const v = shortRef(line.variantId);
-  const quantities: SelectOption[] = QUICK_QUANTITIES.map((n) => ({ value: String(n), label: t.quantity.option(n), default: n === line.quantity }));
-  if (!QUICK_QUANTITIES.includes(line.quantity as (typeof QUICK_QUANTITIES)[number])) {
-    quantities.push({ value: String(line.quantity), label: t.quantity.option(line.quantity), default: true });
-    quantities.sort((a, b) => Number(a.value) - Number(b.value));
-  }
-  quantities.push({ value: OTHER_QUANTITY, label: t.quantity.other, description: t.quantity.otherDescription });
+  const quantities = quantityOptions(t, line.quantity);
   return {
     content: message ? `⚠️ ${clip(message, LIMITS.content - 3)}` : '',
     embeds: [

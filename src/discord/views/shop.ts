@@ -180,8 +180,17 @@ export function variantListView(
 }
 
 /** Common amounts first; anything else from 1 to 99 through "Other amount…". */
-export const QUICK_QUANTITIES = [1, 2, 3, 4, 5, 8, 10, 16, 20, 32, 50, 64, 99] as const;
+const QUICK_QUANTITIES: readonly number[] = [1, 2, 3, 4, 5, 8, 10, 16, 20, 32, 50, 64, 99];
 export const OTHER_QUANTITY = 'other';
+
+/** The quantity select's options, with the current amount selected (added when it is not a common one). */
+export function quantityOptions(t: Messages, current: number): SelectOption[] {
+  const amounts = QUICK_QUANTITIES.includes(current) ? QUICK_QUANTITIES : [...QUICK_QUANTITIES, current].sort((a, b) => a - b);
+  return [
+    ...amounts.map((n) => ({ value: String(n), label: t.quantity.option(n), default: n === current })),
+    { value: OTHER_QUANTITY, label: t.quantity.other, description: t.quantity.otherDescription },
+  ];
+}
 
 export function quantityView(
   t: Messages,
@@ -207,12 +216,7 @@ export function quantityView(
       ? [{ name: t.quantity.total, value: t.shop.priceFrom(formatPln(lowest * quantity, locale)), inline: true }]
       : []),
   ];
-  const quantities: SelectOption[] = QUICK_QUANTITIES.map((n) => ({ value: String(n), label: t.quantity.option(n), default: n === quantity }));
-  if (!QUICK_QUANTITIES.includes(quantity as (typeof QUICK_QUANTITIES)[number])) {
-    quantities.push({ value: String(quantity), label: t.quantity.option(quantity), default: true });
-    quantities.sort((a, b) => Number(a.value) - Number(b.value));
-  }
-  quantities.push({ value: OTHER_QUANTITY, label: t.quantity.other, description: t.quantity.otherDescription });
+  const quantities = quantityOptions(t, quantity);
   return {
     content: withNotice(notice),
     embeds: [

@@ -1,0 +1,59 @@
+import type { Client } from 'discord.js';
+import type { Clock } from '../clock.js';
+import type { StoreError } from '../spaceis/errors.js';
+import { localeOf, messages, type Locale } from '../i18n/index.js';
+import type { Logger } from '../logger.js';
+import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import { logEventView, type LogEvent } from './views/log.js';
+
+export type { LogEvent };
+
+const LICENSE_REPORT_EVERY_MS = 60 * 60_000;
+
+/**
+ * Posts what admins and moderators should know to the guild's log channel, in the guild's
+ * language. A log post is a courtesy: a missing permission or a deleted channel is logged
+ * and never fails the member's purchase or the admin's command.
+ */
+export class GuildLog {
+  /** When each guild was last told about a license problem. */
+  readonly #licenseReported = new Map<string, number>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly settings: GuildSettingsRepository,
+    private readonly logger: Logger,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A 401/402 met while serving a buyer is the admins' problem. Reported at most once an hour
+   * per guild, so a crowd meeting a dead license does not flood the channel.
+   */
+  async licenseProblem(guildId: string, error: StoreError): Promise<void> {
+    const now = this.clock.now();
+    const last = this.#licenseReported.get(guildId);
+    if (last !== undefined && now - last < LICENSE_REPORT_EVERY_MS) return;
+    this.#licenseReported.set(guildId, now);
+    await this.post(guildId, { kind: 'license-problem', status: error.status ?? 0, ...(error.apiMessage ? { apiMessage: error.apiMessage } : {}) });
+  }
+
+  /** The language of what the bot posts in a guild's channels: the admins' choice, else the guild's own. */
+  async localeFor(guildId: string): Promise<Locale> {
+    const settings = await this.settings.get(guildId);
+    return settings.locale ?? localeOf(this.client.guilds.cache.get(guildId)?.preferredLocale);
+  }
+
+  async post(guildId: string, event: LogEvent): Promise<void> {
+    try {
+      const settings = await this.settings.get(guildId);
+      if (!settings.logChannelId) return;
+      const channel = await this.client.channels.fetch(settings.logChannelId);
+      if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
+      const t = messages(await this.localeFor(guildId));
+      await channel.send({ ...logEventView(t, event), allowedMentions: { parse: [] } });
+    } catch (error) {
+      this.logger.warn({ guild: guildId, event: event.kind, err: error }, 'could not post to the log channel');
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { APIEmbed } from 'discord.js';
+import type { Messages } from '../../i18n/index.js';
+import type { View } from '../respond.js';
+import { clip, LIMITS, plain } from '../text.js';
+
+/** What the bot reports in a guild's log channel. Never a payment URL, never a key. */
+export type LogEvent =
+  | {
+      kind: 'link-issued';
+      userId: string;
+      nick: string;
+      linkId: string;
+      items: { quantity: number; productName: string; variantName: string }[];
+    }
+  | { kind: 'setting-changed'; userId: string; setting: string; before: string; after: string }
+  | { kind: 'license-problem'; status: number; apiMessage?: string }
+  | { kind: 'link-revoked'; moderatorId: string; userId: string; linkId: string };
+
+const COLORS = { 'link-issued': 0x2b8a3e, 'setting-changed': 0x1c7ed6, 'license-problem': 0xe03131, 'link-revoked': 0xf08c00 } as const;
+
+export function logEventView(t: Messages, event: LogEvent): View {
+  const embed: APIEmbed = { color: COLORS[event.kind], ...logEmbed(t, event) };
+  return { content: '', embeds: [embed], components: [] };
+}
+
+function logEmbed(t: Messages, event: LogEvent): APIEmbed {
+  switch (event.kind) {
+    case 'link-issued':
+      return {
+        title: t.log.linkIssuedTitle,
+        description: t.log.linkIssued(`<@${event.userId}>`, plain(event.nick)),
+        fields: [
+          {
+            name: t.checkout.dmItems,
+            value: clip(
+              event.items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`).join('\n'),
+              LIMITS.fieldValue,
+            ),
+          },
+        ],
+        footer: { text: t.checkout.dmReference(event.linkId) },
+      };
+    case 'setting-changed':
+      return {
+        title: t.log.settingChangedTitle,
+        description: t.log.settingChanged(`<@${event.userId}>`, event.setting, clip(event.before, 200), clip(event.after, 200)),
+      };
+    case 'license-problem':
+      return {
+        title: t.log.licenseProblemTitle,
+        description: t.log.licenseProblem(event.status, event.apiMessage ? clip(event.apiMessage, 300) : undefined),
+      };
+    case 'link-revoked':
+      return {
+        title: t.log.linkRevokedTitle,
+        description: t.log.linkRevoked(`<@${event.moderatorId}>`, event.linkId, `<@${event.userId}>`),
+      };
+  }
+}
