@@ -52,9 +52,11 @@ export async function showCart(ctx: HandlerContext, notice?: string): Promise<vo
 
 /** Reads the cart and clears a pending notice in the same step, so it is shown exactly once. */
 async function takeNotice(ctx: HandlerContext): Promise<StoredCart> {
-  return ctx.services.carts.update(ctx.guildId, ctx.userId, (cart) =>
-    cart.notice ? { cart: { license: cart.license, lines: cart.lines }, result: cart } : { result: cart },
-  );
+  const takeIt = (cart: StoredCart) =>
+    cart.notice ? { cart: { license: cart.license, lines: cart.lines }, result: cart } : { result: cart };
+  return ctx.shop
+    ? ctx.services.carts.updateFor(ctx.shop.license, ctx.guildId, ctx.userId, takeIt)
+    : ctx.services.carts.update(ctx.guildId, ctx.userId, takeIt);
 }
 
 /** Current prices of the cart's variants, and the lines whose variant the shop no longer offers. */

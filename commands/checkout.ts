@@ -76,18 +76,30 @@ async function checkoutAs(ctx: HandlerContext, nick: string): Promise<void> {
   await services.nicks.set(userId, nick);
   await respond.defer();
 
-  const settings = await services.guildSettings.get(guildId);
-  const outcome = await issuePaymentLink(services, shop, { guildId, userId, nick, multiServer: settings.multiServerCart });
+  const outcome = await issuePaymentLink(services, shop, {
+    guildId,
+    userId,
+    nick,
+    multiServer: ctx.settings.multiServerCart,
+    cooldownSeconds: ctx.settings.checkoutCooldownSeconds,
+  });
 
   if (outcome.kind === 'rule') return respond.show({ content: violationText(outcome.violation, t) });
+  if (outcome.kind === 'too-soon') {
+    const text = outcome.reason === 'cooldown' ? t.checkout.cooldown(outcome.retryAfterSeconds) : t.checkout.hourlyLimit(outcome.retryAfterSeconds);
+    return respond.show({ content: text });
+  }
   if (outcome.kind === 'store-error') {
     const { error } = outcome;
     ctx.log.warn({ store: { kind: error.kind, status: error.status, message: error.apiMessage } }, 'payment link refused');
+    if (error.isAuthProblem) await services.guildLog.licenseProblem(guildId, error);
     return respond.show({ content: storeErrorText(error, t, 'checkout') });
   }
 
   const { link } = outcome;
   ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
+  // Not awaited: the member's link must not wait on the log channel.
+  void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
   const user = respond.interaction.user;
   try {
     const dm = await user.send(paymentLinkDm(t, link, ctx.guildName));

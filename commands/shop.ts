@@ -54,8 +54,10 @@ export const shopCommand: CommandModule = {
 
   async autocomplete(interaction: AutocompleteInteraction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();
+    const hidden = new Set(ctx.settings.hiddenServerIds);
     const servers = ctx.shop ? await serversWithin(ctx.shop.offers, AUTOCOMPLETE_BUDGET_MS) : [];
     const choices = servers
+      .filter((server) => !hidden.has(server.id))
       .filter((server) => server.name.toLowerCase().includes(typed) || (server.slug ?? '').toLowerCase().includes(typed))
       .slice(0, LIMITS.autocompleteChoices)
       .map((server) => ({ name: clip(server.name, LIMITS.choiceName), value: server.id.length <= 100 ? server.id : (server.slug ?? server.name) }));
@@ -112,7 +114,7 @@ export async function openShop(ctx: HandlerContext, serverInput?: string): Promi
 
 function readerFor(ctx: HandlerContext): OfferReader {
   if (!ctx.shop) throw new Error('no shop configured');
-  return offerReader(ctx.shop.offers, () => ctx.respond.defer());
+  return offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds });
 }
 
 /** Where a component points in the offer, resolved as deep as the offer still goes. */
@@ -275,10 +277,9 @@ async function handleVariantStep(
 
   // add
   const quantity = intArg(refs.fifth, MAX_QUANTITY) ?? 0;
-  const settings = await ctx.services.guildSettings.get(ctx.guildId);
-  const policy = { license: ctx.shop?.license ?? '', multiServer: settings.multiServerCart };
+  const policy = { license: ctx.shop?.license ?? '', multiServer: ctx.settings.multiServerCart };
   const item = cartItemFrom(path, variant.variant);
-  const change = await ctx.services.carts.update<CartChange>(ctx.guildId, userId, (stored) => {
+  const change = await ctx.services.carts.updateFor<CartChange>(policy.license, ctx.guildId, userId, (stored) => {
     const result = addItem(asCart(stored), item, quantity, policy);
     return result.ok ? { cart: { ...stored, ...result.cart }, result } : { result };
   });

@@ -12,6 +12,7 @@ import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage } from './storage/keyv-store.js';
 import { NickRepository } from './storage/nicks.js';
+import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
 
 export interface BotOptions {
@@ -74,6 +75,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     nicks: new NickRepository(storage.keyv),
     guildSettings,
     paymentLinks: new PaymentLinkRepository(storage.keyv, logger),
+    checkoutTimes: new CheckoutTimes(storage.keyv),
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
     storageBackend: storage.backend,

@@ -10,8 +10,9 @@ import type { Locale, Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { ShopAccess, StoreDirectory } from '../services/store-directory.js';
 import type { CartRepository } from '../storage/carts.js';
-import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 import type { NickRepository } from '../storage/nicks.js';
+import type { CheckoutTimes } from '../storage/checkout-times.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';
 import type { ComponentRoute } from './custom-id.js';
 import type { GuildLog } from './guild-log.js';
@@ -27,6 +28,7 @@ export interface BotServices {
   nicks: NickRepository;
   guildSettings: GuildSettingsRepository;
   paymentLinks: PaymentLinkRepository;
+  checkoutTimes: CheckoutTimes;
   guildLog: GuildLog;
   /** Seals guilds' license keys; undefined when ENCRYPTION_KEY is not configured. */
   secretBox: SecretBox | undefined;
@@ -42,6 +44,8 @@ export interface HandlerContext {
   guildId: string;
   guildName: string;
   userId: string;
+  /** The guild's settings as they were when the interaction arrived. */
+  settings: GuildSettings;
   /** The guild's shop, or undefined when no license is configured for it. */
   shop: ShopAccess | undefined;
   respond: Responder;

@@ -88,6 +88,7 @@ export class InteractionRouter {
   private async baseContext(interaction: AnyInteraction | AutocompleteInteraction): Promise<Omit<HandlerContext, 'respond'>> {
     const locale = localeOf(interaction.locale);
     const guildId = interaction.guildId ?? '';
+    const settings = await this.services.guildSettings.get(guildId);
     return {
       services: this.services,
       locale,
@@ -95,7 +96,8 @@ export class InteractionRouter {
       guildId,
       guildName: interaction.guild?.name ?? '',
       userId: interaction.user.id,
-      shop: await this.services.stores.forGuild(guildId),
+      settings,
+      shop: this.services.stores.forSettings(settings),
       log: this.services.logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }),
     };
   }

@@ -127,6 +127,9 @@ export const en = {
       `Your payment link for **${nick}** is in your DMs. The shop shows the final amount on the payment page.`,
     dmClosed: (nick: string) =>
       `I couldn't send you a DM (your DMs are closed), so here is your payment link for **${nick}**.`,
+    cooldown: (seconds: number) => `You just got a payment link. You can get a new one in ${seconds} s; your cart is kept.`,
+    hourlyLimit: (seconds: number) =>
+      `You have got many payment links in the last hour. You can get a new one in ${Math.ceil(seconds / 60)} min; your cart is kept.`,
     pay: 'Pay',
     openDms: 'Open DMs',
     longUrl: 'The link is too long for a button, so here it is in full:',

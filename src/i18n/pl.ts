@@ -125,6 +125,9 @@ export const pl: Messages = {
       `Link do płatności dla **${nick}** czeka w wiadomościach prywatnych. Ostateczną kwotę pokaże strona płatności.`,
     dmClosed: (nick) =>
       `Nie mogę wysłać Ci wiadomości prywatnej (masz je wyłączone), więc oto link do płatności dla **${nick}**.`,
+    cooldown: (seconds) => `Link do płatności został właśnie wydany. Nowy możesz dostać za ${seconds} s; koszyk zostaje zachowany.`,
+    hourlyLimit: (seconds) =>
+      `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; koszyk zostaje zachowany.`,
     pay: 'Zapłać',
     openDms: 'Otwórz wiadomości',
     longUrl: 'Link jest za długi na przycisk, więc oto on w całości:',

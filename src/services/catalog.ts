@@ -16,14 +16,21 @@ export interface OfferReader {
   variants(serverId: string, categoryId: string, productId: string): Promise<ProductVariants>;
 }
 
-export function offerReader(offers: OfferCache, beforeStoreCall: () => Promise<void>): OfferReader {
+export function offerReader(
+  offers: OfferCache,
+  beforeStoreCall: () => Promise<void>,
+  options: { hiddenServerIds?: readonly string[] } = {},
+): OfferReader {
   const read = async <T>(cached: T | undefined, fetch: () => Promise<T>): Promise<T> => {
     if (cached !== undefined) return cached;
     await beforeStoreCall();
     return fetch();
   };
+  // Servers the guild's admins chose not to offer are invisible everywhere the shop is browsed.
+  const hidden = new Set(options.hiddenServerIds ?? []);
+  const visible = (servers: Server[]): Server[] => (hidden.size === 0 ? servers : servers.filter((server) => !hidden.has(server.id)));
   return {
-    servers: () => read(offers.peekServers(), () => offers.servers()),
+    servers: () => read(offers.peekServers(), () => offers.servers()).then(visible),
     server: (serverId) => read(offers.peekServer(serverId), () => offers.server(serverId)),
     variants: (serverId, categoryId, productId) =>
       read(offers.peekVariants(serverId, categoryId, productId), () => offers.variants(serverId, categoryId, productId)),

@@ -8,7 +8,25 @@ import type { ShopAccess } from './store-directory.js';
 export type CheckoutOutcome =
   | { kind: 'link'; link: PaymentLink }
   | { kind: 'rule'; violation: RuleViolation }
+  | { kind: 'too-soon'; retryAfterSeconds: number; reason: 'cooldown' | 'hourly-limit' }
   | { kind: 'store-error'; error: StoreError };
+
+/** Links one member may get in one guild per hour, whatever the cooldown: a bound on abuse of the shop's rate limit. */
+export const MAX_LINKS_PER_HOUR = 10;
+const HOUR_MS = 60 * 60_000;
+
+/** Whether the member must wait before another link, and how long. */
+function waitBeforeNextLink(recent: number[], now: number, cooldownSeconds: number): Omit<Extract<CheckoutOutcome, { kind: 'too-soon' }>, 'kind'> | undefined {
+  const last = recent.at(-1);
+  if (last !== undefined && cooldownSeconds > 0 && now - last < cooldownSeconds * 1000) {
+    return { retryAfterSeconds: Math.ceil((last + cooldownSeconds * 1000 - now) / 1000), reason: 'cooldown' };
+  }
+  const oldest = recent[0];
+  if (recent.length >= MAX_LINKS_PER_HOUR && oldest !== undefined) {
+    return { retryAfterSeconds: Math.ceil((oldest + HOUR_MS - now) / 1000), reason: 'hourly-limit' };
+  }
+  return undefined;
+}
 
 /**
  * Turns the member's cart into a payment link. Runs under the cart's lock: a double press waits
@@ -21,13 +39,16 @@ export type CheckoutOutcome =
 export async function issuePaymentLink(
   services: BotServices,
   shop: ShopAccess,
-  request: { guildId: string; userId: string; nick: string; multiServer: boolean },
+  request: { guildId: string; userId: string; nick: string; multiServer: boolean; cooldownSeconds: number },
 ): Promise<CheckoutOutcome> {
   const { guildId, userId, nick } = request;
-  return services.carts.update<CheckoutOutcome>(guildId, userId, async (stored) => {
+  return services.carts.updateFor<CheckoutOutcome>(shop.license, guildId, userId, async (stored) => {
     const cart = asCart(stored);
     const violation = checkoutViolation(cart, { license: shop.license, multiServer: request.multiServer });
     if (violation) return { result: { kind: 'rule', violation } };
+    const now = services.clock.now();
+    const wait = waitBeforeNextLink(await services.checkoutTimes.recent(guildId, userId, now), now, request.cooldownSeconds);
+    if (wait) return { result: { kind: 'too-soon', ...wait } };
 
     let url: string;
     try {
@@ -41,13 +62,14 @@ export async function issuePaymentLink(
       return { result: { kind: 'store-error', error } };
     }
 
+    await services.checkoutTimes.record(guildId, userId, now);
     const link = await services.paymentLinks.create({
       guildId,
       userId,
       nick,
       url,
       license: shop.license,
-      createdAt: services.clock.now(),
+      createdAt: now,
       items: cart.lines.map((line) => ({
         variantId: line.variantId,
         quantity: line.quantity,

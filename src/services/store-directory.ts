@@ -2,7 +2,7 @@ import { OfferCache } from '../spaceis/offer-cache.js';
 import { keyFingerprint, StoreClient } from '../spaceis/client.js';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../security/secret-box.js';
-import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 
 /** What a guild sells from: one license, its API client and its offer cache. */
 export interface ShopAccess {
@@ -47,7 +47,11 @@ export class StoreDirectory {
 
   /** The guild's shop, or undefined when no license is configured for it. */
   async forGuild(guildId: string): Promise<ShopAccess | undefined> {
-    const settings = await this.options.settings.get(guildId);
+    return this.forSettings(await this.options.settings.get(guildId));
+  }
+
+  /** The shop for already-read guild settings (the router reads them once per interaction). */
+  forSettings(settings: GuildSettings): ShopAccess | undefined {
     if (settings.license && this.options.secretBox) {
       const apiKey = this.options.secretBox.open(settings.license.sealed);
       return { ...this.forKey(apiKey), source: 'guild' };

@@ -57,10 +57,34 @@ export class CartRepository {
     });
   }
 
+  /**
+   * `update` for the guild's current license: a cart filled from another license (the admins
+   * changed it since) is emptied first and marked, so the member is told why on their next /cart.
+   */
+  async updateFor<R>(
+    license: string,
+    guildId: string,
+    userId: string,
+    change: (cart: StoredCart) => Promise<{ cart?: StoredCart; result: R }> | { cart?: StoredCart; result: R },
+  ): Promise<R> {
+    return this.update<R>(guildId, userId, async (stored) => {
+      const current = forLicense(stored, license);
+      const outcome = await change(current);
+      return { cart: outcome.cart ?? (current === stored ? undefined : current), result: outcome.result };
+    });
+  }
+
   private async save(key: string, cart: StoredCart): Promise<void> {
     if (cart.lines.length === 0 && !cart.notice) await this.keyv.delete(key);
     else await this.keyv.set(key, cart);
   }
+}
+
+/** The cart as it stands under `license`: lines of another license are dropped, with a notice. */
+export function forLicense(stored: StoredCart, license: string): StoredCart {
+  if (stored.license === license) return stored;
+  if (stored.lines.length === 0) return { ...stored, license };
+  return { license, lines: [], notice: 'license-changed' };
 }
 
 export function asCart(stored: StoredCart): Cart {

@@ -5,6 +5,8 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 
 const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+/** The default checkout cooldown is 30 s: members checking out again in a test wait it out. */
+const COOLDOWN_MS = 30_000;
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 
 describe('checkout', () => {
@@ -84,6 +86,7 @@ describe('checkout', () => {
     expect((h.store.requestsTo('paymentUrl').at(-1)!.body as { nick: string }).nick).toBe('.Bedrock_1');
 
     // Next time: no question, the remembered nick is used; the cart's Checkout does the same.
+    h.clock.advance(COOLDOWN_MS);
     await addToCart(member, VIP_30);
     const cart = await member.run('cart');
     expect(textOf(cart.message!)).toContain('Checkout as **.Bedrock\\_1**');
@@ -110,6 +113,7 @@ describe('checkout', () => {
     const member = new Member(h);
     await addToCart(member, VIP_30);
     await member.run('checkout', { nick: 'FirstNick' });
+    h.clock.advance(COOLDOWN_MS);
     await addToCart(member, VIP_30);
     await member.run('cart');
     const modal = await member.press('Change nick');
@@ -145,6 +149,7 @@ describe('checkout', () => {
 
       // Too long even for the message text: it goes whole into an embed of its own.
       const huge = `https://sklep.example.pl/pay/huge?token=${'y'.repeat(2500)}`;
+      h.clock.advance(COOLDOWN_MS);
       h.store.nextPaymentUrl = () => huge;
       await addToCart(member, VIP_30);
       const second = h.discord.waitForDm(member.user.id);
@@ -192,6 +197,7 @@ describe('checkout', () => {
     const member = new Member(h);
     await addToCart(member, VIP_30);
     await member.run('checkout', { nick: 'DoublePress' }); // remember the nick
+    h.clock.advance(COOLDOWN_MS);
     await addToCart(member, VIP_30);
     const cart = (await member.run('cart')).message!;
     const before = h.store.requestsTo('paymentUrl').length;
@@ -204,5 +210,30 @@ describe('checkout', () => {
     await Promise.all([first.settled(), second.settled()]);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
     expect(h.discord.messagesIn(h.discord.dmChannelOf(member.user.id)!).length).toBe(dmsBefore + 1);
+  });
+
+  it('makes a member wait out the checkout cooldown, and caps links per hour, keeping the cart', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    await member.run('checkout', { nick: 'Cooldown' });
+    await addToCart(member, VIP_30);
+    h.clock.advance(12_000);
+    const before = h.store.requestsTo('paymentUrl').length;
+    const early = await member.run('checkout', { nick: 'Cooldown' });
+    expect(early.message!.content).toBe('You just got a payment link. You can get a new one in 18 s; your cart is kept.');
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before);
+    expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
+
+    // Nine more links, each after the cooldown: ten in the hour, then the cap holds.
+    for (let n = 0; n < 9; n += 1) {
+      h.clock.advance(COOLDOWN_MS);
+      const dm = h.discord.waitForDm(member.user.id);
+      await member.run('checkout', { nick: 'Cooldown' });
+      await dm;
+      await addToCart(member, VIP_30);
+    }
+    h.clock.advance(COOLDOWN_MS);
+    const capped = await member.run('checkout', { nick: 'Cooldown' });
+    expect(capped.message!.content).toMatch(/^You have got many payment links in the last hour\. You can get a new one in \d+ min; your cart is kept\.$/);
   });
 });

@@ -164,6 +164,8 @@ const MAX_QUANTITY = 99;
 export class FakeSpaceIs {
   readonly url: string;
   readonly apiKey: string;
+  /** Further license keys this store accepts (serving the same offer): for tests that switch licenses. */
+  readonly otherKeys = new Set<string>();
   shop: ShopFixture;
   readonly requests: RecordedRequest[] = [];
   paymentUrls: string[] = [];
@@ -283,7 +285,10 @@ export class FakeSpaceIs {
 
   #answer(req: IncomingMessage, match: RouteMatch | undefined, body: unknown): Reply {
     if (!match) return errorReply(404, 'not found');
-    if (req.headers.authorization !== `Bearer ${this.apiKey}`) return errorReply(401, 'unauthorized');
+    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+    if (req.headers.authorization !== `Bearer ${bearer}` || (bearer !== this.apiKey && !this.otherKeys.has(bearer ?? ''))) {
+      return errorReply(401, 'unauthorized');
+    }
     if (this.shop.licenseInactive) return errorReply(402, 'license is not active');
     switch (match.route) {
       case 'servers':
