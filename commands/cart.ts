@@ -11,6 +11,7 @@ import { OTHER_QUANTITY } from '../src/discord/views/shop.js';
 import { offerReader, pricedVariant } from '../src/services/catalog.js';
 import { asCart, type StoredCart } from '../src/storage/carts.js';
 import { startCheckout } from './checkout.js';
+import { resendMyLink, showMyLinks } from './links.js';
 import { openShop } from './shop.js';
 
 /** /cart: what the member has picked, indicative totals, and the ways to change it or check out. */
@@ -97,6 +98,10 @@ async function handleCartComponent(interaction: ComponentInteraction, route: Com
       return startCheckout(ctx, {});
     case 'nick':
       return startCheckout(ctx, { askNick: true });
+    case 'links':
+      return showMyLinks(ctx, intArg(ref) ?? 0);
+    case 'resend':
+      return resendMyLink(interaction, ctx, intArg(ref) ?? 0);
     case 'clr': {
       const cart = await services.carts.get(guildId, userId);
       if (cart.lines.length === 0) return showCart(ctx);

@@ -44,7 +44,7 @@ export const checkoutCommand: CommandModule = {
  */
 export async function startCheckout(ctx: HandlerContext, options: { typedNick?: string; askNick?: boolean }): Promise<void> {
   const { t, userId, guildId, services } = ctx;
-  if (!ctx.shop) return ctx.respond.show({ content: t.storeErrors.notConfigured });
+  if (!ctx.shop) return ctx.respond.show({ content: t.shop.notSetUp });
 
   const cart = await services.carts.get(guildId, userId);
   if (cart.lines.length === 0) return ctx.respond.show({ content: t.checkout.emptyCart, embeds: [], components: [] });
@@ -72,7 +72,7 @@ async function handleCheckoutComponent(interaction: ComponentInteraction, route:
 async function checkoutAs(ctx: HandlerContext, nick: string): Promise<void> {
   const { t, services, guildId, userId, respond } = ctx;
   const shop = ctx.shop;
-  if (!shop) return respond.show({ content: t.storeErrors.notConfigured });
+  if (!shop) return respond.show({ content: t.shop.notSetUp });
   await services.nicks.set(userId, nick);
   await respond.defer();
 

@@ -89,7 +89,7 @@ async function serversWithin(offers: NonNullable<HandlerContext['shop']>['offers
 export async function openShop(ctx: HandlerContext, serverInput?: string): Promise<void> {
   const { t, userId } = ctx;
   if (!ctx.shop) {
-    await ctx.respond.show({ content: t.storeErrors.notConfigured, embeds: [], components: [] });
+    await ctx.respond.show({ content: t.shop.notSetUp, embeds: [], components: [] });
     return;
   }
   const reader = readerFor(ctx);
@@ -180,7 +180,7 @@ function selectedValue(interaction: ComponentInteraction): string | undefined {
 
 async function handleShopComponent(interaction: ComponentInteraction, route: ComponentRoute, ctx: HandlerContext): Promise<void> {
   const { t, userId } = ctx;
-  if (!ctx.shop) return ctx.respond.show({ content: t.storeErrors.notConfigured, embeds: [], components: [] });
+  if (!ctx.shop) return ctx.respond.show({ content: t.shop.notSetUp, embeds: [], components: [] });
   const [s, c, p, v, fifth] = route.args;
 
   // The quantity modal must be the first answer: it needs nothing from the store.

@@ -1,5 +1,5 @@
-import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
-import { commands } from '../commands/index.js';
+import { REST } from 'discord.js';
+import { registerCommands } from './discord/register.js';
 import { loadDotEnv } from './env-file.js';
 import { z } from 'zod';
 
@@ -29,12 +29,9 @@ if (guildIndex >= 0 && !guildId?.match(/^\d{5,20}$/)) {
 }
 
 const rest = new REST({ api: env.data.DISCORD_API_URL.replace(/\/+$/, '') }).setToken(env.data.DISCORD_TOKEN);
-const body = commands.map((command) => command.definition());
 try {
-  const application = (await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult;
-  const route = guildId ? Routes.applicationGuildCommands(application.id, guildId) : Routes.applicationCommands(application.id);
-  await rest.put(route, { body });
-  process.stdout.write(`Registered ${body.length} commands (${body.map((command) => `/${command.name}`).join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.\n`);
+  const names = await registerCommands(rest, guildId);
+  process.stdout.write(`Registered ${names.length} commands (${names.map((name) => `/${name}`).join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.\n`);
 } catch (error) {
   process.stderr.write(`Could not register the commands: ${(error as Error).message}\n`);
   process.exit(1);

@@ -17,3 +17,22 @@ export function localized(key: CommandTexts): {
     description_localizations: { pl: pl.commands[key].description },
   };
 }
+
+type NameAndDescription = { name: string; description: string };
+
+/** Like `localized`, for texts anywhere in the catalogs (e.g. `(m) => m.admin.status`). */
+export function localizedFrom(pick: (catalog: typeof en) => NameAndDescription): {
+  name: string;
+  description: string;
+  name_localizations: { pl: string };
+  description_localizations: { pl: string };
+} {
+  const english = pick(en);
+  const polish = pick(pl);
+  return {
+    name: english.name,
+    description: english.description,
+    name_localizations: { pl: polish.name },
+    description_localizations: { pl: polish.description },
+  };
+}

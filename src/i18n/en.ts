@@ -11,6 +11,116 @@ export const en = {
     cart: { name: 'cart', description: 'Show your cart, change quantities or check out' },
     checkout: { name: 'checkout', description: 'Get a payment link for your cart in your DMs' },
     checkoutNick: { name: 'nick', description: 'Your Minecraft nick (3–16 letters, digits or _)' },
+    links: { name: 'links', description: "Moderators: check members' payment links and withdraw them" },
+    linksUser: { name: 'user', description: "A member's payment links in this server, newest first" },
+    linksUserMember: { name: 'member', description: 'The member to look up' },
+    linksVerify: { name: 'verify', description: 'Check whether the bot issued a payment URL in this server' },
+    linksVerifyUrl: { name: 'url', description: 'The whole URL, exactly as the member got it' },
+    linksRevoke: { name: 'revoke', description: 'Withdraw a payment link and remove its Pay button from the DM' },
+    linksRevokeLink: { name: 'link', description: 'The link reference (e.g. ABCD1234); type to search pending links' },
+    linksRevokeMember: { name: 'member', description: "Only suggest this member's pending links" },
+  },
+
+  /** /shop-admin: names, descriptions and every reply. */
+  admin: {
+    command: { name: 'shop-admin', description: 'Set up the shop for this server (admins)' },
+    status: { name: 'status', description: 'Check the license, the offer cache and the bot' },
+    license: { name: 'license', description: "This server's SpaceIs license" },
+    licenseSet: { name: 'set', description: "Use this server's own license key (checked before saving)" },
+    licenseClear: { name: 'clear', description: "Go back to the bot's default license" },
+    servers: { name: 'servers', description: 'Choose which servers /shop offers here' },
+    settings: { name: 'settings', description: 'Show or change the shop settings' },
+    logChannel: { name: 'log-channel', description: 'Where the bot reports links, changes and license problems' },
+    moderatorRole: { name: 'moderator-role', description: 'A role that may use /links besides Manage Messages' },
+    multiServerCart: { name: 'multi-server-cart', description: 'Allow items from several servers in one cart' },
+    linkLifetime: { name: 'link-lifetime-hours', description: 'How long an issued payment link counts as pending' },
+    cooldown: { name: 'checkout-cooldown-seconds', description: 'How long a member waits between payment links' },
+    locale: { name: 'locale', description: 'Language of what the bot posts in channels' },
+    reset: { name: 'reset', description: 'Clear a setting back to none' },
+    refresh: { name: 'refresh', description: 'Drop the cached offer and read it again' },
+    panel: { name: 'panel', description: 'Post (or re-post) the shop panel in a channel' },
+    panelChannel: { name: 'channel', description: 'The channel for the panel' },
+
+    notAllowed: 'Only members with the Manage Server permission can change the shop.',
+    notConfigured:
+      "This server has no shop license yet. Set one with /shop-admin license set (or the bot's operator sets SPACEIS_API_KEY).",
+
+    statusTitle: 'Shop status',
+    statusLicense: 'License',
+    statusLicenseGuild: (fingerprint: string) => `This server's own license, fingerprint \`${fingerprint}\``,
+    statusLicenseDefault: (fingerprint: string) => `The bot's default license, fingerprint \`${fingerprint}\``,
+    statusLicenseNone: 'None configured',
+    statusStore: 'SpaceIs',
+    statusAnswers: (servers: number) => `Answers: ${servers} ${servers === 1 ? 'server' : 'servers'} in the offer`,
+    status401: 'Rejects the license key (401): the key is wrong or was revoked. Set a new one with /shop-admin license set.',
+    status402: 'The license is not active (402): renew it in the SpaceIs panel.',
+    statusUnreachable: (message: string) => `Not answering: ${message}`,
+    statusCache: 'Offer cache',
+    statusCacheAge: (minutes: number) => (minutes < 1 ? 'Fresh (under a minute old)' : `Oldest entry ${minutes} min old`),
+    statusCacheEmpty: 'Empty (read on first use)',
+    statusStorage: 'Storage',
+    statusVersion: 'Bot version',
+    statusLatency: 'Gateway latency',
+    statusLatencyValue: (ms: number) => (ms >= 0 ? `${ms} ms` : 'not measured yet'),
+
+    licenseNeedsEncryptionKey:
+      "The bot can't store a license key yet: its operator must set ENCRYPTION_KEY (see the README), so keys are kept encrypted.",
+    licenseModalTitle: 'SpaceIs license key',
+    licenseInputLabel: 'License key',
+    licenseInputPlaceholder: 'Paste the key from the SpaceIs panel',
+    licenseRejected: (message: string) => `SpaceIs refused this key: “${message}”. Nothing was saved.`,
+    licenseUnreachable: "SpaceIs didn't answer, so the key could not be checked. Nothing was saved; try again in a moment.",
+    licenseSaved: (fingerprint: string, servers: number) =>
+      `License saved (fingerprint \`${fingerprint}\`); its offer has ${servers} ${servers === 1 ? 'server' : 'servers'}. Carts holding items of the previous license are emptied as their owners come back, with a note why.`,
+    licenseSame: (fingerprint: string) => `That is already this server's license (fingerprint \`${fingerprint}\`).`,
+    licenseCleared: (fingerprint: string | undefined) =>
+      fingerprint
+        ? `This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
+        : "This server's license was removed. The bot has no default license, so /shop is off until a license is set.",
+    licenseNothingToClear: "This server already uses the bot's default license.",
+
+    serversPrompt: 'Choose the servers /shop offers here. Servers added to the shop later are offered until you hide them.',
+    serversPlaceholder: 'Servers to offer',
+    serversNone: 'The license has no servers yet.',
+    serversSaved: (names: string) => `/shop now offers: ${names}.`,
+
+    settingsTitle: 'Shop settings',
+    settingsSaved: 'Saved.',
+    settingsUnchanged: 'Nothing changed.',
+    none: 'none',
+    on: 'on',
+    off: 'off',
+    hours: (n: number) => `${n} h`,
+    seconds: (n: number) => `${n} s`,
+    localeAuto: "the server's language",
+    channelNotText: (channel: string) => `${channel} is not a text channel. Pick a text channel.`,
+    channelNoAccess: (channel: string) =>
+      `I can't post in ${channel}: give me View Channel, Send Messages and Embed Links there, then try again.`,
+    settingNames: {
+      license: 'License',
+      servers: 'Servers offered',
+      logChannel: 'Log channel',
+      moderatorRole: 'Moderator role',
+      multiServerCart: 'Multi-server carts',
+      linkLifetimeHours: 'Link lifetime',
+      checkoutCooldownSeconds: 'Checkout cooldown',
+      locale: 'Language',
+    },
+
+    refreshing: 'Reading the offer again…',
+    refreshed: (servers: number, categories: number, products: number, variants: number) =>
+      `Offer read again: ${servers} servers, ${categories} categories, ${products} products, ${variants} variants.`,
+
+    panelPosted: (channel: string) => `The shop panel is in ${channel}. Re-posting it replaces this one.`,
+  },
+
+  panel: {
+    title: (guild: string) => `${guild} — shop`,
+    description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
+    servers: 'Servers',
+    openShop: 'Open shop',
+    myCart: 'My cart',
+    footer: 'Payments happen on the shop’s own payment page.',
   },
 
   common: {
@@ -34,6 +144,7 @@ export const en = {
     chooseProductPlaceholder: 'Choose a product',
     chooseVariant: 'Choose a variant.',
     chooseVariantPlaceholder: 'Choose a variant',
+    notSetUp: "This shop is not configured yet: the server's admins can set it up with /shop-admin.",
     noServers: 'This shop has no servers on offer yet.',
     unknownServer: (input: string) => `There is no server called “${input}” in this shop. Pick one from the list.`,
     noCategories: 'This server has nothing on offer yet.',
@@ -153,6 +264,66 @@ export const en = {
       `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with /shop-admin status.`,
     linkRevokedTitle: 'Payment link withdrawn',
     linkRevoked: (moderator: string, linkId: string, member: string) => `${moderator} withdrew link ${linkId} issued to ${member}.`,
+  },
+
+  links: {
+    notModerator:
+      'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+    title: 'Payment links',
+    intro: (member: string, total: number) =>
+      total === 1
+        ? `The bot issued 1 payment link to ${member} in this server.`
+        : `The bot issued ${total} payment links to ${member} in this server, newest first.`,
+    none: (member: string, days: number) =>
+      `The bot issued no payment links to ${member} in this server (records are kept for ${days} days).`,
+    cannotSeePayments:
+      'The bot cannot see payments: “pending” only means the link is still within its lifetime, not that it was or was not paid.',
+    state: { pending: 'Pending', expired: 'Expired', revoked: 'Revoked' },
+    issued: (relative: string, absolute: string) => `Issued ${relative} (${absolute})`,
+    pendingUntil: (absolute: string) => `Usable until ${absolute}`,
+    expiredAt: (relative: string) => `Expired ${relative}`,
+    revokedBy: (moderator: string, relative: string) => `Revoked by ${moderator} ${relative}`,
+    revokedForBuyer: (relative: string) => `Withdrawn by a moderator ${relative}`,
+    nick: (nick: string) => `Nick: **${nick}**`,
+    issuedTo: (member: string) => `Member: ${member}`,
+    linkLabel: 'Payment link',
+    linkTooLong: 'The link is too long to show here: check it with /links verify.',
+    ago: (amount: number, unit: 'min' | 'h' | 'd') => `${amount} ${unit} ago`,
+    more: (count: number) => `+${count} more`,
+
+    verifiedTitle: 'Issued by the bot',
+    verified: (member: string, nick: string, absolute: string, relative: string) =>
+      `This exact URL was issued by the bot in this server to ${member} for the nick **${nick}**, ${absolute} (${relative}).`,
+    verifiedReference: (id: string) => `Link reference: ${id}`,
+    notIssuedTitle: 'Not issued by the bot',
+    notIssued:
+      'The bot did not issue this URL in this server. It may be a fake payment page: tell the member not to pay through it, and to pay only through the Pay button the bot sent them in a DM.',
+    exactMatchNote: 'Only the whole URL, character for character, counts: a URL that only looks similar is not a match.',
+
+    unknownLink: (id: string) => `There is no payment link with the reference “${id}” in this server.`,
+    notMembersLink: (id: string, member: string) => `Link ${id} was not issued to ${member}: nothing was withdrawn.`,
+    alreadyRevoked: (id: string, moderator: string, relative: string) => `Link ${id} was already withdrawn by ${moderator} ${relative}.`,
+    revoked: (id: string, member: string, nick: string) => `Link **${id}** issued to ${member} (nick **${nick}**) is withdrawn.`,
+    dmEdited: "The Pay button was removed from the member's DM, which now says a moderator withdrew the link.",
+    dmNotEdited:
+      "The member's DM could not be changed (it was deleted, or the bot can no longer reach them): the withdrawal stands, but tell them yourself not to use the link.",
+    shownInReply:
+      'The link was shown to the member in a private reply (their DMs were closed), which the bot cannot change: tell them yourself not to use it.',
+    shopMayAccept:
+      "Withdrawing hides the link in Discord only: the shop's payment page may still accept it until the shop itself expires it.",
+
+    dmWithdrawnTitle: (guild: string) => `Payment link withdrawn — ${guild}`,
+    dmWithdrawn:
+      'A moderator withdrew this payment link, so it is no longer shown here. Do not pay through it. If you still want these items, add them to your cart again and check out.',
+
+    myLinks: 'My payment links',
+    myTitle: (days: number) => `Your payment links (last ${days} days)`,
+    myNone: (days: number) => `You got no payment links in this server in the last ${days} days.`,
+    myCannotSeePayments:
+      'The bot cannot see payments: this list shows which links you got and whether they can still be used, not whether an order was paid.',
+    resendPlaceholder: 'Send a pending link to my DMs again…',
+    resent: (id: string) => `Link ${id} is in your DMs again: the same link as before.`,
+    resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
   },
 
   storeErrors: {

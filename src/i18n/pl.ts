@@ -8,6 +8,115 @@ export const pl: Messages = {
     cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości albo przejdź do płatności' },
     checkout: { name: 'zamów', description: 'Odbierz w wiadomości prywatnej link do płatności za koszyk' },
     checkoutNick: { name: 'nick', description: 'Twój nick w Minecraft (3–16 liter, cyfr lub _)' },
+    links: { name: 'linki', description: 'Moderacja: sprawdzaj i wycofuj linki do płatności członków' },
+    linksUser: { name: 'użytkownik', description: 'Linki do płatności członka na tym serwerze, od najnowszych' },
+    linksUserMember: { name: 'członek', description: 'Członek, którego linki chcesz zobaczyć' },
+    linksVerify: { name: 'sprawdź', description: 'Sprawdź, czy bot wydał ten adres płatności na tym serwerze' },
+    linksVerifyUrl: { name: 'adres', description: 'Cały adres, dokładnie taki, jaki dostał członek' },
+    linksRevoke: { name: 'wycofaj', description: 'Wycofaj link do płatności i usuń przycisk Zapłać z wiadomości' },
+    linksRevokeLink: { name: 'link', description: 'Numer linku (np. ABCD1234); zacznij pisać, by szukać aktywnych linków' },
+    linksRevokeMember: { name: 'członek', description: 'Podpowiadaj tylko aktywne linki tego członka' },
+  },
+
+  admin: {
+    command: { name: 'sklep-admin', description: 'Konfiguracja sklepu na tym serwerze (administracja)' },
+    status: { name: 'status', description: 'Sprawdź licencję, pamięć oferty i bota' },
+    license: { name: 'licencja', description: 'Licencja SpaceIs tego serwera' },
+    licenseSet: { name: 'ustaw', description: 'Użyj własnego klucza licencji (sprawdzanego przed zapisem)' },
+    licenseClear: { name: 'usuń', description: 'Wróć do domyślnej licencji bota' },
+    servers: { name: 'serwery', description: 'Wybierz serwery, które /sklep tu oferuje' },
+    settings: { name: 'ustawienia', description: 'Pokaż lub zmień ustawienia sklepu' },
+    logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
+    moderatorRole: { name: 'rola-moderatora', description: 'Rola, która oprócz Zarządzania wiadomościami może używać /linki' },
+    multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na przedmioty z kilku serwerów w jednym koszyku' },
+    linkLifetime: { name: 'ważność-linku-godziny', description: 'Jak długo wydany link do płatności jest oczekujący' },
+    cooldown: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
+    locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
+    reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
+    refresh: { name: 'odśwież', description: 'Wyczyść zapamiętaną ofertę i pobierz ją ponownie' },
+    panel: { name: 'panel', description: 'Opublikuj (lub ponownie) panel sklepu na kanale' },
+    panelChannel: { name: 'kanał', description: 'Kanał dla panelu' },
+
+    notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
+    notConfigured:
+      'Ten serwer nie ma jeszcze licencji sklepu. Ustaw ją przez /sklep-admin licencja ustaw (albo operator bota ustawia SPACEIS_API_KEY).',
+
+    statusTitle: 'Stan sklepu',
+    statusLicense: 'Licencja',
+    statusLicenseGuild: (fingerprint) => `Własna licencja serwera, odcisk \`${fingerprint}\``,
+    statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk \`${fingerprint}\``,
+    statusLicenseNone: 'Brak',
+    statusStore: 'SpaceIs',
+    statusAnswers: (servers) => `Odpowiada: serwerów w ofercie: ${servers}`,
+    status401: 'Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy przez /sklep-admin licencja ustaw.',
+    status402: 'Licencja jest nieaktywna (402): odnów ją w panelu SpaceIs.',
+    statusUnreachable: (message) => `Nie odpowiada: ${message}`,
+    statusCache: 'Pamięć oferty',
+    statusCacheAge: (minutes) => (minutes < 1 ? 'Świeża (poniżej minuty)' : `Najstarszy wpis: ${minutes} min`),
+    statusCacheEmpty: 'Pusta (pobierana przy pierwszym użyciu)',
+    statusStorage: 'Magazyn danych',
+    statusVersion: 'Wersja bota',
+    statusLatency: 'Opóźnienie bramy',
+    statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze nie zmierzone'),
+
+    licenseNeedsEncryptionKey:
+      'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
+    licenseModalTitle: 'Klucz licencji SpaceIs',
+    licenseInputLabel: 'Klucz licencji',
+    licenseInputPlaceholder: 'Wklej klucz z panelu SpaceIs',
+    licenseRejected: (message) => `SpaceIs odrzucił ten klucz: „${message}”. Niczego nie zapisano.`,
+    licenseUnreachable: 'SpaceIs nie odpowiedział, więc nie dało się sprawdzić klucza. Niczego nie zapisano; spróbuj za chwilę.',
+    licenseSaved: (fingerprint, servers) =>
+      `Licencję zapisano (odcisk \`${fingerprint}\`); serwerów w ofercie: ${servers}. Koszyki z przedmiotami poprzedniej licencji zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem.`,
+    licenseSame: (fingerprint) => `To już jest licencja tego serwera (odcisk \`${fingerprint}\`).`,
+    licenseCleared: (fingerprint) =>
+      fingerprint
+        ? `Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
+        : 'Licencję serwera usunięto. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji.',
+    licenseNothingToClear: 'Ten serwer już używa domyślnej licencji bota.',
+
+    serversPrompt: 'Wybierz serwery, które /sklep tu oferuje. Serwery dodane później do sklepu są oferowane, dopóki ich nie ukryjesz.',
+    serversPlaceholder: 'Oferowane serwery',
+    serversNone: 'Licencja nie ma jeszcze serwerów.',
+    serversSaved: (names) => `/sklep oferuje teraz: ${names}.`,
+
+    settingsTitle: 'Ustawienia sklepu',
+    settingsSaved: 'Zapisano.',
+    settingsUnchanged: 'Nic się nie zmieniło.',
+    none: 'brak',
+    on: 'włączone',
+    off: 'wyłączone',
+    hours: (n) => `${n} godz.`,
+    seconds: (n) => `${n} s`,
+    localeAuto: 'język serwera',
+    channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
+    channelNoAccess: (channel) =>
+      `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
+    settingNames: {
+      license: 'Licencja',
+      servers: 'Oferowane serwery',
+      logChannel: 'Kanał logów',
+      moderatorRole: 'Rola moderatora',
+      multiServerCart: 'Koszyk wielu serwerów',
+      linkLifetimeHours: 'Ważność linku',
+      checkoutCooldownSeconds: 'Odstęp między zamówieniami',
+      locale: 'Język',
+    },
+
+    refreshing: 'Pobieram ofertę ponownie…',
+    refreshed: (servers, categories, products, variants) =>
+      `Oferta pobrana ponownie: serwery ${servers}, kategorie ${categories}, produkty ${products}, warianty ${variants}.`,
+
+    panelPosted: (channel) => `Panel sklepu jest na ${channel}. Ponowna publikacja zastąpi ten panel.`,
+  },
+
+  panel: {
+    title: (guild) => `${guild} — sklep`,
+    description: 'Naciśnij **Otwórz sklep**, aby przeglądać, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
+    servers: 'Serwery',
+    openShop: 'Otwórz sklep',
+    myCart: 'Mój koszyk',
+    footer: 'Płatności odbywają się na stronie płatności sklepu.',
   },
 
   common: {
@@ -31,6 +140,7 @@ export const pl: Messages = {
     chooseProductPlaceholder: 'Wybierz produkt',
     chooseVariant: 'Wybierz wariant.',
     chooseVariantPlaceholder: 'Wybierz wariant',
+    notSetUp: 'Ten sklep nie jest jeszcze skonfigurowany: administracja serwera może go ustawić przez /sklep-admin.',
     noServers: 'Ten sklep nie ma jeszcze żadnych serwerów w ofercie.',
     unknownServer: (input) => `W tym sklepie nie ma serwera „${input}”. Wybierz serwer z listy.`,
     noCategories: 'Ten serwer nie ma jeszcze nic w ofercie.',
@@ -150,6 +260,66 @@ export const pl: Messages = {
       `SpaceIs odpowiedział ${status}${message ? ` („${message}”)` : ''} podczas obsługi kupującego. Sprawdź licencję przez /shop-admin status.`,
     linkRevokedTitle: 'Wycofano link do płatności',
     linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany dla ${member}.`,
+  },
+
+  links: {
+    notModerator:
+      'Z /linki może korzystać tylko moderacja: potrzebne jest uprawnienie Zarządzanie wiadomościami albo rola moderatora wybrana przez administrację.',
+    title: 'Linki do płatności',
+    intro: (member, total) =>
+      total === 1
+        ? `Dla ${member} bot wydał na tym serwerze 1 link do płatności.`
+        : `Dla ${member} bot wydał na tym serwerze ${total} ${total % 10 >= 2 && total % 10 <= 4 && (total % 100 < 12 || total % 100 > 14) ? 'linki' : 'linków'} do płatności (od najnowszych).`,
+    none: (member, days) => `Bot nie wydał na tym serwerze żadnego linku do płatności dla ${member} (zapisy są przechowywane ${days} dni).`,
+    cannotSeePayments:
+      'Bot nie widzi płatności: „oczekuje” oznacza tylko, że link jest jeszcze ważny, a nie że został albo nie został opłacony.',
+    state: { pending: 'Oczekuje', expired: 'Wygasł', revoked: 'Wycofany' },
+    issued: (relative, absolute) => `Wydany ${relative} (${absolute})`,
+    pendingUntil: (absolute) => `Ważny do ${absolute}`,
+    expiredAt: (relative) => `Wygasł ${relative}`,
+    revokedBy: (moderator, relative) => `Wycofał(a) ${moderator} ${relative}`,
+    revokedForBuyer: (relative) => `Wycofany przez moderację ${relative}`,
+    nick: (nick) => `Nick: **${nick}**`,
+    issuedTo: (member) => `Członek: ${member}`,
+    linkLabel: 'Link do płatności',
+    linkTooLong: 'Link jest za długi, by go tu pokazać: sprawdź go przez /linki sprawdź.',
+    ago: (amount, unit) =>
+      unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : amount === 1 ? '1 dzień temu' : `${amount} dni temu`,
+    more: (count) => `+${count} więcej`,
+
+    verifiedTitle: 'Wydany przez bota',
+    verified: (member, nick, absolute, relative) =>
+      `Dokładnie ten adres bot wydał na tym serwerze dla ${member}, dla nicku **${nick}**, ${absolute} (${relative}).`,
+    verifiedReference: (id) => `Numer linku: ${id}`,
+    notIssuedTitle: 'Nie wydany przez bota',
+    notIssued:
+      'Bot nie wydał tego adresu na tym serwerze. To może być fałszywa strona płatności: powiedz członkowi, żeby przez nią nie płacił i płacił tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+    exactMatchNote: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pasuje.',
+
+    unknownLink: (id) => `Na tym serwerze nie ma linku do płatności o numerze „${id}”.`,
+    notMembersLink: (id, member) => `Link ${id} nie został wydany dla ${member}: niczego nie wycofano.`,
+    alreadyRevoked: (id, moderator, relative) => `Link ${id} został już wycofany przez ${moderator} ${relative}.`,
+    revoked: (id, member, nick) => `Link **${id}** wydany dla ${member} (nick **${nick}**) jest wycofany.`,
+    dmEdited: 'Przycisk Zapłać zniknął z wiadomości prywatnej członka; wiadomość mówi teraz, że moderacja wycofała link.',
+    dmNotEdited:
+      'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać): wycofanie obowiązuje, ale powiedz mu sam(a), żeby nie korzystał z linku.',
+    shownInReply:
+      'Link został pokazany członkowi w prywatnej odpowiedzi (miał wyłączone wiadomości prywatne), której bot nie może zmienić: powiedz mu sam(a), żeby z niego nie korzystał.',
+    shopMayAccept:
+      'Wycofanie ukrywa link tylko na Discordzie: strona płatności sklepu może go przyjmować, dopóki sam sklep go nie unieważni.',
+
+    dmWithdrawnTitle: (guild) => `Link do płatności wycofany — ${guild}`,
+    dmWithdrawn:
+      'Moderacja wycofała ten link do płatności, więc nie jest już tu pokazany. Nie płać przez niego. Jeśli nadal chcesz te przedmioty, dodaj je ponownie do koszyka i złóż zamówienie.',
+
+    myLinks: 'Moje linki do płatności',
+    myTitle: (days) => `Twoje linki do płatności (ostatnie ${days} dni)`,
+    myNone: (days) => `Przez ostatnie ${days} dni nie dostałeś(-aś) na tym serwerze żadnych linków do płatności.`,
+    myCannotSeePayments:
+      'Bot nie widzi płatności: ta lista pokazuje, jakie linki dostałeś(-aś) i czy można ich jeszcze użyć, a nie czy zamówienie zostało opłacone.',
+    resendPlaceholder: 'Wyślij mi ponownie aktywny link…',
+    resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
+    resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
   },
 
   storeErrors: {

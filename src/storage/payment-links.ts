@@ -7,8 +7,10 @@ import { parseRecord } from './records.js';
 
 /**
  * Every payment link the bot hands out is kept, so moderators can answer "is this link real,
- * what did I order?". Records live per guild, with two small indexes: by member (newest first,
- * so a page is a slice, not a scan) and by the exact URL (for verification).
+ * what did I order?". Records live per guild, with small indexes: by member (newest first,
+ * so a page is a slice, not a scan), by the exact URL (for verification), the guild's most
+ * recent links (for autocomplete), and by UTC day of creation (so pruning reads only what it
+ * deletes). Records are kept for LINK_RETENTION_DAYS.
  */
 const linkItemSchema = z.object({
   variantId: z.string(),
@@ -39,6 +41,17 @@ export type PaymentLink = z.infer<typeof paymentLinkSchema>;
 export type NewPaymentLink = Omit<PaymentLink, 'id'>;
 
 const idListSchema = z.array(z.string());
+/** A day's `[guildId, linkId]` pairs: the one index that spans guilds, read only when pruning. */
+const dayEntriesSchema = z.array(z.tuple([z.string(), z.string()]));
+const daysSchema = z.array(z.string());
+
+/** How long records are kept: long enough to answer "what did I order last month?", not forever. */
+export const LINK_RETENTION_DAYS = 90;
+const DAY_MS = 86_400_000;
+/** The guild's newest links, for autocomplete without a member: one small read, bounded whatever the guild's size. */
+const RECENT_LIMIT = 50;
+/** Records read at once when walking a member's index. */
+const READ_BATCH = 10;
 
 export class PaymentLinkRepository {
   readonly #locks = new KeyLock();
@@ -52,10 +65,9 @@ export class PaymentLinkRepository {
     const record: PaymentLink = { ...link, id: await this.freshId(link.guildId) };
     await this.keyv.set(recordKey(record.guildId, record.id), record);
     await this.keyv.set(urlKey(record.guildId, record.url), record.id);
-    await this.#locks.run(memberKey(record.guildId, record.userId), async () => {
-      const ids = await this.memberIds(record.guildId, record.userId);
-      await this.keyv.set(memberKey(record.guildId, record.userId), [record.id, ...ids]);
-    });
+    await this.changeIds(memberKey(record.guildId, record.userId), (ids) => [record.id, ...ids]);
+    await this.changeIds(recentKey(record.guildId), (ids) => [record.id, ...ids].slice(0, RECENT_LIMIT));
+    await this.addToDay(dayOf(record.createdAt), [record.guildId, record.id]);
     return record;
   }
 
@@ -76,6 +88,19 @@ export class PaymentLinkRepository {
     });
   }
 
+  /**
+   * Marks the link withdrawn by `by` at `at`. A link withdrawn before keeps its first withdrawal
+   * (`already`), so two moderators racing see one of them win. Undefined when there is no such link.
+   */
+  async revoke(guildId: string, id: string, by: string, at: number): Promise<{ link: PaymentLink; already: boolean } | undefined> {
+    let already = false;
+    const link = await this.update(guildId, id, (current) => {
+      already = current.revoked !== undefined;
+      return already ? current : { ...current, revoked: { by, at } };
+    });
+    return link && { link, already };
+  }
+
   /** The record whose URL is exactly `url` (whole string, byte for byte), if this guild's bot issued it. */
   async findByUrl(guildId: string, url: string): Promise<PaymentLink | undefined> {
     const id = z.string().safeParse(await this.keyv.get(urlKey(guildId, url)));
@@ -92,9 +117,131 @@ export class PaymentLinkRepository {
     return { links: links.filter((link): link is PaymentLink => link !== undefined), total: ids.length };
   }
 
-  private async memberIds(guildId: string, userId: string): Promise<string[]> {
-    const key = memberKey(guildId, userId);
+  /**
+   * One member's links created at or after `since`, newest first, at most `max`. Reads the member's
+   * index in batches and stops at the first older link, so it costs what it returns.
+   */
+  async listForMemberSince(guildId: string, userId: string, since: number, max: number): Promise<PaymentLink[]> {
+    const ids = await this.memberIds(guildId, userId);
+    const found: PaymentLink[] = [];
+    for (let offset = 0; offset < ids.length; offset += READ_BATCH) {
+      const batch = await this.getMany(guildId, ids.slice(offset, offset + READ_BATCH));
+      for (const link of batch) {
+        if (link.createdAt < since || found.length >= max) return found;
+        found.push(link);
+      }
+    }
+    return found;
+  }
+
+  /** The guild's most recent links (up to 50), newest first. */
+  async listRecent(guildId: string): Promise<PaymentLink[]> {
+    return this.getMany(guildId, await this.ids(recentKey(guildId)));
+  }
+
+  /** Prunes records older than the retention period; returns how many were deleted. */
+  async prune(now: number): Promise<number> {
+    return this.pruneOlderThan(now - LINK_RETENTION_DAYS * DAY_MS);
+  }
+
+  /**
+   * Deletes every record created before `cutoff` with its URL index entry and its place in the
+   * member's and the guild's recent index. Walks only the days that start before the cutoff, so
+   * the work is proportional to what is deleted (plus one partial day), never a scan of all guilds.
+   */
+  async pruneOlderThan(cutoff: number): Promise<number> {
+    let deleted = 0;
+    for (const day of await this.days()) {
+      if (Date.parse(day) >= cutoff) break;
+      deleted += await this.pruneDay(day, cutoff);
+    }
+    return deleted;
+  }
+
+  private async pruneDay(day: string, cutoff: number): Promise<number> {
+    const key = dayKey(day);
+    const { old, emptied } = await this.#locks.run(key, async () => {
+      const entries = parseRecord(dayEntriesSchema, await this.keyv.get(key), () => [], this.logger, key);
+      const records = await Promise.all(entries.map(([guildId, id]) => this.get(guildId, id)));
+      const old: PaymentLink[] = [];
+      const keep: [string, string][] = [];
+      entries.forEach((entry, index) => {
+        const link = records[index];
+        // An entry whose record is already gone is dropped; a newer one (the day the cutoff falls in) stays.
+        if (link && link.createdAt < cutoff) old.push(link);
+        else if (link) keep.push(entry);
+      });
+      for (const link of old) await this.deleteRecord(link);
+      if (keep.length > 0) await this.keyv.set(key, keep);
+      else await this.keyv.delete(key);
+      return { old, emptied: keep.length === 0 };
+    });
+    await this.removeFromIndexes(old);
+    if (emptied) await this.changeDays((days) => days.filter((other) => other !== day));
+    return old.length;
+  }
+
+  private async deleteRecord(link: PaymentLink): Promise<void> {
+    await this.keyv.delete(recordKey(link.guildId, link.id));
+    const byUrl = urlKey(link.guildId, link.url);
+    // Another record may own the URL index entry (a store that returned the same URL twice): leave it.
+    if ((await this.keyv.get(byUrl)) === link.id) await this.keyv.delete(byUrl);
+  }
+
+  /** One write per member and per guild, however many of their links were deleted. */
+  private async removeFromIndexes(links: PaymentLink[]): Promise<void> {
+    const gone = new Map<string, Set<string>>();
+    for (const link of links) {
+      for (const key of [memberKey(link.guildId, link.userId), recentKey(link.guildId)]) {
+        const ids = gone.get(key) ?? new Set<string>();
+        ids.add(link.id);
+        gone.set(key, ids);
+      }
+    }
+    for (const [key, ids] of gone) await this.changeIds(key, (current) => current.filter((id) => !ids.has(id)));
+  }
+
+  private async addToDay(day: string, entry: [string, string]): Promise<void> {
+    const key = dayKey(day);
+    await this.#locks.run(key, async () => {
+      const entries = parseRecord(dayEntriesSchema, await this.keyv.get(key), () => [], this.logger, key);
+      await this.keyv.set(key, [...entries, entry]);
+    });
+    await this.changeDays((days) => (days.includes(day) ? days : [...days, day].sort()));
+  }
+
+  private async changeDays(change: (days: string[]) => string[]): Promise<void> {
+    await this.#locks.run(DAYS_KEY, async () => {
+      const days = await this.days();
+      const next = change(days);
+      if (next !== days) await this.keyv.set(DAYS_KEY, next);
+    });
+  }
+
+  /** Days that have a day index, oldest first. */
+  private async days(): Promise<string[]> {
+    return parseRecord(daysSchema, await this.keyv.get(DAYS_KEY), () => [], this.logger, DAYS_KEY);
+  }
+
+  private async getMany(guildId: string, ids: string[]): Promise<PaymentLink[]> {
+    const links = await Promise.all(ids.map((id) => this.get(guildId, id)));
+    return links.filter((link): link is PaymentLink => link !== undefined);
+  }
+
+  private async changeIds(key: string, change: (ids: string[]) => string[]): Promise<void> {
+    await this.#locks.run(key, async () => {
+      const next = change(await this.ids(key));
+      if (next.length > 0) await this.keyv.set(key, next);
+      else await this.keyv.delete(key);
+    });
+  }
+
+  private async ids(key: string): Promise<string[]> {
     return parseRecord(idListSchema, await this.keyv.get(key), () => [], this.logger, key);
+  }
+
+  private async memberIds(guildId: string, userId: string): Promise<string[]> {
+    return this.ids(memberKey(guildId, userId));
   }
 
   private async freshId(guildId: string): Promise<string> {
@@ -119,6 +266,17 @@ function recordKey(guildId: string, id: string): string {
 }
 function memberKey(guildId: string, userId: string): string {
   return `links-of:${guildId}:${userId}`;
+}
+function recentKey(guildId: string): string {
+  return `links-recent:${guildId}`;
+}
+const DAYS_KEY = 'link-days';
+function dayKey(day: string): string {
+  return `link-day:${day}`;
+}
+/** The UTC day (`yyyy-mm-dd`) a timestamp falls in. */
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }
 /** URLs can be long; the index key is their hash, and the record's own URL is compared in full. */
 function urlKey(guildId: string, url: string): string {

@@ -39,7 +39,7 @@ describe('the cart', () => {
     expect(text).toContain('BLIK: **PLN 79.97**');
     expect(text).not.toContain('PayPal');
     expect(text).toContain('An estimate only: the shop computes the final amount on the payment page');
-    expect(buttonLabels(cart.message!)).toEqual(['Checkout', 'Change nick', 'Clear cart']);
+    expect(buttonLabels(cart.message!)).toEqual(['Checkout', 'Change nick', 'Clear cart', 'My payment links']);
   });
 
   it('raises the quantity when the same variant is added again, capped at 99 with a message', async () => {
@@ -149,7 +149,7 @@ describe('the cart', () => {
     await member.press('Clear cart');
     await member.press('Yes, clear it');
     expect(textOf(member.message!)).toContain('Your cart is empty. Use /shop to browse the offer.');
-    expect(buttonLabels(member.message!)).toEqual(['Open shop']);
+    expect(buttonLabels(member.message!)).toEqual(['Open shop', 'My payment links']);
     await member.press('Open shop');
     expect(optionLabels(member.message!)).toEqual(['Survival', 'SkyBlock']);
   });

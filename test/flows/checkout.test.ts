@@ -173,7 +173,7 @@ describe('checkout', () => {
     await member.press('Dodaj do koszyka');
     expect(textOf(member.message!)).toContain('Dodano do koszyka');
     const cart = await member.run('cart');
-    expect(buttonLabels(cart.message!)).toEqual(['Zamów', 'Zmień nick', 'Wyczyść koszyk']);
+    expect(buttonLabels(cart.message!)).toEqual(['Zamów', 'Zmień nick', 'Wyczyść koszyk', 'Moje linki do płatności']);
     const dm = h.discord.waitForDm(member.user.id);
     const reply = await member.run('checkout', { nick: 'Polak' });
     expect(reply.message!.content).toContain('Link do płatności dla **Polak** czeka w wiadomościach prywatnych.');

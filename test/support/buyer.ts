@@ -27,9 +27,19 @@ export class Member {
     return dispatch;
   }
 
-  async run(command: string, options: Record<string, string | number | boolean> = {}): Promise<InteractionOutcome> {
-    const handle = await this.h.discord.slash(this.user, command, { ...this.dispatch(), options });
+  async run(
+    command: string,
+    options: Record<string, string | number | boolean> = {},
+    route: { subcommand?: string; subcommandGroup?: string } = {},
+  ): Promise<InteractionOutcome> {
+    const handle = await this.h.discord.slash(this.user, command, { ...this.dispatch(), ...route, options });
     return this.settle(await handle.settled(), undefined);
+  }
+
+  /** `/shop-admin settings …` style: a subcommand (optionally in a group) with its options. */
+  async sub(command: string, path: string, options: Record<string, string | number | boolean> = {}): Promise<InteractionOutcome> {
+    const [first, second] = path.split(' ');
+    return this.run(command, options, second ? { subcommandGroup: first!, subcommand: second } : { subcommand: first! });
   }
 
   /** Picks the option with this label in the menu's select. */

@@ -6,12 +6,15 @@ import { createBot, type Bot } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { registerCommands } from '../../src/discord/register.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
 
 export const BOT_TOKEN = 'test-bot-token.NEVER-LOG-ME.abc123';
 export const LICENSE_KEY = 'license-key-NEVER-LOG-ME-9f8e7d';
+/** 32 bytes, base64: seals guild license keys in the test's storage. */
+export const ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * The real bot, wired as main.ts wires it, logged in to a local Discord-compatible server and
@@ -24,6 +27,8 @@ export interface Harness {
   bot: Bot;
   clock: ManualClock;
   config: Config;
+  /** Where the bot keeps its data (the SQLite file), for tests that read it raw. */
+  storageFile: string;
   /** Every log line the bot wrote, raw. */
   logs: string[];
   /** Delays the store client asked to wait between retries (it is never made to actually wait). */
@@ -35,6 +40,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   shop?: ShopFixture;
+  /** Start without SPACEIS_API_KEY: guilds must set their own license. */
+  noDefaultLicense?: boolean;
   logLevel?: string;
   storeTimeoutMs?: number;
 }
@@ -50,7 +57,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DISCORD_TOKEN: BOT_TOKEN,
     DISCORD_API_URL: discord.apiUrl,
     SPACEIS_API_URL: store.url,
-    SPACEIS_API_KEY: LICENSE_KEY,
+    ...(options.noDefaultLicense ? {} : { SPACEIS_API_KEY: LICENSE_KEY }),
+    ENCRYPTION_KEY,
     STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
     LOG_LEVEL: options.logLevel ?? 'debug',
   });
@@ -72,6 +80,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
     });
     await bot.start();
+    // Registered as an operator would (npm run register-commands): the fake then knows every option's type.
+    await registerCommands(bot.client.rest);
     return bot;
   };
 
@@ -81,6 +91,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     bot: await launch(),
     clock,
     config,
+    storageFile: join(dir, 'store.sqlite'),
     logs,
     sleeps,
     async restart() {

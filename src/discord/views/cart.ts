@@ -24,6 +24,9 @@ export const cartIds = {
   checkout: (owner: string) => encodeCustomId(CART_SCOPE, 'co', owner),
   changeNick: (owner: string) => encodeCustomId(CART_SCOPE, 'nick', owner),
   openShop: (owner: string) => encodeCustomId(CART_SCOPE, 'shop', owner),
+  /** The buyer's own payment links (commands/links.ts draws them). */
+  myLinks: (owner: string, page = 0) => encodeCustomId(CART_SCOPE, 'links', owner, page),
+  resendLink: (owner: string, page: number) => encodeCustomId(CART_SCOPE, 'resend', owner, page),
 };
 
 function notice(text: string | undefined): string {
@@ -34,7 +37,7 @@ export function emptyCartView(t: Messages, owner: string, message?: string): Vie
   return {
     content: notice(message),
     embeds: [{ title: t.cart.title, description: t.cart.empty, color: EMBED_COLOR }],
-    components: [row(button(cartIds.openShop(owner), t.cart.openShop, ButtonStyle.Primary))],
+    components: [row(button(cartIds.openShop(owner), t.cart.openShop, ButtonStyle.Primary), button(cartIds.myLinks(owner), t.links.myLinks))],
   };
 }
 
@@ -75,6 +78,7 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
         button(cartIds.checkout(owner), t.cart.checkout, ButtonStyle.Success),
         button(cartIds.changeNick(owner), t.cart.changeNick),
         button(cartIds.clear(owner), t.cart.clear, ButtonStyle.Danger),
+        button(cartIds.myLinks(owner), t.links.myLinks),
       ),
     ],
   };

@@ -25,6 +25,7 @@ import {
   ComponentType,
   InteractionResponseType,
   InteractionType,
+  PermissionFlagsBits,
 } from 'discord-api-types/v10';
 import { Gateway } from './gateway.js';
 import {
@@ -346,6 +347,17 @@ export class FakeDiscord {
     const channel = this.createChannel(guild, { name: opts.name ?? `channel-${guild.channelIds.length + 1}`, type: opts.type ?? ChannelType.GuildText });
     this.gateway.broadcast('CHANNEL_CREATE', channelJson(channel));
     return channel.id;
+  }
+
+  /**
+   * Denies the bot permissions in one channel (a member permission overwrite), as an admin would
+   * in the channel settings; with SendMessages denied, the bot's posts there fail with 403/50013.
+   */
+  denyBot(channelId: string, deny: bigint): void {
+    const channel = this.channels.get(channelId);
+    if (!channel || channel.guildId === null) throw new Error(`FakeDiscord: unknown guild channel ${channelId}`);
+    channel.botDeny = { botUserId: this.botUser.id, deny };
+    this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel));
   }
 
   addRole(guildId: string, name: string, opts: { permissions?: bigint } = {}): string {
@@ -1256,6 +1268,9 @@ export class FakeDiscord {
     const channel = this.channels.get(req.params.channel ?? '');
     if (!channel) return unknownChannel();
     if (channel.recipientId && this.refusedDms.has(channel.recipientId)) return cannotDm();
+    if (channel.botDeny && (channel.botDeny.deny & (PermissionFlagsBits.SendMessages | PermissionFlagsBits.ViewChannel)) !== 0n) {
+      return apiError(403, 50013, 'Missing Permissions');
+    }
     const body = isObject(req.body) ? req.body : {};
     const attachments = this.resolveAttachments(channel.id, [], body.attachments, req.files);
     // Ephemeral and loading are interaction-only flags.

@@ -58,6 +58,8 @@ export interface ChannelState {
   position: number;
   /** DM channels: the other user. */
   recipientId?: string;
+  /** Guild channels: permissions denied to the bot here (a member overwrite), e.g. SendMessages. */
+  botDeny?: { botUserId: string; deny: bigint };
 }
 
 export interface MemberState {
@@ -172,7 +174,9 @@ export function channelJson(channel: ChannelState, recipient?: FakeUser): Json {
     guild_id: channel.guildId,
     name: channel.name,
     position: channel.position,
-    permission_overwrites: [],
+    permission_overwrites: channel.botDeny
+      ? [{ id: channel.botDeny.botUserId, type: 1, allow: '0', deny: channel.botDeny.deny.toString() }]
+      : [],
     parent_id: null,
     nsfw: false,
     flags: 0,

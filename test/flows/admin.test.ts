@@ -1,0 +1,269 @@
+import { readFileSync } from 'node:fs';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../../src/spaceis/client.js';
+import { allProducts, allVariants } from '../fakes/spaceis/fixtures.js';
+import type { FakeMessage } from '../fakes/discord/fake-discord.js';
+import { addToCart, Member } from '../support/buyer.js';
+import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
+
+const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
+const ADMIN = MEMBER | PermissionFlagsBits.ManageGuild;
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+const SKY_VIP = { server: 'SkyBlock', category: 'Rangi', product: 'VIP Wyspy', variant: '30 dni' };
+
+describe('/shop-admin', () => {
+  let h: Harness;
+  let admin: Member;
+  beforeAll(async () => {
+    h = await startHarness();
+    admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  function logChannelMessages(channelId: string): string[] {
+    return h.discord.messagesIn(channelId).map(textOf);
+  }
+
+  it('refuses a member without Manage Server, even if the command is opened to everyone', async () => {
+    const member = new Member(h, { permissions: MEMBER });
+    for (const path of ['status', 'settings', 'servers', 'refresh', 'license set']) {
+      const reply = await member.sub('shop-admin', path, {});
+      expect(reply.ephemeral).toBe(true);
+      expect(reply.message!.content).toBe('Only members with the Manage Server permission can change the shop.');
+    }
+    expect(h.store.requestsTo('paymentUrl')).toHaveLength(0);
+  });
+
+  it('shows the status: license fingerprint (never the key), the store, cache, storage and version', async () => {
+    const reply = await admin.sub('shop-admin', 'status');
+    const text = textOf(reply.message!);
+    expect(text).toContain(`The bot's default license, fingerprint \`${keyFingerprint(LICENSE_KEY)}\``);
+    expect(text).toContain('Answers: 2 servers in the offer');
+    expect(text).toContain('sqlite');
+    expect(text).toContain('0.1.0');
+    expect(text).not.toContain(LICENSE_KEY);
+
+    h.store.failNext('servers', { status: 402, body: { success: false, type: 'error', message: 'license is not active' } });
+    const inactive = await admin.sub('shop-admin', 'status');
+    expect(textOf(inactive.message!)).toContain('The license is not active (402): renew it in the SpaceIs panel.');
+  });
+
+  it('shows the settings with their defaults and validates changes', async () => {
+    const shown = await admin.sub('shop-admin', 'settings');
+    const text = textOf(shown.message!);
+    expect(text).toContain('Log channel\nnone');
+    expect(text).toContain('Multi-server carts\noff');
+    expect(text).toContain('Link lifetime\n24 h');
+    expect(text).toContain('Checkout cooldown\n30 s');
+
+    const voice = h.discord.addChannel(h.discord.defaultGuildId, { name: 'voice', type: 2 });
+    const notText = await admin.sub('shop-admin', 'settings', { 'log-channel': voice });
+    expect(notText.message!.content).toBe(`<#${voice}> is not a text channel. Pick a text channel.`);
+
+    const closed = h.discord.addChannel(h.discord.defaultGuildId, { name: 'closed' });
+    h.discord.denyBot(closed, PermissionFlagsBits.SendMessages);
+    const refused = await admin.sub('shop-admin', 'settings', { 'log-channel': closed });
+    expect(refused.message!.content).toBe(
+      `I can't post in <#${closed}>: give me View Channel, Send Messages and Embed Links there, then try again.`,
+    );
+    expect((await h.bot.services.guildSettings.get(h.discord.defaultGuildId)).logChannelId).toBeNull();
+  });
+
+  it('posts links and changes to the log channel in the guild’s language, never the URL', async () => {
+    const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log' });
+    const saved = await admin.sub('shop-admin', 'settings', { 'log-channel': logId, locale: 'pl' });
+    expect(saved.message!.content).toBe('Saved.');
+    expect(textOf(saved.message!)).toContain(`Log channel\n<#${logId}>`);
+
+    const posts = logChannelMessages(logId);
+    expect(posts.some((post) => post.includes('Zmieniono ustawienie sklepu') && post.includes(`**Kanał logów**: brak → <#${logId}>`))).toBe(true);
+
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30, 2);
+    const logged = h.discord.waitForMessage(logId);
+    await buyer.run('checkout', { nick: 'Logged' });
+    const post = textOf(await logged);
+    const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, buyer.user.id, 0, 1)).links;
+    expect(post).toContain('Wydano link do płatności');
+    expect(post).toContain(`<@${buyer.user.id}> otrzymał(a) link do płatności dla nicku **Logged**.`);
+    expect(post).toContain('2 × 30 dni — VIP');
+    expect(post).toContain(`Numer linku: ${link!.id}`);
+    expect(post).not.toContain(link!.url);
+    await admin.sub('shop-admin', 'settings', { locale: 'auto' });
+  });
+
+  it('keeps the checkout working when the log channel refuses the bot', async () => {
+    const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'soon-closed' });
+    await admin.sub('shop-admin', 'settings', { 'log-channel': logId });
+    h.discord.denyBot(logId, PermissionFlagsBits.SendMessages);
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    const reply = await buyer.run('checkout', { nick: 'StillWorks' });
+    expect(reply.message!.content).toContain('is in your DMs');
+    expect(button(await dm, 'Pay').url).toBe(h.store.paymentUrls.at(-1));
+    await admin.sub('shop-admin', 'settings', { reset: 'log-channel' });
+  });
+
+  it('applies the cooldown and the multi-server setting to buyers', async () => {
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30);
+    expect((await addToCart(buyer, SKY_VIP)).message!.content).toContain('this shop sells one server per order');
+
+    // The shop's own panel allows multi-server carts too; the bot's switch mirrors it.
+    h.store.shop.multiServerCart = true;
+    await admin.sub('shop-admin', 'settings', { 'multi-server-cart': true, 'checkout-cooldown-seconds': 0 });
+    expect(textOf((await addToCart(buyer, SKY_VIP)).message!)).toContain('Your cart has 2 lines.');
+    await buyer.run('checkout', { nick: 'NoCooldown' });
+    await addToCart(buyer, VIP_30);
+    expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.content).toContain('is in your DMs');
+
+    await admin.sub('shop-admin', 'settings', { 'multi-server-cart': false, 'checkout-cooldown-seconds': 120 });
+    await addToCart(buyer, VIP_30);
+    h.clock.advance(121_000);
+    expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.content).toContain('is in your DMs');
+    await addToCart(buyer, VIP_30);
+    const early = await buyer.run('checkout', { nick: 'NoCooldown' });
+    expect(early.message!.content).toBe('You just got a payment link. You can get a new one in 120 s; your cart is kept.');
+    await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 30 });
+  });
+
+  it('offers only the servers the admins chose', async () => {
+    const menu = (await admin.sub('shop-admin', 'servers')).message!;
+    expect(optionLabels(menu)).toEqual(['Survival', 'SkyBlock']);
+    expect(theSelect(menu).options!.every((choice) => choice.default)).toBe(true);
+    const saved = await admin.choose('Survival', menu);
+    expect(saved.message!.content).toBe('/shop now offers: Survival.');
+
+    // With one server left, /shop goes straight to its categories; SkyBlock can't be reached.
+    const buyer = new Member(h);
+    const start = await buyer.run('shop');
+    expect(optionLabels(start.message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
+    expect((await buyer.run('shop', { server: 'skyblock' })).message!.content).toContain('There is no server called “skyblock”');
+
+    const again = (await admin.sub('shop-admin', 'servers')).message!;
+    expect(theSelect(again).options!.map((choice) => [choice.label, choice.default])).toEqual([
+      ['Survival', true],
+      ['SkyBlock', false],
+    ]);
+    const both = await h.discord.select(admin.user, again, theSelect(again).custom_id!, [option(again, 'Survival').value, option(again, 'SkyBlock').value], {
+      permissions: ADMIN,
+    });
+    expect((await both.settled()).message!.content).toBe('/shop now offers: Survival, SkyBlock.');
+    expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+
+  it('refreshes the offer and reports what the store now holds', async () => {
+    const before = h.store.requests.length;
+    const reply = await admin.sub('shop-admin', 'refresh');
+    const shop = h.store.shop;
+    const categories = shop.servers.reduce((sum, server) => sum + server.categories.length, 0);
+    expect(reply.message!.content).toBe(
+      `Offer read again: 2 servers, ${categories} categories, ${allProducts(shop).length} products, ${allVariants(shop).length} variants.`,
+    );
+    expect(h.store.requests.length).toBe(before + 1 + 2 + allProducts(shop).length);
+  });
+
+  it('refuses a license key the store rejects and saves nothing', async () => {
+    const modal = await admin.sub('shop-admin', 'license set');
+    expect(modal.modal!.title).toBe('SpaceIs license key');
+    const reply = await admin.submit({ key: 'not-a-real-license-key' });
+    expect(reply.message!.content).toBe('SpaceIs refused this key: “unauthorized”. Nothing was saved.');
+    expect((await h.bot.services.guildSettings.get(h.discord.defaultGuildId)).license).toBeUndefined();
+    for (const line of h.logs) expect(line).not.toContain('not-a-real-license-key');
+  });
+
+  it('switches to a guild license kept encrypted, empties old carts with a note, and goes back', async () => {
+    const guildKey = 'guild-own-license-key-5a4b3c';
+    h.store.otherKeys.add(guildKey);
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30, 3);
+
+    await admin.sub('shop-admin', 'license set');
+    const saved = await admin.submit({ key: `  ${guildKey}  ` });
+    expect(saved.message!.content).toContain(`License saved (fingerprint \`${keyFingerprint(guildKey)}\`); its offer has 2 servers.`);
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(
+      `This server's own license, fingerprint \`${keyFingerprint(guildKey)}\``,
+    );
+
+    // The key is sealed at rest: not in the SQLite file in any form a grep would find.
+    await h.restart();
+    const raw = readFileSync(h.storageFile);
+    expect(raw.includes(Buffer.from(guildKey))).toBe(false);
+    expect(raw.includes(Buffer.from(Buffer.from(guildKey).toString('base64')))).toBe(false);
+
+    // The store now sees the guild's key; the buyer's old cart is emptied, and they are told why.
+    const shop = await buyer.run('shop');
+    expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
+    expect(optionLabels(shop.message!)).toEqual(['Survival', 'SkyBlock']);
+    const cart = await buyer.run('cart');
+    expect(cart.message!.content).toContain("The shop's offer changed, so items from the previous offer were removed from your cart.");
+    expect(textOf(cart.message!)).toContain('Your cart is empty');
+    expect((await buyer.run('cart')).message!.content).toBe(''); // told once
+
+    const cleared = await admin.sub('shop-admin', 'license clear');
+    expect(cleared.message!.content).toBe(`This server now sells from the bot's default license (fingerprint \`${keyFingerprint(LICENSE_KEY)}\`).`);
+    await buyer.run('shop');
+    expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${LICENSE_KEY}`);
+  });
+
+  it('posts a shop panel that works for several members at once and after a restart', async () => {
+    const channelId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop' });
+    const reply = await admin.sub('shop-admin', 'panel', { channel: channelId });
+    expect(reply.message!.content).toBe(`The shop panel is in <#${channelId}>. Re-posting it replaces this one.`);
+    const panel = h.discord.messagesIn(channelId).at(-1)!;
+    expect(buttonLabels(panel)).toEqual(['Open shop', 'My cart']);
+    expect(textOf(panel)).toContain('Survival');
+
+    const alice = new Member(h);
+    const bob = new Member(h, { locale: 'pl' });
+    const [aliceShop, bobShop] = await Promise.all([alice.press('Open shop', panel), bob.press('Open shop', panel)]);
+    expect(aliceShop.ephemeral && bobShop.ephemeral).toBe(true);
+    expect(aliceShop.message!.id).not.toBe(bobShop.message!.id);
+    expect(theSelect(aliceShop.message!).placeholder).toBe('Choose a server');
+    expect(theSelect(bobShop.message!).placeholder).toBe('Wybierz serwer');
+    expect(h.discord.message(channelId, panel.id)!.edits).toBe(0);
+
+    // Alice shops from her own ephemeral menu, then checks her cart from the panel after a restart.
+    await alice.choose('Survival');
+    await alice.choose('Rangi');
+    await alice.choose('VIP');
+    await alice.choose('30 dni');
+    await alice.press('Add to cart');
+    await h.restart();
+    const cart = await alice.press('My cart', panel);
+    expect(textOf(cart.message!)).toContain('1 × 30 dni — VIP');
+    expect(textOf((await bob.press('My cart', panel)).message!)).toContain('Twój koszyk jest pusty');
+
+    // Re-posting replaces the old panel.
+    await admin.sub('shop-admin', 'panel', { channel: channelId });
+    expect(h.discord.wasDeleted(panel.id)).toBe(true);
+    const latest: FakeMessage = h.discord.messagesIn(channelId).at(-1)!;
+    expect(latest.id).not.toBe(panel.id);
+  });
+});
+
+describe('a bot without a default license', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ noDefaultLicense: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('tells buyers the shop is not configured until an admin sets a license', async () => {
+    const buyer = new Member(h);
+    expect((await buyer.run('shop')).message!.content).toBe(
+      "This shop is not configured yet: the server's admins can set it up with /shop-admin.",
+    );
+    const admin = new Member(h, { permissions: ADMIN });
+    await admin.sub('shop-admin', 'license set');
+    await admin.submit({ key: LICENSE_KEY });
+    expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+});

@@ -1,0 +1,435 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
+import { landmarks } from '../fakes/spaceis/fixtures.js';
+import { addToCart, Member } from '../support/buyer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { button, buttonLabels, buttons, optionLabels, selects, textOf } from '../support/ui.js';
+
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const CANNOT_SEE_PAYMENTS =
+  'The bot cannot see payments: “pending” only means the link is still within its lifetime, not that it was or was not paid.';
+
+interface Issued {
+  id: string;
+  url: string;
+  dm: FakeMessage;
+  createdAt: number;
+}
+
+interface Field {
+  name: string;
+  value: string;
+}
+
+describe('/links: moderators check a member’s payment links', () => {
+  let h: Harness;
+  let guildId: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    guildId = h.discord.defaultGuildId;
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const moderator = (options: DispatchOptions = {}) =>
+    new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages, ...options });
+
+  /** Runs `/links <subcommand>` as the member would, and keeps the reply as the message they look at. */
+  async function links(member: Member, subcommand: 'user' | 'verify' | 'revoke', options: Record<string, string>, where: DispatchOptions = {}): Promise<InteractionOutcome> {
+    const { username: _username, ...dispatch } = member.options;
+    const handle = await h.discord.slash(member.user, 'links', { ...dispatch, ...where, subcommand, options });
+    const outcome = await handle.settled();
+    if (outcome.message) member.message = outcome.message;
+    return outcome;
+  }
+
+  async function suggestions(member: Member, typed: string, options: Record<string, string> = {}): Promise<{ name: string; value: string | number }[]> {
+    const { username: _username, ...dispatch } = member.options;
+    const handle = await h.discord.autocomplete(member.user, 'links', { name: 'link', value: typed }, { ...dispatch, subcommand: 'revoke', options });
+    return (await handle.settled()).choices ?? [];
+  }
+
+  /** Fills the cart and checks out as the buyer would; the cooldown between two checkouts is waited out. */
+  async function checkout(buyer: Member, nick: string, path = VIP_30, quantity = 1): Promise<Issued> {
+    await addToCart(buyer, path, quantity);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    const createdAt = h.clock.now();
+    await buyer.run('checkout', { nick });
+    const message = await dm;
+    h.clock.advance(MINUTE);
+    return { id: /Link reference: (\w+)/.exec(textOf(message))![1]!, url: h.store.paymentUrls.at(-1)!, dm: message, createdAt };
+  }
+
+  const fieldsOf = (message: FakeMessage): Field[] => (message.embeds[0]?.fields ?? []) as Field[];
+  const names = (message: FakeMessage) => fieldsOf(message).map((field) => field.name);
+  const fieldFor = (message: FakeMessage, id: string): Field => fieldsOf(message).find((field) => field.name.includes(id))!;
+  const unix = (ms: number) => Math.floor(ms / 1000);
+  const dmNow = (issued: Issued) => h.discord.message(issued.dm.channel_id, issued.dm.id);
+
+  it('is registered for Manage Messages and refuses members without the rights, even when Discord lets them run it', async () => {
+    const definition = (h.discord.registeredCommands() as { name: string; default_member_permissions?: string; name_localizations?: unknown }[]).find(
+      (command) => command.name === 'links',
+    );
+    expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageMessages.toString());
+    expect(definition?.name_localizations).toEqual({ pl: 'linki' });
+
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Refused_1');
+    const member = new Member(h);
+    for (const [subcommand, options] of [
+      ['user', { member: buyer.user.id }],
+      ['verify', { url: issued.url }],
+      ['revoke', { link: issued.id }],
+    ] as const) {
+      const reply = await links(member, subcommand, options);
+      expect(reply.ephemeral).toBe(true);
+      expect(reply.message!.content).toBe(
+        'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+      );
+      expect(textOf(reply.message!)).not.toContain(issued.id);
+    }
+    expect(await suggestions(member, '')).toEqual([]);
+    expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']); // nothing was withdrawn
+  });
+
+  it('lets in members with the moderator role the admins chose, and only then', async () => {
+    const buyer = new Member(h);
+    await checkout(buyer, 'Role_Check');
+    const roleId = h.discord.addRole(guildId, 'Mods');
+    const withRole = new Member(h, { roles: [roleId] });
+
+    expect((await links(withRole, 'user', { member: buyer.user.id })).message!.content).toContain('Only moderators can use /links');
+    await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: roleId });
+    try {
+      const reply = await links(withRole, 'user', { member: buyer.user.id });
+      expect(reply.ephemeral).toBe(true);
+      expect(textOf(reply.message!)).toContain(`The bot issued 1 payment link to <@${buyer.user.id}> in this server.`);
+      expect(textOf(reply.message!)).toContain('Nick: **Role\\_Check**');
+    } finally {
+      await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: null });
+    }
+  });
+
+  it('lists a member’s links newest first, with states that follow the clock and the guild’s lifetime', async () => {
+    const buyer = new Member(h);
+    const first = await checkout(buyer, 'Steve_123', VIP_30, 2);
+    h.clock.advance(2 * HOUR);
+    const second = await checkout(buyer, 'Alex_9', COINS_370, 3);
+    const mod = moderator();
+
+    const reply = await links(mod, 'user', { member: buyer.user.id });
+    expect(reply.ephemeral).toBe(true);
+    const list = reply.message!;
+    expect(textOf(list)).toContain(`The bot issued 2 payment links to <@${buyer.user.id}> in this server, newest first.`);
+    expect(textOf(list)).toContain(CANNOT_SEE_PAYMENTS);
+    expect(names(list)).toEqual([`🕒 ${second.id} · Pending`, `🕒 ${first.id} · Pending`]);
+    const older = fieldFor(list, first.id).value;
+    expect(older).toContain(`Issued <t:${unix(first.createdAt)}:R> (<t:${unix(first.createdAt)}:f>)`);
+    expect(older).toContain(`Usable until <t:${unix(first.createdAt + DAY)}:f>`);
+    expect(older).toContain('Nick: **Steve\\_123**');
+    expect(older).toContain('• 2 × 30 dni — VIP');
+    expect(older).toContain(`[Payment link](${first.url})`);
+    expect(fieldFor(list, second.id).value).toContain('• 3 × 370 monet — Pakiet monet');
+    // Nothing says or suggests that an order was paid.
+    expect(textOf(list).replace(CANNOT_SEE_PAYMENTS, '')).not.toMatch(/paid|payment received|completed/i);
+
+    h.clock.advance(22 * HOUR); // first: 24 h 3 min old, second: 22 h 1 min
+    const later = (await links(mod, 'user', { member: buyer.user.id })).message!;
+    expect(names(later)).toEqual([`🕒 ${second.id} · Pending`, `⌛ ${first.id} · Expired`]);
+    expect(fieldFor(later, first.id).value).toContain(`Expired <t:${unix(first.createdAt + DAY)}:R>`);
+
+    h.clock.advance(2 * HOUR);
+    expect(names((await links(mod, 'user', { member: buyer.user.id })).message!)).toEqual([
+      `⌛ ${second.id} · Expired`,
+      `⌛ ${first.id} · Expired`,
+    ]);
+
+    // States are computed, not stored: a longer lifetime makes both usable again.
+    await h.bot.services.guildSettings.set(guildId, { linkLifetimeHours: 48 });
+    try {
+      expect(names((await links(mod, 'user', { member: buyer.user.id })).message!)).toEqual([
+        `🕒 ${second.id} · Pending`,
+        `🕒 ${first.id} · Pending`,
+      ]);
+    } finally {
+      await h.bot.services.guildSettings.set(guildId, { linkLifetimeHours: 24 });
+    }
+  });
+
+  it('pages by ten with Previous and Next, on the moderator’s own menu', async () => {
+    const buyer = new Member(h);
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      ids.push((await checkout(buyer, `Pager_${index}`)).id);
+      h.clock.advance(7 * MINUTE); // under the hourly cap on links
+    }
+    const newestFirst = [...ids].reverse();
+    const mod = moderator();
+
+    const first = (await links(mod, 'user', { member: buyer.user.id })).message!;
+    expect(names(first).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(0, 10));
+    expect(first.embeds[0].footer.text).toBe('Page 1 of 2');
+    expect(button(first, 'Previous').disabled).toBe(true);
+
+    await mod.press('Next');
+    expect(names(mod.message!).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(10));
+    expect(mod.message!.embeds[0].footer.text).toBe('Page 2 of 2');
+    expect(button(mod.message!, 'Next').disabled).toBe(true);
+
+    const other = moderator();
+    await other.press('Previous', mod.message);
+    expect(other.last!.message!.content).toContain('This menu belongs to someone else');
+
+    await mod.press('Previous');
+    expect(names(mod.message!).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(0, 10));
+  });
+
+  it('tells whether exactly this URL was issued here, and warns about anything else', async () => {
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Verify_Me', VIP_30, 2);
+    const mod = moderator();
+
+    const genuine = await links(mod, 'verify', { url: issued.url });
+    expect(genuine.ephemeral).toBe(true);
+    const text = textOf(genuine.message!);
+    expect(text).toContain('Issued by the bot');
+    expect(text).toContain(
+      `This exact URL was issued by the bot in this server to <@${buyer.user.id}> for the nick **Verify\\_Me**, <t:${unix(issued.createdAt)}:f> (<t:${unix(issued.createdAt)}:R>).`,
+    );
+    expect(text).toContain('**Pending**');
+    expect(text).toContain('• 2 × 30 dni — VIP');
+    expect(text).toContain(`Link reference: ${issued.id}`);
+
+    const lookalikes = [
+      `${issued.url}x`,
+      issued.url.slice(0, -1),
+      `${issued.url}/`,
+      issued.url.replace('https://', 'http://'),
+      issued.url.toUpperCase(),
+      issued.url.replace(/\?.*/, ''),
+      'https://spaceis-payments.example/pay?order=1',
+    ];
+    for (const url of lookalikes) {
+      const reply = textOf((await links(mod, 'verify', { url })).message!);
+      expect(reply).toContain('Not issued by the bot');
+      expect(reply).toContain('The bot did not issue this URL in this server. It may be a fake payment page');
+      expect(reply).not.toContain(buyer.user.id);
+    }
+
+    // Records are per guild: the same URL checked in another server was not issued there.
+    const elsewhere = h.discord.addGuild({ name: 'Other server' });
+    const reply = await links(mod, 'verify', { url: issued.url }, { guildId: elsewhere.id });
+    expect(textOf(reply.message!)).toContain('Not issued by the bot');
+  });
+
+  it('withdraws a link: the DM loses its Pay button, the log channel is told, and the list shows who did it', async () => {
+    const logChannel = h.discord.addChannel(guildId, { name: 'shop-log' });
+    await h.bot.services.guildSettings.set(guildId, { logChannelId: logChannel });
+    const buyer = new Member(h);
+    const kept = await checkout(buyer, 'Keep_Me');
+    const target = await checkout(buyer, 'Revoke_Me', VIP_30, 2);
+    const mod = moderator();
+
+    // References are typed in any case; the member option must match the link's member.
+    const reply = await links(mod, 'revoke', { link: ` ${target.id.toLowerCase()} `, member: buyer.user.id });
+    expect(reply.ephemeral).toBe(true);
+    const answer = textOf(reply.message!);
+    expect(answer).toContain(`Link **${target.id}** issued to <@${buyer.user.id}> (nick **Revoke\\_Me**) is withdrawn.`);
+    expect(answer).toContain("The Pay button was removed from the member's DM");
+    expect(answer).toContain("the shop's payment page may still accept it");
+
+    const dm = dmNow(target)!;
+    expect(buttons(dm)).toEqual([]);
+    expect(dm.edits).toBe(1);
+    expect(textOf(dm)).toContain('A moderator withdrew this payment link');
+    expect(textOf(dm)).toContain('2 × 30 dni — VIP');
+    expect(textOf(dm)).not.toContain(target.url);
+    expect(buttonLabels(dmNow(kept)!)).toEqual(['Pay']);
+
+    const posted = h.discord.messagesIn(logChannel).at(-1)!;
+    expect(textOf(posted)).toContain('Payment link withdrawn');
+    expect(textOf(posted)).toContain(`<@${mod.user.id}> withdrew link ${target.id} issued to <@${buyer.user.id}>.`);
+
+    const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
+    expect(names(list)).toEqual([`⛔ ${target.id} · Revoked`, `🕒 ${kept.id} · Pending`]);
+    expect(fieldFor(list, target.id).value).toContain(`Revoked by <@${mod.user.id}> <t:${unix(h.clock.now())}:R>`);
+    expect(textOf((await links(mod, 'verify', { url: target.url })).message!)).toContain('**Revoked**');
+
+    const logged = h.discord.messagesIn(logChannel).length;
+    const again = await links(moderator(), 'revoke', { link: target.id });
+    expect(textOf(again.message!)).toContain(`Link ${target.id} was already withdrawn by <@${mod.user.id}>`);
+    expect(h.discord.messagesIn(logChannel)).toHaveLength(logged);
+    expect(dmNow(target)!.edits).toBe(1);
+  });
+
+  it('keeps a withdrawal when the DM cannot be edited, and tells the moderator what to do', async () => {
+    const mod = moderator();
+    const buyer = new Member(h);
+    const gone = await checkout(buyer, 'Dm_Gone');
+    h.discord.failRoute('PATCH', new RegExp(`^/channels/${gone.dm.channel_id}/messages/${gone.dm.id}$`), {
+      status: 404,
+      body: { code: 10008, message: 'Unknown Message' },
+    });
+    const reply = textOf((await links(mod, 'revoke', { link: gone.id })).message!);
+    expect(reply).toContain(`Link **${gone.id}** issued to <@${buyer.user.id}>`);
+    expect(reply).toContain("The member's DM could not be changed");
+    expect(names((await links(mod, 'user', { member: buyer.user.id })).message!)).toEqual([`⛔ ${gone.id} · Revoked`]);
+
+    const closed = new Member(h);
+    h.discord.refuseDms(closed.user.id);
+    await addToCart(closed, VIP_30);
+    await closed.run('checkout', { nick: 'Dms_Closed' });
+    const [inReply] = (await h.bot.services.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
+    const answer = textOf((await links(mod, 'revoke', { link: inReply!.id })).message!);
+    expect(answer).toContain('The link was shown to the member in a private reply (their DMs were closed)');
+  });
+
+  it('refuses an unknown reference, and a link that is not the named member’s', async () => {
+    const mod = moderator();
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Not_Yours');
+    expect(textOf((await links(mod, 'revoke', { link: 'ZZZZ9999' })).message!)).toContain(
+      'There is no payment link with the reference “ZZZZ9999” in this server.',
+    );
+    const someoneElse = new Member(h);
+    const reply = textOf((await links(mod, 'revoke', { link: issued.id, member: someoneElse.user.id })).message!);
+    expect(reply).toContain(`Link ${issued.id} was not issued to <@${someoneElse.user.id}>: nothing was withdrawn.`);
+    expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']);
+  });
+
+  it('suggests pending links to withdraw: the member’s when named, otherwise the guild’s latest', async () => {
+    const mod = moderator();
+    const buyer = new Member(h);
+    const expired = await checkout(buyer, 'Auto_Old');
+    h.clock.advance(25 * HOUR);
+    const pending = await checkout(buyer, 'Auto_New', VIP_30, 2);
+    h.clock.advance(3 * HOUR - MINUTE);
+    const other = new Member(h);
+    const othersLink = await checkout(other, 'Other_Buyer', COINS_370);
+
+    expect(await suggestions(mod, '', { member: buyer.user.id })).toEqual([
+      { name: `${pending.id} · Auto_New · 2 × VIP 30 dni · 3 h ago`, value: pending.id },
+    ]);
+    const latest = (await suggestions(mod, '')).map((choice) => choice.value);
+    expect(latest.slice(0, 2)).toEqual([othersLink.id, pending.id]);
+    expect(latest).not.toContain(expired.id);
+    expect((await suggestions(mod, 'auto_n')).map((choice) => choice.value)).toEqual([pending.id]);
+    expect((await suggestions(mod, pending.id.slice(0, 5).toLowerCase())).map((choice) => choice.value)).toContain(pending.id);
+
+    await links(mod, 'revoke', { link: pending.id });
+    expect(await suggestions(mod, '', { member: buyer.user.id })).toEqual([]);
+  });
+
+  it('speaks Polish to a Polish moderator', async () => {
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Polak_1');
+    const mod = moderator({ locale: 'pl' });
+    const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
+    expect(textOf(list)).toContain('Linki do płatności');
+    expect(textOf(list)).toContain('Bot nie widzi płatności');
+    expect(names(list)).toEqual([`🕒 ${issued.id} · Oczekuje`]);
+    expect(fieldFor(list, issued.id).value).toContain(`[Link do płatności](${issued.url})`);
+    expect(textOf((await links(mod, 'verify', { url: `${issued.url}#` })).message!)).toContain('Bot nie wydał tego adresu na tym serwerze.');
+  });
+
+  describe('for the buyer', () => {
+    it('lists their own links of the last 7 days from /cart and sends a pending one to their DMs again, unchanged', async () => {
+      const buyer = new Member(h);
+      const tooOld = await checkout(buyer, 'Week_Old');
+      h.clock.advance(8 * DAY);
+      const expired = await checkout(buyer, 'Buyer_Exp');
+      h.clock.advance(25 * HOUR);
+      const pending = await checkout(buyer, 'Buyer_New', VIP_30, 2);
+      h.clock.advance(HOUR);
+
+      await buyer.run('cart');
+      await buyer.press('My payment links');
+      const view = buyer.message!;
+      expect(textOf(view)).toContain('Your payment links (last 7 days)');
+      expect(textOf(view)).toContain('The bot cannot see payments');
+      expect(names(view)).toEqual([`🕒 ${pending.id} · Pending`, `⌛ ${expired.id} · Expired`]);
+      expect(textOf(view)).not.toContain(tooOld.id);
+      expect(textOf(view)).not.toContain(pending.url);
+      expect(optionLabels(view)).toEqual([`${pending.id} · Buyer_New`]);
+
+      const paymentRequests = h.store.requestsTo('paymentUrl').length;
+      const dm = h.discord.waitForDm(buyer.user.id);
+      await buyer.choose(`${pending.id} · Buyer_New`);
+      const again = await dm;
+      expect(button(again, 'Pay').url).toBe(pending.url);
+      expect(textOf(again)).toContain('2 × 30 dni — VIP');
+      expect(h.store.requestsTo('paymentUrl')).toHaveLength(paymentRequests);
+      expect(buyer.message!.content).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
+      // The new DM replaces the old one: one message carries the Pay button...
+      expect(dmNow(pending)).toBeUndefined();
+
+      // ...and a moderator's withdrawal reaches it.
+      await links(moderator(), 'revoke', { link: pending.id });
+      expect(buttons(h.discord.message(again.channel_id, again.id)!)).toEqual([]);
+
+      await buyer.press('Back to cart');
+      await buyer.press('My payment links');
+      expect(names(buyer.message!)).toEqual([`⛔ ${pending.id} · Revoked`, `⌛ ${expired.id} · Expired`]);
+      expect(textOf(buyer.message!)).toContain('Withdrawn by a moderator');
+      expect(selects(buyer.message!)).toHaveLength(0);
+    });
+
+    it('does not resend a link that expired while the list was open', async () => {
+      const buyer = new Member(h);
+      const issued = await checkout(buyer, 'Late_Click');
+      await buyer.run('cart');
+      await buyer.press('My payment links');
+      h.clock.advance(DAY);
+      const dmsBefore = h.discord.messagesIn(issued.dm.channel_id).length;
+      await buyer.choose(`${issued.id} · Late_Click`);
+      expect(buyer.message!.content).toContain(`Link ${issued.id} can no longer be sent: it expired or was withdrawn.`);
+      expect(names(buyer.message!)).toEqual([`⌛ ${issued.id} · Expired`]);
+      expect(h.discord.messagesIn(issued.dm.channel_id)).toHaveLength(dmsBefore);
+    });
+
+    it('says so when there is nothing from the last 7 days', async () => {
+      const buyer = new Member(h);
+      await buyer.run('cart');
+      await buyer.press('My payment links');
+      expect(textOf(buyer.message!)).toContain('You got no payment links in this server in the last 7 days.');
+      expect(buttonLabels(buyer.message!)).toEqual(['Back to cart']);
+    });
+  });
+
+  // These move the clock by months, so they run last.
+  describe('records older than 90 days', () => {
+    it('are pruned, with their URL, while newer ones stay', async () => {
+      const mod = moderator();
+      const buyer = new Member(h);
+      const old = await checkout(buyer, 'Prune_Old');
+      h.clock.advance(60 * DAY);
+      const newer = await checkout(buyer, 'Prune_New');
+      h.clock.advance(31 * DAY);
+
+      expect(await h.bot.services.paymentLinks.prune(h.clock.now())).toBeGreaterThanOrEqual(1);
+
+      const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
+      expect(textOf(list)).toContain(`The bot issued 1 payment link to <@${buyer.user.id}> in this server.`);
+      expect(names(list)).toEqual([`⌛ ${newer.id} · Expired`]);
+      expect(textOf((await links(mod, 'verify', { url: old.url })).message!)).toContain('Not issued by the bot');
+      expect(textOf((await links(mod, 'verify', { url: newer.url })).message!)).toContain('Issued by the bot');
+    });
+
+    it('are pruned when the bot starts', async () => {
+      const buyer = new Member(h);
+      await checkout(buyer, 'Before_Restart');
+      h.clock.advance(91 * DAY);
+      await h.restart();
+      const list = (await links(moderator(), 'user', { member: buyer.user.id })).message!;
+      expect(textOf(list)).toContain(
+        `The bot issued no payment links to <@${buyer.user.id}> in this server (records are kept for 90 days).`,
+      );
+    });
+  });
+});
