@@ -346,6 +346,8 @@ export const en = {
         ? `The shop is busy right now. Please try again in ${seconds} s; your cart is kept.`
         : 'The shop is busy right now. Please try again in a moment; your cart is kept.',
     unavailable: "The shop isn't answering right now. Your cart is kept; please try again in a moment.",
+    temporarilyUnavailable:
+      'The shop is temporarily unavailable, so the bot is giving it a short break. Your cart is kept; please try again in a minute.',
     timeoutCheckout:
       "The shop didn't answer in time. Your cart is kept. Creating a link doesn't charge anything, so it is safe to try again.",
     badResponse: 'The shop sent an answer the bot could not read. Your cart is kept; please try again later.',

@@ -342,6 +342,8 @@ export const pl: Messages = {
         ? `Sklep jest teraz przeciążony. Spróbuj ponownie za ${seconds} s; koszyk zostaje zachowany.`
         : 'Sklep jest teraz przeciążony. Spróbuj ponownie za chwilę; koszyk zostaje zachowany.',
     unavailable: 'Sklep teraz nie odpowiada. Koszyk zostaje zachowany; spróbuj ponownie za chwilę.',
+    temporarilyUnavailable:
+      'Sklep jest chwilowo niedostępny, więc bot daje mu krótką przerwę. Koszyk zostaje zachowany; spróbuj ponownie za minutę.',
     timeoutCheckout:
       'Sklep nie odpowiedział na czas. Koszyk zostaje zachowany. Utworzenie linku niczego nie pobiera, więc możesz spokojnie spróbować ponownie.',
     badResponse: 'Sklep odesłał odpowiedź, której bot nie rozumie. Koszyk zostaje zachowany; spróbuj później.',

@@ -1,5 +1,6 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { keyFingerprint, StoreClient } from '../spaceis/client.js';
+import { StoreGate } from '../spaceis/gate.js';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
@@ -10,6 +11,8 @@ export interface ShopAccess {
   readonly license: string;
   readonly client: StoreClient;
   readonly offers: OfferCache;
+  /** The license's limiter and circuit breaker (shared by every guild on the license). */
+  readonly gate: StoreGate;
   /** Where the license comes from: the guild's own (/shop-admin license) or the bot's default. */
   readonly source: 'guild' | 'default';
 }
@@ -33,7 +36,7 @@ export interface StoreDirectoryOptions {
  */
 export class StoreDirectory {
   /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
-  readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache }>();
+  readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache; gate: StoreGate }>();
 
   constructor(private readonly options: StoreDirectoryOptions) {}
 
@@ -65,25 +68,27 @@ export class StoreDirectory {
     return this.newClient(apiKey);
   }
 
-  private forKey(apiKey: string): { license: string; client: StoreClient; offers: OfferCache } {
+  private forKey(apiKey: string): { license: string; client: StoreClient; offers: OfferCache; gate: StoreGate } {
     const license = keyFingerprint(apiKey);
     let entry = this.#byLicense.get(license);
     if (!entry) {
-      const client = this.newClient(apiKey);
+      const gate = new StoreGate({ now: () => this.options.clock.now() });
+      const client = this.newClient(apiKey, gate);
       const offers = new OfferCache(client, {
         now: () => this.options.clock.now(),
         ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
       });
-      entry = { client, offers };
+      entry = { client, offers, gate };
       this.#byLicense.set(license, entry);
     }
     return { license, ...entry };
   }
 
-  private newClient(apiKey: string): StoreClient {
+  private newClient(apiKey: string, gate?: StoreGate): StoreClient {
     return new StoreClient({
       baseUrl: this.options.baseUrl,
       apiKey,
+      ...(gate ? { gate } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
     });

@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { StoreError, type StoreErrorKind } from './errors.js';
+import type { StoreGate } from './gate.js';
 import {
   envelopeSchema,
   errorBodySchema,
@@ -55,6 +56,8 @@ export interface StoreClientOptions {
   fetch?: typeof fetch;
   /** Called for every HTTP response received (not for network errors or time-outs). */
   onResponse?: (info: StoreResponseInfo) => void;
+  /** The license's limiter and circuit breaker; every attempt passes through it. */
+  gate?: StoreGate;
 }
 
 export interface CartLinkItem {
@@ -105,6 +108,7 @@ export class StoreClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #fetch: typeof fetch;
   readonly #onResponse: ((info: StoreResponseInfo) => void) | undefined;
+  readonly #gate: StoreGate | undefined;
 
   constructor(options: StoreClientOptions) {
     if (!options.apiKey) throw new TypeError('StoreClient: apiKey is required');
@@ -120,6 +124,7 @@ export class StoreClient {
     this.#sleep = options.sleep ?? realSleep;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#onResponse = options.onResponse;
+    this.#gate = options.gate;
   }
 
   /** GET /v4/servers */
@@ -178,7 +183,7 @@ export class StoreClient {
     const maxAttempts = spec.method === 'GET' ? 1 + this.getRetries : 1;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#attempt(spec);
+        return await (this.#gate ? this.#gate.run(spec.method, spec.path, () => this.#attempt(spec)) : this.#attempt(spec));
       } catch (error) {
         const delay = this.#retryDelay(error, attempt, maxAttempts);
         if (delay === undefined) throw error;
@@ -229,6 +234,8 @@ export class StoreClient {
   }
 
   #report(spec: RequestSpec<z.ZodType>, response: Response, started: number): void {
+    const left = parseNonNegativeNumber(response.headers.get('x-ratelimit-remaining'));
+    if (left !== undefined) this.#gate?.noteRemaining(left);
     if (!this.#onResponse) return;
     const info: StoreResponseInfo = {
       method: spec.method,

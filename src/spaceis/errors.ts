@@ -8,7 +8,8 @@
  * the method, the path (which never contains the key) and the API's reply.
  */
 
-export type StoreErrorKind = 'http' | 'timeout' | 'network' | 'invalid-response';
+/** `unavailable`: not sent at all, because the license's gate refused it (circuit open or queue full). */
+export type StoreErrorKind = 'http' | 'timeout' | 'network' | 'invalid-response' | 'unavailable';
 
 export interface StoreErrorInit {
   kind: StoreErrorKind;

@@ -29,12 +29,16 @@ export function violationText(violation: RuleViolation, t: Messages): string {
  */
 export function storeErrorText(error: StoreError, t: Messages, during: 'browse' | 'checkout'): string {
   if (error.isAuthProblem) return t.storeErrors.notConfigured;
+  if (error.kind === 'unavailable') return t.storeErrors.temporarilyUnavailable;
   if (error.kind === 'timeout' || error.kind === 'network') {
     return during === 'checkout' && error.kind === 'timeout' ? t.storeErrors.timeoutCheckout : t.storeErrors.unavailable;
   }
   if (error.kind === 'invalid-response') return t.storeErrors.badResponse;
   if (error.isThrottled) return t.storeErrors.throttled(error.retryAfterSeconds);
-  if (!error.apiMessage && (error.status ?? 0) >= 500) return t.storeErrors.unavailable;
+  if ((error.status ?? 0) >= 500) {
+    // The store failed, it did not refuse: say so, with its own words when it gave any.
+    return error.apiMessage ? `${t.storeErrors.unavailable}\n(“${clip(error.apiMessage, 200)}”)` : t.storeErrors.unavailable;
+  }
 
   const parts: string[] = [];
   if (error.apiMessage) parts.push(t.storeErrors.refused(clip(error.apiMessage, 300)));

@@ -1,0 +1,150 @@
+import { StoreError } from './errors.js';
+
+/**
+ * Every call to one license's store goes through its gate. A license's rate limit is shared by
+ * every guild selling from it and by the shop's own website, so the gate:
+ * - bounds concurrency and the queue behind it: a crowd waits briefly or is told the shop is busy,
+ *   it never piles up unbounded requests;
+ * - honours the store's throttling: after a 429 with `Retry-At`, or `X-RateLimit-Remaining: 0`,
+ *   calls are refused at once until the pause ends (the member is told when to try again);
+ * - is a circuit breaker: after repeated failures (5xx, time-outs, refused connections) it stops
+ *   calling for a while, then lets one trial through; success closes it again.
+ * Refusals are StoreErrors of kind `unavailable` (breaker, queue) or throttling 429s, so every
+ * handler already knows how to answer them.
+ */
+export interface GateOptions {
+  now: () => number;
+  /** Requests in flight at once for this license. */
+  maxConcurrent?: number;
+  /** Requests waiting for a slot; beyond this the store is "busy". */
+  maxQueue?: number;
+  /** Consecutive failures that open the breaker. */
+  failureThreshold?: number;
+  /** How long the breaker stays open before a trial request. */
+  openMs?: number;
+  /** How long to hold off when the store says no requests remain but not when they come back. */
+  exhaustedPauseMs?: number;
+}
+
+export type GateState = 'closed' | 'open' | 'half-open';
+
+export class StoreGate {
+  readonly #now: () => number;
+  readonly #maxConcurrent: number;
+  readonly #maxQueue: number;
+  readonly #failureThreshold: number;
+  readonly #openMs: number;
+  readonly #exhaustedPauseMs: number;
+
+  #active = 0;
+  readonly #queue: (() => void)[] = [];
+  #failures = 0;
+  #openedAt: number | undefined;
+  #trialInFlight = false;
+  #pausedUntil = 0;
+
+  constructor(options: GateOptions) {
+    this.#now = options.now;
+    this.#maxConcurrent = options.maxConcurrent ?? 4;
+    this.#maxQueue = options.maxQueue ?? 100;
+    this.#failureThreshold = options.failureThreshold ?? 5;
+    this.#openMs = options.openMs ?? 30_000;
+    this.#exhaustedPauseMs = options.exhaustedPauseMs ?? 1_000;
+  }
+
+  get state(): GateState {
+    if (this.#openedAt === undefined) return 'closed';
+    return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
+  }
+
+  /** Runs one request attempt under the gate's rules. */
+  async run<T>(method: string, path: string, attempt: () => Promise<T>): Promise<T> {
+    this.#admit(method, path);
+    // Marked before waiting for a slot, so a half-open breaker lets exactly one trial through.
+    const trial = this.state === 'half-open';
+    if (trial) this.#trialInFlight = true;
+    try {
+      await this.#acquire(method, path);
+    } catch (error) {
+      if (trial) this.#trialInFlight = false;
+      throw error;
+    }
+    try {
+      const value = await attempt();
+      this.#succeeded();
+      return value;
+    } catch (error) {
+      this.#failed(error);
+      throw error;
+    } finally {
+      if (trial) this.#trialInFlight = false;
+      this.#release();
+    }
+  }
+
+  /** Called with each response's `X-RateLimit-Remaining`. */
+  noteRemaining(remaining: number): void {
+    if (remaining <= 0) this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#exhaustedPauseMs);
+  }
+
+  #admit(method: string, path: string): void {
+    const now = this.#now();
+    if (now < this.#pausedUntil) {
+      throw new StoreError({
+        kind: 'http',
+        status: 429,
+        method,
+        path,
+        message: `SpaceIs ${method} ${path} held back: the license's rate limit is paused`,
+        retryAfterSeconds: Math.max(1, Math.ceil((this.#pausedUntil - now) / 1000)),
+      });
+    }
+    const state = this.state;
+    if (state === 'open' || (state === 'half-open' && this.#trialInFlight)) {
+      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the store is failing (circuit open)` });
+    }
+  }
+
+  async #acquire(method: string, path: string): Promise<void> {
+    if (this.#active < this.#maxConcurrent) {
+      this.#active += 1;
+      return;
+    }
+    if (this.#queue.length >= this.#maxQueue) {
+      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: too many requests waiting` });
+    }
+    // The slot is handed over by #release, so `active` never drops while others wait.
+    await new Promise<void>((resolve) => this.#queue.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#active -= 1;
+  }
+
+  #succeeded(): void {
+    this.#failures = 0;
+    this.#openedAt = undefined;
+  }
+
+  #failed(error: unknown): void {
+    if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
+      this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + error.retryAfterSeconds * 1000);
+    }
+    if (!countsAsOutage(error)) {
+      // The store answered (a business error, a 4xx): it is up.
+      if (this.state === 'half-open') this.#succeeded();
+      return;
+    }
+    this.#failures += 1;
+    if (this.state === 'half-open' || this.#failures >= this.#failureThreshold) this.#openedAt = this.#now();
+  }
+}
+
+/** Failures that say the store is down or overloaded, as opposed to an answer we did not like. */
+function countsAsOutage(error: unknown): boolean {
+  if (!(error instanceof StoreError)) return false;
+  if (error.kind === 'timeout' || error.kind === 'network') return true;
+  return error.kind === 'http' && (error.status ?? 0) >= 500;
+}

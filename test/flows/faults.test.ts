@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Fault, FakeRoute } from '../fakes/spaceis/fake-spaceis.js';
+import { addToCart, Member } from '../support/buyer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { optionLabels, textOf } from '../support/ui.js';
+
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+const NOT_ANSWERING = "The shop isn't answering right now. Your cart is kept; please try again in a moment.";
+const CONFIG = "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins; your cart is kept.";
+const UNREADABLE = 'The shop sent an answer the bot could not read. Your cart is kept; please try again later.';
+const error = (message: string) => ({ success: false, type: 'error', message });
+
+/** Every store fault of the reliability issue: what the member reads when it hits the offer, and when it hits checkout. */
+const FAULTS: { name: string; fault: Fault; browse: string; checkout: string; attempts?: number }[] = [
+  { name: 'HTTP 500', attempts: 3, fault: { status: 500, body: error('Server Error') }, browse: `${NOT_ANSWERING}\n(“Server Error”)`, checkout: `${NOT_ANSWERING}\n(“Server Error”)` },
+  { name: 'HTTP 502', attempts: 3, fault: { raw: '<html>502 Bad Gateway</html>', status: 502 }, browse: NOT_ANSWERING, checkout: NOT_ANSWERING },
+  { name: 'HTTP 503', attempts: 3, fault: { raw: 'Service Unavailable', status: 503 }, browse: NOT_ANSWERING, checkout: NOT_ANSWERING },
+  {
+    name: 'a time-out',
+    attempts: 3,
+    fault: { kind: 'hang' },
+    browse: NOT_ANSWERING,
+    checkout: "The shop didn't answer in time. Your cart is kept. Creating a link doesn't charge anything, so it is safe to try again.",
+  },
+  { name: 'a dropped connection', attempts: 3, fault: { kind: 'destroy' }, browse: NOT_ANSWERING, checkout: NOT_ANSWERING },
+  { name: 'a body that is not JSON', fault: { raw: 'Hello, this is not JSON', status: 200 }, browse: UNREADABLE, checkout: UNREADABLE },
+  { name: 'JSON of the wrong shape', fault: { status: 200, body: { success: true, type: 'response', data: { surprise: true } } }, browse: UNREADABLE, checkout: UNREADABLE },
+  {
+    name: '429 with Retry-At',
+    fault: { status: 429, headers: { 'Retry-At': '45' }, body: error('Too Many Attempts.') },
+    browse: 'The shop is busy right now. Please try again in 45 s; your cart is kept.',
+    checkout: 'The shop is busy right now. Please try again in 45 s; your cart is kept.',
+  },
+  {
+    name: '429 purchase limit',
+    fault: { status: 429, body: error('daily purchase limit reached for this nick') },
+    browse: 'The shop refused this request: “daily purchase limit reached for this nick”.',
+    checkout: 'The shop refused this request: “daily purchase limit reached for this nick”.',
+  },
+  { name: 'HTTP 401', fault: { status: 401, body: error('unauthorized') }, browse: CONFIG, checkout: CONFIG },
+  { name: 'HTTP 402', fault: { status: 402, body: error('license is not active') }, browse: CONFIG, checkout: CONFIG },
+];
+
+describe('when the store misbehaves', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A short store time-out keeps the time-out cases quick; everything else runs on the manual clock.
+    h = await startHarness({ storeTimeoutMs: 60 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(async () => {
+    // Each case starts with a cold cache and a closed circuit breaker.
+    h.clock.advance(10 * 60_000);
+    await new Member(h).run('shop');
+  });
+
+  /** A GET is tried three times when the failure may pass (5xx, time-out, dropped connection); once otherwise. */
+  function failAll(route: FakeRoute, fault: Fault, attempts = 1): void {
+    h.store.failNext(route, fault, attempts);
+  }
+
+  function storeFailureLines(): string[] {
+    return h.logs.filter((line) => line.includes('"store request failed"') || line.includes('"payment link refused"'));
+  }
+
+  it.each(FAULTS)('$name on the offer: a clear answer in time, one log line, the cart kept', async ({ fault, browse, attempts }) => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    h.clock.advance(10 * 60_000); // the cached offer expires
+    failAll('servers', fault, attempts);
+    const requests = h.store.requestsTo('servers').length;
+    const logged = storeFailureLines().length;
+
+    const reply = await member.run('shop');
+
+    expect(reply.callbackType).toBe(5); // deferred before the store was asked
+    expect(reply.message!.content.slice(0, browse.length)).toBe(browse);
+    expect(storeFailureLines().length).toBe(logged + 1);
+    const line = JSON.parse(storeFailureLines().at(-1)!) as { store: { path: string } };
+    expect(line.store.path).toBe('/v4/servers');
+    expect(h.store.requestsTo('servers').length).toBe(requests + (attempts ?? 1));
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+  });
+
+  it.each(FAULTS)('$name on paymentUrl: never repeated, a clear answer, the cart kept', async ({ fault, checkout }) => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    h.store.failNext('paymentUrl', fault);
+    const before = h.store.requestsTo('paymentUrl').length;
+
+    const reply = await member.run('checkout', { nick: 'Faulty' });
+
+    expect(reply.message!.content.slice(0, checkout.length)).toBe(checkout);
+    expect(reply.message!.content).not.toMatch(/\bpaid\b|DMs/);
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    // The bot is still up and serving.
+    expect(optionLabels((await new Member(h).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+
+  it('stops calling a failing store for a while, then tries again', async () => {
+    const member = new Member(h);
+    h.clock.advance(10 * 60_000);
+    h.store.failNext('servers', { raw: 'down', status: 503 }, 5);
+    const requests = h.store.requestsTo('servers').length;
+    expect((await member.run('shop')).message!.content).toBe(NOT_ANSWERING); // three attempts
+    const opened = await member.run('shop'); // two more failures open the breaker; the third is not sent
+    const pause =
+      'The shop is temporarily unavailable, so the bot is giving it a short break. Your cart is kept; please try again in a minute.';
+    expect(opened.message!.content).toBe(pause);
+    expect((await member.run('shop')).message!.content).toBe(pause);
+    expect(h.store.requestsTo('servers').length).toBe(requests + 5);
+
+    h.clock.advance(30_000);
+    expect(optionLabels((await member.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+});
