@@ -1,4 +1,4 @@
-import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, type ClientOptions, type Interaction } from 'discord.js';
 import { commands } from '../commands/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -8,6 +8,8 @@ import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
+import { InFlight } from './discord/in-flight.js';
+import { schedulePruning } from './services/link-pruner.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage } from './storage/keyv-store.js';
@@ -24,7 +26,14 @@ export interface BotOptions {
   sleep?: (ms: number) => Promise<void>;
   offerTtlMs?: number;
   storeTimeoutMs?: number;
+  /** How long stop() waits for interactions in flight. */
+  drainTimeoutMs?: number;
+  /** Extra discord.js client options; tests use it to skip the 5 s identify throttle after a lost session. */
+  discordOptions?: Pick<ClientOptions, 'ws'>;
 }
+
+/** In-flight interactions get this long to finish on shutdown; main.ts exits within 10 s in all. */
+const DRAIN_TIMEOUT_MS = 7_000;
 
 export interface Bot {
   readonly client: Client;
@@ -44,6 +53,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     rest: { api: config.DISCORD_API_URL },
+    ...options.discordOptions,
     // The bot reads nothing from message history or presences: caching them would only cost memory.
     makeCache: Options.cacheWithLimits({
       ...Options.DefaultMakeCacheSettings,
@@ -84,8 +94,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const linkPruner = schedulePruning(services.paymentLinks, clock, logger);
 
   const router = new InteractionRouter(services, commands);
+  const inFlight = new InFlight();
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
-    router.handle(interaction).catch((error: unknown) => logger.error({ err: error }, 'interaction routing failed'));
+    // While stopping, a newcomer is told to come back instead of being left with "interaction failed".
+    const work = inFlight.accepting ? router.handle(interaction) : router.refuseWhileStopping(interaction);
+    inFlight.track(work).catch((error: unknown) => logger.error({ err: error }, 'interaction routing failed'));
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (_event, shard) => logger.warn({ shard }, 'gateway disconnected'));
@@ -101,47 +114,14 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
       await linkPruner.start();
     },
+    /** Stops taking interactions, lets those in flight finish (up to a bound), then closes everything. */
     async stop() {
+      inFlight.accepting = false;
+      const drained = await inFlight.drain(options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS);
+      if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
       await linkPruner.stop();
       await client.destroy();
       await storage.close();
-    },
-  };
-}
-
-/** How often old payment-link records are pruned while the bot runs (it also prunes once at start). */
-const PRUNE_EVERY_MS = 6 * 60 * 60_000;
-
-/**
- * Deletes payment-link records past their retention, at start and then every few hours. The first
- * run is awaited so a restarted bot never serves records it should have forgotten; a failure is
- * logged and retried next time, never fatal. `stop()` waits for a run in flight before storage closes.
- */
-function schedulePruning(links: PaymentLinkRepository, clock: Clock, logger: Logger): { start(): Promise<void>; stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const run = (): Promise<void> => {
-    running ??= links
-      .prune(clock.now())
-      .then((deleted) => {
-        if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  return {
-    async start() {
-      await run();
-      timer = setInterval(() => void run(), PRUNE_EVERY_MS);
-      // The timer alone must not keep the process alive.
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await running;
     },
   };
 }

@@ -24,16 +24,25 @@ const bot = await createBot({ config, logger }).catch((error: unknown) => {
   process.exit(1);
 });
 
+/** Longest a stop may take: in-flight interactions get most of it (see app.ts), then the process exits anyway. */
+const SHUTDOWN_LIMIT_MS = 9_500;
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
+  logger.info({ signal }, 'shutting down: finishing interactions in flight');
+  setTimeout(() => {
+    logger.warn('shutdown took too long; exiting');
+    process.exit(0);
+  }, SHUTDOWN_LIMIT_MS).unref();
   await bot.stop().catch((error: unknown) => logger.error({ err: error }, 'error while shutting down'));
+  logger.info('stopped');
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+// A bug must cost one interaction, never the process: log it and carry on.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
 try {
   await bot.start();

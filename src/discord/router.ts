@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AutocompleteInteraction, Interaction } from 'discord.js';
+import { MessageFlags, type AutocompleteInteraction, type Interaction } from 'discord.js';
 import { localeOf, messages } from '../i18n/index.js';
 import { isStoreError } from '../spaceis/errors.js';
 import type { BotServices, CommandModule, ComponentInteraction, HandlerContext } from './context.js';
@@ -46,6 +46,13 @@ export class InteractionRouter {
       return;
     }
     await this.component(interaction);
+  }
+
+  /** The bot is shutting down: a short ephemeral answer instead of silence. */
+  async refuseWhileStopping(interaction: Interaction): Promise<void> {
+    if (!interaction.isRepliable()) return;
+    const t = messages(localeOf(interaction.locale));
+    await interaction.reply({ content: t.common.restarting, flags: MessageFlags.Ephemeral }).catch(() => undefined);
   }
 
   private async component(interaction: ComponentInteraction): Promise<void> {

@@ -130,6 +130,7 @@ export const en = {
     page: (page: number, pages: number) => `Page ${page} of ${pages}`,
     notYourMenu: 'This menu belongs to someone else. Use /shop or /cart to open your own.',
     expired: 'This menu is out of date. Open it again with /shop or /cart.',
+    restarting: 'The shop bot is restarting. Please try again in a few seconds; your cart is safe.',
     internalError: (reference: string) =>
       `Something went wrong on our side. Your cart is safe. If it happens again, give the server's staff this reference: ${reference}`,
   },

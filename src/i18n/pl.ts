@@ -126,6 +126,7 @@ export const pl: Messages = {
     page: (page, pages) => `Strona ${page} z ${pages}`,
     notYourMenu: 'To menu należy do kogoś innego. Otwórz własne przez /sklep lub /koszyk.',
     expired: 'To menu jest nieaktualne. Otwórz je ponownie przez /sklep lub /koszyk.',
+    restarting: 'Bot sklepu uruchamia się ponownie. Spróbuj za kilka sekund; Twój koszyk jest bezpieczny.',
     internalError: (reference) =>
       `Coś poszło nie tak po naszej stronie. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
   },

@@ -88,6 +88,13 @@ describe('when the store says no', () => {
 
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
     expect(await cartText(member)).toContain('1 × 30 dni — VIP');
+
+    // Retry-At pauses the whole license (its rate limit is shared): even the offer waits it out.
+    h.clock.advance(10_000);
+    const paused = await member.run('checkout', { nick: 'Retry' });
+    expect(paused.message!.content).toBe('The shop is busy right now. Please try again in 20 s; your cart is kept.');
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
+    h.clock.advance(20_000);
   });
 
   it('retries the offer after a 5xx and serves the menu', async () => {

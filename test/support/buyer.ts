@@ -16,7 +16,7 @@ export class Member {
   private modalSource: FakeMessage | undefined;
 
   constructor(
-    private readonly h: Harness,
+    private readonly h: Pick<Harness, 'discord'>,
     readonly options: DispatchOptions & { username?: string } = {},
   ) {
     this.user = h.discord.newUser(options.username ? { username: options.username } : {});

@@ -78,6 +78,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         sleeps.push(ms);
       },
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
+      // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
+      discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });
     await bot.start();
     // Registered as an operator would (npm run register-commands): the fake then knows every option's type.

@@ -177,17 +177,23 @@ export class FakeSpaceIs {
   readonly #faults = new Map<FakeRoute, Fault[]>();
   readonly #holds = new Map<FakeRoute, HoldState[]>();
   readonly #hanging = new Set<ServerResponse>();
+  readonly #rateLimit: number;
   #answered = 0;
   #closed = false;
 
-  private constructor(server: Server, url: string, apiKey: string, shop: ShopFixture) {
+  private constructor(server: Server, url: string, apiKey: string, shop: ShopFixture, rateLimit: number) {
     this.#server = server;
     this.url = url;
     this.apiKey = apiKey;
     this.shop = shop;
+    this.#rateLimit = rateLimit;
   }
 
-  static async start(opts: { apiKey?: string; shop?: ShopFixture } = {}): Promise<FakeSpaceIs> {
+  /**
+   * `rateLimit` is the budget reported in `X-RateLimit-Limit`/`-Remaining` (default 600). It is never
+   * replenished, unlike a real store's window: the benchmark, which sends thousands of requests, raises it.
+   */
+  static async start(opts: { apiKey?: string; shop?: ShopFixture; rateLimit?: number } = {}): Promise<FakeSpaceIs> {
     let fake: FakeSpaceIs | undefined;
     const server = createServer((req, res) => {
       // `fake` is set before listen() resolves, so no request can arrive earlier.
@@ -198,7 +204,7 @@ export class FakeSpaceIs {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    fake = new FakeSpaceIs(server, `http://127.0.0.1:${port}`, opts.apiKey ?? API_KEY_DEFAULT, opts.shop ?? defaultShop());
+    fake = new FakeSpaceIs(server, `http://127.0.0.1:${port}`, opts.apiKey ?? API_KEY_DEFAULT, opts.shop ?? defaultShop(), opts.rateLimit ?? RATE_LIMIT);
     return fake;
   }
 
@@ -349,8 +355,8 @@ export class FakeSpaceIs {
     this.#answered++;
     res.writeHead(reply.status, {
       'Content-Type': 'application/json',
-      'X-RateLimit-Limit': String(RATE_LIMIT),
-      'X-RateLimit-Remaining': String(Math.max(0, RATE_LIMIT - this.#answered)),
+      'X-RateLimit-Limit': String(this.#rateLimit),
+      'X-RateLimit-Remaining': String(Math.max(0, this.#rateLimit - this.#answered)),
     });
     res.end(JSON.stringify(reply.body));
   }

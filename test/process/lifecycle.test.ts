@@ -1,0 +1,164 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
+import { textOf } from '../support/ui.js';
+
+/**
+ * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js),
+ * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+
+interface RunningBot {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+describe('the bot process', () => {
+  let discord: FakeDiscord;
+  let store: FakeSpaceIs;
+  let dir: string;
+  let running: RunningBot[] = [];
+
+  beforeAll(() => {
+    // The same build `npm start` runs first.
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+  }, 120_000);
+
+  beforeEach(async () => {
+    discord = await FakeDiscord.start();
+    store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
+    dir = mkdtempSync(join(tmpdir(), 'shopbot-process-'));
+  });
+
+  afterEach(async () => {
+    for (const bot of running) if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
+    await Promise.all(running.map((bot) => bot.exited));
+    running = [];
+    await discord.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function startBot(): Promise<RunningBot> {
+    const ready = discord.nextReady();
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+      cwd: dir, // no .env here: the environment below is all it gets
+      env: {
+        PATH: process.env.PATH ?? '',
+        DISCORD_TOKEN: BOT_TOKEN,
+        DISCORD_API_URL: discord.apiUrl,
+        SPACEIS_API_URL: store.url,
+        SPACEIS_API_KEY: LICENSE_KEY,
+        STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
+        LOG_LEVEL: 'trace',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const bot = { child, output, exited };
+    running.push(bot);
+    await Promise.race([
+      ready,
+      exited.then(() => {
+        throw new Error(`bot exited before ready:\n${output.join('')}`);
+      }),
+    ]);
+    return bot;
+  }
+
+  /** Resolves when the bot has written `text` (event-driven: no polling, no sleeping). */
+  function outputContains(bot: RunningBot, text: string): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!bot.output.join('').includes(text)) return;
+        bot.child.stdout?.off('data', check);
+        resolve();
+      };
+      bot.child.stdout?.on('data', check);
+      check();
+    });
+  }
+
+  it('on SIGTERM finishes the checkout in flight, turns newcomers away politely, and exits 0', async () => {
+    const bot = await startBot();
+    const member = new Member({ discord });
+    await addToCart(member, VIP_30, 2);
+
+    const hold = store.hold('paymentUrl');
+    const checkout = await discord.slash(member.user, 'checkout', { options: { nick: 'Draining' } });
+    await hold.reached;
+    const dm = discord.waitForDm(member.user.id);
+    const stoppedAt = Date.now();
+    bot.child.kill('SIGTERM');
+    await outputContains(bot, 'shutting down');
+
+    const latecomer = await (await discord.slash(new Member({ discord }).user, 'shop')).settled();
+    expect(latecomer.message!.content).toBe('The shop bot is restarting. Please try again in a few seconds; your cart is safe.');
+
+    hold.release();
+    expect((await checkout.settled()).message!.content).toContain('is in your DMs');
+    expect((await dm).components.length).toBe(1);
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    expect(bot.output.join('')).toContain('"msg":"stopped"');
+  });
+
+  it('after SIGKILL mid-purchase restarts with carts, nicks, records and open menus intact', async () => {
+    const first = await startBot();
+    // An admin setting, a link record and a remembered nick, all written before the crash.
+    const admin = new Member({ discord }, { permissions: PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ViewChannel });
+    await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 0 });
+    const member = new Member({ discord });
+    await addToCart(member, VIP_30, 2);
+    await member.run('checkout', { nick: 'Survivor' });
+    await addToCart(member, VIP_30, 3);
+    await openVariant(member, { ...VIP_30, variant: 'Na zawsze' });
+    const openMenu = member.message!;
+
+    const hold = store.hold('paymentUrl');
+    await discord.slash(member.user, 'checkout', {});
+    await hold.reached;
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    hold.release();
+
+    const second = await startBot();
+    // The menu opened before the crash still works, and the cart is as it was.
+    await member.choose('2 ×', openMenu);
+    await member.press('Add to cart');
+    await member.press('View cart');
+    const cart = textOf(member.message!);
+    expect(cart).toContain('1. 3 × 30 dni — VIP');
+    expect(cart).toContain('2. 2 × Na zawsze — VIP');
+    expect(cart).toContain('Checkout as **Survivor**');
+    // The link issued before the crash is still on record.
+    await member.press('My payment links');
+    expect(textOf(member.message!)).toContain('Survivor');
+    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('Checkout cooldown\n0 s');
+
+    // Neither process ever logged the token or the license key, even at trace level.
+    for (const bot of [first, second]) {
+      const log = bot.output.join('');
+      expect(log).not.toContain(BOT_TOKEN);
+      expect(log).not.toContain(LICENSE_KEY);
+    }
+  });
+});
