@@ -104,6 +104,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   client.on(Events.ShardDisconnect, (_event, shard) => logger.warn({ shard }, 'gateway disconnected'));
   client.on(Events.ShardResume, (shard) => logger.info({ shard }, 'gateway session resumed'));
 
+  let stopping: Promise<void> | undefined;
   return {
     client,
     services,
@@ -114,14 +115,19 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
       await linkPruner.start();
     },
-    /** Stops taking interactions, lets those in flight finish (up to a bound), then closes everything. */
-    async stop() {
-      inFlight.accepting = false;
-      const drained = await inFlight.drain(options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS);
-      if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
-      await linkPruner.stop();
-      await client.destroy();
-      await storage.close();
+    /** Stops taking interactions, lets those in flight finish (up to a bound), then closes everything. Idempotent. */
+    stop() {
+      stopping ??= stopBot();
+      return stopping;
     },
   };
+
+  async function stopBot(): Promise<void> {
+    inFlight.accepting = false;
+    const drained = await inFlight.drain(options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS);
+    if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
+    await linkPruner.stop();
+    await client.destroy();
+    await storage.close();
+  }
 }

@@ -111,8 +111,15 @@ export class InteractionRouter {
 
   /** Runs a handler; a failure becomes an answer the member can act on, never "This interaction failed". */
   private async run(ctx: HandlerContext, work: () => Promise<void>): Promise<void> {
+    const interaction = ctx.respond.interaction;
+    const started = performance.now();
     try {
       await work();
+      // What was asked (a command name or a custom id, never option or field values) and how long it took.
+      ctx.log.debug(
+        { what: interaction.isChatInputCommand() ? `/${interaction.commandName}` : interaction.customId, ms: Math.round(performance.now() - started) },
+        'interaction handled',
+      );
     } catch (error) {
       await this.fail(ctx, error).catch((failure: unknown) => {
         ctx.log.warn({ err: failure }, 'could not tell the member about a failure');

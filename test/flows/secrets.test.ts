@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, Member } from '../support/buyer.js';
+import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+
+const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
+const GUILD_KEY = 'guild-secret-license-key-77aa';
+const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+
+describe('secrets at the most verbose log level', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ logLevel: 'trace' });
+    h.store.otherKeys.add(GUILD_KEY);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('never appear in a log line, a Discord message or (license keys) the storage file', async () => {
+    const admin = new Member(h, { permissions: ADMIN });
+    const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'log' });
+    await admin.sub('shop-admin', 'settings', { 'log-channel': logId });
+    await admin.sub('shop-admin', 'license set');
+    await admin.submit({ key: 'a-wrong-key-that-is-refused' });
+    await admin.sub('shop-admin', 'license set');
+    await admin.submit({ key: GUILD_KEY });
+    await admin.sub('shop-admin', 'status');
+
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30, 2);
+    await buyer.run('checkout', { nick: 'Secretive' });
+    h.store.failNext('paymentUrl', { status: 401, body: { success: false, type: 'error', message: 'unauthorized' } });
+    h.clock.advance(60_000);
+    await addToCart(buyer, VIP_30);
+    await buyer.run('checkout', { nick: 'Secretive' });
+    await admin.sub('shop-admin', 'license clear');
+    await h.restart(); // storage closed and reopened: what is on disk is all there is
+
+    const secrets = [BOT_TOKEN, LICENSE_KEY, GUILD_KEY, 'a-wrong-key-that-is-refused', ENCRYPTION_KEY];
+    expect(h.logs.length).toBeGreaterThan(30);
+    const replies = h.discord.requests.map((request) => JSON.stringify(request.body ?? ''));
+    const storage = readFileSync(h.storageFile, 'utf8') + readFileSync(`${h.storageFile}-wal`, { encoding: 'utf8', flag: 'a+' });
+    for (const secret of secrets) {
+      for (const line of h.logs) expect(line).not.toContain(secret);
+      for (const reply of replies) expect(reply).not.toContain(secret);
+      if (secret !== BOT_TOKEN) expect(storage).not.toContain(secret);
+    }
+  });
+});
