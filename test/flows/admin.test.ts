@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/spaceis/client.js';
 import { allProducts, allVariants } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
-import { addToCart, Member } from '../support/buyer.js';
+import { addToCart, Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
 import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
 
 const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
 const ADMIN = MEMBER | PermissionFlagsBits.ManageGuild;
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
-const SKY_VIP = { server: 'SkyBlock', category: 'Rangi', product: 'VIP Wyspy', variant: '30 dni' };
 
 describe('/shop-admin', () => {
   let h: Harness;

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { buttonLabels, optionLabels, textOf } from '../support/ui.js';
 
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
-const VIP_FOREVER = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: 'Na zawsze' };
-const SKY_VIP = { server: 'SkyBlock', category: 'Rangi', product: 'VIP Wyspy', variant: '30 dni' };
 
 describe('the cart', () => {
   let h: Harness;

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
-import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
 /** The default checkout cooldown is 30 s: members checking out again in a test wait it out. */
 const COOLDOWN_MS = 30_000;
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, FakeRoute } from '../fakes/spaceis/fake-spaceis.js';
-import { addToCart, Member } from '../support/buyer.js';
+import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { optionLabels, textOf } from '../support/ui.js';
 
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
 const NOT_ANSWERING = "The shop isn't answering right now. Your cart is kept; please try again in a moment.";
 const CONFIG = "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins; your cart is kept.";
 const UNREADABLE = 'The shop sent an answer the bot could not read. Your cart is kept; please try again later.';

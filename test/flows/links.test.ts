@@ -2,11 +2,10 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
 import { landmarks } from '../fakes/spaceis/fixtures.js';
-import { addToCart, Member } from '../support/buyer.js';
+import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { button, buttonLabels, buttons, optionLabels, selects, textOf } from '../support/ui.js';
 
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shortRef } from '../../src/discord/custom-id.js';
 import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
-import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { button, optionLabels, textOf } from '../support/ui.js';
 
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
 
 describe('when Discord or the buyers misbehave', () => {
   let h: Harness;

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_MESSAGES } from '../../src/spaceis/errors.js';
-import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
 import { optionLabels, textOf } from '../support/ui.js';
 
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
 
 /** Every message the contract documents, with the hint the buyer gets beside it. */
 const DOCUMENTED: [message: string, status: number, hint: string][] = [

@@ -6,7 +6,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
-import { addToCart, Member, openVariant } from '../support/buyer.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
 import { textOf } from '../support/ui.js';
 
@@ -15,7 +15,6 @@ import { textOf } from '../support/ui.js';
  * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
 
 interface RunningBot {
   child: ChildProcess;

@@ -110,3 +110,8 @@ export async function addToCart(
   if (quantity !== 1) await member.choose(`${quantity} ×`);
   return member.press('Add to cart');
 }
+
+/** Items of the default fixture shop that many tests buy, named as a member sees them. */
+export const VIP_30 = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: '30 dni' };
+export const VIP_FOREVER = { server: 'Survival', category: 'Rangi', product: 'VIP', variant: 'Na zawsze' };
+export const SKY_VIP = { server: 'SkyBlock', category: 'Rangi', product: 'VIP Wyspy', variant: '30 dni' };
