@@ -94,6 +94,33 @@ describe('/shop-admin', () => {
     await admin.sub('shop-admin', 'settings', { locale: 'auto' });
   });
 
+  it('tells the log channel, once, when buyers meet a rejected license', async () => {
+    const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'license-log' });
+    await admin.sub('shop-admin', 'settings', { 'log-channel': logId });
+    h.clock.advance(10 * 60_000);
+    h.store.failNext('servers', { status: 401, body: { success: false, type: 'error', message: 'unauthorized' } }, 2);
+    const posted = h.discord.waitForMessage(logId);
+    await new Member(h).run('shop');
+    const post = textOf(await posted);
+    expect(post).toContain('The shop license has a problem');
+    expect(post).toContain('SpaceIs answered 401 (“unauthorized”) while serving a buyer.');
+    const count = h.discord.messagesIn(logId).length;
+    await new Member(h).run('shop'); // a second buyer a moment later: no second post within the hour
+    expect(h.discord.messagesIn(logId).length).toBe(count);
+    await admin.sub('shop-admin', 'settings', { reset: 'log-channel' });
+  });
+
+  it('falls back to defaults, with a warning, when a stored settings record is damaged', async () => {
+    const other = h.discord.addGuild({ name: 'Damaged' });
+    await h.bot.services.guildSettings.update(other.id, (settings) => ({ ...settings, checkoutCooldownSeconds: 5 }));
+    // Written behind the bot's back, as an old version or a broken disk might.
+    await h.bot.services.guildSettings['keyv'].set(`guild:${other.id}`, { checkoutCooldownSeconds: 'lots', logChannelId: 42 });
+    await h.restart();
+    const shown = await new Member(h, { permissions: ADMIN, guildId: other.id, channelId: other.channelId }).sub('shop-admin', 'settings');
+    expect(textOf(shown.message!)).toContain('Checkout cooldown\n30 s');
+    expect(h.logs.some((line) => line.includes('stored record did not validate') && line.includes(`guild:${other.id}`))).toBe(true);
+  });
+
   it('keeps the checkout working when the log channel refuses the bot', async () => {
     const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'soon-closed' });
     await admin.sub('shop-admin', 'settings', { 'log-channel': logId });
