@@ -73,8 +73,9 @@ async function checkoutAs(ctx: HandlerContext, nick: string): Promise<void> {
   const { t, services, guildId, userId, respond } = ctx;
   const shop = ctx.shop;
   if (!shop) return respond.show({ content: t.shop.notSetUp });
-  await services.nicks.set(userId, nick);
+  // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
   await respond.defer();
+  await services.nicks.set(userId, nick);
 
   const outcome = await issuePaymentLink(services, shop, {
     guildId,

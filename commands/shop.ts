@@ -21,7 +21,7 @@ import {
   type VariantChoice,
 } from '../src/discord/views/shop.js';
 import { byRef, cartItemFrom, matchServer, offerReader, pricedVariant, type OfferReader } from '../src/services/catalog.js';
-import type { Category, Product, Server, ServerOffer } from '../src/spaceis/schemas.js';
+import type { Category, Product, Server, ServerOffer, Variant } from '../src/spaceis/schemas.js';
 import { asCart } from '../src/storage/carts.js';
 
 /**
@@ -138,9 +138,35 @@ async function locate(reader: OfferReader, refs: { s?: string; c?: string; p?: s
   located.product = byRef(located.category.products, refs.p);
   if (!located.product) return located;
   const { variants } = await reader.variants(located.server.id, located.category.id, located.product.id);
-  located.variants = variants.map((variant) => ({ variant, priced: pricedVariant(variant) }));
-  located.variant = refs.v === undefined ? undefined : located.variants.find(({ variant }) => shortRef(variant.id) === refs.v);
+  const index = variantIndex(variants);
+  located.variants = index.choices;
+  located.variant = refs.v === undefined ? undefined : index.byRef.get(refs.v);
   return located;
+}
+
+/**
+ * A product's variants as menu choices, and by the short reference components carry. Built once per
+ * variant list the offer cache hands out (a list is never changed), not on every click: a range
+ * product has hundreds of variants, and choosing one, its quantity and adding it each look it up.
+ */
+interface VariantIndex {
+  choices: VariantChoice[];
+  byRef: Map<string, VariantChoice>;
+}
+const variantIndexes = new WeakMap<readonly Variant[], VariantIndex>();
+function variantIndex(variants: readonly Variant[]): VariantIndex {
+  let index = variantIndexes.get(variants);
+  if (!index) {
+    const choices = variants.map((variant) => ({ variant, priced: pricedVariant(variant) }));
+    const byRef = new Map<string, VariantChoice>();
+    for (const choice of choices) {
+      const ref = shortRef(choice.variant.id);
+      if (!byRef.has(ref)) byRef.set(ref, choice);
+    }
+    index = { choices, byRef };
+    variantIndexes.set(variants, index);
+  }
+  return index;
 }
 
 /**

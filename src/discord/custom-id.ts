@@ -44,8 +44,18 @@ export function decodeCustomId(customId: string): ComponentRoute | undefined {
 
 /** A stable 8-character reference to a store id (base64url of its SHA-256): fits many to one custom id. */
 export function shortRef(id: string): string {
-  return createHash('sha256').update(id).digest('base64url').slice(0, 8);
+  let ref = refs.get(id);
+  if (ref === undefined) {
+    ref = createHash('sha256').update(id).digest('base64url').slice(0, 8);
+    // Every menu hashes the ids it lists, and finding a member's choice hashes a whole list again:
+    // the offer's ids are few and repeat on every click, so each is hashed once.
+    if (refs.size >= MAX_REMEMBERED_REFS) refs.clear();
+    refs.set(id, ref);
+  }
+  return ref;
 }
+const MAX_REMEMBERED_REFS = 100_000;
+const refs = new Map<string, string>();
 
 /** Reads a non-negative integer argument (a page, a quantity), or undefined when it is not one. */
 export function intArg(value: string | undefined, max = 10_000): number | undefined {

@@ -1,9 +1,12 @@
 import {
   MessageFlags,
+  REST,
+  Routes,
   type APIActionRowComponent,
   type APIComponentInMessageActionRow,
   type APIEmbed,
   type ChatInputCommandInteraction,
+  type Client,
   type MessageComponentInteraction,
   type ModalSubmitInteraction,
   type APIModalInteractionResponseCallbackData,
@@ -46,7 +49,7 @@ export class Responder {
   async show(view: View): Promise<void> {
     const interaction = this.interaction;
     if (this.acknowledged) {
-      await interaction.editReply(view);
+      await webhookRest(interaction.client).patch(Routes.webhookMessage(interaction.applicationId, interaction.token, '@original'), { body: view, auth: false });
     } else if (this.mode === 'update' && 'update' in interaction) {
       await interaction.update(view);
     } else {
@@ -60,7 +63,10 @@ export class Responder {
     if (!interaction.replied && !interaction.deferred) {
       await interaction.reply({ content, flags: MessageFlags.Ephemeral });
     } else {
-      await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+      await webhookRest(interaction.client).post(Routes.webhook(interaction.applicationId, interaction.token), {
+        body: { content, flags: MessageFlags.Ephemeral },
+        auth: false,
+      });
     }
   }
 
@@ -69,4 +75,24 @@ export class Responder {
     if (!('showModal' in this.interaction)) throw new Error('a modal cannot answer a modal');
     await this.interaction.showModal(modal);
   }
+}
+
+/**
+ * Edits of an interaction's own response and its follow-ups go through a REST client of their own.
+ * discord.js counts them against its 50-requests-per-second global limit (only the first callback
+ * is exempt), but Discord does not: interaction endpoints are not bound to the global rate limit.
+ * Through the client's REST, a crowd of deferred answers (a cold offer cache, checkouts) would queue
+ * behind each other and behind DMs, seconds long. This client keeps Discord's per-route limits
+ * (it reads the same rate-limit headers) without the global cap, and forgets idle per-token routes
+ * after a minute instead of an hour: each interaction has a token of its own.
+ */
+const webhookClients = new WeakMap<Client, REST>();
+function webhookRest(client: Client): REST {
+  let rest = webhookClients.get(client);
+  if (!rest) {
+    const { api, version } = client.rest.options;
+    rest = new REST({ api, version, globalRequestsPerSecond: Number.MAX_SAFE_INTEGER, handlerSweepInterval: 60_000 });
+    webhookClients.set(client, rest);
+  }
+  return rest;
 }

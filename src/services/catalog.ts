@@ -58,18 +58,27 @@ export interface OfferPath {
   product: Product;
 }
 
-/** The store's variant, in the shape the price rules read. */
+/**
+ * The store's variant, in the shape the price rules read. Variants come from the offer cache and
+ * are never changed, so each one is converted once (a 300-variant range is read on every click).
+ */
 export function pricedVariant(variant: Variant): PricedVariant {
-  return {
-    id: variant.id,
-    prices: variant.prices.map((price) => ({
-      method: price.method,
-      name: price.name ?? price.method,
-      amountGrosze: price.amountGrosze,
-      sms: isSmsPrice(price),
-    })),
-  };
+  let priced = pricedVariants.get(variant);
+  if (!priced) {
+    priced = {
+      id: variant.id,
+      prices: variant.prices.map((price) => ({
+        method: price.method,
+        name: price.name ?? price.method,
+        amountGrosze: price.amountGrosze,
+        sms: isSmsPrice(price),
+      })),
+    };
+    pricedVariants.set(variant, priced);
+  }
+  return priced;
 }
+const pricedVariants = new WeakMap<Variant, PricedVariant>();
 
 /** A cart line (without its quantity) for a variant, with the names the buyer and moderators will read. */
 export function cartItemFrom(path: OfferPath, variant: Variant): Omit<CartLine, 'quantity'> {

@@ -36,6 +36,7 @@ export interface StoreDirectoryOptions {
  */
 export class StoreDirectory {
   /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
+  readonly #bySettings = new WeakMap<GuildSettings, ShopAccess | undefined>();
   readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache; gate: StoreGate }>();
 
   constructor(private readonly options: StoreDirectoryOptions) {}
@@ -53,8 +54,19 @@ export class StoreDirectory {
     return this.forSettings(await this.options.settings.get(guildId));
   }
 
-  /** The shop for already-read guild settings (the router reads them once per interaction). */
+  /**
+   * The shop for already-read guild settings (the router reads them once per interaction).
+   * Settings objects are cached and frozen by their repository, so the answer (which hashes, and
+   * for a guild license decrypts, the key) is worked out once per version of the settings.
+   */
   forSettings(settings: GuildSettings): ShopAccess | undefined {
+    if (this.#bySettings.has(settings)) return this.#bySettings.get(settings);
+    const access = this.resolve(settings);
+    this.#bySettings.set(settings, access);
+    return access;
+  }
+
+  private resolve(settings: GuildSettings): ShopAccess | undefined {
     if (settings.license && this.options.secretBox) {
       const apiKey = this.options.secretBox.open(settings.license.sealed);
       return { ...this.forKey(apiKey), source: 'guild' };

@@ -56,8 +56,15 @@ export type GuildLicense = z.infer<typeof guildLicenseSchema>;
 
 export const DEFAULT_GUILD_SETTINGS: GuildSettings = guildSettingsSchema.parse({});
 
+/**
+ * Settings are read on every interaction (the router needs them to pick the shop), but they change
+ * only through `update()` in this process. So after its first read a guild's settings are served
+ * from memory: browsing a cached menu then touches no storage at all. One record per guild the
+ * bot serves, frozen so that no caller can change the shared copy by accident.
+ */
 export class GuildSettingsRepository {
   readonly #locks = new KeyLock();
+  readonly #cache = new Map<string, GuildSettings>();
 
   constructor(
     private readonly keyv: Keyv,
@@ -65,16 +72,26 @@ export class GuildSettingsRepository {
   ) {}
 
   async get(guildId: string): Promise<GuildSettings> {
+    const cached = this.#cache.get(guildId);
+    if (cached) return cached;
     const key = settingsKey(guildId);
-    return parseRecord(guildSettingsSchema, await this.keyv.get(key), () => structuredClone(DEFAULT_GUILD_SETTINGS), this.logger, key);
+    const read = deepFreeze(parseRecord(guildSettingsSchema, await this.keyv.get(key), () => structuredClone(DEFAULT_GUILD_SETTINGS), this.logger, key));
+    // An update that finished while this read was in flight has already cached the newer settings.
+    if (!this.#cache.has(guildId)) this.#cache.set(guildId, read);
+    return this.#cache.get(guildId) ?? read;
   }
 
   /** Read-modify-write under the guild's lock; returns the settings before and after. */
   async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<{ before: GuildSettings; after: GuildSettings }> {
     return this.#locks.run(settingsKey(guildId), async () => {
       const before = await this.get(guildId);
-      const after = guildSettingsSchema.parse(change(structuredClone(before)));
-      await this.keyv.set(settingsKey(guildId), after);
+      const after = deepFreeze(guildSettingsSchema.parse(change(structuredClone(before))));
+      // A read racing this write caches what storage then holds; the write's outcome replaces it.
+      this.#cache.delete(guildId);
+      const stored = await this.keyv.set(settingsKey(guildId), after);
+      // Keyv reports a failed write as `false` (and an 'error' event): memory then defers to storage.
+      if (stored === false) this.#cache.delete(guildId);
+      else this.#cache.set(guildId, after);
       return { before, after };
     });
   }
@@ -82,6 +99,14 @@ export class GuildSettingsRepository {
   async set(guildId: string, settings: Partial<GuildSettings>): Promise<void> {
     await this.update(guildId, (current) => ({ ...current, ...settings }));
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 function settingsKey(guildId: string): string {
