@@ -1,0 +1,862 @@
+/**
+ * `npm run bench`: measures the bot as Discord would drive it.
+ *
+ * Starts the local Discord-compatible server and the local SpaceIs-compatible store used by the tests,
+ * then the bot as a separate process exactly as `npm start` runs it (`node dist/src/main.js`, SQLite in
+ * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
+ * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
+ * Prints tables and writes bench/results/latest.json. Always exits 0: it measures, it does not judge.
+ *
+ * Options (environment):
+ *   BENCH_MEMBERS=200     simulated members per phase
+ *   BENCH_RATE=200        arrival rate of the paced phases, interactions per second overall
+ *   BENCH_CARTS=100000    carts in the storage scale step (BENCH_LINKS=100000 link records)
+ *   BENCH_RMW=1000        cart read/modify/write cycles timed at scale
+ *   BENCH_CPU_PROF=1      run the bot under `node --cpu-prof`; profiles go to bench/results/profiles/
+ *                         (summarize one with: node dist-bench/bench/profile-summary.js <file>)
+ *   BENCH_NODE_ARGS="…"   extra node flags for the bot (e.g. --trace-gc); its output goes to bench/results/bot-output.log
+ *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
+ *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
+ *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
+ *   BENCH_SKIP=bare,flood,storage,scaled   leave phases out
+ *   BENCH_OUT=bench/results/latest.json
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { REST } from 'discord.js';
+import { registerCommands } from '../src/discord/register.js';
+import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
+import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
+import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
+import { runToEnd, startWatched, type Watched } from './process.js';
+import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
+import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
+import { textOf } from '../test/support/ui.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
+const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
+const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
+const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
+
+const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
+const LICENSE_KEY = 'bench-license-key';
+
+const envNumber = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && process.env[name] !== '' && process.env[name] !== undefined ? value : fallback;
+};
+
+const options = {
+  members: envNumber('BENCH_MEMBERS', 200),
+  rate: envNumber('BENCH_RATE', 200),
+  carts: envNumber('BENCH_CARTS', 100_000),
+  links: envNumber('BENCH_LINKS', 100_000),
+  rmwCycles: envNumber('BENCH_RMW', 1000),
+  cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  skip: new Set((process.env.BENCH_SKIP ?? '').split(',').map((part) => part.trim()).filter(Boolean)),
+  out: resolve(ROOT, process.env.BENCH_OUT ?? 'bench/results/latest.json'),
+};
+
+// ---- measurements -------------------------------------------------------------------------------
+
+interface StepStats {
+  n: number;
+  /** How the bot first answered: callback type → count (4 reply, 5 defer, 6 defer update, 7 update, 9 modal). */
+  callbackTypes: Record<string, number>;
+  firstCallbackMs: Summary;
+  settledMs: Summary;
+}
+
+function stepStats(samples: Sample[]): StepStats {
+  const callbackTypes: Record<string, number> = {};
+  for (const sample of samples) callbackTypes[sample.callbackType] = (callbackTypes[sample.callbackType] ?? 0) + 1;
+  return {
+    n: samples.length,
+    callbackTypes,
+    firstCallbackMs: roundSummary(summarize(samples.map((sample) => sample.ack)), 3),
+    settledMs: roundSummary(summarize(samples.map((sample) => sample.settled)), 3),
+  };
+}
+
+/** Steps that only browse and fill the cart, as opposed to checking out (Checkout, the nick form and its payment link). */
+const CHECKOUT_STEPS = new Set(['checkout', 'nick']);
+
+function byStep(samples: Sample[], steps: readonly string[]): Record<string, StepStats> {
+  const result: Record<string, StepStats> = {};
+  for (const step of steps) {
+    const mine = samples.filter((sample) => sample.step === step);
+    if (mine.length > 0) result[step] = stepStats(mine);
+  }
+  result['browse+cart'] = stepStats(samples.filter((sample) => !CHECKOUT_STEPS.has(sample.step)));
+  result.all = stepStats(samples);
+  return result;
+}
+
+type StoreRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'other';
+function storeRoute(method: string, path: string): StoreRoute {
+  const clean = path.split('?')[0] ?? '';
+  if (method === 'GET' && clean === '/v4/servers') return 'servers';
+  if (method === 'GET' && /^\/v4\/server\/[^/]+$/.test(clean)) return 'server';
+  if (method === 'GET' && /\/variants$/.test(clean)) return 'variants';
+  if (method === 'POST' && clean === '/v4/cart/paymentUrl') return 'paymentUrl';
+  return 'other';
+}
+
+interface StoreStats {
+  total: number;
+  perJourney?: number;
+  byRoute: Record<string, { requests: number; distinct: number }>;
+  /** Requests beyond one per distinct offer key (payment links excluded): what the cache failed to save. */
+  duplicateOfferRequests: number;
+}
+
+function storeStats(store: FakeSpaceIs, from: number, journeys?: number): StoreStats {
+  const requests = store.requests.slice(from);
+  const byRoute: Record<string, { requests: number; paths: Set<string> }> = {};
+  for (const request of requests) {
+    const route = storeRoute(request.method, request.path);
+    const entry = (byRoute[route] ??= { requests: 0, paths: new Set() });
+    entry.requests += 1;
+    entry.paths.add(request.path);
+  }
+  let duplicates = 0;
+  const out: StoreStats['byRoute'] = {};
+  for (const [route, entry] of Object.entries(byRoute)) {
+    out[route] = { requests: entry.requests, distinct: entry.paths.size };
+    if (route !== 'paymentUrl') duplicates += entry.requests - entry.paths.size;
+  }
+  return {
+    total: requests.length,
+    ...(journeys ? { perJourney: round(requests.length / journeys, 3) } : {}),
+    byRoute: out,
+    duplicateOfferRequests: duplicates,
+  };
+}
+
+// ---- the world ----------------------------------------------------------------------------------
+
+interface World {
+  discord: FakeDiscord;
+  store: FakeSpaceIs;
+  shop: ShopFixture;
+}
+
+interface RunningBot {
+  proc: Watched;
+  /** Spawn → the local Discord saw IDENTIFY and sent READY and every GUILD_CREATE. */
+  startToReadyMs: number;
+  /** Spawn → the bot's first callback to a /shop dispatched the moment it was ready. */
+  startToFirstAnswerMs?: number;
+  firstAnswerCallbackType?: number;
+}
+
+async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: cwd,
+    DISCORD_TOKEN: TOKEN,
+    DISCORD_API_URL: world.discord.apiUrl,
+    SPACEIS_API_URL: world.store.url,
+    SPACEIS_API_KEY: world.store.apiKey,
+    STORAGE_URL: `sqlite://${storageFile}`,
+    LOG_LEVEL: options.logLevel,
+  };
+  const nodeArgs: string[] = [];
+  if (options.cpuProfile) {
+    const dir = join(ROOT, 'bench/results/profiles');
+    mkdirSync(dir, { recursive: true });
+    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${kind}-${Date.now()}.cpuprofile`);
+  }
+  if (process.env.BENCH_PROBE === '1') nodeArgs.push('--expose-gc', '--import', pathToFileURL(PROBE_ENTRY).href);
+  // Extra flags for investigations, e.g. BENCH_NODE_ARGS="--trace-gc" (the bot's output lands in bench/results/<kind>-output.log).
+  nodeArgs.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const ready = world.discord.nextReady();
+  const proc = startWatched(process.execPath, [...nodeArgs, kind === 'bot' ? BOT_ENTRY : BARE_ENTRY], { cwd, env });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ready,
+    proc.exited.then((code) => {
+      throw new Error(`${kind} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
+    }),
+    new Promise((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`${kind} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  const running: RunningBot = { proc, startToReadyMs: performance.now() - proc.spawnedAt };
+  // The first member arrives the moment the gateway session is up: when is it answered?
+  const probe = new Recorder();
+  await new BenchMember(world.discord, probe, `${kind}-probe`).slash('probe', 'shop');
+  const sample = probe.samples[0];
+  if (sample) {
+    running.startToFirstAnswerMs = sample.at + sample.ack - proc.spawnedAt;
+    running.firstAnswerCallbackType = sample.callbackType;
+  }
+  return running;
+}
+
+/** With BENCH_PROBE=1: the bot's memory and event-loop delay since the last probe (see bench/probe.ts). */
+const probes: Record<string, unknown> = {};
+async function probe(bot: RunningBot, label: string): Promise<void> {
+  if (process.env.BENCH_PROBE !== '1') return;
+  const isProbe = (line: string) => line.startsWith('BENCH-PROBE ');
+  const before = bot.proc.lines.filter(isProbe).length;
+  bot.proc.child.kill('SIGUSR2');
+  for (let waited = 0; waited < 2000; waited += 20) {
+    const lines = bot.proc.lines.filter(isProbe);
+    if (lines.length > before) {
+      probes[label] = JSON.parse(lines.at(-1)!.slice('BENCH-PROBE '.length)) as unknown;
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function registerWith(world: World): Promise<void> {
+  const rest = new REST({ api: world.discord.apiUrl }).setToken(TOKEN);
+  await registerCommands(rest);
+}
+
+// ---- phases -------------------------------------------------------------------------------------
+
+interface FirstStepResult {
+  mode: 'paced' | 'burst';
+  members: number;
+  targetRate?: number;
+  achievedRate: number;
+  steps: StepStats;
+  failures: number;
+  /** CPU the bot process spent over the run, per interaction (ms). */
+  botCpuMsPerInteraction?: number;
+}
+
+/** K members send /shop: paced at the arrival rate, or all in the same instant (a crowd after an announcement). */
+async function firstStep(world: World, bot: RunningBot, label: string, mode: 'paced' | 'burst', members: number): Promise<FirstStepResult> {
+  const recorder = new Recorder();
+  const cpuBefore = bot.proc.cpuMs();
+  const crowd = Array.from({ length: members }, (_unused, index) => new BenchMember(world.discord, recorder, `${label}-${mode}-${index}`));
+  const start = performance.now() + 20;
+  await Promise.all(
+    crowd.map(async (member, index) => {
+      if (mode === 'paced') await pacer(start, index, members, options.rate)();
+      try {
+        await member.slash('shop', 'shop');
+      } catch (error) {
+        recorder.failures.push({ step: 'shop', member: member.user.username, message: String(error) });
+      }
+    }),
+  );
+  const samples = recorder.samples;
+  const first = Math.min(...samples.map((sample) => sample.at));
+  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
+  // Let the bot finish whatever follows its answer (logging, GC) before reading its CPU time.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const cpuAfter = bot.proc.cpuMs();
+  return {
+    mode,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerInteraction: round((cpuAfter - cpuBefore) / Math.max(1, samples.length), 3) } : {}),
+    members,
+    ...(mode === 'paced' ? { targetRate: options.rate } : {}),
+    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
+    steps: stepStats(samples),
+    failures: recorder.failures.length,
+  };
+}
+
+interface JourneyResult {
+  name: string;
+  description: string;
+  members: number;
+  /** Interactions per second aimed at; 0 = none (flood: every member acts as soon as it sees the answer). */
+  targetRate: number;
+  interactions: number;
+  durationMs: number;
+  achievedRate: number;
+  /** Interactions per second over the busiest 90% of the phase (first and last 5% of dispatches cut). */
+  sustainedRate: number;
+  steps: Record<string, StepStats>;
+  store: StoreStats;
+  journeysCompleted: number;
+  linksIssued: number;
+  dmsDelivered: number;
+  failures: { count: number; first: string[] };
+  bot: { cpuMs?: number; cpuMsPerInteraction?: number; rssAfterBytes?: number };
+  /** CPU of this process (local Discord, local store and the members), to show the driver was not the bottleneck. */
+  driverCpuMs: number;
+  /** This process's own event-loop delay: time its measurements may have waited (ms). */
+  driverLoopDelayMs: { p99: number; max: number };
+  /** Share of the machine's CPU time the hypervisor gave to others meanwhile (/proc/stat steal), %. */
+  cpuStealPct?: number;
+}
+
+async function journeyPhase(world: World, bot: RunningBot, name: string, description: string, plans: JourneyPlan[], rate: number): Promise<JourneyResult> {
+  const recorder = new Recorder();
+  const crowd = plans.map((_plan, index) => new BenchMember(world.discord, recorder, `${name}-${index}`));
+  const storeFrom = world.store.requests.length;
+  const linksFrom = world.store.issuedLinks.length;
+  const cpuBefore = bot.proc.cpuMs();
+  const driverBefore = process.cpuUsage();
+  const stealBefore = readSteal();
+  const driverLoop = monitorEventLoopDelay({ resolution: 1 });
+  driverLoop.enable();
+  let completed = 0;
+  const start = performance.now() + 50;
+  await Promise.all(
+    crowd.map(async (member, index) => {
+      const pace = rate > 0 ? pacer(start, index, crowd.length, rate) : () => Promise.resolve();
+      if (rate <= 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - performance.now())));
+      try {
+        const last = await runJourney(member, plans[index]!, pace);
+        const channel = world.discord.dmChannelOf(member.user.id);
+        if (channel !== undefined && world.discord.messagesIn(channel).length > 0) completed += 1;
+        else {
+          const said = last.message ? textOf(last.message).replace(/\s+/g, ' ').slice(0, 160) : '(nothing)';
+          recorder.failures.push({ step: 'nick', member: member.user.username, message: `no payment link in DMs; the bot said: ${said}` });
+        }
+      } catch (error) {
+        recorder.failures.push({ step: '?', member: member.user.username, message: String((error as Error).message ?? error) });
+      }
+    }),
+  );
+  const cpuAfter = bot.proc.cpuMs();
+  const driver = process.cpuUsage(driverBefore);
+  driverLoop.disable();
+  const stealAfter = readSteal();
+  await probe(bot, `journeys ${name}`);
+  if (process.env.BENCH_SAMPLES === '1') rawSamples[name] = recorder.samples.map((sample) => ({ ...sample, at: round(sample.at - start, 2) }));
+  const samples = recorder.samples;
+  const dispatches = samples.map((sample) => sample.at).sort((a, b) => a - b);
+  const first = dispatches[0] ?? 0;
+  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
+  const cut = Math.floor(dispatches.length * 0.05);
+  const windowStart = dispatches[cut] ?? first;
+  const windowEnd = dispatches[dispatches.length - 1 - cut] ?? last;
+  const dmsDelivered = crowd.filter((member) => {
+    const channel = world.discord.dmChannelOf(member.user.id);
+    return channel !== undefined && world.discord.messagesIn(channel).length > 0;
+  }).length;
+  const cpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
+  return {
+    name,
+    description,
+    members: crowd.length,
+    targetRate: rate,
+    interactions: samples.length,
+    durationMs: round(last - first, 0),
+    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
+    sustainedRate: round(((dispatches.length - 2 * cut) / Math.max(1, windowEnd - windowStart)) * 1000, 1),
+    steps: byStep(samples, JOURNEY_STEPS),
+    store: storeStats(world.store, storeFrom, crowd.length),
+    journeysCompleted: completed,
+    linksIssued: world.store.issuedLinks.length - linksFrom,
+    dmsDelivered,
+    failures: { count: recorder.failures.length, first: recorder.failures.slice(0, 5).map((failure) => `${failure.member}: ${failure.message}`) },
+    bot: {
+      ...(cpuMs !== undefined ? { cpuMs: round(cpuMs, 0), cpuMsPerInteraction: round(cpuMs / Math.max(1, samples.length), 3) } : {}),
+      ...(bot.proc.memory() ? { rssAfterBytes: bot.proc.memory()!.rss } : {}),
+    },
+    driverCpuMs: round((driver.user + driver.system) / 1000, 0),
+    driverLoopDelayMs: { p99: round(driverLoop.percentile(99) / 1e6, 1), max: round(driverLoop.max / 1e6, 1) },
+    ...(stealBefore && stealAfter ? { cpuStealPct: round(((stealAfter.steal - stealBefore.steal) / Math.max(1, stealAfter.total - stealBefore.total)) * 100, 1) } : {}),
+  };
+}
+
+/** Every timed interaction by phase, written to bench/results/samples.json when BENCH_SAMPLES=1. */
+const rawSamples: Record<string, Sample[]> = {};
+
+/** CPU ticks in total and stolen by the hypervisor, from the first line of /proc/stat. */
+function readSteal(): { steal: number; total: number } | undefined {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    return { steal: fields[7] ?? 0, total: fields.reduce((sum, value) => sum + value, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- journeys -----------------------------------------------------------------------------------
+
+interface Shelf {
+  server: string;
+  category: string;
+  product: string;
+  variants: string[];
+}
+
+function shelves(shop: ShopFixture, serverName: string): Shelf[] {
+  const server = shop.servers.find((candidate) => candidate.name === serverName);
+  if (!server) throw new Error(`no server ${serverName}`);
+  return server.categories.flatMap((category) =>
+    category.products.map((product) => ({
+      server: server.name,
+      category: category.name,
+      product: product.name,
+      // Members pick from the first page of the variant menu.
+      variants: product.variants.slice(0, 25).map((variant) => variant.name),
+    })),
+  );
+}
+
+function pickFrom(shelf: Shelf, member: number, quantity: number) {
+  return { server: shelf.server, category: shelf.category, product: shelf.product, variant: shelf.variants[member % shelf.variants.length]!, quantity };
+}
+
+/**
+ * Everyone in the main server: every member opens the 300-variant coin pack first (the same product
+ * within one cache period), then two of the server's 20 other products.
+ */
+function mainServerPlans(shop: ShopFixture, members: number, nickPrefix: string): JourneyPlan[] {
+  const all = shelves(shop, 'Survival');
+  const range = all.find((shelf) => shelf.product === RANGE_PRODUCT)!;
+  const others = all.filter((shelf) => shelf !== range);
+  return Array.from({ length: members }, (_unused, index) => ({
+    picks: [
+      pickFrom(range, index, 1 + (index % 5)),
+      pickFrom(others[index % others.length]!, index, 1 + ((index + 1) % 5)),
+      pickFrom(others[(index + 7) % others.length]!, index, 1 + ((index + 2) % 5)),
+    ],
+    nick: `${nickPrefix}_${index}`,
+  }));
+}
+
+/** Members spread over all servers, three neighbouring products each. */
+function spreadPlans(shop: ShopFixture, members: number, nickPrefix: string): JourneyPlan[] {
+  return Array.from({ length: members }, (_unused, index) => {
+    const server = shop.servers[index % shop.servers.length]!;
+    const list = shelves(shop, server.name);
+    return {
+      picks: [0, 1, 2].map((k) => pickFrom(list[(index + k) % list.length]!, index + k, 1 + ((index + k) % 5))),
+      nick: `${nickPrefix}_${index}`,
+    };
+  });
+}
+
+// ---- storage scale ------------------------------------------------------------------------------
+
+interface StorageResult {
+  fill?: Record<string, unknown>;
+  measure?: Record<string, unknown>;
+  error?: string;
+}
+
+async function storageScale(file: string, cwd: string): Promise<StorageResult> {
+  const env = { PATH: process.env.PATH ?? '', HOME: cwd };
+  const parse = (stdout: string): Record<string, unknown> => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+  const fill = parse((await runToEnd(process.execPath, [STORAGE_ENTRY, 'fill', file, String(options.carts), String(options.links)], { cwd, env })).stdout);
+  if (fill.error) return { fill, error: String(fill.error) };
+  const measure = parse(
+    (await runToEnd(process.execPath, [STORAGE_ENTRY, 'measure', file, String(options.carts), String(options.links), String(options.rmwCycles)], { cwd, env })).stdout,
+  );
+  return { fill, measure, ...(measure.error ? { error: String(measure.error) } : {}) };
+}
+
+// ---- report -------------------------------------------------------------------------------------
+
+function machine() {
+  let cpuModel = cpus()[0]?.model ?? 'unknown';
+  try {
+    cpuModel = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
+  } catch {
+    /* not Linux */
+  }
+  return { nproc: cpus().length, cpuModel, node: process.version, platform: `${process.platform} ${process.arch}`, memoryBytes: totalmem() };
+}
+
+function logSummary(proc: Watched) {
+  const levels: Record<string, number> = {};
+  const notable: string[] = [];
+  for (const line of proc.lines) {
+    if (line.startsWith('BENCH-PROBE ')) continue;
+    const level = /"level":(\d+)/.exec(line)?.[1];
+    const name = level === undefined ? 'other' : Number(level) >= 50 ? 'error' : Number(level) >= 40 ? 'warn' : 'info';
+    levels[name] = (levels[name] ?? 0) + 1;
+    if (name !== 'info' && notable.length < 5) notable.push(line.slice(0, 300));
+  }
+  return { lines: proc.lines.length, levels, first: notable };
+}
+
+function stepRows(steps: Record<string, StepStats>): (string | number)[][] {
+  const rows: (string | number)[][] = [
+    ['step', 'n', 'callbacks', 'first cb p50', 'p95', 'p99', 'max', 'settled p50', 'p95', 'p99', 'max'],
+  ];
+  for (const [step, stats] of Object.entries(steps)) {
+    const callbacks = Object.entries(stats.callbackTypes)
+      .map(([type, count]) => `${type}:${count}`)
+      .join(' ');
+    const a = stats.firstCallbackMs;
+    const s = stats.settledMs;
+    rows.push([step, stats.n, callbacks, ms(a.median), ms(a.p95), ms(a.p99), ms(a.max), ms(s.median), ms(s.p95), ms(s.p99), ms(s.max)]);
+  }
+  return rows;
+}
+
+interface Target {
+  target: string;
+  goal: string;
+  measured: string;
+  met: boolean | null;
+}
+
+function ratio(ours: number, bare: number): number {
+  return round(ours / bare, 2);
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const report: Record<string, unknown> = {
+    when: new Date().toISOString(),
+    machine: machine(),
+    options: { ...options, skip: [...options.skip] },
+  };
+  const log = (text: string) => process.stdout.write(`${text}\n`);
+  const shop = shopSizedFixture();
+  report.offer = countOffer(shop);
+  const work = mkdtempSync(join(tmpdir(), 'shopbot-bench-'));
+  const discord = await FakeDiscord.start();
+  // The fake's rate-limit budget never refills (a real store's window does): make it large enough that
+  // the bot's gate never sees it run out, so the bench measures the bot, not the fake's counter.
+  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
+  const world: World = { discord, store, shop };
+  const running: RunningBot[] = [];
+  const K = options.members;
+  const m = machine();
+  log(`bench: ${K} members, ${options.rate} interactions/s; ${m.nproc} × ${m.cpuModel}; Node ${m.node}`);
+  log(`offer: ${JSON.stringify(report.offer)}`);
+
+  try {
+    await registerWith(world);
+
+    // 1. The floor: a bare discord.js bot, same servers, same first step.
+    let bare: { paced: FirstStepResult; burst: FirstStepResult; startToReadyMs: number; peakRssBytes?: number } | undefined;
+    if (!options.skip.has('bare')) {
+      log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
+      const bareBot = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
+      running.push(bareBot);
+      await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(K, 100));
+      const paced = await firstStep(world, bareBot, 'bare', 'paced', K);
+      const burst = await firstStep(world, bareBot, 'bare', 'burst', K);
+      await probe(bareBot, 'bare: after first steps');
+      bare = { paced, burst, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
+      await bareBot.proc.stop();
+      report.bare = bare;
+    }
+
+    // 2. The bot, started as `npm start` starts it.
+    log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
+    const botDir = join(work, 'bot');
+    mkdirSync(botDir, { recursive: true });
+    const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
+    running.push(bot);
+    await probe(bot, 'bot: ready');
+    const storeAtStart = store.requests.length;
+    await firstStep(world, bot, 'warmup', 'paced', Math.min(K, 100));
+    const oursPaced = await firstStep(world, bot, 'ours', 'paced', K);
+    const oursBurst = await firstStep(world, bot, 'ours', 'burst', K);
+    await probe(bot, 'bot: after first steps');
+    report.startup = {
+      startToReadyMs: round(bot.startToReadyMs, 1),
+      startToFirstAnswerMs: round(bot.startToFirstAnswerMs ?? Number.NaN, 1),
+      firstAnswerCallbackType: bot.firstAnswerCallbackType,
+      measuredAs: 'spawn of `node dist/src/main.js` → the local Discord answered IDENTIFY with READY and every GUILD_CREATE; first answer: → the bot\'s first callback to a /shop dispatched at that moment (cold cache: a defer)',
+      bareStartToReadyMs: bare?.startToReadyMs,
+    };
+    report.firstStep = {
+      ours: { paced: oursPaced, burst: oursBurst },
+      store: storeStats(store, storeAtStart),
+      ...(bare
+        ? {
+            ratio: {
+              paced: {
+                median: ratio(oursPaced.steps.settledMs.median, bare.paced.steps.settledMs.median),
+                p99: ratio(oursPaced.steps.settledMs.p99, bare.paced.steps.settledMs.p99),
+              },
+              burst: {
+                median: ratio(oursBurst.steps.settledMs.median, bare.burst.steps.settledMs.median),
+                p99: ratio(oursBurst.steps.settledMs.p99, bare.burst.steps.settledMs.p99),
+              },
+            },
+          }
+        : {}),
+    };
+
+    // 3. Full journeys at the target arrival rate; everyone opens the same 300-variant product. A short
+    //    warm-up journey first, reported on its own: it meets every code path (and the main server's
+    //    offer) for the first time, so the measured phase shows the steady state of a running bot.
+    const journeys: JourneyResult[] = [];
+    const warmupMembers = Math.min(K, 50);
+    log(`[3/6] journeys: warm-up (${warmupMembers} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
+    journeys.push(
+      await journeyPhase(world, bot, 'warm-up', `${warmupMembers} members at ${options.rate}/s, the first journeys the bot serves (cold code paths, cold offer cache)`, mainServerPlans(shop, warmupMembers, 'Rozgrzewka'), options.rate),
+    );
+    const mainPlans = mainServerPlans(shop, K, 'Gracz');
+    journeys.push(
+      await journeyPhase(
+        world,
+        bot,
+        'paced',
+        `${K} members, ${options.rate} interactions/s overall (each member acts every ${round(K / options.rate, 2)} s), every member: the 300-variant product + 2 others in Survival, then /cart, Checkout, nick`,
+        mainPlans,
+        options.rate,
+      ),
+    );
+
+    // 4. Flood: new members, no pause between steps, all servers: the most the bot sustains.
+    if (!options.skip.has('flood')) {
+      log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
+      journeys.push(
+        await journeyPhase(world, bot, 'flood', `${K} new members all at once, each acting as soon as it sees the answer, spread over all 4 servers`, spreadPlans(shop, K, 'Kupiec'), 0),
+      );
+    }
+    report.journeys = journeys;
+    // Every member opened the coin pack in the paced phase: how often did the store hear about it?
+    const rangeProduct = shop.servers.flatMap((server) => server.categories.flatMap((category) => category.products)).find((product) => product.name === RANGE_PRODUCT)!;
+    report.rangeVariantRequests = store.requests
+      .slice(storeAtStart)
+      .filter((request) => storeRoute(request.method, request.path) === 'variants' && decodeURIComponent(request.path).includes(rangeProduct.id)).length;
+    const memory = bot.proc.memory();
+    report.botMemory = {
+      peakRssBytes: memory?.hwm,
+      peakSampledRssBytes: bot.proc.peakSampledRss,
+      rssAtEndBytes: memory?.rss,
+      measuredAs: 'VmHWM from /proc/<pid>/status just before stopping; VmRSS sampled every 200 ms',
+    };
+    await bot.proc.stop();
+    report.botLogs = logSummary(bot.proc);
+    if (process.env.BENCH_NODE_ARGS) {
+      mkdirSync(dirname(options.out), { recursive: true });
+      writeFileSync(join(dirname(options.out), 'bot-output.log'), `${bot.proc.lines.join('\n')}\n`);
+    }
+
+    // 5. Storage at scale, in its own processes.
+    let storage: StorageResult | undefined;
+    const scaledFile = join(work, 'scaled', 'store.sqlite');
+    if (!options.skip.has('storage')) {
+      log(`[5/6] storage: ${options.carts} carts + ${options.links} link records, then ${options.rmwCycles} read/modify/write cycles`);
+      mkdirSync(dirname(scaledFile), { recursive: true });
+      storage = await storageScale(scaledFile, work);
+      report.storage = storage;
+    }
+
+    // 6. The bot on the filled storage: start, journeys, memory.
+    if (storage && !storage.error && !options.skip.has('scaled')) {
+      log('[6/6] the bot on the filled storage: start, paced journeys, memory');
+      const scaledBot = await startProcess(world, 'bot', scaledFile, dirname(scaledFile));
+      running.push(scaledBot);
+      const scaledJourney = await journeyPhase(world, scaledBot, 'paced-on-100k', `as "paced", new members, on storage holding ${options.carts} carts and ${options.links} link records`, mainServerPlans(shop, K, 'Nowy'), options.rate);
+      const scaledMemory = scaledBot.proc.memory();
+      report.scaledBot = {
+        startToReadyMs: round(scaledBot.startToReadyMs, 1),
+        startToFirstAnswerMs: round(scaledBot.startToFirstAnswerMs ?? Number.NaN, 1),
+        journey: scaledJourney,
+        peakRssBytes: scaledMemory?.hwm,
+        peakSampledRssBytes: scaledBot.proc.peakSampledRss,
+      };
+      await scaledBot.proc.stop();
+    }
+
+    if (Object.keys(probes).length > 0) report.probes = probes;
+    report.targets = evaluate(report);
+    report.totalSeconds = round((performance.now() - began) / 1000, 1);
+    printReport(report, log);
+  } finally {
+    for (const bot of running) await bot.proc.stop().catch(() => undefined);
+    await discord.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+    if (Object.keys(rawSamples).length > 0) writeFileSync(join(dirname(options.out), 'samples.json'), JSON.stringify(rawSamples));
+    log(`\nJSON: ${options.out}`);
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report is plain JSON assembled above
+type Json = any;
+
+function evaluate(report: Json): Target[] {
+  const targets: Target[] = [];
+  const ratioPaced = report.firstStep?.ratio?.paced;
+  if (ratioPaced) {
+    targets.push({
+      target: 'warm interaction median round trip vs the bare bot',
+      goal: '≤ 1.3 ×',
+      measured: `${ratioPaced.median} × (ours ${ms(report.firstStep.ours.paced.steps.settledMs.median)} ms, bare ${ms(report.bare.paced.steps.settledMs.median)} ms)`,
+      met: ratioPaced.median <= 1.3,
+    });
+  }
+  const paced = (report.journeys as JourneyResult[] | undefined)?.find((journey) => journey.name === 'paced');
+  if (paced) {
+    const all = paced.steps.all!;
+    const browse = paced.steps['browse+cart']!;
+    const nick = paced.steps.nick;
+    targets.push({
+      target: `p99 to first callback at ${paced.targetRate} interactions/s (sustained ${paced.sustainedRate}/s)`,
+      goal: '≤ 10 ms',
+      measured: `${ms(all.firstCallbackMs.p99)} ms over all ${all.n} (browsing and cart steps alone: ${ms(browse.firstCallbackMs.p99)} ms; the nick form that issues the payment link: ${ms(nick?.firstCallbackMs.p99 ?? Number.NaN)} ms)`,
+      met: all.firstCallbackMs.p99 <= 10,
+    });
+    const phases: JourneyResult[] = [...(report.journeys as JourneyResult[]), ...(report.scaledBot ? [report.scaledBot.journey as JourneyResult] : [])];
+    const maxAck = Math.max(...phases.map((phase) => phase.steps.all!.firstCallbackMs.max));
+    const maxSettled = Math.max(...phases.map((phase) => phase.steps.all!.settledMs.max));
+    const worst = phases
+      .flatMap((phase) => Object.entries(phase.steps).filter(([step]) => step !== 'all').map(([step, stats]) => ({ where: `${phase.name}/${step}`, max: stats.settledMs.max })))
+      .sort((a, b) => b.max - a.max)[0];
+    targets.push({
+      target: 'nothing over 3 s, ever (every journey phase)',
+      goal: '≤ 3000 ms',
+      measured: `first callback max ${ms(maxAck)} ms; settled max ${ms(maxSettled)} ms (${worst?.where ?? ''})`,
+      met: maxAck <= 3000 && maxSettled <= 3000,
+    });
+    const variants = paced.store.byRoute.variants;
+    const rangeRequests = (report.rangeVariantRequests as number | undefined) ?? undefined;
+    targets.push({
+      target: `store calls while ${paced.members} members open the same product in one cache period`,
+      goal: '1 for its variants (+1 per server/offer listing)',
+      measured: `${rangeRequests ?? '?'} for the 300-variant product; paced phase: ${paced.store.total} requests (${JSON.stringify(paced.store.byRoute)}), ${paced.store.duplicateOfferRequests} beyond one per offer key; ${variants?.distinct ?? 0} products`,
+      met: rangeRequests === 1 && paced.store.duplicateOfferRequests === 0,
+    });
+  }
+  if (report.startup) {
+    targets.push({
+      target: 'process start to ready',
+      goal: '≤ 1500 ms',
+      measured: `${ms(report.startup.startToReadyMs)} ms (first answer at ${ms(report.startup.startToFirstAnswerMs)} ms)`,
+      met: report.startup.startToReadyMs <= 1500,
+    });
+  }
+  const scaledRss = report.scaledBot?.peakRssBytes as number | undefined;
+  const storageRss = report.storage?.measure?.hwmBytes as number | undefined;
+  if (scaledRss !== undefined || storageRss !== undefined) {
+    const worst = Math.max(scaledRss ?? 0, storageRss ?? 0);
+    targets.push({
+      target: `RSS with ${report.options.carts} carts stored`,
+      goal: '≤ 150 MB',
+      measured: `bot serving journeys on that storage: peak ${scaledRss ? mb(scaledRss) : '–'}; storage alone: peak ${storageRss ? mb(storageRss) : '–'}`,
+      met: worst <= 150 * 1024 * 1024,
+    });
+  }
+  return targets;
+}
+
+function printReport(report: Json, log: (text: string) => void): void {
+  log('');
+  log('=== startup ===');
+  log(
+    table([
+      ['process', 'start → ready', 'start → first answer'],
+      ['bot (node dist/src/main.js)', `${ms(report.startup.startToReadyMs)} ms`, `${ms(report.startup.startToFirstAnswerMs)} ms`],
+      ...(report.bare ? [['bare discord.js bot', `${ms(report.bare.startToReadyMs)} ms`, '–']] : []),
+      ...(report.scaledBot ? [['bot on the 100k storage', `${ms(report.scaledBot.startToReadyMs)} ms`, `${ms(report.scaledBot.startToFirstAnswerMs)} ms`]] : []),
+    ]),
+  );
+
+  log('\n=== first step (/shop, menu from the cache) vs the bare discord.js bot ===');
+  const rows: (string | number)[][] = [['run', 'n', 'rate/s', 'callbacks', 'first cb p50', 'p99', 'max', 'settled p50', 'p95', 'p99', 'max', 'bot CPU ms/interaction']];
+  const add = (name: string, result: FirstStepResult) => {
+    const a = result.steps.firstCallbackMs;
+    const s = result.steps.settledMs;
+    const callbacks = Object.entries(result.steps.callbackTypes)
+      .map(([type, count]) => `${type}:${count}`)
+      .join(' ');
+    rows.push([name, result.steps.n, result.achievedRate, callbacks, ms(a.median), ms(a.p99), ms(a.max), ms(s.median), ms(s.p95), ms(s.p99), ms(s.max), result.botCpuMsPerInteraction ?? '–']);
+  };
+  if (report.bare) add('bare, paced', report.bare.paced);
+  add('ours, paced', report.firstStep.ours.paced);
+  if (report.bare) add('bare, burst', report.bare.burst);
+  add('ours, burst', report.firstStep.ours.burst);
+  log(table(rows));
+  if (report.firstStep.ratio) {
+    const r = report.firstStep.ratio;
+    log(`ratio ours / bare: paced median ${r.paced.median} ×, p99 ${r.paced.p99} ×; burst median ${r.burst.median} ×, p99 ${r.burst.p99} ×`);
+  }
+
+  const phases: JourneyResult[] = [...(report.journeys ?? []), ...(report.scaledBot ? [report.scaledBot.journey] : [])];
+  for (const phase of phases) {
+    log(`\n=== journeys: ${phase.name} — ${phase.description} ===`);
+    log(table(stepRows(phase.steps)));
+    log(
+      `interactions ${phase.interactions} in ${(phase.durationMs / 1000).toFixed(1)} s: ${phase.achievedRate}/s overall, ${phase.sustainedRate}/s sustained; ` +
+        `journeys completed ${phase.journeysCompleted}/${phase.members}; links issued ${phase.linksIssued}; DMs delivered ${phase.dmsDelivered}; failures ${phase.failures.count}`,
+    );
+    log(
+      `store API: ${phase.store.total} requests (${phase.store.perJourney} per journey): ` +
+        Object.entries(phase.store.byRoute)
+          .map(([route, entry]) => `${route} ${entry.requests} (${entry.distinct} distinct)`)
+          .join(', ') +
+        `; beyond one per offer key: ${phase.store.duplicateOfferRequests}`,
+    );
+    if (phase.bot.cpuMs !== undefined) {
+      log(
+        `CPU: bot ${phase.bot.cpuMs} ms (${phase.bot.cpuMsPerInteraction} ms per interaction, ${Math.round((phase.bot.cpuMs / phase.durationMs) * 100)}% of a core); ` +
+          `driver (local Discord + store + members) ${phase.driverCpuMs} ms (${Math.round((phase.driverCpuMs / phase.durationMs) * 100)}% of a core), its event-loop delay p99 ${phase.driverLoopDelayMs.p99} ms, max ${phase.driverLoopDelayMs.max} ms` +
+          (phase.cpuStealPct !== undefined ? `; CPU stolen by the hypervisor: ${phase.cpuStealPct}%` : ''),
+      );
+    }
+    for (const failure of phase.failures.first) log(`  failure: ${failure}`);
+  }
+
+  log('\n=== memory ===');
+  log(
+    table([
+      ['process', 'peak RSS (VmHWM)', 'peak sampled RSS'],
+      ['bot (startup, first step, journeys)', report.botMemory.peakRssBytes ? mb(report.botMemory.peakRssBytes) : '–', mb(report.botMemory.peakSampledRssBytes)],
+      ...(report.scaledBot ? [['bot on the 100k storage', mb(report.scaledBot.peakRssBytes), mb(report.scaledBot.peakSampledRssBytes)]] : []),
+      ...(report.bare?.peakRssBytes ? [['bare discord.js bot', mb(report.bare.peakRssBytes), '–']] : []),
+      ...(report.storage?.measure?.hwmBytes ? [['storage alone (100k carts, measure process)', mb(report.storage.measure.hwmBytes), '–']] : []),
+    ]),
+  );
+
+  if (report.storage) {
+    log('\n=== storage at scale ===');
+    const { fill, measure, error } = report.storage;
+    if (error) log(`error: ${error}`);
+    if (fill && !fill.error) {
+      log(
+        `fill: ${fill.carts} carts + ${fill.links} link records in ${(fill.totalMs / 1000).toFixed(1)} s; ` +
+          `first ${fill.oneByOne.carts} carts one by one through CartRepository.update: ${fill.oneByOne.perCartMs} ms each (all ${fill.carts} that way: ~${fill.oneByOne.projectedAllCartsS} s); ` +
+          `rest in SQLite transactions (${fill.bulk.cartRows + fill.bulk.linkRows} rows); file ${mb(fill.fileBytes)}`,
+      );
+    }
+    if (measure && !measure.error) {
+      log(
+        table([
+          ['operation at scale', 'n', 'p50', 'p95', 'p99', 'max'],
+          ['cart read/modify/write (CartRepository.update)', measure.rmwMs.n, `${ms(measure.rmwMs.median)} ms`, `${ms(measure.rmwMs.p95)} ms`, `${ms(measure.rmwMs.p99)} ms`, `${ms(measure.rmwMs.max)} ms`],
+          ['payment link create (record + 4 indexes)', measure.linkCreateMs.n, `${ms(measure.linkCreateMs.median)} ms`, `${ms(measure.linkCreateMs.p95)} ms`, `${ms(measure.linkCreateMs.p99)} ms`, `${ms(measure.linkCreateMs.max)} ms`],
+          ['link lookup (findByUrl + listForMember)', measure.linkLookupMs.n, `${ms(measure.linkLookupMs.median)} ms`, `${ms(measure.linkLookupMs.p95)} ms`, `${ms(measure.linkLookupMs.p99)} ms`, `${ms(measure.linkLookupMs.max)} ms`],
+        ]),
+      );
+      log(
+        `${measure.cycles} concurrent read/modify/writes: ${measure.concurrentRmw.perSecond}/s; open ${ms(measure.openMs)} ms; prune at start ${ms(measure.pruneMs)} ms; ` +
+          `RSS after open ${mb(measure.rssAfterOpenBytes)}, at end ${mb(measure.rssBytes)}, peak ${mb(measure.hwmBytes)}`,
+      );
+    }
+  }
+
+  if (report.probes) {
+    log('\n=== probes (BENCH_PROBE=1): memory and event-loop delay since the previous probe ===');
+    const rows: (string | number)[][] = [['when', 'RSS', 'heap total', 'heap used', 'live heap (after GC)', 'external', 'loop delay p50', 'p99', 'max']];
+    for (const [label, value] of Object.entries(report.probes as Record<string, Json>)) {
+      const live = value.memory.heapLiveAfterGc;
+      rows.push([label, mb(value.memory.rss), mb(value.memory.heapTotal), mb(value.memory.heapUsed), live ? mb(live) : '–', mb(value.memory.external), `${value.loopDelayMs.p50} ms`, `${value.loopDelayMs.p99} ms`, `${value.loopDelayMs.max} ms`]);
+    }
+    log(table(rows));
+  }
+
+  if (report.botLogs) log(`\nbot log lines: ${JSON.stringify(report.botLogs.levels)}${report.botLogs.first.length ? `; first: ${report.botLogs.first.join(' | ')}` : ''}`);
+
+  log('\n=== targets ===');
+  for (const t of report.targets as Target[]) log(`${t.met === null ? '  –' : t.met ? ' ok' : ' NO'}  ${t.target}: goal ${t.goal}; measured ${t.measured}`);
+  log(`\ntotal ${report.totalSeconds} s`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stdout.write(`\nbench failed: ${String((error as Error).stack ?? error)}\n`);
+}
+process.exit(0);
