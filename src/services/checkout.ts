@@ -52,7 +52,7 @@ export async function issuePaymentLink(
 
     let url: string;
     try {
-      url = await shop.client.createPaymentUrl({ items: paymentItems(cart), nick });
+      url = await shop.client.createPaymentUrl({ items: paymentItems(cart), nick }, { lane: guildId });
     } catch (error) {
       if (!isStoreError(error)) throw error;
       if (error.isInvalidVariant) {

@@ -83,6 +83,8 @@ interface RequestSpec<S extends z.ZodType> {
   path: string;
   dataSchema: S;
   body?: unknown;
+  /** Who asks (a guild), so the license's gate can be fair between guilds. */
+  lane?: string;
 }
 
 const realSleep = (ms: number): Promise<void> =>
@@ -154,7 +156,7 @@ export class StoreClient {
    * POST /v4/cart/paymentUrl. Sends exactly `{ items: [{ variantId, quantity }], nick }` and
    * returns `data.paymentUrl` byte for byte. Never retried.
    */
-  async createPaymentUrl(body: PaymentLinkRequest): Promise<string> {
+  async createPaymentUrl(body: PaymentLinkRequest, options: { lane?: string } = {}): Promise<string> {
     const payload = {
       items: body.items.map(({ variantId, quantity }) => ({ variantId, quantity })),
       nick: body.nick,
@@ -164,6 +166,7 @@ export class StoreClient {
       path: '/v4/cart/paymentUrl',
       dataSchema: paymentLinkSchema,
       body: payload,
+      ...(options.lane === undefined ? {} : { lane: options.lane }),
     });
     return data.paymentUrl;
   }
@@ -183,7 +186,7 @@ export class StoreClient {
     const maxAttempts = spec.method === 'GET' ? 1 + this.getRetries : 1;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await (this.#gate ? this.#gate.run(spec.method, spec.path, () => this.#attempt(spec)) : this.#attempt(spec));
+        return await (this.#gate ? this.#gate.run(spec.method, spec.path, () => this.#attempt(spec), spec.lane) : this.#attempt(spec));
       } catch (error) {
         const delay = this.#retryDelay(error, attempt, maxAttempts);
         if (delay === undefined) throw error;

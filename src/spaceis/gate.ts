@@ -5,6 +5,9 @@ import { StoreError } from './errors.js';
  * every guild selling from it and by the shop's own website, so the gate:
  * - bounds concurrency and the queue behind it: a crowd waits briefly or is told the shop is busy,
  *   it never piles up unbounded requests;
+ * - is fair between guilds: waiting requests queue per lane (a guild), slots go round-robin over
+ *   the lanes and one lane may hold at most a quarter of the queue, so one guild's crowd cannot
+ *   starve another guild selling from the same license;
  * - honours the store's throttling: after a 429 with `Retry-At`, or `X-RateLimit-Remaining: 0`,
  *   calls are refused at once until the pause ends (the member is told when to try again);
  * - is a circuit breaker: after repeated failures (5xx, time-outs, refused connections) it stops
@@ -18,6 +21,8 @@ export interface GateOptions {
   maxConcurrent?: number;
   /** Requests waiting for a slot; beyond this the store is "busy". */
   maxQueue?: number;
+  /** Requests one lane (guild) may have waiting. */
+  maxQueuePerLane?: number;
   /** Consecutive failures that open the breaker. */
   failureThreshold?: number;
   /** How long the breaker stays open before a trial request. */
@@ -32,12 +37,15 @@ export class StoreGate {
   readonly #now: () => number;
   readonly #maxConcurrent: number;
   readonly #maxQueue: number;
+  readonly #maxQueuePerLane: number;
   readonly #failureThreshold: number;
   readonly #openMs: number;
   readonly #exhaustedPauseMs: number;
 
   #active = 0;
-  readonly #queue: (() => void)[] = [];
+  /** Waiting requests by lane, in the order lanes get their next turn. */
+  readonly #lanes = new Map<string, (() => void)[]>();
+  #queued = 0;
   #failures = 0;
   #openedAt: number | undefined;
   #trialInFlight = false;
@@ -49,6 +57,7 @@ export class StoreGate {
     // Waiting costs a closure each; 1 000 lets a crowd of checkouts queue (measured: 200 at once all
     // get their link) while still bounding memory and the wait behind a slow store.
     this.#maxQueue = options.maxQueue ?? 1_000;
+    this.#maxQueuePerLane = options.maxQueuePerLane ?? Math.max(1, Math.floor(this.#maxQueue / 4));
     this.#failureThreshold = options.failureThreshold ?? 5;
     this.#openMs = options.openMs ?? 30_000;
     this.#exhaustedPauseMs = options.exhaustedPauseMs ?? 1_000;
@@ -59,14 +68,14 @@ export class StoreGate {
     return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
   }
 
-  /** Runs one request attempt under the gate's rules. */
-  async run<T>(method: string, path: string, attempt: () => Promise<T>): Promise<T> {
+  /** Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness. */
+  async run<T>(method: string, path: string, attempt: () => Promise<T>, lane = 'shared'): Promise<T> {
     this.#admit(method, path);
     // Marked before waiting for a slot, so a half-open breaker lets exactly one trial through.
     const trial = this.state === 'half-open';
     if (trial) this.#trialInFlight = true;
     try {
-      await this.#acquire(method, path);
+      await this.#acquire(method, path, lane);
     } catch (error) {
       if (trial) this.#trialInFlight = false;
       throw error;
@@ -107,22 +116,36 @@ export class StoreGate {
     }
   }
 
-  async #acquire(method: string, path: string): Promise<void> {
+  async #acquire(method: string, path: string, lane: string): Promise<void> {
     if (this.#active < this.#maxConcurrent) {
       this.#active += 1;
       return;
     }
-    if (this.#queue.length >= this.#maxQueue) {
+    const waiting = this.#lanes.get(lane) ?? [];
+    if (this.#queued >= this.#maxQueue || waiting.length >= this.#maxQueuePerLane) {
       throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: too many requests waiting` });
     }
     // The slot is handed over by #release, so `active` never drops while others wait.
-    await new Promise<void>((resolve) => this.#queue.push(resolve));
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      this.#lanes.set(lane, waiting);
+      this.#queued += 1;
+    });
   }
 
+  /** Hands the slot to the next lane in turn (round-robin), or frees it. */
   #release(): void {
-    const next = this.#queue.shift();
-    if (next) next();
-    else this.#active -= 1;
+    const turn = this.#lanes.entries().next();
+    if (turn.done) {
+      this.#active -= 1;
+      return;
+    }
+    const [lane, waiting] = turn.value;
+    const next = waiting.shift();
+    this.#lanes.delete(lane);
+    if (waiting.length > 0) this.#lanes.set(lane, waiting); // back of the rotation
+    this.#queued -= 1;
+    next?.();
   }
 
   #succeeded(): void {

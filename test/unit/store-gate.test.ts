@@ -86,3 +86,34 @@ describe('StoreGate', () => {
     expect(peak).toBe(2);
   });
 });
+
+describe('StoreGate fairness', () => {
+  it('serves waiting guilds in turn, so one guild’s crowd cannot starve another', async () => {
+    const gate = new StoreGate({ now: () => 0, maxConcurrent: 1 });
+    const order: string[] = [];
+    const blocker = deferred<void>();
+    const running = gate.run('POST', '/p', () => blocker.promise, 'crowd');
+    const crowd = Array.from({ length: 5 }, (_, n) =>
+      gate.run('POST', '/p', async () => {
+        order.push(`crowd-${n}`);
+      }, 'crowd'),
+    );
+    const quiet = gate.run('POST', '/p', async () => {
+      order.push('quiet');
+    }, 'quiet');
+    blocker.resolve();
+    await Promise.all([running, ...crowd, quiet]);
+    expect(order.indexOf('quiet')).toBeLessThanOrEqual(1);
+  });
+
+  it('caps what one guild may have waiting', async () => {
+    const gate = new StoreGate({ now: () => 0, maxConcurrent: 1, maxQueue: 8, maxQueuePerLane: 2 });
+    const blocker = deferred<void>();
+    const running = gate.run('POST', '/p', () => blocker.promise, 'crowd');
+    const waiting = [gate.run('POST', '/p', async () => 1, 'crowd'), gate.run('POST', '/p', async () => 2, 'crowd')];
+    await expect(gate.run('POST', '/p', async () => 3, 'crowd')).rejects.toMatchObject({ kind: 'unavailable' });
+    const other = gate.run('POST', '/p', async () => 4, 'other');
+    blocker.resolve();
+    await expect(Promise.all([running, ...waiting, other])).resolves.toEqual([undefined, 1, 2, 4]);
+  });
+});
