@@ -34,7 +34,7 @@ export const cartCommand: CommandModule = {
 
 /** Draws the cart, with prices read through the offer cache (deferring only if the store must be asked). */
 export async function showCart(ctx: HandlerContext, notice?: string): Promise<void> {
-  const { t, guildId, userId, services } = ctx;
+  const { t, userId, services } = ctx;
   const stored = await takeNotice(ctx);
   const message = notice ?? (stored.notice === 'license-changed' ? t.cart.licenseChanged : undefined);
   const { variants, gone } = await priceLines(ctx, stored.lines);
@@ -48,7 +48,6 @@ export async function showCart(ctx: HandlerContext, notice?: string): Promise<vo
       ...(message ? { notice: message } : {}),
     }),
   );
-  void guildId;
 }
 
 /** Reads the cart and clears a pending notice in the same step, so it is shown exactly once. */

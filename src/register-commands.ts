@@ -11,8 +11,11 @@ import { z } from 'zod';
 
 const env = z
   .object({
-    DISCORD_TOKEN: z.string().trim().min(1, 'DISCORD_TOKEN is required'),
-    DISCORD_API_URL: z.string().trim().url().default('https://discord.com/api'),
+    DISCORD_TOKEN: z
+      .string({ error: 'DISCORD_TOKEN is required (the bot token from the Discord developer portal)' })
+      .trim()
+      .min(1, 'DISCORD_TOKEN is required (the bot token from the Discord developer portal)'),
+    DISCORD_API_URL: z.string().trim().url('DISCORD_API_URL must be an http(s) URL').default('https://discord.com/api'),
   })
   .safeParse((loadDotEnv(), process.env));
 if (!env.success) {

@@ -22,6 +22,18 @@ interface RunningBot {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Runs a script without blocking this process (the local Discord server lives here). */
+function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 describe('the bot process', () => {
   let discord: FakeDiscord;
   let store: FakeSpaceIs;
@@ -95,6 +107,24 @@ describe('the bot process', () => {
       check();
     });
   }
+
+  it('registers the slash commands with the register-commands script, for one guild or globally', async () => {
+    const script = join(ROOT, 'dist', 'src', 'register-commands.js');
+    const env = { PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl };
+    const guild = await runScript(script, ['--guild', discord.defaultGuildId], env);
+    expect(guild.stdout).toBe(`Registered 5 commands (/shop, /cart, /checkout, /shop-admin, /links) in guild ${discord.defaultGuildId}.\n`);
+    expect(discord.registeredCommands(discord.defaultGuildId).map((command) => (command as { name: string }).name)).toEqual([
+      'shop',
+      'cart',
+      'checkout',
+      'shop-admin',
+      'links',
+    ]);
+    expect((await runScript(script, [], env)).stdout).toContain('globally');
+    const missing = await runScript(script, [], { PATH: env.PATH });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('DISCORD_TOKEN is required');
+  });
 
   it('on SIGTERM finishes the checkout in flight, turns newcomers away politely, and exits 0', async () => {
     const bot = await startBot();
