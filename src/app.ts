@@ -62,6 +62,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       PresenceManager: 0,
       ThreadMemberManager: 0,
       GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+      // Every buyer who ever clicked would otherwise stay in memory for the life of the process.
+      UserManager: { maxSize: 10_000, keepOverLimit: (user) => user.id === user.client.user.id },
     }),
   });
 
