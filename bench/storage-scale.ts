@@ -26,6 +26,7 @@ import { PaymentLinkRepository, type PaymentLink } from '../src/storage/payment-
 import { readProcMemory } from './process.js';
 import { shopSizedFixture } from './shop-fixture.js';
 import { summarize, roundSummary, round } from './stats.js';
+import { linkItemsOf } from '../src/services/checkout.js';
 
 export const GUILD = '900000000000000001';
 export const LICENSE = keyFingerprint('bench-license-key');
@@ -143,13 +144,7 @@ function* linkRows(count: number, templates: Omit<CartLine, 'quantity'>[], now: 
       guildId: GUILD,
       userId: user,
       nick: `Gracz_${n % 100_000}`,
-      items: cart.lines.map((line) => ({
-        variantId: line.variantId,
-        quantity: line.quantity,
-        serverName: line.serverName,
-        productName: line.productName,
-        variantName: line.variantName,
-      })),
+      items: linkItemsOf(cart.lines),
       url,
       license: LICENSE,
       createdAt,

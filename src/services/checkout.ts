@@ -1,4 +1,4 @@
-import { checkoutViolation, paymentItems, type RuleViolation } from '../cart/rules.js';
+import { checkoutViolation, paymentItems, type CartLine, type RuleViolation } from '../cart/rules.js';
 import type { BotServices } from '../discord/context.js';
 import { isStoreError, type StoreError } from '../spaceis/errors.js';
 import { asCart } from '../storage/carts.js';
@@ -70,14 +70,13 @@ export async function issuePaymentLink(
       url,
       license: shop.license,
       createdAt: now,
-      items: cart.lines.map((line) => ({
-        variantId: line.variantId,
-        quantity: line.quantity,
-        serverName: line.serverName,
-        productName: line.productName,
-        variantName: line.variantName,
-      })),
+      items: linkItemsOf(cart.lines),
     });
     return { cart: { license: cart.license, lines: [] }, result: { kind: 'link', link } };
   });
+}
+
+/** What a link record keeps of each cart line: the ids sent and the names moderators will read. */
+export function linkItemsOf(lines: readonly CartLine[]): PaymentLink['items'] {
+  return lines.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName }));
 }
