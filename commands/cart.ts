@@ -1,13 +1,12 @@
 import { InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
 import { estimateCart, type PricedVariant } from '../src/cart/pricing.js';
-import { MAX_QUANTITY, removeLine, setQuantity, type CartLine } from '../src/cart/rules.js';
+import { MAX_QUANTITY, parseQuantity, removeLine, setQuantity, type CartLine } from '../src/cart/rules.js';
 import type { CommandModule, ComponentInteraction, HandlerContext } from '../src/discord/context.js';
 import { intArg, shortRef, type ComponentRoute } from '../src/discord/custom-id.js';
 import { localized } from '../src/discord/localize.js';
 import { clip } from '../src/discord/text.js';
-import { textInputModal } from '../src/discord/views/components.js';
 import { CART_SCOPE, cartIds, cartView, clearConfirmView, lineEditorView } from '../src/discord/views/cart.js';
-import { OTHER_QUANTITY } from '../src/discord/views/shop.js';
+import { OTHER_QUANTITY, QUANTITY_INPUT, quantityModal } from '../src/discord/views/shop.js';
 import { offerReader, pricedVariant } from '../src/services/catalog.js';
 import { asCart, type StoredCart } from '../src/storage/carts.js';
 import { startCheckout } from './checkout.js';
@@ -15,8 +14,6 @@ import { resendMyLink, showMyLinks } from './links.js';
 import { openShop } from './shop.js';
 
 /** /cart: what the member has picked, indicative totals, and the ways to change it or check out. */
-
-const QUANTITY_INPUT = 'quantity';
 
 export const cartCommand: CommandModule = {
   name: 'cart',
@@ -126,21 +123,13 @@ async function handleCartComponent(interaction: ComponentInteraction, route: Com
     case 'lqty': {
       const value = interaction.isStringSelectMenu() ? interaction.values[0] : undefined;
       if (value === OTHER_QUANTITY && ref) {
-        return ctx.respond.showModal(
-          textInputModal(cartIds.lineQuantityModal(userId, ref), t.quantity.modalTitle, {
-            customId: QUANTITY_INPUT,
-            label: t.quantity.modalLabel,
-            placeholder: '1–99',
-            minLength: 1,
-            maxLength: 2,
-          }),
-        );
+        return ctx.respond.showModal(quantityModal(t, cartIds.lineQuantityModal(userId, ref)));
       }
       return changeQuantity(ctx, ref, intArg(value, MAX_QUANTITY) ?? 0, value ?? '');
     }
     case 'lqtym': {
       const typed = interaction.isModalSubmit() ? interaction.fields.getTextInputValue(QUANTITY_INPUT).trim() : '';
-      return changeQuantity(ctx, ref, /^\d{1,2}$/.test(typed) ? Number(typed) : 0, typed);
+      return changeQuantity(ctx, ref, parseQuantity(typed), typed);
     }
     default:
       return ctx.respond.notice(t.common.expired);

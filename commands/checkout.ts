@@ -5,7 +5,8 @@ import type { ComponentRoute } from '../src/discord/custom-id.js';
 import { localized } from '../src/discord/localize.js';
 import { clip } from '../src/discord/text.js';
 import { CHECKOUT_SCOPE, dmClosedView, nickModal, NICK_INPUT, paymentLinkDm, sentToDmView } from '../src/discord/views/checkout.js';
-import { storeErrorText, violationText } from '../src/discord/views/notices.js';
+import { violationText } from '../src/discord/views/notices.js';
+import { answerStoreFailure } from '../src/discord/store-failure.js';
 import { issuePaymentLink } from '../src/services/checkout.js';
 
 /**
@@ -91,10 +92,7 @@ async function checkoutAs(ctx: HandlerContext, nick: string): Promise<void> {
     return respond.show({ content: text });
   }
   if (outcome.kind === 'store-error') {
-    const { error } = outcome;
-    ctx.log.warn({ store: { kind: error.kind, status: error.status, message: error.apiMessage } }, 'payment link refused');
-    if (error.isAuthProblem) await services.guildLog.licenseProblem(guildId, error);
-    return respond.show({ content: storeErrorText(error, t, 'checkout') });
+    return answerStoreFailure(ctx, outcome.error, 'checkout');
   }
 
   const { link } = outcome;

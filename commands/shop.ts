@@ -1,11 +1,10 @@
 import { ApplicationCommandOptionType, InteractionContextType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { isPurchasable } from '../src/cart/pricing.js';
-import { addItem, MAX_QUANTITY, type CartChange } from '../src/cart/rules.js';
+import { addItem, MAX_QUANTITY, parseQuantity, type CartChange } from '../src/cart/rules.js';
 import type { CommandModule, ComponentInteraction, HandlerContext } from '../src/discord/context.js';
 import { intArg, shortRef, type ComponentRoute } from '../src/discord/custom-id.js';
 import { localized } from '../src/discord/localize.js';
 import { clip, LIMITS } from '../src/discord/text.js';
-import { textInputModal } from '../src/discord/views/components.js';
 import { cartIds } from '../src/discord/views/cart.js';
 import { violationText } from '../src/discord/views/notices.js';
 import {
@@ -13,6 +12,8 @@ import {
   categoryListView,
   OTHER_QUANTITY,
   productListView,
+  QUANTITY_INPUT,
+  quantityModal,
   quantityView,
   serverListView,
   SHOP_SCOPE,
@@ -28,8 +29,6 @@ import { asCart } from '../src/storage/carts.js';
  * /shop: the offer as menus. Each step reads the offer through the cache (deferring only when
  * the store must be asked) and redraws the member's own ephemeral message.
  */
-
-const QUANTITY_INPUT = 'quantity';
 
 export const shopCommand: CommandModule = {
   name: 'shop',
@@ -211,15 +210,7 @@ async function handleShopComponent(interaction: ComponentInteraction, route: Com
 
   // The quantity modal must be the first answer: it needs nothing from the store.
   if (route.action === 'qty' && selectedValue(interaction) === OTHER_QUANTITY && s && c && p && v) {
-    return ctx.respond.showModal(
-      textInputModal(shopIds.quantityModal(userId, s, c, p, v), t.quantity.modalTitle, {
-        customId: QUANTITY_INPUT,
-        label: t.quantity.modalLabel,
-        placeholder: '1–99',
-        minLength: 1,
-        maxLength: 2,
-      }),
-    );
+    return ctx.respond.showModal(quantityModal(t, shopIds.quantityModal(userId, s, c, p, v)));
   }
 
   const reader = readerFor(ctx);
@@ -294,7 +285,7 @@ async function handleVariantStep(
 
   if (route.action === 'qtym') {
     const typed = interaction.isModalSubmit() ? interaction.fields.getTextInputValue(QUANTITY_INPUT).trim() : '';
-    const quantity = /^\d{1,2}$/.test(typed) ? Number(typed) : 0;
+    const quantity = parseQuantity(typed);
     if (quantity < 1 || quantity > MAX_QUANTITY) {
       return ctx.respond.show(quantityView(t, locale, userId, path, variant, 1, variantPage, t.quantity.invalid(clip(typed, 20))));
     }

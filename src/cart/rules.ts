@@ -50,6 +50,12 @@ export function emptyCart(license: string): Cart {
   return { license, lines: [] };
 }
 
+/** A quantity as a member typed it: digits only, else 0 (which the rules then refuse with a reason). */
+export function parseQuantity(typed: string): number {
+  const text = typed.trim();
+  return /^\d{1,3}$/.test(text) ? Number(text) : 0;
+}
+
 export function isValidQuantity(quantity: number): boolean {
   return Number.isInteger(quantity) && quantity >= MIN_QUANTITY && quantity <= MAX_QUANTITY;
 }

@@ -4,29 +4,21 @@ import { pl } from '../i18n/pl.js';
 type CommandTexts = keyof typeof en.commands;
 
 /** A command's or option's name and description in English with the Polish localizations, from the one catalog. */
-export function localized(key: CommandTexts): {
-  name: string;
-  description: string;
-  name_localizations: { pl: string };
-  description_localizations: { pl: string };
-} {
-  return {
-    name: en.commands[key].name,
-    description: en.commands[key].description,
-    name_localizations: { pl: pl.commands[key].name },
-    description_localizations: { pl: pl.commands[key].description },
-  };
+export function localized(key: CommandTexts): Localized {
+  return localizedFrom((catalog) => catalog.commands[key]);
 }
 
 type NameAndDescription = { name: string; description: string };
 
 /** Like `localized`, for texts anywhere in the catalogs (e.g. `(m) => m.admin.status`). */
-export function localizedFrom(pick: (catalog: typeof en) => NameAndDescription): {
+interface Localized {
   name: string;
   description: string;
   name_localizations: { pl: string };
   description_localizations: { pl: string };
-} {
+}
+
+export function localizedFrom(pick: (catalog: typeof en) => NameAndDescription): Localized {
   const english = pick(en);
   const polish = pick(pl);
   return {

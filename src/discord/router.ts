@@ -5,7 +5,7 @@ import { isStoreError } from '../spaceis/errors.js';
 import type { BotServices, CommandModule, ComponentInteraction, HandlerContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
 import { Responder, type AnyInteraction } from './respond.js';
-import { storeErrorText } from './views/notices.js';
+import { answerStoreFailure } from './store-failure.js';
 
 /**
  * The one place interactions come in: find the command or the component's owner, check that
@@ -128,15 +128,7 @@ export class InteractionRouter {
   }
 
   private async fail(ctx: HandlerContext, error: unknown): Promise<void> {
-    if (isStoreError(error)) {
-      ctx.log.warn(
-        { store: { kind: error.kind, status: error.status, message: error.apiMessage, path: error.path } },
-        'store request failed',
-      );
-      if (error.isAuthProblem) await this.services.guildLog.licenseProblem(ctx.guildId, error);
-      await ctx.respond.show({ content: storeErrorText(error, ctx.t, 'browse') });
-      return;
-    }
+    if (isStoreError(error)) return answerStoreFailure(ctx, error, 'browse');
     const reference = randomBytes(4).toString('hex').toUpperCase();
     ctx.log.error({ err: error, reference }, 'handler failed');
     await ctx.respond.notice(ctx.t.common.internalError(reference));

@@ -26,6 +26,11 @@ export function clip(text: string, max: number): string {
   return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
+/** A one-line notice above a menu (a warning or some information), or nothing. */
+export function noticeLine(text: string | undefined, kind: 'warning' | 'info' = 'warning'): string {
+  return text ? `${kind === 'warning' ? '⚠️' : 'ℹ️'} ${clip(text, LIMITS.content - 3)}` : '';
+}
+
 /** Store names are shown inside Markdown: escape what would change their look. */
 export function plain(text: string): string {
   return text.replace(/([\\*_~`|[\]])/g, '\\$1');

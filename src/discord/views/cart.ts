@@ -4,7 +4,7 @@ import { MAX_LINES, type CartLine } from '../../cart/rules.js';
 import { formatPln, type Locale, type Messages } from '../../i18n/index.js';
 import { encodeCustomId, shortRef } from '../custom-id.js';
 import type { View } from '../respond.js';
-import { clip, LIMITS, plain } from '../text.js';
+import { clip, LIMITS, noticeLine, plain } from '../text.js';
 import { button, row, select, type SelectOption } from './components.js';
 import { quantityOptions } from './shop.js';
 
@@ -29,13 +29,9 @@ export const cartIds = {
   resendLink: (owner: string, page: number) => encodeCustomId(CART_SCOPE, 'resend', owner, page),
 };
 
-function notice(text: string | undefined): string {
-  return text ? `ℹ️ ${clip(text, LIMITS.content - 3)}` : '';
-}
-
 export function emptyCartView(t: Messages, owner: string, message?: string): View {
   return {
-    content: notice(message),
+    content: noticeLine(message, 'info'),
     embeds: [{ title: t.cart.title, description: t.cart.empty, color: EMBED_COLOR }],
     components: [row(button(cartIds.openShop(owner), t.cart.openShop, ButtonStyle.Primary), button(cartIds.myLinks(owner), t.links.myLinks))],
   };
@@ -70,7 +66,7 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
     description: line.productName,
   }));
   return {
-    content: notice(input.notice),
+    content: noticeLine(input.notice, 'info'),
     embeds: [{ title: t.cart.title, color: EMBED_COLOR, fields }],
     components: [
       row(select(cartIds.line(owner), t.cart.chooseLine, options)),
@@ -101,7 +97,7 @@ export function lineEditorView(t: Messages, owner: string, line: CartLine, messa
   const v = shortRef(line.variantId);
   const quantities = quantityOptions(t, line.quantity);
   return {
-    content: message ? `⚠️ ${clip(message, LIMITS.content - 3)}` : '',
+    content: noticeLine(message),
     embeds: [
       {
         title: clip(t.cart.editLine(line.variantName, line.productName), LIMITS.embedTitle),

@@ -4,7 +4,7 @@ import { linkExpiresAt, linkState, type LinkState } from '../../services/link-st
 import { LINK_RETENTION_DAYS, type PaymentLink } from '../../storage/payment-links.js';
 import { encodeCustomId } from '../custom-id.js';
 import type { ActionRow, View } from '../respond.js';
-import { clip, LIMITS, plain } from '../text.js';
+import { LIMITS, clip, noticeLine, plain } from '../text.js';
 import { cartIds } from './cart.js';
 import { button, pagerRow, paginate, row, select, type Page } from './components.js';
 
@@ -213,7 +213,7 @@ export interface BuyerLinksInput {
  * link again is to have it sent to the DMs, where the safety note tells them to pay only there.
  */
 export function buyerLinksView(t: Messages, input: BuyerLinksInput): View {
-  const content = input.notice ? `ℹ️ ${clip(input.notice, LIMITS.content - 3)}` : '';
+  const content = noticeLine(input.notice, 'info');
   const title = t.links.myTitle(BUYER_LINK_DAYS);
   const back = button(cartIds.view(input.owner), t.cart.backToCart);
   if (input.links.length === 0) {

@@ -5,8 +5,8 @@ import { formatPln, type Locale, type Messages } from '../../i18n/index.js';
 import type { Category, Product, Server, Variant } from '../../spaceis/schemas.js';
 import { encodeCustomId, shortRef } from '../custom-id.js';
 import type { View } from '../respond.js';
-import { clip, LIMITS, plain } from '../text.js';
-import { button, pagerRow, paginate, row, select, type SelectOption } from './components.js';
+import { clip, LIMITS, noticeLine, plain } from '../text.js';
+import { button, pagerRow, paginate, row, select, textInputModal, type SelectOption } from './components.js';
 
 /**
  * The shop's menus: server → category → product → variant → quantity → added.
@@ -49,10 +49,6 @@ function embed(title: string, description: string, extra: Partial<APIEmbed> = {}
   return { title, description: clip(description, LIMITS.embedDescription), color: EMBED_COLOR, ...extra };
 }
 
-function withNotice(notice: string | undefined): string {
-  return notice ? `⚠️ ${clip(notice, LIMITS.content - 3)}` : '';
-}
-
 export function serverListView(t: Messages, owner: string, servers: Server[], page: number, notice?: string): View {
   const shown = paginate(servers, page);
   const options: SelectOption[] = shown.items.map((server) => ({
@@ -62,7 +58,7 @@ export function serverListView(t: Messages, owner: string, servers: Server[], pa
   }));
   const pager = pagerRow(t, shown, (target) => shopIds.serverPage(owner, target));
   return {
-    content: withNotice(notice),
+    content: noticeLine(notice),
     embeds: [embed(breadcrumb(t), pageLine(t, shown, t.shop.chooseServer))],
     components: [row(select(shopIds.server(owner), t.shop.chooseServerPlaceholder, options)), ...(pager ? [pager] : [])],
   };
@@ -79,12 +75,12 @@ export function categoryListView(
   const s = shortRef(server.id);
   const back = options.canGoBack ? [button(shopIds.serverPage(owner, 0), t.common.back)] : [];
   if (categories.length === 0) {
-    return { content: withNotice(options.notice), embeds: [embed(breadcrumb(t, server.name), t.shop.noCategories)], components: back.length ? [row(...back)] : [] };
+    return { content: noticeLine(options.notice), embeds: [embed(breadcrumb(t, server.name), t.shop.noCategories)], components: back.length ? [row(...back)] : [] };
   }
   const shown = paginate(categories, page);
   const pager = pagerRow(t, shown, (target) => shopIds.categoryPage(owner, s, target), back);
   return {
-    content: withNotice(options.notice),
+    content: noticeLine(options.notice),
     embeds: [embed(breadcrumb(t, server.name), pageLine(t, shown, t.shop.chooseCategory))],
     components: [
       row(
@@ -105,12 +101,12 @@ export function productListView(t: Messages, owner: string, server: Server, cate
   const back = [button(shopIds.categoryPage(owner, s, 0), t.common.back)];
   const title = breadcrumb(t, server.name, category.name);
   if (category.products.length === 0) {
-    return { content: withNotice(notice), embeds: [embed(title, t.shop.noProducts)], components: [row(...back)] };
+    return { content: noticeLine(notice), embeds: [embed(title, t.shop.noProducts)], components: [row(...back)] };
   }
   const shown = paginate(category.products, page);
   const pager = pagerRow(t, shown, (target) => shopIds.productPage(owner, s, c, target), back);
   return {
-    content: withNotice(notice),
+    content: noticeLine(notice),
     embeds: [embed(title, pageLine(t, shown, t.shop.chooseProduct))],
     components: [
       row(
@@ -152,12 +148,12 @@ export function variantListView(
   const thumbnail = httpsUrl(path.product.imageUrl);
   const extra: Partial<APIEmbed> = thumbnail ? { thumbnail: { url: thumbnail } } : {};
   if (variants.length === 0) {
-    return { content: withNotice(notice), embeds: [embed(title, `${about}${t.shop.noVariants}`, extra)], components: [row(...back)] };
+    return { content: noticeLine(notice), embeds: [embed(title, `${about}${t.shop.noVariants}`, extra)], components: [row(...back)] };
   }
   const shown = paginate(variants, page);
   const pager = pagerRow(t, shown, (target) => shopIds.variantPage(owner, s, c, p, target), back);
   return {
-    content: withNotice(notice),
+    content: noticeLine(notice),
     embeds: [embed(title, `${clip(about, 1500)}${pageLine(t, shown, t.shop.chooseVariant)}`, extra)],
     components: [
       row(
@@ -182,6 +178,18 @@ export function variantListView(
 /** Common amounts first; anything else from 1 to 99 through "Other amount…". */
 const QUICK_QUANTITIES: readonly number[] = [1, 2, 3, 4, 5, 8, 10, 16, 20, 32, 50, 64, 99];
 export const OTHER_QUANTITY = 'other';
+export const QUANTITY_INPUT = 'quantity';
+
+/** "Other amount…": any quantity from 1 to 99, typed (the field allows two characters at most). */
+export function quantityModal(t: Messages, customId: string) {
+  return textInputModal(customId, t.quantity.modalTitle, {
+    customId: QUANTITY_INPUT,
+    label: t.quantity.modalLabel,
+    placeholder: '1–99',
+    minLength: 1,
+    maxLength: 2,
+  });
+}
 
 /** The quantity select's options, with the current amount selected (added when it is not a common one). */
 export function quantityOptions(t: Messages, current: number): SelectOption[] {
@@ -218,7 +226,7 @@ export function quantityView(
   ];
   const quantities = quantityOptions(t, quantity);
   return {
-    content: withNotice(notice),
+    content: noticeLine(notice),
     embeds: [
       embed(clip(t.quantity.title(path.product.name, choice.variant.name), LIMITS.embedTitle), breadcrumb(t, path.server.name, path.category.name), {
         fields,
