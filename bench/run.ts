@@ -27,7 +27,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REST } from 'discord.js';
-import { registerCommands } from '../src/discord/register.js';
+import { registerBotCommands } from '../src/app.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
@@ -218,7 +218,7 @@ async function probe(bot: RunningBot, label: string): Promise<void> {
 
 async function registerWith(world: World): Promise<void> {
   const rest = new REST({ api: world.discord.apiUrl }).setToken(TOKEN);
-  await registerCommands(rest);
+  await registerBotCommands(rest);
 }
 
 // ---- phases -------------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
-import type { CommandModule } from '../src/discord/context.js';
-import { cartCommand } from './cart.js';
-import { checkoutCommand } from './checkout.js';
-import { linksCommand } from './links.js';
-import { shopCommand } from './shop.js';
-import { shopAdminCommand } from './shop-admin.js';
+import type { Feature } from '../src/discord/feature.js';
+import { adminFeature } from './admin/index.js';
+import { cartFeature } from './cart/index.js';
+import { checkoutFeature } from './checkout/index.js';
+import { linksFeature } from './links/index.js';
+import { myLinksFeature } from './my-links/index.js';
+import { shopFeature } from './shop/index.js';
 
-/** Every slash command the bot has: the router and the registration script both read this list. */
-export const commands: readonly CommandModule[] = [shopCommand, cartCommand, checkoutCommand, shopAdminCommand, linksCommand];
+/**
+ * Every feature the bot has, one folder each. Only the composition root (src/app.ts) reads this
+ * list: the router takes the features' commands and routes from it, and so does registration.
+ */
+export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature];

@@ -1,8 +1,9 @@
-import { Client, Events, GatewayIntentBits, Options, type ClientOptions, type Interaction } from 'discord.js';
-import { commands } from '../commands/index.js';
+import { Client, Events, GatewayIntentBits, Options, type ClientOptions, type Interaction, type REST } from 'discord.js';
+import { features } from '../commands/index.js';
+import type { BotServices } from './bot-services.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { BotServices } from './discord/context.js';
+import { registerCommands } from './discord/register.js';
 import { InteractionRouter } from './discord/router.js';
 import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
@@ -42,6 +43,11 @@ export interface Bot {
   start(): Promise<void>;
   /** Disconnects from Discord and closes storage. */
   stop(): Promise<void>;
+}
+
+/** Registers every feature's slash command (npm run register-commands, and the tests' local Discord). */
+export function registerBotCommands(rest: REST, guildId?: string): Promise<string[]> {
+  return registerCommands(rest, features, guildId);
 }
 
 /** Wiring only: storage → store directory → repositories → router → Discord client. */
@@ -95,7 +101,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
 
   const linkPruner = schedulePruning(services.paymentLinks, clock, logger);
 
-  const router = new InteractionRouter(services, commands);
+  const router = new InteractionRouter(services, features);
   const inFlight = new InFlight();
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     // While stopping, a newcomer is told to come back instead of being left with "interaction failed".

@@ -1,5 +1,5 @@
 import { REST } from 'discord.js';
-import { registerCommands } from './discord/register.js';
+import { registerBotCommands } from './app.js';
 import { loadDotEnv } from './env-file.js';
 import { z } from 'zod';
 
@@ -33,7 +33,7 @@ if (guildIndex >= 0 && !guildId?.match(/^\d{5,20}$/)) {
 
 const rest = new REST({ api: env.data.DISCORD_API_URL.replace(/\/+$/, '') }).setToken(env.data.DISCORD_TOKEN);
 try {
-  const names = await registerCommands(rest, guildId);
+  const names = await registerBotCommands(rest, guildId);
   process.stdout.write(`Registered ${names.length} commands (${names.map((name) => `/${name}`).join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.\n`);
 } catch (error) {
   process.stderr.write(`Could not register the commands: ${(error as Error).message}\n`);

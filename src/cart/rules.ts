@@ -1,5 +1,5 @@
 /**
- * The cart rules of the store API (see shared/spaceis-api.md, "Rules for items" and "Limits"),
+ * The cart rules of the store API (see docs/spaceis-api.md, "Cart rules"),
  * as pure functions: no I/O, no Discord. Every change to a cart goes through here, so the bot
  * refuses a rule-breaking cart with a clear reason before the store ever sees it.
  */

@@ -1,18 +1,18 @@
-import { createHash } from 'node:crypto';
-
 /**
- * Component custom ids are small routes: `v1:<scope>:<action>:<owner>:<arg>…`.
+ * The wire format of component custom ids: `v1:<scope>:<code>:<owner>:<param>…`.
  * Everything a button or menu needs is in its id (Discord keeps it, we keep nothing in memory),
- * so components keep working after a restart. Store ids can be long opaque strings, so ids
- * carry a short hash of them (`shortRef`) that is resolved against the current offer.
+ * so components keep working after a restart. Features never call these two functions: they
+ * declare typed routes (routes.ts), which use this codec underneath. Ids already in members'
+ * hands are `v1`, and stay readable.
  */
 
 export const CUSTOM_ID_VERSION = 'v1';
-const MAX_CUSTOM_ID = 100;
+export const MAX_CUSTOM_ID = 100;
 /** Written in place of an owner for components anyone may press (a public panel). */
 const ANYONE = '-';
 
-export interface ComponentRoute {
+/** A custom id split into its parts; `args` are still strings, read by the route that owns the id. */
+export interface DecodedCustomId {
   scope: string;
   action: string;
   /** The member the component belongs to, or undefined when anyone may use it. */
@@ -20,7 +20,7 @@ export interface ComponentRoute {
   args: string[];
 }
 
-const SAFE_PART = /^[A-Za-z0-9_\-.]+$/;
+export const SAFE_PART = /^[A-Za-z0-9_\-.]+$/;
 
 export function encodeCustomId(scope: string, action: string, owner: string | undefined, ...args: (string | number)[]): string {
   const parts = [CUSTOM_ID_VERSION, scope, action, owner ?? ANYONE, ...args.map(String)];
@@ -33,33 +33,11 @@ export function encodeCustomId(scope: string, action: string, owner: string | un
 }
 
 /** Parses a custom id, or returns undefined for anything that is not one of ours (old, foreign, tampered). */
-export function decodeCustomId(customId: string): ComponentRoute | undefined {
+export function decodeCustomId(customId: string): DecodedCustomId | undefined {
   if (customId.length > MAX_CUSTOM_ID) return undefined;
   const [version, scope, action, owner, ...args] = customId.split(':');
   if (version !== CUSTOM_ID_VERSION || !scope || !action || !owner) return undefined;
   if (![scope, action, owner, ...args].every((part) => SAFE_PART.test(part))) return undefined;
   if (owner !== ANYONE && !/^\d{1,20}$/.test(owner)) return undefined;
   return { scope, action, owner: owner === ANYONE ? undefined : owner, args };
-}
-
-/** A stable 8-character reference to a store id (base64url of its SHA-256): fits many to one custom id. */
-export function shortRef(id: string): string {
-  let ref = refs.get(id);
-  if (ref === undefined) {
-    ref = createHash('sha256').update(id).digest('base64url').slice(0, 8);
-    // Every menu hashes the ids it lists, and finding a member's choice hashes a whole list again:
-    // the offer's ids are few and repeat on every click, so each is hashed once.
-    if (refs.size >= MAX_REMEMBERED_REFS) refs.clear();
-    refs.set(id, ref);
-  }
-  return ref;
-}
-const MAX_REMEMBERED_REFS = 100_000;
-const refs = new Map<string, string>();
-
-/** Reads a non-negative integer argument (a page, a quantity), or undefined when it is not one. */
-export function intArg(value: string | undefined, max = 10_000): number | undefined {
-  if (value === undefined || !/^\d{1,5}$/.test(value)) return undefined;
-  const number = Number(value);
-  return number <= max ? number : undefined;
 }

@@ -10,7 +10,7 @@ export function localized(key: CommandTexts): Localized {
 
 type NameAndDescription = { name: string; description: string };
 
-/** Like `localized`, for texts anywhere in the catalogs (e.g. `(m) => m.admin.status`). */
+/** What Discord reads for a localized command or option: English names, with the Polish ones beside them. */
 interface Localized {
   name: string;
   description: string;
@@ -18,6 +18,7 @@ interface Localized {
   description_localizations: { pl: string };
 }
 
+/** Like `localized`, for texts anywhere in the catalogs (e.g. `(m) => m.admin.status`). */
 export function localizedFrom(pick: (catalog: typeof en) => NameAndDescription): Localized {
   const english = pick(en);
   const polish = pick(pl);

@@ -1,29 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { MessageFlags, type AutocompleteInteraction, type Interaction } from 'discord.js';
+import type { BotServices } from '../bot-services.js';
 import { localeOf, messages } from '../i18n/index.js';
 import { isStoreError } from '../spaceis/errors.js';
-import type { BotServices, CommandModule, ComponentInteraction, HandlerContext } from './context.js';
+import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
+import type { Feature, RouteHandler, SlashCommand } from './feature.js';
+import type { Member, Precondition } from './preconditions.js';
 import { Responder, type AnyInteraction } from './respond.js';
 import { answerStoreFailure } from './store-failure.js';
 
 /**
- * The one place interactions come in: find the command or the component's owner, check that
- * the member may press it, run the handler, and turn any failure into a clear ephemeral answer.
+ * The one place interactions come in: find the command or the route that owns a component, run
+ * the checks it declared (the route's owner, then its preconditions), run the handler, and turn
+ * any failure into a clear ephemeral answer.
  */
 export class InteractionRouter {
-  readonly #commands = new Map<string, CommandModule>();
-  readonly #scopes = new Map<string, CommandModule>();
+  readonly #commands = new Map<string, SlashCommand>();
+  readonly #routes = new Map<string, RouteHandler>();
 
   constructor(
     private readonly services: BotServices,
-    commands: readonly CommandModule[],
+    features: readonly Feature[],
   ) {
-    for (const command of commands) {
-      this.#commands.set(command.name, command);
-      for (const scope of Object.keys(command.components ?? {})) {
-        if (this.#scopes.has(scope)) throw new Error(`component scope ${scope} is owned twice`);
-        this.#scopes.set(scope, command);
+    for (const feature of features) {
+      if (feature.command) this.#commands.set(feature.command.name, feature.command);
+      for (const handler of feature.components ?? []) {
+        if (this.#routes.has(handler.route.key)) throw new Error(`route ${handler.route.key} is handled twice`);
+        this.#routes.set(handler.route.key, handler);
       }
     }
   }
@@ -37,15 +41,8 @@ export class InteractionRouter {
       await interaction.reply({ content: t.common.expired }).catch(() => undefined);
       return;
     }
-
-    if (interaction.isChatInputCommand()) {
-      const command = this.#commands.get(interaction.commandName);
-      if (!command) return;
-      const ctx = await this.context(interaction, new Responder(interaction, 'reply'));
-      await this.run(ctx, () => command.execute(interaction, ctx));
-      return;
-    }
-    await this.component(interaction);
+    if (interaction.isChatInputCommand()) return this.command(interaction);
+    return this.component(interaction);
   }
 
   /** The bot is shutting down: a short ephemeral answer instead of silence. */
@@ -55,25 +52,44 @@ export class InteractionRouter {
     await interaction.reply({ content: t.common.restarting, flags: MessageFlags.Ephemeral }).catch(() => undefined);
   }
 
-  private async component(interaction: ComponentInteraction): Promise<void> {
-    const route = decodeCustomId(interaction.customId);
-    const command = route ? this.#scopes.get(route.scope) : undefined;
-    const handler = route ? command?.components?.[route.scope] : undefined;
-    // Components on the buyer's own ephemeral menus are edited in place; a modal opened from a
-    // slash command has no message to edit, so it answers with a new ephemeral message.
-    const mode = interaction.isModalSubmit() && !interaction.isFromMessage() ? 'reply' : 'update';
-    const ctx = await this.context(interaction, new Responder(interaction, route?.owner ? mode : 'reply'));
+  private async command(interaction: CommandInteraction): Promise<void> {
+    const command = this.#commands.get(interaction.commandName);
+    if (!command) return;
+    const ctx = await this.context(interaction, new Responder(interaction, 'reply'));
+    const sub = typeof command.run === 'function' ? undefined : command.run[subcommandKey(interaction)];
+    const preconditions = [...command.preconditions, ...(sub?.preconditions ?? [])];
+    await this.run(ctx, async () => {
+      if (await this.refused(interaction, ctx, preconditions)) return;
+      if (typeof command.run === 'function') return command.run(interaction, ctx);
+      if (!sub) return ctx.respond.show({ content: ctx.t.common.expired });
+      return sub.run(interaction, ctx);
+    });
+  }
 
-    if (!route || !handler) {
+  private async component(interaction: ComponentInteraction): Promise<void> {
+    const decoded = decodeCustomId(interaction.customId);
+    const handler = decoded ? this.#routes.get(`${decoded.scope}:${decoded.action}`) : undefined;
+    const values = decoded && handler ? handler.route.read(decoded) : undefined;
+    // Components on the buyer's own ephemeral menus are edited in place; a modal opened from a
+    // slash command has no message to edit, so it answers with a new ephemeral message. Public
+    // components (the panel) are never changed for one member: they answer with a message of their own.
+    const mode = interaction.isModalSubmit() && !interaction.isFromMessage() ? 'reply' : 'update';
+    const ctx = await this.context(interaction, new Responder(interaction, decoded?.owner ? mode : 'reply'));
+
+    if (!decoded || !handler || !values) {
       await this.run(ctx, () => ctx.respond.notice(ctx.t.common.expired));
       return;
     }
-    if (route.owner && route.owner !== interaction.user.id) {
-      ctx.log.info({ owner: route.owner }, 'component pressed by another member: refused');
+    // The `owner` precondition, implied by every route drawn for one member.
+    if (decoded.owner && decoded.owner !== interaction.user.id) {
+      ctx.log.info({ owner: decoded.owner }, 'component pressed by another member: refused');
       await this.run(ctx, () => ctx.respond.notice(ctx.t.common.notYourMenu));
       return;
     }
-    await this.run(ctx, () => handler(interaction, route, ctx));
+    await this.run(ctx, async () => {
+      if (await this.refused(interaction, ctx, handler.preconditions)) return;
+      await handler.run(interaction, values, ctx);
+    });
   }
 
   private async autocomplete(interaction: AutocompleteInteraction): Promise<void> {
@@ -81,6 +97,8 @@ export class InteractionRouter {
     if (!command?.autocomplete || !interaction.inGuild()) return;
     const ctx = await this.baseContext(interaction);
     try {
+      // A member the command refuses gets no suggestions: autocomplete cannot say why.
+      if (command.preconditions.some((check) => check.refusal(interaction, ctx) !== undefined)) return await interaction.respond([]);
       await command.autocomplete(interaction, ctx);
     } catch (error) {
       ctx.log.warn({ err: error }, 'autocomplete failed');
@@ -88,11 +106,22 @@ export class InteractionRouter {
     }
   }
 
+  /** Runs the checks in order; the first that refuses answers in place of the member's menu. */
+  private async refused(member: Member, ctx: HandlerContext, preconditions: readonly Precondition<any>[]): Promise<boolean> {
+    for (const check of preconditions) {
+      const refusal = check.refusal(member, ctx);
+      if (refusal === undefined) continue;
+      await ctx.respond.show({ content: refusal, embeds: [], components: [] });
+      return true;
+    }
+    return false;
+  }
+
   private async context(interaction: AnyInteraction, respond: Responder): Promise<HandlerContext> {
     return { ...(await this.baseContext(interaction)), respond };
   }
 
-  private async baseContext(interaction: AnyInteraction | AutocompleteInteraction): Promise<Omit<HandlerContext, 'respond'>> {
+  private async baseContext(interaction: AnyInteraction | AutocompleteInteraction): Promise<AutocompleteContext> {
     const locale = localeOf(interaction.locale);
     const guildId = interaction.guildId ?? '';
     const settings = await this.services.guildSettings.get(guildId);
@@ -133,4 +162,11 @@ export class InteractionRouter {
     ctx.log.error({ err: error, reference }, 'handler failed');
     await ctx.respond.notice(ctx.t.common.internalError(reference));
   }
+}
+
+/** `status`, or `license set` for a subcommand in a group: the keys of a command's subcommand table. */
+function subcommandKey(interaction: CommandInteraction): string {
+  const group = interaction.options.getSubcommandGroup(false);
+  const sub = interaction.options.getSubcommand(false) ?? '';
+  return group ? `${group} ${sub}` : sub;
 }

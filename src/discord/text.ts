@@ -1,4 +1,4 @@
-/** Discord's length limits, in one place (see shared/design.md). */
+/** Discord's length limits, in one place (from Discord's developer documentation on messages, components and interactions). */
 export const LIMITS = {
   selectOptions: 25,
   optionLabel: 100,

@@ -3,7 +3,7 @@ import { isSmsPrice } from '../spaceis/schemas.js';
 import type { OfferCache } from '../spaceis/offer-cache.js';
 import type { PricedVariant } from '../cart/pricing.js';
 import type { CartLine } from '../cart/rules.js';
-import { shortRef } from '../discord/custom-id.js';
+import { shortRef } from './short-ref.js';
 
 /**
  * Reading the offer for one interaction. Served from the cache when fresh; the first read that
@@ -91,4 +91,77 @@ export function cartItemFrom(path: OfferPath, variant: Variant): Omit<CartLine, 
     productName: path.product.name,
     variantName: variant.name,
   };
+}
+
+/** A variant as menus list it: the store's record and its prices in the rules' shape. */
+export interface VariantChoice {
+  variant: Variant;
+  priced: PricedVariant;
+}
+
+/** Where a component points in the offer, resolved as deep as the offer still goes. */
+export interface Located {
+  servers: Server[];
+  server?: Server;
+  offer?: ServerOffer;
+  category?: Category;
+  product?: Product;
+  variants?: VariantChoice[];
+  variant?: VariantChoice;
+}
+
+/** Short references (as components carry them) from the server down to a variant; each level is optional. */
+export interface OfferRefs {
+  server?: string | undefined;
+  category?: string | undefined;
+  product?: string | undefined;
+  variant?: string | undefined;
+}
+
+/** Follows short references down the offer, stopping where the offer no longer has what they name. */
+export async function locate(reader: OfferReader, refs: OfferRefs): Promise<Located> {
+  const located: Located = { servers: await reader.servers() };
+  located.server = byRef(located.servers, refs.server);
+  if (!located.server || refs.category === undefined) return located;
+  located.offer = await reader.server(located.server.id);
+  located.category = byRef(located.offer.categories, refs.category);
+  if (!located.category || refs.product === undefined) return located;
+  located.product = byRef(located.category.products, refs.product);
+  if (!located.product) return located;
+  const { variants } = await reader.variants(located.server.id, located.category.id, located.product.id);
+  const index = variantIndex(variants);
+  located.variants = index.choices;
+  located.variant = refs.variant === undefined ? undefined : index.byRef.get(refs.variant);
+  return located;
+}
+
+/** The page of a variant menu that shows `variant` (the first page when it is not listed). */
+export function variantPageOf(variants: VariantChoice[], variant: VariantChoice | undefined, pageSize: number): number {
+  const index = variant ? variants.indexOf(variant) : -1;
+  return index < 0 ? 0 : Math.floor(index / pageSize);
+}
+
+/**
+ * A product's variants as menu choices, and by the short reference components carry. Built once per
+ * variant list the offer cache hands out (a list is never changed), not on every click: a range
+ * product has hundreds of variants, and choosing one, its quantity and adding it each look it up.
+ */
+interface VariantIndex {
+  choices: VariantChoice[];
+  byRef: Map<string, VariantChoice>;
+}
+const variantIndexes = new WeakMap<readonly Variant[], VariantIndex>();
+function variantIndex(variants: readonly Variant[]): VariantIndex {
+  let index = variantIndexes.get(variants);
+  if (!index) {
+    const choices = variants.map((variant) => ({ variant, priced: pricedVariant(variant) }));
+    const byRef = new Map<string, VariantChoice>();
+    for (const choice of choices) {
+      const ref = shortRef(choice.variant.id);
+      if (!byRef.has(ref)) byRef.set(ref, choice);
+    }
+    index = { choices, byRef };
+    variantIndexes.set(variants, index);
+  }
+  return index;
 }

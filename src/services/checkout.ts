@@ -1,8 +1,9 @@
 import { checkoutViolation, paymentItems, type CartLine, type RuleViolation } from '../cart/rules.js';
-import type { BotServices } from '../discord/context.js';
+import type { Clock } from '../clock.js';
 import { isStoreError, type StoreError } from '../spaceis/errors.js';
-import { asCart } from '../storage/carts.js';
-import type { PaymentLink } from '../storage/payment-links.js';
+import { asCart, type CartRepository } from '../storage/carts.js';
+import type { CheckoutTimes } from '../storage/checkout-times.js';
+import type { PaymentLink, PaymentLinkRepository } from '../storage/payment-links.js';
 import type { ShopAccess } from './store-directory.js';
 
 export type CheckoutOutcome =
@@ -36,8 +37,16 @@ function waitBeforeNextLink(recent: number[], now: number, cooldownSeconds: numb
  * Only after the store answered is the cart emptied and the link recorded; on any failure the
  * cart stays exactly as it was.
  */
+/** What issuing a link reads and writes. */
+export interface CheckoutDeps {
+  carts: CartRepository;
+  checkoutTimes: CheckoutTimes;
+  paymentLinks: PaymentLinkRepository;
+  clock: Clock;
+}
+
 export async function issuePaymentLink(
-  services: BotServices,
+  services: CheckoutDeps,
   shop: ShopAccess,
   request: { guildId: string; userId: string; nick: string; multiServer: boolean; cooldownSeconds: number },
 ): Promise<CheckoutOutcome> {

@@ -35,8 +35,9 @@ export interface StoreDirectoryOptions {
  * guild costs the store no more than a single buyer.
  */
 export class StoreDirectory {
-  /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
+  /** The answer for each version of a guild's settings (see forSettings). */
   readonly #bySettings = new WeakMap<GuildSettings, ShopAccess | undefined>();
+  /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
   readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache; gate: StoreGate }>();
 
   constructor(private readonly options: StoreDirectoryOptions) {}

@@ -1,7 +1,7 @@
 /**
  * HTTP client for the SpaceIs store API (v4): the offer (servers, server, variants) and the
  * cart payment link. Everything it returns is validated with the schemas in ./schemas.ts and
- * every failure is a StoreError.
+ * every failure is a StoreError. What it relies on about the API: docs/spaceis-api.md.
  *
  * Retry policy:
  * - GETs are retried (up to `getRetries` extra attempts) on 5xx, time-outs, network errors and

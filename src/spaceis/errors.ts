@@ -2,7 +2,8 @@
  * The one error type the store client throws. Handlers turn it into a user-visible reply, so it
  * carries the API's own message verbatim (the contract requires showing the API error rather
  * than replacing it) and enough structure to choose a reaction without string-matching at
- * every call site.
+ * every call site. Statuses and known messages: docs/spaceis-api.md, "Envelope and errors" and
+ * "Known error messages".
  *
  * Nothing here ever holds the API key or the Authorization header: the message is composed from
  * the method, the path (which never contains the key) and the API's reply.

@@ -12,6 +12,16 @@
 import type { StoreClient } from './client.js';
 import type { ProductVariants, Server, ServerOffer } from './schemas.js';
 
+/** How much of the offer a reload found. */
+export interface OfferCounts {
+  servers: number;
+  categories: number;
+  products: number;
+  variants: number;
+}
+/** A reload asks for at most this many products' variants at once: the store's limit is the shop's, shared with its website. */
+const RELOAD_CONCURRENCY = 4;
+
 /** The part of StoreClient the cache needs; lets tests pass a stub. */
 export type OfferSource = Pick<StoreClient, 'listServers' | 'getServer' | 'getVariants'>;
 
@@ -108,6 +118,27 @@ export class OfferCache {
   dropAll(): void {
     this.#entries.clear();
     this.#inFlight.clear();
+  }
+
+  /**
+   * Drops everything and reads the whole offer again (every server, then every product's
+   * variants, four requests at a time), so the next buyers find it warm. Returns what the store now shows.
+   */
+  async reload(): Promise<OfferCounts> {
+    this.dropAll();
+    const servers = await this.servers();
+    const offers = await Promise.all(servers.map((server) => this.server(server.id)));
+    const products = servers.flatMap((server, index) =>
+      (offers[index]?.categories ?? []).flatMap((category) => category.products.map((product) => ({ server, category, product }))),
+    );
+    let variants = 0;
+    for (let start = 0; start < products.length; start += RELOAD_CONCURRENCY) {
+      const batch = products.slice(start, start + RELOAD_CONCURRENCY);
+      const lists = await Promise.all(batch.map(({ server, category, product }) => this.variants(server.id, category.id, product.id)));
+      variants += lists.reduce((sum, list) => sum + list.variants.length, 0);
+    }
+    const categories = offers.reduce((sum, offer) => sum + offer.categories.length, 0);
+    return { servers: servers.length, categories, products: products.length, variants };
   }
 
   /** Age of the oldest fresh entry, or undefined when nothing fresh is cached. */

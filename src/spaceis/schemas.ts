@@ -1,5 +1,5 @@
 /**
- * Zod schemas for every SpaceIs response the bot reads.
+ * Zod schemas for every SpaceIs response the bot reads (shapes: docs/spaceis-api.md, "Offer").
  *
  * The contract leaves many shapes "not shown" and the public clients disagree on details
  * (0/1 vs booleans, numeric vs string ids, number vs string amounts). So the schemas are

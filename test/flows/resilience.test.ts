@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType, type SendableChannels } from 'discord.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { shortRef } from '../../src/discord/custom-id.js';
+import { shortRef } from '../../src/services/short-ref.js';
 import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';

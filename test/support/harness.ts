@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createBot, type Bot } from '../../src/app.js';
+import { createBot, registerBotCommands, type Bot } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { registerCommands } from '../../src/discord/register.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
@@ -83,7 +82,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
     await bot.start();
     // Registered as an operator would (npm run register-commands): the fake then knows every option's type.
-    await registerCommands(bot.client.rest);
+    await registerBotCommands(bot.client.rest);
     return bot;
   };
 

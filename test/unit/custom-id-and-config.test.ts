@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { decodeCustomId, encodeCustomId, shortRef } from '../../src/discord/custom-id.js';
+import { decodeCustomId, encodeCustomId } from '../../src/discord/custom-id.js';
+import { shortRef } from '../../src/services/short-ref.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 

@@ -1,6 +1,7 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { agoText, linkChoiceName, maskedLink, memberLinksView } from '../../src/discord/views/links.js';
+import { linkChoiceName, memberLinksView } from '../../commands/links/views.js';
+import { agoText, maskedLink } from '../../src/discord/payment-links/link-text.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { createLogger } from '../../src/logger.js';

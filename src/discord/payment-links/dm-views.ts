@@ -1,35 +1,22 @@
-import { ButtonStyle, type APIEmbed } from 'discord.js';
+import type { APIEmbed } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
-import { encodeCustomId } from '../custom-id.js';
 import type { View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
-import { linkButton, row, textInputModal } from './components.js';
+import { linkButton, row } from '../views/components.js';
+import { itemLines, LINK_COLORS } from './link-text.js';
 
-/** The nick question, the DM with the payment link, and the buyer's confirmation. */
+/**
+ * The messages that carry a payment link to its buyer: the DM with the Pay button, the reply that
+ * points to it, the reply that carries the link when DMs are closed, and what the DM becomes once
+ * a moderator withdrew the link.
+ */
 
-export const CHECKOUT_SCOPE = 'co';
-export const NICK_INPUT = 'nick';
 const EMBED_COLOR = 0xf08c00;
-
-export const checkoutIds = {
-  nickModal: (owner: string) => encodeCustomId(CHECKOUT_SCOPE, 'nick', owner),
-};
-
-export function nickModal(t: Messages, owner: string, current: string | undefined) {
-  return textInputModal(checkoutIds.nickModal(owner), t.nick.modalTitle, {
-    customId: NICK_INPUT,
-    label: t.nick.label,
-    placeholder: t.nick.placeholder,
-    minLength: 3,
-    maxLength: 16,
-    ...(current ? { value: current } : {}),
-  });
-}
 
 /** The order summary that goes with the link, in the DM or (DMs closed) in the reply. */
 function orderEmbed(t: Messages, link: PaymentLink, guildName: string): APIEmbed {
-  const items = link.items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`);
+  const items = itemLines(t, link);
   return {
     title: clip(t.checkout.dmTitle(guildName), LIMITS.embedTitle),
     color: EMBED_COLOR,
@@ -73,4 +60,23 @@ export function dmClosedView(t: Messages, link: PaymentLink, guildName: string):
   const parts = linkParts(t, link.url);
   const content = [t.checkout.dmClosed(plain(link.nick)), parts.text].filter(Boolean).join('\n\n');
   return { content, embeds: [orderEmbed(t, link, guildName), ...parts.embeds], components: parts.components ?? [] };
+}
+
+/** What the DM becomes once a moderator withdrew its link: the order summary stays, the link and the Pay button go. */
+export function withdrawnDmView(t: Messages, link: PaymentLink, guildName: string): View {
+  return {
+    content: `⚠️ ${t.links.dmWithdrawn}`,
+    embeds: [
+      {
+        title: clip(t.links.dmWithdrawnTitle(guildName), LIMITS.embedTitle),
+        color: LINK_COLORS.withdrawn,
+        fields: [
+          { name: t.checkout.dmNick, value: plain(link.nick), inline: true },
+          { name: t.checkout.dmItems, value: clip(itemLines(t, link).join('\n'), LIMITS.fieldValue) },
+        ],
+        footer: { text: t.checkout.dmReference(link.id) },
+      },
+    ],
+    components: [],
+  };
 }

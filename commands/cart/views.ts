@@ -1,39 +1,26 @@
 import { ButtonStyle, type APIEmbedField } from 'discord.js';
-import type { CartEstimate } from '../../cart/pricing.js';
-import { MAX_LINES, type CartLine } from '../../cart/rules.js';
-import { formatPln, type Locale, type Messages } from '../../i18n/index.js';
-import { encodeCustomId, shortRef } from '../custom-id.js';
-import type { View } from '../respond.js';
-import { clip, LIMITS, noticeLine, plain } from '../text.js';
-import { button, row, select, type SelectOption } from './components.js';
-import { quantityOptions } from './shop.js';
+import type { CartEstimate } from '../../src/cart/pricing.js';
+import { MAX_LINES, type CartLine } from '../../src/cart/rules.js';
+import type { View } from '../../src/discord/respond.js';
+import { clip, LIMITS, noticeLine, plain } from '../../src/discord/text.js';
+import { button, row, select, type SelectOption } from '../../src/discord/views/components.js';
+import { quantitySelect } from '../../src/discord/views/quantity-picker.js';
+import { formatPln, type Locale, type Messages } from '../../src/i18n/index.js';
+import { shortRef } from '../../src/services/short-ref.js';
+import { checkoutRoutes } from '../checkout/routes.js';
+import { myLinksRoutes } from '../my-links/routes.js';
+import { shopRoutes } from '../shop/routes.js';
+import { cartRoutes } from './routes.js';
 
 /** The cart's screens: the cart itself, one line's editor, and the "clear everything?" question. */
 
-export const CART_SCOPE = 'cart';
 const EMBED_COLOR = 0x1c7ed6;
-
-export const cartIds = {
-  view: (owner: string) => encodeCustomId(CART_SCOPE, 'view', owner),
-  line: (owner: string) => encodeCustomId(CART_SCOPE, 'line', owner),
-  lineQuantity: (owner: string, v: string) => encodeCustomId(CART_SCOPE, 'lqty', owner, v),
-  lineQuantityModal: (owner: string, v: string) => encodeCustomId(CART_SCOPE, 'lqtym', owner, v),
-  remove: (owner: string, v: string) => encodeCustomId(CART_SCOPE, 'rm', owner, v),
-  clear: (owner: string) => encodeCustomId(CART_SCOPE, 'clr', owner),
-  clearConfirmed: (owner: string) => encodeCustomId(CART_SCOPE, 'clry', owner),
-  checkout: (owner: string) => encodeCustomId(CART_SCOPE, 'co', owner),
-  changeNick: (owner: string) => encodeCustomId(CART_SCOPE, 'nick', owner),
-  openShop: (owner: string) => encodeCustomId(CART_SCOPE, 'shop', owner),
-  /** The buyer's own payment links (commands/links.ts draws them). */
-  myLinks: (owner: string, page = 0) => encodeCustomId(CART_SCOPE, 'links', owner, page),
-  resendLink: (owner: string, page: number) => encodeCustomId(CART_SCOPE, 'resend', owner, page),
-};
 
 export function emptyCartView(t: Messages, owner: string, message?: string): View {
   return {
     content: noticeLine(message, 'info'),
     embeds: [{ title: t.cart.title, description: t.cart.empty, color: EMBED_COLOR }],
-    components: [row(button(cartIds.openShop(owner), t.cart.openShop, ButtonStyle.Primary), button(cartIds.myLinks(owner), t.links.myLinks))],
+    components: [row(button(shopRoutes.openFromCart.build(owner, {}), t.cart.openShop, ButtonStyle.Primary), button(myLinksRoutes.list.build(owner, { page: 0 }), t.links.myLinks))],
   };
 }
 
@@ -69,12 +56,12 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
     content: noticeLine(input.notice, 'info'),
     embeds: [{ title: t.cart.title, color: EMBED_COLOR, fields }],
     components: [
-      row(select(cartIds.line(owner), t.cart.chooseLine, options)),
+      row(select(cartRoutes.chooseLine.build(owner, {}), t.cart.chooseLine, options)),
       row(
-        button(cartIds.checkout(owner), t.cart.checkout, ButtonStyle.Success),
-        button(cartIds.changeNick(owner), t.cart.changeNick),
-        button(cartIds.clear(owner), t.cart.clear, ButtonStyle.Danger),
-        button(cartIds.myLinks(owner), t.links.myLinks),
+        button(checkoutRoutes.fromCart.build(owner, {}), t.cart.checkout, ButtonStyle.Success),
+        button(checkoutRoutes.changeNick.build(owner, {}), t.cart.changeNick),
+        button(cartRoutes.askClear.build(owner, {}), t.cart.clear, ButtonStyle.Danger),
+        button(myLinksRoutes.list.build(owner, { page: 0 }), t.links.myLinks),
       ),
     ],
   };
@@ -95,7 +82,6 @@ function estimateText(t: Messages, locale: Locale, estimate: CartEstimate): stri
 
 export function lineEditorView(t: Messages, owner: string, line: CartLine, message?: string): View {
   const v = shortRef(line.variantId);
-  const quantities = quantityOptions(t, line.quantity);
   return {
     content: noticeLine(message),
     embeds: [
@@ -106,8 +92,8 @@ export function lineEditorView(t: Messages, owner: string, line: CartLine, messa
       },
     ],
     components: [
-      row(select(cartIds.lineQuantity(owner, v), t.quantity.placeholder, quantities)),
-      row(button(cartIds.remove(owner, v), t.cart.remove, ButtonStyle.Danger), button(cartIds.view(owner), t.cart.backToCart)),
+      row(quantitySelect(t, cartRoutes.chooseLineQuantity.build(owner, { line: v }), line.quantity)),
+      row(button(cartRoutes.removeLine.build(owner, { line: v }), t.cart.remove, ButtonStyle.Danger), button(cartRoutes.view.build(owner, {}), t.cart.backToCart)),
     ],
   };
 }
@@ -117,7 +103,7 @@ export function clearConfirmView(t: Messages, owner: string, lines: number): Vie
     content: '',
     embeds: [{ title: t.cart.title, description: t.cart.clearConfirm(lines), color: EMBED_COLOR }],
     components: [
-      row(button(cartIds.clearConfirmed(owner), t.cart.clearYes, ButtonStyle.Danger), button(cartIds.view(owner), t.cart.cancel)),
+      row(button(cartRoutes.confirmClear.build(owner, {}), t.cart.clearYes, ButtonStyle.Danger), button(cartRoutes.view.build(owner, {}), t.cart.cancel)),
     ],
   };
 }

@@ -1,0 +1,70 @@
+import { isStoreError } from '../../src/spaceis/errors.js';
+import { keyFingerprint } from '../../src/spaceis/client.js';
+import type { HandlerContext } from '../../src/discord/context.js';
+import { clip } from '../../src/discord/text.js';
+import { textInputModal } from '../../src/discord/views/components.js';
+import type { Messages } from '../../src/i18n/index.js';
+import type { GuildSettings } from '../../src/storage/guild-settings.js';
+import { recordChange } from './change-log.js';
+import { adminRoutes } from './routes.js';
+
+/** /shop-admin license set | clear: the guild's own license key, checked against the store before it is sealed and kept. */
+
+export const LICENSE_INPUT = 'key';
+
+export function licenseModal(t: Messages, owner: string) {
+  return textInputModal(adminRoutes.licenseForm.build(owner, {}), t.admin.licenseModalTitle, {
+    customId: LICENSE_INPUT,
+    label: t.admin.licenseInputLabel,
+    placeholder: t.admin.licenseInputPlaceholder,
+    minLength: 8,
+    maxLength: 200,
+  });
+}
+
+export async function startLicenseChange(ctx: HandlerContext): Promise<void> {
+  if (!ctx.services.secretBox) return ctx.respond.show({ content: ctx.t.admin.licenseNeedsEncryptionKey });
+  return ctx.respond.showModal(licenseModal(ctx.t, ctx.userId));
+}
+
+/**
+ * Checks a pasted key against the store before keeping it: a key the store refuses is never
+ * saved. The key itself is never logged or echoed, only its fingerprint.
+ */
+export async function saveLicense(ctx: HandlerContext, typed: string): Promise<void> {
+  const { t, services } = ctx;
+  const secretBox = services.secretBox;
+  if (!secretBox) return ctx.respond.show({ content: t.admin.licenseNeedsEncryptionKey });
+  const key = typed.trim();
+  const fingerprint = keyFingerprint(key);
+  if (ctx.settings.license?.fingerprint === fingerprint) return ctx.respond.show({ content: t.admin.licenseSame(fingerprint) });
+
+  await ctx.respond.defer();
+  let servers: number;
+  try {
+    servers = (await services.stores.probe(key).listServers()).length;
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    ctx.log.info({ fingerprint, status: error.status }, 'license key refused by the store; not saved');
+    const text = error.kind === 'http' ? t.admin.licenseRejected(clip(error.apiMessage ?? String(error.status), 200)) : t.admin.licenseUnreachable;
+    return ctx.respond.show({ content: text });
+  }
+
+  const previous = ctx.shop?.license;
+  await services.guildSettings.update(ctx.guildId, (settings) => ({
+    ...settings,
+    license: { sealed: secretBox.seal(key), fingerprint, setBy: ctx.userId, setAt: services.clock.now() },
+  }));
+  await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, `\`${fingerprint}\``);
+  await ctx.respond.show({ content: t.admin.licenseSaved(fingerprint, servers) });
+}
+
+export async function clearLicense(ctx: HandlerContext): Promise<void> {
+  const { t, services } = ctx;
+  const current = ctx.settings.license;
+  if (!current) return ctx.respond.show({ content: t.admin.licenseNothingToClear });
+  await services.guildSettings.update(ctx.guildId, ({ license: _dropped, ...settings }) => settings as GuildSettings);
+  const fallback = await services.stores.forGuild(ctx.guildId);
+  await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.license}\`` : t.admin.none);
+  await ctx.respond.show({ content: t.admin.licenseCleared(fallback?.license) });
+}

@@ -1,0 +1,10 @@
+import type { HandlerContext } from '../../src/discord/context.js';
+import type { ShopAccess } from '../../src/services/store-directory.js';
+
+/** /shop-admin refresh: drops the cached offer and reads all of it again, to report what the store now shows. */
+export async function refreshOffer(ctx: HandlerContext & { shop: ShopAccess }): Promise<void> {
+  await ctx.respond.defer();
+  const counts = await ctx.shop.offers.reload();
+  ctx.log.info(counts, 'offer refreshed');
+  await ctx.respond.show({ content: ctx.t.admin.refreshed(counts.servers, counts.categories, counts.products, counts.variants) });
+}

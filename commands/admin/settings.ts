@@ -1,0 +1,90 @@
+import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
+import type { View } from '../../src/discord/respond.js';
+import { messages, type Messages } from '../../src/i18n/index.js';
+import { SETTING_BOUNDS, type GuildSettings } from '../../src/storage/guild-settings.js';
+import { channelProblem } from './channels.js';
+import { recordChange } from './change-log.js';
+import { ADMIN_COLOR } from './colors.js';
+
+/** /shop-admin settings: the log channel, moderator role, multi-server carts, link lifetime, cooldown and language. */
+
+export async function changeSettings(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
+  const { t, services } = ctx;
+  const options = interaction.options;
+  const logChannel = options.getChannel('log-channel', false);
+  const role = options.getRole('moderator-role', false);
+  const multiServer = options.getBoolean('multi-server-cart', false);
+  const lifetime = options.getInteger('link-lifetime-hours', false);
+  const cooldown = options.getInteger('checkout-cooldown-seconds', false);
+  const locale = options.getString('locale', false);
+  const reset = options.getString('reset', false);
+
+  if (logChannel) {
+    const problem = await channelProblem(interaction, logChannel.id, ctx);
+    if (problem) return ctx.respond.show({ content: problem });
+  }
+
+  const changes: Partial<GuildSettings> = {};
+  if (logChannel) changes.logChannelId = logChannel.id;
+  if (role) changes.moderatorRoleId = role.id;
+  if (multiServer !== null) changes.multiServerCart = multiServer;
+  if (lifetime !== null) changes.linkLifetimeHours = clamp(lifetime, SETTING_BOUNDS.linkLifetimeHours);
+  if (cooldown !== null) changes.checkoutCooldownSeconds = clamp(cooldown, SETTING_BOUNDS.checkoutCooldownSeconds);
+  if (locale === 'en' || locale === 'pl') changes.locale = locale;
+  if (locale === 'auto') changes.locale = null;
+  if (reset === 'log-channel') changes.logChannelId = null;
+  if (reset === 'moderator-role') changes.moderatorRoleId = null;
+
+  if (Object.keys(changes).length === 0) return ctx.respond.show(settingsView(t, ctx.settings));
+
+  const { before, after } = await services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, ...changes }));
+  const changed = EDITABLE_SETTINGS.filter(([key]) => describeSetting(t, key, before) !== describeSetting(t, key, after));
+  // Reported in the log channel as it is after the change, so moving the log also announces the move there.
+  const channelT = messages(await services.guildLog.localeFor(ctx.guildId));
+  for (const [key, label] of changed) {
+    await recordChange(ctx, label, describeSetting(channelT, key, before), describeSetting(channelT, key, after));
+  }
+  await ctx.respond.show(settingsView(t, after, changed.length > 0 ? t.admin.settingsSaved : t.admin.settingsUnchanged));
+}
+
+function clamp(value: number, bounds: { min: number; max: number }): number {
+  return Math.min(bounds.max, Math.max(bounds.min, Math.trunc(value)));
+}
+
+/** Each setting as an admin reads it: channel and role mentions, units, on/off. */
+export function describeSetting(t: Messages, name: keyof GuildSettings, settings: GuildSettings): string {
+  const a = t.admin;
+  switch (name) {
+    case 'logChannelId':
+      return settings.logChannelId ? `<#${settings.logChannelId}>` : a.none;
+    case 'moderatorRoleId':
+      return settings.moderatorRoleId ? `<@&${settings.moderatorRoleId}>` : a.none;
+    case 'multiServerCart':
+      return settings.multiServerCart ? a.on : a.off;
+    case 'linkLifetimeHours':
+      return a.hours(settings.linkLifetimeHours);
+    case 'checkoutCooldownSeconds':
+      return a.seconds(settings.checkoutCooldownSeconds);
+    case 'locale':
+      return settings.locale ?? a.localeAuto;
+    case 'license':
+      return settings.license ? `\`${settings.license.fingerprint}\`` : a.none;
+    default:
+      return '';
+  }
+}
+
+/** The settings an admin changes with /shop-admin settings, in the order they are shown. */
+export const EDITABLE_SETTINGS = [
+  ['logChannelId', 'logChannel'],
+  ['moderatorRoleId', 'moderatorRole'],
+  ['multiServerCart', 'multiServerCart'],
+  ['linkLifetimeHours', 'linkLifetimeHours'],
+  ['checkoutCooldownSeconds', 'checkoutCooldownSeconds'],
+  ['locale', 'locale'],
+] as const satisfies readonly (readonly [keyof GuildSettings, keyof Messages['admin']['settingNames']])[];
+
+export function settingsView(t: Messages, settings: GuildSettings, notice?: string): View {
+  const fields = EDITABLE_SETTINGS.map(([key, label]) => ({ name: t.admin.settingNames[label], value: describeSetting(t, key, settings), inline: true }));
+  return { content: notice ?? '', embeds: [{ title: t.admin.settingsTitle, color: ADMIN_COLOR, fields }], components: [] };
+}

@@ -1,0 +1,75 @@
+import type { APIEmbedField } from 'discord.js';
+import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
+import type { View } from '../../src/discord/respond.js';
+import { clip } from '../../src/discord/text.js';
+import type { Messages } from '../../src/i18n/index.js';
+import { isStoreError } from '../../src/spaceis/errors.js';
+import { BOT_VERSION } from '../../src/version.js';
+import { ADMIN_COLOR } from './colors.js';
+
+/** /shop-admin status: which license, whether the store answers it, the cache, storage, version and latency. */
+
+export async function showStatus(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
+  const shop = ctx.shop;
+  let store: StatusFacts['store'];
+  if (shop) {
+    await ctx.respond.defer();
+    try {
+      store = { kind: 'ok', servers: (await shop.client.listServers()).length };
+    } catch (error) {
+      if (isStoreError(error) && error.isAuthProblem) store = { kind: 'auth', status: error.status ?? 401 };
+      else store = { kind: 'down', message: isStoreError(error) ? (error.apiMessage ?? error.kind) : 'error' };
+    }
+  }
+  await ctx.respond.show(
+    statusView(ctx.t, {
+      license: shop ? { source: shop.source, fingerprint: shop.license } : undefined,
+      store,
+      cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
+      storage: ctx.services.storageBackend,
+      version: BOT_VERSION,
+      latencyMs: interaction.client.ws.ping,
+    }),
+  );
+}
+
+export interface StatusFacts {
+  license: { source: 'guild' | 'default'; fingerprint: string } | undefined;
+  store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
+  cacheAgeMs: number | undefined;
+  storage: string;
+  version: string;
+  latencyMs: number;
+}
+
+export function statusView(t: Messages, facts: StatusFacts): View {
+  const a = t.admin;
+  const license = !facts.license
+    ? a.statusLicenseNone
+    : facts.license.source === 'guild'
+      ? a.statusLicenseGuild(facts.license.fingerprint)
+      : a.statusLicenseDefault(facts.license.fingerprint);
+  const fields: APIEmbedField[] = [{ name: a.statusLicense, value: license }];
+  if (facts.store) {
+    const store =
+      facts.store.kind === 'ok'
+        ? a.statusAnswers(facts.store.servers)
+        : facts.store.kind === 'auth'
+          ? facts.store.status === 402
+            ? a.status402
+            : a.status401
+          : a.statusUnreachable(clip(facts.store.message, 200));
+    fields.push({ name: a.statusStore, value: store });
+  }
+  fields.push(
+    {
+      name: a.statusCache,
+      value: facts.cacheAgeMs === undefined ? a.statusCacheEmpty : a.statusCacheAge(Math.floor(facts.cacheAgeMs / 60_000)),
+      inline: true,
+    },
+    { name: a.statusStorage, value: facts.storage, inline: true },
+    { name: a.statusVersion, value: facts.version, inline: true },
+    { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
+  );
+  return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
+}

@@ -1,0 +1,66 @@
+import { normalizeNick } from '../../src/cart/nick.js';
+import type { HandlerContext } from '../../src/discord/context.js';
+import { deliverLink } from '../../src/discord/payment-links/delivery.js';
+import { dmClosedView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
+import { answerStoreFailure } from '../../src/discord/store-failure.js';
+import { clip } from '../../src/discord/text.js';
+import { violationText } from '../../src/discord/views/notices.js';
+import { issuePaymentLink } from '../../src/services/checkout.js';
+import type { ShopAccess } from '../../src/services/store-directory.js';
+import { nickModal } from './views.js';
+
+type ShopContext = HandlerContext & { shop: ShopAccess };
+
+/**
+ * Checks out with the given nick, the remembered one, or asks for one.
+ * `askNick` forces the question (the cart's "Change nick" button).
+ */
+export async function startCheckout(ctx: ShopContext, options: { typedNick?: string; askNick?: boolean }): Promise<void> {
+  const { t, userId, guildId, services } = ctx;
+  const cart = await services.carts.get(guildId, userId);
+  if (cart.lines.length === 0) return ctx.respond.show({ content: t.checkout.emptyCart, embeds: [], components: [] });
+
+  if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick);
+  const remembered = await services.nicks.get(userId);
+  if (options.askNick || !remembered) return ctx.respond.showModal(nickModal(t, userId, remembered));
+  await checkoutAs(ctx, remembered);
+}
+
+/** A nick the member typed (option or form): checked against the store's rule first. */
+export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise<void> {
+  const nick = normalizeNick(typed);
+  if (!nick) return ctx.respond.show({ content: ctx.t.nick.invalid(clip(typed, 40)) });
+  await checkoutAs(ctx, nick);
+}
+
+async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
+  const { t, services, guildId, userId, respond, shop } = ctx;
+  // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
+  await respond.defer();
+  await services.nicks.set(userId, nick);
+
+  const outcome = await issuePaymentLink(services, shop, {
+    guildId,
+    userId,
+    nick,
+    multiServer: ctx.settings.multiServerCart,
+    cooldownSeconds: ctx.settings.checkoutCooldownSeconds,
+  });
+
+  if (outcome.kind === 'rule') return respond.show({ content: violationText(outcome.violation, t) });
+  if (outcome.kind === 'too-soon') {
+    const text = outcome.reason === 'cooldown' ? t.checkout.cooldown(outcome.retryAfterSeconds) : t.checkout.hourlyLimit(outcome.retryAfterSeconds);
+    return respond.show({ content: text });
+  }
+  if (outcome.kind === 'store-error') return answerStoreFailure(ctx, outcome.error, 'checkout');
+
+  const { link } = outcome;
+  ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
+  // Not awaited: the member's link must not wait on the log channel.
+  void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
+  const delivery = await deliverLink({ paymentLinks: services.paymentLinks, log: ctx.log }, respond.interaction.user, t, link, ctx.guildName);
+  if (delivery.kind === 'dm') return respond.show(sentToDmView(t, link, delivery.channelId));
+  // Withdrawn by a moderator before it reached the DMs: it must not be shown here either.
+  if (delivery.kind === 'withdrawn') return respond.show({ content: t.links.resendGone(link.id) });
+  await respond.show(dmClosedView(t, link, ctx.guildName));
+}

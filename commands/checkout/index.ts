@@ -1,0 +1,44 @@
+import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
+import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
+import { localized } from '../../src/discord/localize.js';
+import { shopConfigured } from '../../src/discord/preconditions.js';
+import { checkoutWithNick, startCheckout } from './checkout.js';
+import { checkoutRoutes } from './routes.js';
+import { NICK_INPUT } from './views.js';
+
+/**
+ * /checkout and every other way to check out (the cart's Checkout and Change nick buttons, the
+ * nick form). The nick comes from the option, else the one used last time, else a form asks for it.
+ */
+
+const checkoutCommand = slashCommand({
+  name: 'checkout',
+  preconditions: [shopConfigured],
+  definition: () => ({
+    ...localized('checkout'),
+    contexts: [InteractionContextType.Guild],
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized('checkoutNick'),
+        required: false,
+        min_length: 1,
+        max_length: 32,
+      },
+    ],
+  }),
+  run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString('nick') ?? undefined }),
+});
+
+export const checkoutFeature: Feature = {
+  name: 'checkout',
+  command: checkoutCommand,
+  components: [
+    on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),
+    on(checkoutRoutes.changeNick, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, { askNick: true })),
+    on(checkoutRoutes.nickForm, [shopConfigured], async (interaction, _values, ctx) => {
+      if (!interaction.isModalSubmit()) return ctx.respond.notice(ctx.t.common.expired);
+      return checkoutWithNick(ctx, interaction.fields.getTextInputValue(NICK_INPUT));
+    }),
+  ],
+};

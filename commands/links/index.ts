@@ -1,0 +1,60 @@
+import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
+import { localized } from '../../src/discord/localize.js';
+import { moderator } from '../../src/discord/preconditions.js';
+import { showMemberLinks } from './member-links.js';
+import { pendingChoices } from './revoke-choices.js';
+import { revokeLink } from './revoke.js';
+import { linksRoutes } from './routes.js';
+import { verifyUrl } from './verify.js';
+
+/**
+ * /links: moderators look up what the bot issued to a member, check whether a URL is genuine and
+ * withdraw a link. Discord hides the command from members without Manage Messages, but admins can
+ * change that per guild, so every entry point (command, autocomplete, page buttons) checks again.
+ */
+
+const linksCommand = slashCommand({
+  name: 'links',
+  preconditions: [moderator],
+  definition: () => ({
+    ...localized('links'),
+    contexts: [InteractionContextType.Guild],
+    default_member_permissions: PermissionFlagsBits.ManageMessages.toString(),
+    options: [
+      {
+        type: ApplicationCommandOptionType.Subcommand,
+        ...localized('linksUser'),
+        options: [{ type: ApplicationCommandOptionType.User, ...localized('linksUserMember'), required: true }],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
+        ...localized('linksVerify'),
+        // 6000 is Discord's ceiling for a string option: longer URLs cannot be pasted at all.
+        options: [{ type: ApplicationCommandOptionType.String, ...localized('linksVerifyUrl'), required: true, max_length: 6000 }],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
+        ...localized('linksRevoke'),
+        options: [
+          { type: ApplicationCommandOptionType.String, ...localized('linksRevokeLink'), required: true, autocomplete: true, max_length: 32 },
+          { type: ApplicationCommandOptionType.User, ...localized('linksRevokeMember'), required: false },
+        ],
+      },
+    ],
+  }),
+  run: {
+    user: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser('member', true).id, 0)),
+    verify: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString('url', true))),
+    revoke: subcommand([], (interaction, ctx) =>
+      revokeLink(interaction.client, ctx, interaction.options.getString('link', true), interaction.options.getUser('member')?.id),
+    ),
+  },
+  autocomplete: async (interaction, ctx) => interaction.respond(await pendingChoices(interaction, ctx)),
+});
+
+export const linksFeature: Feature = {
+  name: 'links',
+  command: linksCommand,
+  components: [on(linksRoutes.memberPage, [moderator], (_interaction, { member, page }, ctx) => showMemberLinks(ctx, member, page))],
+};

@@ -1,0 +1,52 @@
+import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
+import { on, type Feature } from '../../src/discord/feature.js';
+import { deliverLink } from '../../src/discord/payment-links/delivery.js';
+import { dmClosedView } from '../../src/discord/payment-links/dm-views.js';
+import { clip } from '../../src/discord/text.js';
+import { linkState } from '../../src/services/link-state.js';
+import { myLinksRoutes } from './routes.js';
+import { BUYER_LINK_DAYS, buyerLinksView } from './views.js';
+
+/**
+ * "My payment links" (from /cart): the member's links of the last week with their states, and a
+ * way to have a pending one sent to the DMs again. No slash command of its own.
+ */
+
+const DAY_MS = 86_400_000;
+/** The most links the screen lists (5 pages); a buyer with more in a week sees the newest. */
+const BUYER_LIST_MAX = 50;
+
+export const myLinksFeature: Feature = {
+  name: 'my-links',
+  components: [
+    on(myLinksRoutes.list, [], (_interaction, { page }, ctx) => showMyLinks(ctx, page)),
+    on(myLinksRoutes.resend, [], (interaction, { page }, ctx) => resendMyLink(ctx, selectedValue(interaction) ?? '', page)),
+  ],
+};
+
+async function showMyLinks(ctx: HandlerContext, page: number, message?: string): Promise<void> {
+  const { services, guildId, userId, settings } = ctx;
+  const now = services.clock.now();
+  const links = await services.paymentLinks.listForMemberSince(guildId, userId, now - BUYER_LINK_DAYS * DAY_MS, BUYER_LIST_MAX);
+  await ctx.respond.show(
+    buyerLinksView(ctx.t, { owner: userId, links, page, lifetimeHours: settings.linkLifetimeHours, now, ...(message ? { notice: message } : {}) }),
+  );
+}
+
+/**
+ * Sends a pending link to the member's DMs again: the stored URL, unchanged, with no call to the
+ * store. The new DM replaces the earlier one (see the delivery step). DMs closed: shown here, as at checkout.
+ */
+async function resendMyLink(ctx: HandlerContext, id: string, page: number): Promise<void> {
+  const { t, services, guildId, userId, settings } = ctx;
+  const link = await services.paymentLinks.get(guildId, id);
+  const usable = link && link.userId === userId && linkState(link, settings.linkLifetimeHours, services.clock.now()) === 'pending';
+  if (!link || !usable) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
+
+  await ctx.respond.defer();
+  const delivery = await deliverLink({ paymentLinks: services.paymentLinks, log: ctx.log }, ctx.respond.interaction.user, t, link, ctx.guildName);
+  if (delivery.kind === 'reply') return ctx.respond.show(dmClosedView(t, link, ctx.guildName));
+  if (delivery.kind === 'withdrawn') return showMyLinks(ctx, page, t.links.resendGone(id));
+  ctx.log.info({ link: id }, 'payment link sent to DMs again');
+  await showMyLinks(ctx, page, t.links.resent(id));
+}

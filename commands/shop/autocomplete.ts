@@ -1,0 +1,32 @@
+import type { AutocompleteContext } from '../../src/discord/context.js';
+import { clip, LIMITS } from '../../src/discord/text.js';
+import type { ShopAccess } from '../../src/services/store-directory.js';
+import type { Server } from '../../src/spaceis/schemas.js';
+
+/** Suggestions for `/shop server:`: the guild's visible servers whose name or slug contains what was typed. */
+export async function serverChoices(ctx: AutocompleteContext & { shop: ShopAccess }, focused: string): Promise<{ name: string; value: string }[]> {
+  const typed = focused.toLowerCase();
+  const hidden = new Set(ctx.settings.hiddenServerIds);
+  const servers = await serversWithin(ctx.shop.offers, AUTOCOMPLETE_BUDGET_MS);
+  return servers
+    .filter((server) => !hidden.has(server.id))
+    .filter((server) => server.name.toLowerCase().includes(typed) || (server.slug ?? '').toLowerCase().includes(typed))
+    .slice(0, LIMITS.autocompleteChoices)
+    .map((server) => ({ name: clip(server.name, LIMITS.choiceName), value: server.id.length <= 100 ? server.id : (server.slug ?? server.name) }));
+}
+
+/** Autocomplete cannot be deferred: if the store is slow, answer with no suggestions rather than fail. */
+const AUTOCOMPLETE_BUDGET_MS = 2_000;
+async function serversWithin(offers: ShopAccess['offers'], budgetMs: number): Promise<Server[]> {
+  const cached = offers.peekServers();
+  if (cached) return cached;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Server[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), budgetMs);
+  });
+  try {
+    return await Promise.race([offers.servers(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

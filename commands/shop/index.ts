@@ -1,0 +1,90 @@
+import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
+import { selectedValue } from '../../src/discord/context.js';
+import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
+import { localized } from '../../src/discord/localize.js';
+import { shopConfigured } from '../../src/discord/preconditions.js';
+import { locate } from '../../src/services/catalog.js';
+import { serverChoices } from './autocomplete.js';
+import { variantStep } from './choose-variant.js';
+import { readerFor, showCategories, showNearest, type ShopContext } from './navigate.js';
+import { openShop } from './open.js';
+import { shopRoutes } from './routes.js';
+import { productListView, serverListView, variantListView } from './views.js';
+
+/**
+ * /shop: the offer as menus, server → category → product → variant → quantity → added. Each step
+ * reads the offer through the cache (deferring only when the store must be asked) and redraws the
+ * member's own ephemeral message.
+ */
+
+const shopCommand = slashCommand({
+  name: 'shop',
+  preconditions: [shopConfigured],
+  definition: () => ({
+    ...localized('shop'),
+    contexts: [InteractionContextType.Guild],
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized('shopServer'),
+        required: false,
+        autocomplete: true,
+        max_length: 100,
+      },
+    ],
+  }),
+  run: (interaction, ctx) => openShop(ctx, interaction.options.getString('server') ?? undefined),
+  autocomplete: async (interaction, ctx) => interaction.respond(await serverChoices(ctx, interaction.options.getFocused())),
+});
+
+const needs = [shopConfigured] as const;
+
+export const shopFeature: Feature = {
+  name: 'shop',
+  command: shopCommand,
+  components: [
+    on(shopRoutes.openFromCart, needs, (_interaction, _values, ctx) => openShop(ctx)),
+    on(shopRoutes.openFromPanel, needs, (_interaction, _values, ctx) => openShop(ctx)),
+    on(shopRoutes.serverPage, needs, async (_interaction, { page }, ctx) => {
+      const servers = await readerFor(ctx).servers();
+      return ctx.respond.show(serverListView(ctx.t, ctx.userId, servers, page));
+    }),
+    on(shopRoutes.chooseServer, needs, async (interaction, _values, ctx) => {
+      const reader = readerFor(ctx);
+      return showCategories(ctx, reader, await locate(reader, { server: selectedValue(interaction) }), 0);
+    }),
+    on(shopRoutes.categoryPage, needs, async (_interaction, { server, page }, ctx) => {
+      const reader = readerFor(ctx);
+      return showCategories(ctx, reader, await locate(reader, { server }), page);
+    }),
+    on(shopRoutes.chooseCategory, needs, (interaction, { server }, ctx) => showProducts(ctx, { server, category: selectedValue(interaction) ?? '' }, 0)),
+    on(shopRoutes.productPage, needs, (_interaction, { server, category, page }, ctx) => showProducts(ctx, { server, category }, page)),
+    on(shopRoutes.chooseProduct, needs, (interaction, { server, category }, ctx) =>
+      showVariants(ctx, { server, category, product: selectedValue(interaction) ?? '' }, 0),
+    ),
+    on(shopRoutes.variantPage, needs, (_interaction, { page, ...refs }, ctx) => showVariants(ctx, refs, page)),
+    on(shopRoutes.chooseVariant, needs, (interaction, refs, ctx) =>
+      variantStep(ctx, { ...refs, variant: selectedValue(interaction) ?? '' }, { kind: 'chosen' }),
+    ),
+    on(shopRoutes.chooseQuantity, needs, (interaction, refs, ctx) => variantStep(ctx, refs, { kind: 'quantity', interaction })),
+    on(shopRoutes.typeQuantity, needs, (interaction, refs, ctx) => variantStep(ctx, refs, { kind: 'quantity', interaction })),
+    on(shopRoutes.addToCart, needs, (_interaction, { quantity, ...refs }, ctx) => variantStep(ctx, refs, { kind: 'add', quantity })),
+  ],
+};
+
+async function showProducts(ctx: ShopContext, refs: { server: string; category: string }, page: number): Promise<void> {
+  const reader = readerFor(ctx);
+  const located = await locate(reader, refs);
+  if (!located.server || !located.category) return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
+  return ctx.respond.show(productListView(ctx.t, ctx.userId, located.server, located.category, page));
+}
+
+async function showVariants(ctx: ShopContext, refs: { server: string; category: string; product: string }, page: number): Promise<void> {
+  const reader = readerFor(ctx);
+  const located = await locate(reader, refs);
+  if (!located.server || !located.category || !located.product || !located.variants) {
+    return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
+  }
+  const path = { server: located.server, category: located.category, product: located.product };
+  return ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, located.variants, page));
+}

@@ -1,0 +1,46 @@
+import type { HandlerContext } from '../../src/discord/context.js';
+import { LIMITS } from '../../src/discord/text.js';
+import { offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
+import type { ShopAccess } from '../../src/services/store-directory.js';
+import { categoryListView, productListView, serverListView, variantListView } from './views.js';
+
+/** The shop's handlers run only where the guild sells from a license (the `shopConfigured` precondition). */
+export type ShopContext = HandlerContext & { shop: ShopAccess };
+
+/** The offer as this member may see it (hidden servers left out), deferring only when the store must be asked. */
+export function readerFor(ctx: ShopContext): OfferReader {
+  return offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds });
+}
+
+/**
+ * The deepest menu that still exists on the way to what the member asked for. Used when a
+ * component points at something the shop no longer sells: the member gets a notice and the
+ * current offer instead of an error.
+ */
+export async function showNearest(ctx: ShopContext, reader: OfferReader, located: Located, notice?: string): Promise<void> {
+  const { t, userId } = ctx;
+  if (!located.server) {
+    if (located.servers.length === 0) return ctx.respond.show({ content: t.shop.noServers, embeds: [], components: [] });
+    return ctx.respond.show(serverListView(t, userId, located.servers, 0, notice));
+  }
+  const offer = located.offer ?? (await reader.server(located.server.id));
+  if (!located.category) {
+    return ctx.respond.show(
+      categoryListView(t, userId, located.server, offer.categories, 0, { canGoBack: located.servers.length > 1, ...(notice ? { notice } : {}) }),
+    );
+  }
+  if (!located.product || !located.variants) {
+    return ctx.respond.show(productListView(t, userId, located.server, located.category, 0, notice));
+  }
+  const page = variantPageOf(located.variants, located.variant, LIMITS.selectOptions);
+  return ctx.respond.show(
+    variantListView(t, ctx.locale, userId, { server: located.server, category: located.category, product: located.product }, located.variants, page, notice),
+  );
+}
+
+/** A server's categories, or the nearest menu when the server is gone. */
+export async function showCategories(ctx: ShopContext, reader: OfferReader, located: Located, page: number): Promise<void> {
+  if (!located.server) return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
+  const offer = located.offer ?? (await reader.server(located.server.id));
+  return ctx.respond.show(categoryListView(ctx.t, ctx.userId, located.server, offer.categories, page, { canGoBack: located.servers.length > 1 }));
+}

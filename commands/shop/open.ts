@@ -1,0 +1,27 @@
+import { clip } from '../../src/discord/text.js';
+import { matchServer } from '../../src/services/catalog.js';
+import { readerFor, type ShopContext } from './navigate.js';
+import { categoryListView, serverListView } from './views.js';
+
+/** The shop's first screen: the server list, or straight to the categories when there is one server (or one was named). */
+export async function openShop(ctx: ShopContext, serverInput?: string): Promise<void> {
+  const { t, userId } = ctx;
+  const reader = readerFor(ctx);
+  const servers = await reader.servers();
+  if (servers.length === 0) {
+    await ctx.respond.show({ content: t.shop.noServers, embeds: [], components: [] });
+    return;
+  }
+  const named = serverInput ? matchServer(servers, serverInput) : undefined;
+  if (serverInput && !named) {
+    await ctx.respond.show(serverListView(t, userId, servers, 0, t.shop.unknownServer(clip(serverInput, 100))));
+    return;
+  }
+  const server = named ?? (servers.length === 1 ? servers[0] : undefined);
+  if (!server) {
+    await ctx.respond.show(serverListView(t, userId, servers, 0));
+    return;
+  }
+  const offer = await reader.server(server.id);
+  await ctx.respond.show(categoryListView(t, userId, server, offer.categories, 0, { canGoBack: servers.length > 1 }));
+}

@@ -1,0 +1,33 @@
+import { param, route } from '../../src/discord/routes.js';
+
+/**
+ * Every component of the shop's menus, by what it does. Store entries travel as short references
+ * (`server`, `category`, `product`, `variant`); the codes are the ones ids in members' hands carry.
+ */
+
+const page = param.int(10_000);
+const { ref } = param;
+
+export const shopRoutes = {
+  serverPage: route('shop.serverPage', { scope: 'shop', code: 'srvp', params: { page } }),
+  chooseServer: route('shop.chooseServer', { scope: 'shop', code: 'srv', params: {} }),
+  categoryPage: route('shop.categoryPage', { scope: 'shop', code: 'catp', params: { server: ref, page } }),
+  chooseCategory: route('shop.chooseCategory', { scope: 'shop', code: 'cat', params: { server: ref } }),
+  productPage: route('shop.productPage', { scope: 'shop', code: 'prdp', params: { server: ref, category: ref, page } }),
+  chooseProduct: route('shop.chooseProduct', { scope: 'shop', code: 'prd', params: { server: ref, category: ref } }),
+  variantPage: route('shop.variantPage', { scope: 'shop', code: 'varp', params: { server: ref, category: ref, product: ref, page } }),
+  chooseVariant: route('shop.chooseVariant', { scope: 'shop', code: 'var', params: { server: ref, category: ref, product: ref } }),
+  /** The quantity select under a variant (or its "Other amount…" choice). */
+  chooseQuantity: route('shop.chooseQuantity', { scope: 'shop', code: 'qty', params: { server: ref, category: ref, product: ref, variant: ref } }),
+  /** The "Other amount…" modal's answer. */
+  typeQuantity: route('shop.typeQuantity', { scope: 'shop', code: 'qtym', params: { server: ref, category: ref, product: ref, variant: ref } }),
+  addToCart: route('shop.addToCart', {
+    scope: 'shop',
+    code: 'add',
+    params: { server: ref, category: ref, product: ref, variant: ref, quantity: param.int(99) },
+  }),
+  /** "Open shop" on the member's empty cart. */
+  openFromCart: route('shop.openFromCart', { scope: 'cart', code: 'shop', params: {} }),
+  /** "Open shop" on the public panel: anyone may press it. */
+  openFromPanel: route('shop.openFromPanel', { scope: 'panel', code: 'shop', access: 'anyone', params: {} }),
+};

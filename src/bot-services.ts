@@ -1,0 +1,30 @@
+import type { Clock } from './clock.js';
+import type { GuildLog } from './discord/guild-log.js';
+import type { Logger } from './logger.js';
+import type { SecretBox } from './security/secret-box.js';
+import type { StoreDirectory } from './services/store-directory.js';
+import type { CartRepository } from './storage/carts.js';
+import type { CheckoutTimes } from './storage/checkout-times.js';
+import type { GuildSettingsRepository } from './storage/guild-settings.js';
+import type { NickRepository } from './storage/nicks.js';
+import type { PaymentLinkRepository } from './storage/payment-links.js';
+
+/**
+ * Everything a handler may use, built once by the composition root (app.ts). Services below the
+ * handlers take only the parts they use, never this whole object.
+ */
+export interface BotServices {
+  logger: Logger;
+  clock: Clock;
+  stores: StoreDirectory;
+  carts: CartRepository;
+  nicks: NickRepository;
+  guildSettings: GuildSettingsRepository;
+  paymentLinks: PaymentLinkRepository;
+  checkoutTimes: CheckoutTimes;
+  guildLog: GuildLog;
+  /** Seals guilds' license keys; undefined when ENCRYPTION_KEY is not configured. */
+  secretBox: SecretBox | undefined;
+  /** Which storage adapter is in use, for the admins' status page. */
+  storageBackend: string;
+}

@@ -1,0 +1,70 @@
+import type { AutocompleteInteraction, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
+import type { Narrowed, Precondition } from './preconditions.js';
+import type { AnyRoute, ParamValues, Route } from './routes.js';
+
+/**
+ * What a feature folder under commands/ hands the router: its slash command (if it has one) and
+ * the handlers of the component routes it owns. Built with `slashCommand`, `subcommand` and `on`,
+ * which type each handler's context by the preconditions declared for it.
+ */
+export interface Feature {
+  name: string;
+  command?: SlashCommand;
+  components?: readonly RouteHandler[];
+}
+
+type Preconditions = readonly Precondition<any>[];
+
+export interface SlashCommand {
+  /** The command's (English) name, as Discord routes it. */
+  name: string;
+  definition(): RESTPostAPIChatInputApplicationCommandsJSONBody;
+  /** Checked before the command, each subcommand and autocomplete. */
+  preconditions: Preconditions;
+  /** The command itself, or one handler per subcommand (`status`, `license set`). */
+  run: ((interaction: CommandInteraction, ctx: HandlerContext) => Promise<void>) | Readonly<Record<string, Subcommand>>;
+  autocomplete?(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<void>;
+}
+
+export interface Subcommand {
+  preconditions: Preconditions;
+  run(interaction: CommandInteraction, ctx: HandlerContext): Promise<void>;
+}
+
+export interface RouteHandler {
+  route: AnyRoute;
+  preconditions: Preconditions;
+  run(interaction: ComponentInteraction, values: any, ctx: HandlerContext): Promise<void>;
+}
+
+/*
+ * The casts below are where the preconditions' promise is kept: the router runs every declared
+ * check before the handler, so the narrowed context is what the handler really receives.
+ */
+
+export function slashCommand<const Pre extends Preconditions>(spec: {
+  name: string;
+  definition: () => RESTPostAPIChatInputApplicationCommandsJSONBody;
+  preconditions: Pre;
+  run: ((interaction: CommandInteraction, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>) | Readonly<Record<string, Subcommand>>;
+  autocomplete?: (interaction: AutocompleteInteraction, ctx: Narrowed<AutocompleteContext, Pre>) => Promise<void>;
+}): SlashCommand {
+  return spec as SlashCommand;
+}
+
+export function subcommand<const Pre extends Preconditions>(
+  preconditions: Pre,
+  run: (interaction: CommandInteraction, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>,
+): Subcommand {
+  return { preconditions, run: run as Subcommand['run'] };
+}
+
+/** The handler of one route, with the checks it needs; it receives the route's named parameters. */
+export function on<P extends Record<string, any>, const Pre extends Preconditions>(
+  route: Route<P>,
+  preconditions: Pre,
+  run: (interaction: ComponentInteraction, values: ParamValues<P>, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>,
+): RouteHandler {
+  return { route, preconditions, run: run as RouteHandler['run'] };
+}

@@ -1,0 +1,92 @@
+import type { APIEmbedField } from 'discord.js';
+import type { Messages } from '../../i18n/index.js';
+import { linkExpiresAt, linkState, type LinkState } from '../../services/link-state.js';
+import type { PaymentLink } from '../../storage/payment-links.js';
+import { LIMITS, clip, plain } from '../text.js';
+
+/**
+ * How a payment link reads wherever it is listed: for moderators (/links) and for the buyer
+ * (My payment links). Nothing here may say or suggest that an order was paid: the bot cannot see payments.
+ */
+
+export const LINKS_PAGE_SIZE = 10;
+export const LINK_COLORS = { list: 0x1c7ed6, genuine: 0x2b8a3e, warning: 0xe03131, withdrawn: 0xf08c00 } as const;
+export const STATE_ICONS: Record<LinkState, string> = { pending: '🕒', expired: '⌛', revoked: '⛔' };
+
+/** Discord renders these in each reader's own time zone and language. */
+export function discordTime(ms: number, style: 'R' | 'f'): string {
+  return `<t:${Math.floor(ms / 1000)}:${style}>`;
+}
+
+/**
+ * `[label](url)` when nothing in the URL can end the Markdown link early; otherwise the label and
+ * the URL as plain text. The URL itself is never changed: moderators compare it character for character.
+ */
+export function maskedLink(label: string, url: string): string {
+  return /^https?:\/\/[^\s()<>[\]]+$/i.test(url) ? `[${label}](${url})` : `${label}: ${url}`;
+}
+
+/** "3 h ago" for places where Discord's own timestamps are not rendered (autocomplete choices). */
+export function agoText(t: Messages, elapsedMs: number): string {
+  const minutes = Math.max(0, Math.floor(elapsedMs / 60_000));
+  if (minutes < 60) return t.links.ago(minutes, 'min');
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? t.links.ago(hours, 'h') : t.links.ago(Math.floor(hours / 24), 'd');
+}
+
+/** "2 × VIP 30 dni +1 more": the first item and how many others, for one-line places. */
+export function itemsSummary(t: Messages, link: PaymentLink): string {
+  const [first, ...rest] = link.items;
+  if (!first) return '';
+  return `${first.quantity} × ${first.productName} ${first.variantName}${rest.length > 0 ? ` ${t.links.more(rest.length)}` : ''}`;
+}
+
+export function itemLines(t: Messages, link: PaymentLink): string[] {
+  return link.items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`);
+}
+
+/** The state in words, with when it changes or changed; who withdrew a link is for moderators only. */
+export function stateLine(t: Messages, link: PaymentLink, state: LinkState, lifetimeHours: number, audience: 'moderator' | 'buyer'): string {
+  switch (state) {
+    case 'pending':
+      return t.links.pendingUntil(discordTime(linkExpiresAt(link, lifetimeHours), 'f'));
+    case 'expired':
+      return t.links.expiredAt(discordTime(linkExpiresAt(link, lifetimeHours), 'R'));
+    case 'revoked': {
+      const when = discordTime(link.revoked?.at ?? link.createdAt, 'R');
+      return audience === 'moderator' ? t.links.revokedBy(`<@${link.revoked?.by ?? ''}>`, when) : t.links.revokedForBuyer(when);
+    }
+  }
+}
+
+/**
+ * One link as an embed field of at most `budget` characters (name and value). The lines around
+ * the items always stay whole (a clipped URL or timestamp would be wrong, not just short); the
+ * item list gives way. A URL too long for the budget is replaced by a pointer to /links verify.
+ */
+export function linkField(t: Messages, link: PaymentLink, input: { lifetimeHours: number; now: number; budget: number; audience: 'moderator' | 'buyer' }): APIEmbedField {
+  const state = linkState(link, input.lifetimeHours, input.now);
+  const name = clip(`${STATE_ICONS[state]} ${link.id} · ${t.links.state[state]}`, LIMITS.fieldName);
+  const budget = Math.min(LIMITS.fieldValue, input.budget - name.length);
+  const head = [
+    t.links.issued(discordTime(link.createdAt, 'R'), discordTime(link.createdAt, 'f')),
+    stateLine(t, link, state, input.lifetimeHours, input.audience),
+    t.links.nick(plain(link.nick)),
+  ];
+  let tail = input.audience === 'moderator' ? [maskedLink(t.links.linkLabel, link.url)] : [];
+  if (lines(head, tail) + 60 > budget) tail = [t.links.linkTooLong];
+  const room = budget - lines(head, tail) - 2;
+  const items = clip(itemLines(t, link).join('\n'), Math.max(1, room));
+  return { name, value: [...head, items, ...tail].join('\n') };
+}
+
+function lines(head: string[], tail: string[]): number {
+  return [...head, ...tail].join('\n').length;
+}
+
+/** What each of `count` fields may use so the whole embed stays within Discord's 6000 characters. */
+export function fieldBudget(fixed: string[], count: number): number {
+  const used = fixed.reduce((sum, text) => sum + text.length, 0);
+  return Math.floor((LIMITS.embedTotal - used) / Math.max(1, count));
+}
+

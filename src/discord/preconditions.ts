@@ -1,0 +1,66 @@
+import { PermissionFlagsBits, type APIInteractionGuildMember, type GuildMember, type PermissionsBitField } from 'discord.js';
+import type { Messages } from '../i18n/index.js';
+import type { ShopAccess } from '../services/store-directory.js';
+import type { AutocompleteContext } from './context.js';
+
+/**
+ * Checks the router runs before a handler, declared on the command, subcommand or route that
+ * needs them. A check that fails gives the one answer for that case (the router shows it in place
+ * of the member's menu, or as an empty autocomplete list), so handlers hold only their feature's
+ * logic. `Adds` is what a passed check guarantees to the handler's context (e.g. a defined shop).
+ */
+export interface Precondition<Adds = Record<never, never>> {
+  readonly name: string;
+  /** Undefined when the interaction may go on; otherwise the sentence that answers it. */
+  refusal(member: Member, ctx: AutocompleteContext): string | undefined;
+  /** Never set: carries `Adds` for the handler's context type. */
+  readonly adds?: Adds;
+}
+
+/** What the checks read of the member who asked. */
+export interface Member {
+  member: GuildMember | APIInteractionGuildMember | null;
+  memberPermissions: Readonly<PermissionsBitField> | null;
+}
+
+type AddsOf<P> = P extends Precondition<infer A> ? A : never;
+type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
+/** A context narrowed by what every listed precondition guarantees. */
+export type Narrowed<Context, Pre extends readonly Precondition<any>[]> = Context & Intersection<AddsOf<Pre[number]>>;
+
+function shopConfiguredAnswering(answer: (t: Messages) => string): Precondition<{ shop: ShopAccess }> {
+  return { name: 'shopConfigured', refusal: (_member, ctx) => (ctx.shop ? undefined : answer(ctx.t)) };
+}
+
+/** The guild sells from a license: buyers are told the shop is not set up yet. */
+export const shopConfigured = shopConfiguredAnswering((t) => t.shop.notSetUp);
+/** The same check on the admins' screens, which tell them how to set a license. */
+export const shopConfiguredForAdmins = shopConfiguredAnswering((t) => t.admin.notConfigured);
+
+/**
+ * Manage Server. /shop-admin is registered for it, but a guild can open a command to anyone,
+ * and a member who opened a menu may have lost the permission since: checked on every press.
+ */
+export const manageGuild: Precondition = {
+  name: 'manageGuild',
+  refusal: (member, ctx) => (member.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ? undefined : ctx.t.admin.notAllowed),
+};
+
+/** Manage Messages (administrators have it implicitly) or the guild's moderator role. */
+export function isModerator(member: Member, moderatorRoleId: string | null): boolean {
+  if (member.memberPermissions?.has(PermissionFlagsBits.ManageMessages)) return true;
+  if (!moderatorRoleId || !member.member) return false;
+  // Raw API members carry role ids; cached members a role manager.
+  const roles = member.member.roles;
+  return Array.isArray(roles) ? roles.includes(moderatorRoleId) : roles.cache.has(moderatorRoleId);
+}
+
+/** /links and its menus: moderators only, checked on every entry point. */
+export const moderator: Precondition = {
+  name: 'moderator',
+  refusal(member, ctx) {
+    if (isModerator(member, ctx.settings.moderatorRoleId)) return undefined;
+    ctx.log.info('/links refused: not a moderator');
+    return ctx.t.links.notModerator;
+  },
+};

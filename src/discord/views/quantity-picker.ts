@@ -1,0 +1,56 @@
+import type { APIStringSelectComponent } from 'discord.js';
+import { MAX_QUANTITY, parseQuantity } from '../../cart/rules.js';
+import type { Messages } from '../../i18n/index.js';
+import type { ComponentInteraction } from '../context.js';
+import { select, textInputModal, type SelectOption } from './components.js';
+
+/**
+ * The one quantity picker, used by the shop (a variant before it is added) and the cart (a line's
+ * quantity): a select of common amounts, and "Other amount…" that opens a modal for 1 to 99.
+ */
+
+/** Common amounts first; anything else from 1 to 99 through "Other amount…". */
+const QUICK_QUANTITIES: readonly number[] = [1, 2, 3, 4, 5, 8, 10, 16, 20, 32, 50, 64, 99];
+const OTHER_QUANTITY = 'other';
+const QUANTITY_INPUT = 'quantity';
+
+/** The quantity select, with the current amount selected (added when it is not a common one). */
+export function quantitySelect(t: Messages, customId: string, current: number): APIStringSelectComponent {
+  const amounts = QUICK_QUANTITIES.includes(current) ? QUICK_QUANTITIES : [...QUICK_QUANTITIES, current].sort((a, b) => a - b);
+  const options: SelectOption[] = [
+    ...amounts.map((n) => ({ value: String(n), label: t.quantity.option(n), default: n === current })),
+    { value: OTHER_QUANTITY, label: t.quantity.other, description: t.quantity.otherDescription },
+  ];
+  return select(customId, t.quantity.placeholder, options);
+}
+
+/** "Other amount…": any quantity from 1 to 99, typed (the field allows two characters at most). */
+export function quantityModal(t: Messages, customId: string) {
+  return textInputModal(customId, t.quantity.modalTitle, {
+    customId: QUANTITY_INPUT,
+    label: t.quantity.modalLabel,
+    placeholder: '1–99',
+    minLength: 1,
+    maxLength: 2,
+  });
+}
+
+/**
+ * What the member picked: "Other amount…" (the modal must be shown), or an amount with the text it
+ * came from (0 when it is not a whole number from 1 to 99, for the caller's "invalid" message).
+ */
+export type PickedQuantity = { kind: 'other' } | { kind: 'amount'; quantity: number; typed: string };
+
+export function pickedQuantity(interaction: ComponentInteraction): PickedQuantity {
+  if (interaction.isModalSubmit()) {
+    const typed = interaction.fields.getTextInputValue(QUANTITY_INPUT).trim();
+    return { kind: 'amount', quantity: validOrZero(parseQuantity(typed)), typed };
+  }
+  const value = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : '';
+  if (value === OTHER_QUANTITY) return { kind: 'other' };
+  return { kind: 'amount', quantity: /^\d{1,2}$/.test(value) ? validOrZero(Number(value)) : 0, typed: value };
+}
+
+function validOrZero(quantity: number): number {
+  return quantity >= 1 && quantity <= MAX_QUANTITY ? quantity : 0;
+}
