@@ -105,11 +105,11 @@ export const adminFeature: Feature = {
   command: adminCommand,
   components: [
     on(adminRoutes.licenseForm, [manageGuild], async (interaction, _values, ctx) => {
-      if (!interaction.isModalSubmit()) return ctx.respond.notice(ctx.t.common.expired);
+      if (!interaction.isModalSubmit()) return ctx.respond.aside(ctx.t.common.expired);
       return saveLicense(ctx, interaction.fields.getTextInputValue(LICENSE_INPUT));
     }),
     on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], async (interaction, _values, ctx) => {
-      if (!interaction.isStringSelectMenu()) return ctx.respond.notice(ctx.t.common.expired);
+      if (!interaction.isStringSelectMenu()) return ctx.respond.aside(ctx.t.common.expired);
       return saveServers(ctx, interaction.values);
     }),
   ],

@@ -4,7 +4,7 @@ import { deliverLink } from '../../src/discord/payment-links/delivery.js';
 import { dmClosedView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
 import { clip } from '../../src/discord/text.js';
-import { violationText } from '../../src/discord/views/notices.js';
+import { violationText } from '../../src/discord/views/problem-texts.js';
 import { issuePaymentLink } from '../../src/services/checkout.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import { nickModal } from './views.js';

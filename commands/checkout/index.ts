@@ -37,7 +37,7 @@ export const checkoutFeature: Feature = {
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),
     on(checkoutRoutes.changeNick, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, { askNick: true })),
     on(checkoutRoutes.nickForm, [shopConfigured], async (interaction, _values, ctx) => {
-      if (!interaction.isModalSubmit()) return ctx.respond.notice(ctx.t.common.expired);
+      if (!interaction.isModalSubmit()) return ctx.respond.aside(ctx.t.common.expired);
       return checkoutWithNick(ctx, interaction.fields.getTextInputValue(NICK_INPUT));
     }),
   ],

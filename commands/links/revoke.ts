@@ -4,7 +4,7 @@ import { withdrawLink } from '../../src/discord/payment-links/delivery.js';
 import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import { clip } from '../../src/discord/text.js';
 import { messages } from '../../src/i18n/index.js';
-import { notice, revokedView } from './views.js';
+import { revokedView, sentence } from './views.js';
 
 /**
  * Withdraws a link: its record says so from now on (verify and the buyer's list show it), and the
@@ -15,14 +15,14 @@ export async function revokeLink(client: Client, ctx: HandlerContext, typed: str
   // References are shown upper-case; moderators type them however they like.
   const id = typed.trim().toUpperCase();
   const found = await services.paymentLinks.get(guildId, id);
-  if (!found) return ctx.respond.show(notice(t.links.unknownLink(clip(typed, 40))));
-  if (memberId && found.userId !== memberId) return ctx.respond.show(notice(t.links.notMembersLink(id, `<@${memberId}>`)));
+  if (!found) return ctx.respond.show(sentence(t.links.unknownLink(clip(typed, 40))));
+  if (memberId && found.userId !== memberId) return ctx.respond.show(sentence(t.links.notMembersLink(id, `<@${memberId}>`)));
 
   const result = await services.paymentLinks.revoke(guildId, id, userId, services.clock.now());
-  if (!result) return ctx.respond.show(notice(t.links.unknownLink(id)));
+  if (!result) return ctx.respond.show(sentence(t.links.unknownLink(id)));
   const { link, already } = result;
   if (already && link.revoked) {
-    return ctx.respond.show(notice(t.links.alreadyRevoked(id, `<@${link.revoked.by}>`, discordTime(link.revoked.at, 'R'))));
+    return ctx.respond.show(sentence(t.links.alreadyRevoked(id, `<@${link.revoked.by}>`, discordTime(link.revoked.at, 'R'))));
   }
 
   // Editing the DM is a call to Discord: acknowledge first.

@@ -36,7 +36,7 @@ export interface MemberLinksInput {
 /** A member's links for a moderator: newest first, one page of ten, each with its state and its link. */
 export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const member = `<@${input.memberId}>`;
-  if (input.total === 0) return notice(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
+  if (input.total === 0) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
   const description = `${t.links.intro(member, input.total)}\n\n*${t.links.cannotSeePayments}*`;
   const footer = t.common.page(input.page + 1, input.pages);
   const budget = fieldBudget([t.links.title, description, footer], input.links.length);
@@ -53,7 +53,7 @@ export function memberLinksView(t: Messages, input: MemberLinksInput): View {
 /** The answer to "did the bot issue this URL?": who, for which nick and when, or a plain warning. */
 export function verifyView(t: Messages, link: PaymentLink | undefined, lifetimeHours: number, now: number): View {
   if (!link) {
-    return notice(`⚠️ ${t.links.notIssued}\n\n${t.links.exactMatchNote}`, LINK_COLORS.warning, t.links.notIssuedTitle);
+    return sentence(`⚠️ ${t.links.notIssued}\n\n${t.links.exactMatchNote}`, LINK_COLORS.warning, t.links.notIssuedTitle);
   }
   const state = linkState(link, lifetimeHours, now);
   const description = [
@@ -75,11 +75,11 @@ export function verifyView(t: Messages, link: PaymentLink | undefined, lifetimeH
 export function revokedView(t: Messages, link: PaymentLink, dm: DmWithdrawal): View {
   const dmLine = { edited: t.links.dmEdited, 'not-edited': `⚠️ ${t.links.dmNotEdited}`, 'shown-in-reply': `⚠️ ${t.links.shownInReply}` }[dm];
   const text = [t.links.revoked(link.id, `<@${link.userId}>`, plain(link.nick)), dmLine, `*${t.links.shopMayAccept}*`].join('\n\n');
-  return notice(text, LINK_COLORS.withdrawn);
+  return sentence(text, LINK_COLORS.withdrawn);
 }
 
 /** A moderator-facing sentence in an embed: mentions in embeds never notify anyone. */
-export function notice(text: string, color: number = LINK_COLORS.list, title?: string): View {
+export function sentence(text: string, color: number = LINK_COLORS.list, title?: string): View {
   const embed: APIEmbed = { description: clip(text, LIMITS.embedDescription), color };
   if (title) embed.title = title;
   return { content: '', embeds: [embed], components: [] };

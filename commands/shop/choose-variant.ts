@@ -2,7 +2,7 @@ import { isPurchasable } from '../../src/cart/pricing.js';
 import { addItem, MAX_QUANTITY, type CartChange } from '../../src/cart/rules.js';
 import type { ComponentInteraction } from '../../src/discord/context.js';
 import { clip, LIMITS } from '../../src/discord/text.js';
-import { violationText } from '../../src/discord/views/notices.js';
+import { violationText } from '../../src/discord/views/problem-texts.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { cartItemFrom, locate, variantPageOf, type OfferRefs, type VariantChoice } from '../../src/services/catalog.js';
 import type { OfferPath } from '../../src/services/catalog.js';

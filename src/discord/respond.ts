@@ -58,7 +58,7 @@ export class Responder {
   }
 
   /** A short message of its own, leaving the menu as it is (e.g. "this menu is not yours"). */
-  async notice(content: string): Promise<void> {
+  async aside(content: string): Promise<void> {
     const interaction = this.interaction;
     if (!interaction.replied && !interaction.deferred) {
       await interaction.reply({ content, flags: MessageFlags.Ephemeral });

@@ -77,13 +77,13 @@ export class InteractionRouter {
     const ctx = await this.context(interaction, new Responder(interaction, decoded?.owner ? mode : 'reply'));
 
     if (!decoded || !handler || !values) {
-      await this.run(ctx, () => ctx.respond.notice(ctx.t.common.expired));
+      await this.run(ctx, () => ctx.respond.aside(ctx.t.common.expired));
       return;
     }
     // The `owner` precondition, implied by every route drawn for one member.
     if (decoded.owner && decoded.owner !== interaction.user.id) {
       ctx.log.info({ owner: decoded.owner }, 'component pressed by another member: refused');
-      await this.run(ctx, () => ctx.respond.notice(ctx.t.common.notYourMenu));
+      await this.run(ctx, () => ctx.respond.aside(ctx.t.common.notYourMenu));
       return;
     }
     await this.run(ctx, async () => {
@@ -160,7 +160,7 @@ export class InteractionRouter {
     if (isStoreError(error)) return answerStoreFailure(ctx, error, 'browse');
     const reference = randomBytes(4).toString('hex').toUpperCase();
     ctx.log.error({ err: error, reference }, 'handler failed');
-    await ctx.respond.notice(ctx.t.common.internalError(reference));
+    await ctx.respond.aside(ctx.t.common.internalError(reference));
   }
 }
 

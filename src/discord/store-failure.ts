@@ -1,6 +1,6 @@
 import type { StoreError } from '../spaceis/errors.js';
 import type { HandlerContext } from './context.js';
-import { storeErrorText } from './views/notices.js';
+import { storeErrorText } from './views/problem-texts.js';
 
 /**
  * The one way a store failure reaches a member: one structured log line, a note to the admins'
