@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, type APIInteractionGuildMember, type GuildMember, type PermissionsBitField } from 'discord.js';
+import { GuildMember, PermissionFlagsBits, type APIInteractionGuildMember, type PermissionsBitField } from 'discord.js';
 import type { Messages } from '../i18n/index.js';
 import type { ShopAccess } from '../services/store-directory.js';
 import type { AutocompleteContext } from './context.js';
@@ -46,9 +46,15 @@ export const manageGuild: Precondition = {
   refusal: (member, ctx) => (member.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ? undefined : ctx.t.admin.notAllowed),
 };
 
-/** Manage Messages (administrators have it implicitly) or the guild's moderator role. */
+/**
+ * Manage Messages on the server (administrators have it implicitly) or the guild's moderator role.
+ * The server-wide permission, from the member's roles: what an interaction carries is the member's
+ * permissions in the channel it was used in, and one channel's overwrite (a ticket channel) must not
+ * let a member list and withdraw every member's links.
+ */
 export function isModerator(member: Member, moderatorRoleId: string | null): boolean {
-  if (member.memberPermissions?.has(PermissionFlagsBits.ManageMessages)) return true;
+  // discord.js builds the member from the cached guild, whose roles it knows; without them nothing can be granted.
+  if (member.member instanceof GuildMember && member.member.permissions.has(PermissionFlagsBits.ManageMessages)) return true;
   if (!moderatorRoleId || !member.member) return false;
   // Raw API members carry role ids; cached members a role manager.
   const roles = member.member.roles;

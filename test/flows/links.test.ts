@@ -97,6 +97,45 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']); // nothing was withdrawn
   });
 
+  it('asks who is a moderator of the whole server: Manage Messages from one channel’s overwrite is not enough', async () => {
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Ticket_1');
+    const record = (await h.bot.services.paymentLinks.get(guildId, issued.id))!;
+    for (let index = 0; index < 10; index += 1) {
+      const { id: _id, ...rest } = record;
+      await h.bot.services.paymentLinks.create({ ...rest, url: `${issued.url}&n=${index}`, createdAt: record.createdAt - index - 1 });
+    }
+    // A ticket channel where this member may manage messages; everywhere else they are an ordinary member.
+    const ticketHelper = new Member(h, { channelAllow: PermissionFlagsBits.ManageMessages });
+    for (const [subcommand, options] of [
+      ['user', { member: buyer.user.id }],
+      ['verify', { url: issued.url }],
+      ['revoke', { link: issued.id }],
+    ] as const) {
+      const reply = await links(ticketHelper, subcommand, options);
+      expect(reply.message!.content).toBe(
+        'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+      );
+    }
+    expect(await suggestions(ticketHelper, '')).toEqual([]);
+
+    // A moderator by role opens the list; once the admins take the role back, its Next button refuses them too.
+    const roleId = h.discord.addRole(guildId, 'Helpers');
+    await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: roleId });
+    const formerMod = new Member(h, { roles: [roleId], channelAllow: PermissionFlagsBits.ManageMessages });
+    try {
+      const list = (await links(formerMod, 'user', { member: buyer.user.id })).message!;
+      expect(button(list, 'Next').disabled).toBe(false);
+    } finally {
+      await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: null });
+    }
+    await formerMod.press('Next');
+    expect(formerMod.message!.content).toBe(
+      'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+    );
+    expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']); // nothing was withdrawn
+  });
+
   it('lets in members with the moderator role the admins chose, and only then', async () => {
     const buyer = new Member(h);
     await checkout(buyer, 'Role_Check');

@@ -368,6 +368,16 @@ export class FakeDiscord {
     return role.id;
   }
 
+  /**
+   * Server-wide permissions beyond @everyone's come from roles in Discord: the fake keeps one role
+   * per such set of permissions (announced to the bot like any role) and gives it to the member.
+   */
+  private roleGranting(guild: GuildState, permissions: bigint | undefined): string | undefined {
+    if (permissions === undefined || (permissions & ~DEFAULT_MEMBER_PERMISSIONS) === 0n) return undefined;
+    const name = `perms-${permissions.toString(16)}`;
+    return guild.roles.find((role) => role.name === name)?.id ?? this.addRole(guild.id, name, { permissions });
+  }
+
   /** A new member-to-be with a fresh snowflake. */
   newUser(opts: { username?: string; globalName?: string | null } = {}): FakeUser {
     this.userCounter += 1;
@@ -661,7 +671,9 @@ export class FakeDiscord {
     }
     let member: MemberState | null = null;
     if (guild) {
-      const roles = opts.roles ?? guild.members.get(user.id)?.roles ?? [];
+      const roles = [...(opts.roles ?? guild.members.get(user.id)?.roles ?? [])];
+      const granted = this.roleGranting(guild, opts.permissions);
+      if (granted && !roles.includes(granted)) roles.push(granted);
       for (const role of roles) {
         if (!guild.roles.some((r) => r.id === role)) throw new Error(`FakeDiscord: role ${role} does not exist in guild ${guild.id}`);
       }
@@ -678,7 +690,8 @@ export class FakeDiscord {
       channel,
       member,
       locale: opts.locale ?? 'en-US',
-      permissions: opts.permissions ?? DEFAULT_MEMBER_PERMISSIONS,
+      // What Discord sends with an interaction: the member's permissions in this channel, overwrites included.
+      permissions: (opts.permissions ?? DEFAULT_MEMBER_PERMISSIONS) | (opts.channelAllow ?? 0n),
       appPermissions: opts.appPermissions ?? this.botPermissions,
     };
   }

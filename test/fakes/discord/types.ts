@@ -82,8 +82,13 @@ export interface DispatchOptions {
   channelId?: string;
   /** interaction.locale, default 'en-US'. */
   locale?: string;
-  /** Member permissions; default VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS (no admin rights). */
+  /**
+   * The member's server-wide permissions; default VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS
+   * (no admin rights). Beyond the default they come from a role the fake gives the member, as in Discord.
+   */
   permissions?: bigint;
+  /** Permissions allowed to the member in this channel only (a channel permission overwrite, e.g. a ticket channel). */
+  channelAllow?: bigint;
   /** Member role ids (must exist in the guild). */
   roles?: string[];
   /** Added: interaction.app_permissions; default: the bot's permissions. */
