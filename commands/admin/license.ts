@@ -37,7 +37,8 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
   if (!secretBox) return ctx.respond.show({ content: t.admin.licenseNeedsEncryptionKey });
   const key = typed.trim();
   const fingerprint = keyFingerprint(key);
-  if (ctx.settings.license?.fingerprint === fingerprint) return ctx.respond.show({ content: t.admin.licenseSame(fingerprint) });
+  // The same key again is a no-op, unless the stored copy cannot be opened: then saving it again is the repair.
+  if (ctx.settings.license?.fingerprint === fingerprint && !ctx.licenseProblem) return ctx.respond.show({ content: t.admin.licenseSame(fingerprint) });
 
   await ctx.respond.defer();
   let servers: number;
@@ -50,7 +51,7 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
     return ctx.respond.show({ content: text });
   }
 
-  const previous = ctx.shop?.license;
+  const previous = ctx.settings.license?.fingerprint ?? ctx.shop?.license;
   await services.guildSettings.update(ctx.guildId, (settings) => ({
     ...settings,
     license: { sealed: secretBox.seal(key), fingerprint, setBy: ctx.userId, setAt: services.clock.now() },

@@ -3,6 +3,7 @@ import type { CommandInteraction, HandlerContext } from '../../src/discord/conte
 import type { View } from '../../src/discord/respond.js';
 import { clip } from '../../src/discord/text.js';
 import type { Messages } from '../../src/i18n/index.js';
+import type { LicenseProblem } from '../../src/services/store-directory.js';
 import { isStoreError } from '../../src/spaceis/errors.js';
 import { BOT_VERSION } from '../../src/version.js';
 import { ADMIN_COLOR } from './colors.js';
@@ -23,7 +24,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   }
   await ctx.respond.show(
     statusView(ctx.t, {
-      license: shop ? { source: shop.source, fingerprint: shop.license } : undefined,
+      license: licenseFacts(ctx),
       store,
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
       storage: ctx.services.storageBackend,
@@ -33,8 +34,15 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   );
 }
 
+function licenseFacts(ctx: HandlerContext): StatusFacts['license'] {
+  if (ctx.shop) return { source: ctx.shop.source, fingerprint: ctx.shop.license };
+  const own = ctx.settings.license;
+  if (own && ctx.licenseProblem) return { source: 'guild', fingerprint: own.fingerprint, problem: ctx.licenseProblem };
+  return undefined;
+}
+
 export interface StatusFacts {
-  license: { source: 'guild' | 'default'; fingerprint: string } | undefined;
+  license: { source: 'guild' | 'default'; fingerprint: string; problem?: LicenseProblem } | undefined;
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   cacheAgeMs: number | undefined;
   storage: string;
@@ -46,9 +54,13 @@ export function statusView(t: Messages, facts: StatusFacts): View {
   const a = t.admin;
   const license = !facts.license
     ? a.statusLicenseNone
-    : facts.license.source === 'guild'
-      ? a.statusLicenseGuild(facts.license.fingerprint)
-      : a.statusLicenseDefault(facts.license.fingerprint);
+    : facts.license.problem === 'unreadable'
+      ? a.statusLicenseUnreadable(facts.license.fingerprint)
+      : facts.license.problem === 'no-encryption-key'
+        ? a.statusLicenseNoKey(facts.license.fingerprint)
+        : facts.license.source === 'guild'
+          ? a.statusLicenseGuild(facts.license.fingerprint)
+          : a.statusLicenseDefault(facts.license.fingerprint);
   const fields: APIEmbedField[] = [{ name: a.statusLicense, value: license }];
   if (facts.store) {
     const store =

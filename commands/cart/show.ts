@@ -10,6 +10,8 @@ export async function showCart(ctx: HandlerContext, notice?: string): Promise<vo
   const { t, userId, services } = ctx;
   const stored = await takeNotice(ctx);
   const message = notice ?? (stored.notice === 'license-changed' ? t.cart.licenseChanged : undefined);
+  // The cart stays readable when the guild's license cannot be used; the member learns why checkout will not work.
+  const warning = ctx.licenseProblem ? t.shop.misconfigured : undefined;
   const { variants, gone } = await priceLines(ctx, stored.lines);
   const nick = stored.lines.length > 0 ? await services.nicks.get(userId) : undefined;
   await ctx.respond.show(
@@ -19,6 +21,7 @@ export async function showCart(ctx: HandlerContext, notice?: string): Promise<vo
       gone,
       nick,
       ...(message ? { notice: message } : {}),
+      ...(warning ? { warning } : {}),
     }),
   );
 }

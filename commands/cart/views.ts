@@ -16,9 +16,14 @@ import { cartRoutes } from './routes.js';
 
 const EMBED_COLOR = 0x1c7ed6;
 
-export function emptyCartView(t: Messages, owner: string, message?: string): View {
+/** A problem first (the shop cannot sell now), then information (what just changed). */
+function noticeLines(input: { notice?: string | undefined; warning?: string | undefined }): string {
+  return [noticeLine(input.warning), noticeLine(input.notice, 'info')].filter(Boolean).join('\n');
+}
+
+export function emptyCartView(t: Messages, owner: string, input: { notice?: string | undefined; warning?: string | undefined } = {}): View {
   return {
-    content: noticeLine(message, 'info'),
+    content: noticeLines(input),
     embeds: [{ title: t.cart.title, description: t.cart.empty, color: EMBED_COLOR }],
     components: [row(button(shopRoutes.openFromCart.build(owner, {}), t.cart.openShop, ButtonStyle.Primary), button(myLinksRoutes.list.build(owner, { page: 0 }), t.links.myLinks))],
   };
@@ -31,10 +36,12 @@ export interface CartViewInput {
   gone: ReadonlySet<string>;
   nick: string | undefined;
   notice?: string;
+  /** Shown first, as a warning: the guild's license cannot be used right now. */
+  warning?: string;
 }
 
 export function cartView(t: Messages, locale: Locale, owner: string, input: CartViewInput): View {
-  if (input.lines.length === 0) return emptyCartView(t, owner, input.notice);
+  if (input.lines.length === 0) return emptyCartView(t, owner, input);
   const multiServer = new Set(input.lines.map((line) => line.serverId)).size > 1;
   const lineTexts = input.lines.map((line, index) => {
     const where = multiServer ? ` (${plain(line.serverName)})` : '';
@@ -53,7 +60,7 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
     description: line.productName,
   }));
   return {
-    content: noticeLine(input.notice, 'info'),
+    content: noticeLines(input),
     embeds: [{ title: t.cart.title, color: EMBED_COLOR, fields }],
     components: [
       row(select(cartRoutes.chooseLine.build(owner, {}), t.cart.chooseLine, options)),

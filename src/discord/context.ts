@@ -2,7 +2,7 @@ import type { ChatInputCommandInteraction, MessageComponentInteraction, ModalSub
 import type { BotServices } from '../bot-services.js';
 import type { Locale, Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import type { ShopAccess } from '../services/store-directory.js';
+import type { LicenseProblem, ShopAccess } from '../services/store-directory.js';
 import type { GuildSettings } from '../storage/guild-settings.js';
 import type { Responder } from './respond.js';
 
@@ -18,6 +18,8 @@ export interface HandlerContext {
   settings: GuildSettings;
   /** The guild's shop, or undefined when no license is configured for it (see the `shopConfigured` precondition). */
   shop: ShopAccess | undefined;
+  /** Set when the guild has its own license that cannot be used now (then `shop` is undefined). */
+  licenseProblem: LicenseProblem | undefined;
   respond: Responder;
   log: Logger;
 }

@@ -28,14 +28,27 @@ type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends 
 /** A context narrowed by what every listed precondition guarantees. */
 export type Narrowed<Context, Pre extends readonly Precondition<any>[]> = Context & Intersection<AddsOf<Pre[number]>>;
 
-function shopConfiguredAnswering(answer: (t: Messages) => string): Precondition<{ shop: ShopAccess }> {
-  return { name: 'shopConfigured', refusal: (_member, ctx) => (ctx.shop ? undefined : answer(ctx.t)) };
+function shopConfiguredAnswering(answers: { none: (t: Messages) => string; unusable: (t: Messages) => string }): Precondition<{ shop: ShopAccess }> {
+  return {
+    name: 'shopConfigured',
+    refusal(_member, ctx) {
+      if (ctx.shop) return undefined;
+      if (!ctx.licenseProblem) return answers.none(ctx.t);
+      // The admins see it on /shop-admin status; the log says which guild, once per refused interaction.
+      ctx.log.warn({ licenseProblem: ctx.licenseProblem }, "the guild's own license cannot be used");
+      return answers.unusable(ctx.t);
+    },
+  };
 }
 
-/** The guild sells from a license: buyers are told the shop is not set up yet. */
-export const shopConfigured = shopConfiguredAnswering((t) => t.shop.notSetUp);
-/** The same check on the admins' screens, which tell them how to set a license. */
-export const shopConfiguredForAdmins = shopConfiguredAnswering((t) => t.admin.notConfigured);
+/**
+ * The guild sells from a license it can use. Buyers are told the shop is not set up yet, or, when
+ * the guild's own license cannot be opened, that it is not set up correctly (never served from
+ * another license instead).
+ */
+export const shopConfigured = shopConfiguredAnswering({ none: (t) => t.shop.notSetUp, unusable: (t) => t.shop.misconfigured });
+/** The same check on the admins' screens, which tell them what to do. */
+export const shopConfiguredForAdmins = shopConfiguredAnswering({ none: (t) => t.admin.notConfigured, unusable: (t) => t.admin.licenseUnreadable });
 
 /**
  * Manage Server. /shop-admin is registered for it, but a guild can open a command to anyone,

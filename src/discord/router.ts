@@ -134,6 +134,7 @@ export class InteractionRouter {
       userId: interaction.user.id,
       settings,
       shop: this.services.stores.forSettings(settings),
+      licenseProblem: this.services.stores.licenseProblem(settings),
       log: this.services.logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }),
     };
   }

@@ -42,6 +42,8 @@ export const en = {
     panelChannel: { name: 'channel', description: 'The channel for the panel' },
 
     notAllowed: 'Only members with the Manage Server permission can change the shop.',
+    licenseUnreadable:
+      "This server's stored license can't be opened right now (see /shop-admin status): set it again with /shop-admin license set, or clear it.",
     notConfigured:
       "This server has no shop license yet. Set one with /shop-admin license set (or the bot's operator sets SPACEIS_API_KEY).",
 
@@ -50,6 +52,10 @@ export const en = {
     statusLicenseGuild: (fingerprint: string) => `This server's own license, fingerprint \`${fingerprint}\``,
     statusLicenseDefault: (fingerprint: string) => `The bot's default license, fingerprint \`${fingerprint}\``,
     statusLicenseNone: 'None configured',
+    statusLicenseUnreadable: (fingerprint: string) =>
+      `This server's own license (fingerprint \`${fingerprint}\`) cannot be opened with the current ENCRYPTION_KEY: the key changed since it was saved, or the record is damaged. Buyers are told the shop isn't set up. Set the license again with /shop-admin license set (or clear it), or ask the operator to restore the previous ENCRYPTION_KEY.`,
+    statusLicenseNoKey: (fingerprint: string) =>
+      `This server has its own license (fingerprint \`${fingerprint}\`), but the bot has no ENCRYPTION_KEY to open it. Buyers are told the shop isn't set up; the bot does not sell from its default license instead. The operator must set ENCRYPTION_KEY (the one used when the license was saved).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers: number) => `Answers: ${servers} ${servers === 1 ? 'server' : 'servers'} in the offer`,
     status401: 'Rejects the license key (401): the key is wrong or was revoked. Set a new one with /shop-admin license set.',
@@ -146,6 +152,7 @@ export const en = {
     chooseVariant: 'Choose a variant.',
     chooseVariantPlaceholder: 'Choose a variant',
     notSetUp: "This shop is not configured yet: the server's admins can set it up with /shop-admin.",
+    misconfigured: "The shop isn't set up correctly right now. Please tell the server's admins; your cart is kept.",
     noServers: 'This shop has no servers on offer yet.',
     unknownServer: (input: string) => `There is no server called “${input}” in this shop. Pick one from the list.`,
     noCategories: 'This server has nothing on offer yet.',

@@ -38,6 +38,8 @@ export const pl: Messages = {
     panelChannel: { name: 'kanał', description: 'Kanał dla panelu' },
 
     notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
+    licenseUnreadable:
+      'Zapisanej licencji tego serwera nie da się teraz otworzyć (zobacz /sklep-admin status): ustaw ją ponownie przez /sklep-admin licencja ustaw albo ją usuń.',
     notConfigured:
       'Ten serwer nie ma jeszcze licencji sklepu. Ustaw ją przez /sklep-admin licencja ustaw (albo operator bota ustawia SPACEIS_API_KEY).',
 
@@ -46,6 +48,10 @@ export const pl: Messages = {
     statusLicenseGuild: (fingerprint) => `Własna licencja serwera, odcisk \`${fingerprint}\``,
     statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk \`${fingerprint}\``,
     statusLicenseNone: 'Brak',
+    statusLicenseUnreadable: (fingerprint: string) =>
+      `Własnej licencji tego serwera (odcisk \`${fingerprint}\`) nie da się otworzyć obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący słyszą, że sklep nie jest skonfigurowany. Ustaw licencję ponownie przez /sklep-admin licencja ustaw (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
+    statusLicenseNoKey: (fingerprint: string) =>
+      `Ten serwer ma własną licencję (odcisk \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją otworzyć. Kupujący słyszą, że sklep nie jest skonfigurowany; bot nie sprzedaje w zamian z licencji domyślnej. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers) => `Odpowiada: serwerów w ofercie: ${servers}`,
     status401: 'Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy przez /sklep-admin licencja ustaw.',
@@ -142,6 +148,7 @@ export const pl: Messages = {
     chooseVariant: 'Wybierz wariant.',
     chooseVariantPlaceholder: 'Wybierz wariant',
     notSetUp: 'Ten sklep nie jest jeszcze skonfigurowany: administracja serwera może go ustawić przez /sklep-admin.',
+    misconfigured: 'Sklep nie jest teraz poprawnie skonfigurowany. Powiadom administrację serwera; Twój koszyk zostaje zachowany.',
     noServers: 'Ten sklep nie ma jeszcze żadnych serwerów w ofercie.',
     unknownServer: (input) => `W tym sklepie nie ma serwera „${input}”. Wybierz serwer z listy.`,
     noCategories: 'Ten serwer nie ma jeszcze nic w ofercie.',

@@ -17,6 +17,18 @@ export interface ShopAccess {
   readonly source: 'guild' | 'default';
 }
 
+/**
+ * Why a guild that has its own license cannot sell from it: its sealed key does not open with
+ * the current ENCRYPTION_KEY (changed, or the record damaged), or no ENCRYPTION_KEY is set at all.
+ * Such a guild is never served from the bot's default license instead: its admins chose their own.
+ */
+export type LicenseProblem = 'unreadable' | 'no-encryption-key';
+
+interface Resolved {
+  access: ShopAccess | undefined;
+  problem: LicenseProblem | undefined;
+}
+
 export interface StoreDirectoryOptions {
   baseUrl: string;
   defaultApiKey: string | undefined;
@@ -36,7 +48,7 @@ export interface StoreDirectoryOptions {
  */
 export class StoreDirectory {
   /** The answer for each version of a guild's settings (see forSettings). */
-  readonly #bySettings = new WeakMap<GuildSettings, ShopAccess | undefined>();
+  readonly #bySettings = new WeakMap<GuildSettings, Resolved>();
   /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
   readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache; gate: StoreGate }>();
 
@@ -61,19 +73,37 @@ export class StoreDirectory {
    * for a guild license decrypts, the key) is worked out once per version of the settings.
    */
   forSettings(settings: GuildSettings): ShopAccess | undefined {
-    if (this.#bySettings.has(settings)) return this.#bySettings.get(settings);
-    const access = this.resolve(settings);
-    this.#bySettings.set(settings, access);
-    return access;
+    return this.resolved(settings).access;
   }
 
-  private resolve(settings: GuildSettings): ShopAccess | undefined {
-    if (settings.license && this.options.secretBox) {
-      const apiKey = this.options.secretBox.open(settings.license.sealed);
-      return { ...this.forKey(apiKey), source: 'guild' };
+  /** Why the guild's own license cannot be used, or undefined when nothing is wrong with it. */
+  licenseProblem(settings: GuildSettings): LicenseProblem | undefined {
+    return this.resolved(settings).problem;
+  }
+
+  private resolved(settings: GuildSettings): Resolved {
+    let resolved = this.#bySettings.get(settings);
+    if (!resolved) {
+      resolved = this.resolve(settings);
+      this.#bySettings.set(settings, resolved);
+    }
+    return resolved;
+  }
+
+  private resolve(settings: GuildSettings): Resolved {
+    if (settings.license) {
+      const secretBox = this.options.secretBox;
+      if (!secretBox) return { access: undefined, problem: 'no-encryption-key' };
+      let apiKey: string;
+      try {
+        apiKey = secretBox.open(settings.license.sealed);
+      } catch {
+        return { access: undefined, problem: 'unreadable' };
+      }
+      return { access: { ...this.forKey(apiKey), source: 'guild' }, problem: undefined };
     }
     const fallback = this.options.defaultApiKey;
-    return fallback ? { ...this.forKey(fallback), source: 'default' } : undefined;
+    return { access: fallback ? { ...this.forKey(fallback), source: 'default' } : undefined, problem: undefined };
   }
 
   /** A client for a key an admin is about to save, to check it first; not cached, so a rejected key leaves no trace. */

@@ -9,6 +9,8 @@ import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
 import { textOf } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+import { keyFingerprint } from '../../src/spaceis/client.js';
 
 /**
  * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js),
@@ -63,7 +65,7 @@ describe('the bot process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function startBot(): Promise<RunningBot> {
+  async function startBot(extraEnv: Record<string, string> = {}): Promise<RunningBot> {
     const ready = discord.nextReady();
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
       cwd: dir, // no .env here: the environment below is all it gets
@@ -75,6 +77,7 @@ describe('the bot process', () => {
         SPACEIS_API_KEY: LICENSE_KEY,
         STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
         LOG_LEVEL: 'trace',
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -189,5 +192,55 @@ describe('the bot process', () => {
       expect(log).not.toContain(BOT_TOKEN);
       expect(log).not.toContain(LICENSE_KEY);
     }
+  });
+
+  it('keeps a guild whose sealed license no longer opens answering, and lets its admins repair it', async () => {
+    const guildKey = 'guild-own-license-key-rotated-1';
+    store.otherKeys.add(guildKey);
+    const keyA = Buffer.alloc(32, 1).toString('base64');
+    const keyB = Buffer.alloc(32, 2).toString('base64');
+    const admin = new Member({ discord }, { permissions: PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ViewChannel });
+    const member = new Member({ discord });
+
+    const first = await startBot({ ENCRYPTION_KEY: keyA });
+    await admin.sub('shop-admin', 'license set');
+    expect((await admin.submit({ key: guildKey })).message!.content).toContain('License saved');
+    await addToCart(member, VIP_30, 2);
+    first.child.kill('SIGTERM');
+    await first.exited;
+
+    // The operator redeployed with another ENCRYPTION_KEY: every path answers, nothing is sold from the wrong license.
+    const second = await startBot({ ENCRYPTION_KEY: keyB });
+    const requestsBefore = store.requests.length;
+    expect((await member.run('shop')).message!.content).toBe(en.shop.misconfigured);
+    const cart = await member.run('cart');
+    expect(cart.message!.content).toBe(`⚠️ ${en.shop.misconfigured}`);
+    expect(textOf(cart.message!)).toContain('1. 2 × 30 dni — VIP'); // the cart is kept
+    expect((await member.run('checkout', { nick: 'Rotated' })).message!.content).toBe(en.shop.misconfigured);
+    const suggestions = await (await discord.autocomplete(member.user, 'shop', { name: 'server', value: '' })).settled();
+    expect(suggestions.choices).toEqual([]);
+    expect(store.requests.length).toBe(requestsBefore);
+    const status = textOf((await admin.sub('shop-admin', 'status')).message!);
+    expect(status).toContain(en.admin.statusLicenseUnreadable(keyFingerprint(guildKey)));
+    second.child.kill('SIGTERM');
+    await second.exited;
+
+    // Without any ENCRYPTION_KEY the guild's own license cannot be read either: said, never replaced by the default one.
+    const third = await startBot();
+    expect((await member.run('shop')).message!.content).toBe(en.shop.misconfigured);
+    expect(store.requests.length).toBe(requestsBefore);
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(en.admin.statusLicenseNoKey(keyFingerprint(guildKey)));
+    third.child.kill('SIGTERM');
+    await third.exited;
+
+    // Back on key B, the admins repair it from Discord: clear, then set the key again.
+    const fourth = await startBot({ ENCRYPTION_KEY: keyB });
+    expect((await admin.sub('shop-admin', 'license clear')).message!.content).toBe(en.admin.licenseCleared(keyFingerprint(LICENSE_KEY)));
+    await admin.sub('shop-admin', 'license set');
+    expect((await admin.submit({ key: guildKey })).message!.content).toContain('License saved');
+    const shop = await member.run('shop');
+    expect(shop.message!.embeds.length).toBe(1);
+    expect(store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
+    for (const bot of [first, second, third, fourth]) expect(bot.output.join('')).not.toContain(guildKey);
   });
 });
