@@ -1,7 +1,7 @@
 import { isStoreError } from '../../src/spaceis/errors.js';
 import { keyFingerprint } from '../../src/spaceis/client.js';
 import type { HandlerContext } from '../../src/discord/context.js';
-import { clip } from '../../src/discord/text.js';
+import { clip, plain } from '../../src/discord/text.js';
 import { textInputModal } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { GuildSettings } from '../../src/storage/guild-settings.js';
@@ -47,7 +47,7 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
   } catch (error) {
     if (!isStoreError(error)) throw error;
     ctx.log.info({ fingerprint, status: error.status }, 'license key refused by the store; not saved');
-    const text = error.kind === 'http' ? t.admin.licenseRejected(clip(error.apiMessage ?? String(error.status), 200)) : t.admin.licenseUnreachable;
+    const text = error.kind === 'http' ? t.admin.licenseRejected(clip(plain(error.apiMessage ?? String(error.status)), 200)) : t.admin.licenseUnreachable;
     return ctx.respond.show({ content: text });
   }
 

@@ -46,7 +46,7 @@ async function deletePanel(interaction: CommandInteraction, panel: { channelId: 
 
 export function panelView(t: Messages, guildName: string, servers: Server[]): View {
   const embed: APIEmbed = {
-    title: clip(t.panel.title(guildName), LIMITS.embedTitle),
+    title: clip(t.panel.title(plain(guildName)), LIMITS.embedTitle),
     description: t.panel.description,
     color: PANEL_COLOR,
     fields: servers.length > 0 ? [{ name: t.panel.servers, value: clip(servers.map((server) => `• ${plain(server.name)}`).join('\n'), LIMITS.fieldValue) }] : [],

@@ -1,7 +1,7 @@
 import { ComponentType } from 'discord.js';
 import type { HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
-import { clip, LIMITS } from '../../src/discord/text.js';
+import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { offerReader } from '../../src/services/catalog.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
@@ -31,7 +31,7 @@ export async function saveServers(ctx: ShopContext, chosenRefs: string[]): Promi
   const shown = servers.filter((server) => chosen.has(shortRef(server.id)));
   if (shown.length === 0) return ctx.respond.show({ content: ctx.t.admin.serversNone, components: [] });
   const hidden = servers.filter((server) => !chosen.has(shortRef(server.id))).map((server) => server.id);
-  const names = (list: typeof servers) => list.map((server) => server.name).join(', ') || ctx.t.admin.none;
+  const names = (list: typeof servers) => list.map((server) => plain(server.name)).join(', ') || ctx.t.admin.none;
   const before = servers.filter((server) => !ctx.settings.hiddenServerIds.includes(server.id));
   await ctx.services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, hiddenServerIds: hidden }));
   await recordChange(ctx, 'servers', names(before), names(shown));

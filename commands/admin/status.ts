@@ -1,7 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
-import { clip } from '../../src/discord/text.js';
+import { clip, plain } from '../../src/discord/text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { LicenseProblem } from '../../src/services/store-directory.js';
 import { isStoreError } from '../../src/spaceis/errors.js';
@@ -70,7 +70,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
           ? facts.store.status === 402
             ? a.status402
             : a.status401
-          : a.statusUnreachable(clip(facts.store.message, 200));
+          : a.statusUnreachable(clip(plain(facts.store.message), 200));
     fields.push({ name: a.statusStore, value: store });
   }
   fields.push(

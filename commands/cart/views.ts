@@ -93,7 +93,7 @@ export function lineEditorView(t: Messages, owner: string, line: CartLine, messa
     content: noticeLine(message),
     embeds: [
       {
-        title: clip(t.cart.editLine(line.variantName, line.productName), LIMITS.embedTitle),
+        title: clip(t.cart.editLine(plain(line.variantName), plain(line.productName)), LIMITS.embedTitle),
         color: EMBED_COLOR,
         fields: [{ name: t.quantity.quantity, value: String(line.quantity), inline: true }],
       },

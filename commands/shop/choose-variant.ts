@@ -1,7 +1,7 @@
 import { isPurchasable } from '../../src/cart/pricing.js';
 import { addItem, MAX_QUANTITY, type CartChange } from '../../src/cart/rules.js';
 import type { ComponentInteraction } from '../../src/discord/context.js';
-import { clip, LIMITS } from '../../src/discord/text.js';
+import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { cartItemFrom, locate, variantPageOf, type OfferRefs, type VariantChoice } from '../../src/services/catalog.js';
@@ -40,7 +40,7 @@ async function resolve(ctx: ShopContext, refs: Required<OfferRefs>): Promise<Res
   const path = { server, category, product };
   const variantPage = variantPageOf(variants, variant, LIMITS.selectOptions);
   if (!isPurchasable(variant.priced)) {
-    await ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, variants, variantPage, ctx.t.shop.variantUnavailable(variant.variant.name)));
+    await ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, variants, variantPage, ctx.t.shop.variantUnavailable(plain(variant.variant.name))));
     return undefined;
   }
   return { path, variant, variantPage };

@@ -20,7 +20,7 @@ import { shopRoutes } from './routes.js';
 const EMBED_COLOR = 0x2b8a3e;
 
 function breadcrumb(t: Messages, ...parts: (string | undefined)[]): string {
-  return clip([t.shop.title, ...parts.filter((part): part is string => !!part)].join(' › '), LIMITS.embedTitle);
+  return clip([t.shop.title, ...parts.filter((part): part is string => !!part).map(plain)].join(' › '), LIMITS.embedTitle);
 }
 
 function embed(title: string, description: string, extra: Partial<APIEmbed> = {}): APIEmbed {
@@ -175,7 +175,7 @@ export function quantityView(
   return {
     content: noticeLine(notice),
     embeds: [
-      embed(clip(t.quantity.title(path.product.name, choice.variant.name), LIMITS.embedTitle), breadcrumb(t, path.server.name, path.category.name), {
+      embed(clip(t.quantity.title(plain(path.product.name), plain(choice.variant.name)), LIMITS.embedTitle), breadcrumb(t, path.server.name, path.category.name), {
         fields,
       }),
     ],

@@ -23,7 +23,9 @@ export const LIMITS = {
 export function clip(text: string, max: number): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+  const kept = chars.slice(0, Math.max(0, max - 1)).join('');
+  // A cut just after an escaping backslash (see plain) would leave the backslash showing.
+  return `${/(^|[^\\])(\\\\)*\\$/.test(kept) ? kept.slice(0, -1) : kept}…`;
 }
 
 /** A one-line notice above a menu (a warning or some information), or nothing. */
@@ -31,7 +33,17 @@ export function noticeLine(text: string | undefined, kind: 'warning' | 'info' = 
   return text ? `${kind === 'warning' ? '⚠️' : 'ℹ️'} ${clip(text, LIMITS.content - 3)}` : '';
 }
 
-/** Store names are shown inside Markdown: escape what would change their look. */
+/**
+ * Store names (and anything else typed by people other than the member reading) shown inside
+ * Markdown: embeds, replies, DMs, the log channel. They must read as the text they are, so every
+ * character that starts formatting is escaped: emphasis, code, spoilers, masked links, mentions
+ * (`<@…>`, `@everyone`), headings, and at the start of a line quotes and list markers; a URL
+ * loses its clickable form (`https\://`), so a name can never become a link.
+ */
 export function plain(text: string): string {
-  return text.replace(/([\\*_~`|[\]])/g, '\\$1');
+  return text
+    .replace(/([\\*_~`|[\]<>@#])/g, '\\$1')
+    .replace(/\b(https?):\/\//gi, '$1\\://')
+    .replace(/^(\s*)([-+])/gm, '$1\\$2')
+    .replace(/^(\s*)(\d+)\./gm, '$1$2\\.');
 }

@@ -18,7 +18,7 @@ const EMBED_COLOR = 0xf08c00;
 function orderEmbed(t: Messages, link: PaymentLink, guildName: string): APIEmbed {
   const items = itemLines(t, link);
   return {
-    title: clip(t.checkout.dmTitle(guildName), LIMITS.embedTitle),
+    title: clip(t.checkout.dmTitle(plain(guildName)), LIMITS.embedTitle),
     color: EMBED_COLOR,
     description: `${t.checkout.dmAmount}\n\n${t.checkout.safety}`,
     fields: [
@@ -68,7 +68,7 @@ export function withdrawnDmView(t: Messages, link: PaymentLink, guildName: strin
     content: `⚠️ ${t.links.dmWithdrawn}`,
     embeds: [
       {
-        title: clip(t.links.dmWithdrawnTitle(guildName), LIMITS.embedTitle),
+        title: clip(t.links.dmWithdrawnTitle(plain(guildName)), LIMITS.embedTitle),
         color: LINK_COLORS.withdrawn,
         fields: [
           { name: t.checkout.dmNick, value: plain(link.nick), inline: true },

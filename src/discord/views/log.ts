@@ -48,7 +48,7 @@ function logEmbed(t: Messages, event: LogEvent): APIEmbed {
     case 'license-problem':
       return {
         title: t.log.licenseProblemTitle,
-        description: t.log.licenseProblem(event.status, event.apiMessage ? clip(event.apiMessage, 300) : undefined),
+        description: t.log.licenseProblem(event.status, event.apiMessage ? clip(plain(event.apiMessage), 300) : undefined),
       };
     case 'link-revoked':
       return {

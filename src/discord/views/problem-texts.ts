@@ -1,7 +1,7 @@
 import type { RuleViolation } from '../../cart/rules.js';
 import type { Messages } from '../../i18n/index.js';
 import type { StoreError } from '../../spaceis/errors.js';
-import { clip } from '../text.js';
+import { clip, plain } from '../text.js';
 
 /** The buyer-facing sentence for a cart rule the bot refused to break. */
 export function violationText(violation: RuleViolation, t: Messages): string {
@@ -9,7 +9,7 @@ export function violationText(violation: RuleViolation, t: Messages): string {
     case 'cart-full':
       return t.rules.cartFull(violation.max);
     case 'other-server':
-      return t.rules.otherServer(violation.serverName);
+      return t.rules.otherServer(plain(violation.serverName));
     case 'other-license':
       return t.rules.otherLicense;
     case 'quantity-range':
@@ -37,15 +37,15 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
   if (error.isThrottled) return t.storeErrors.throttled(error.retryAfterSeconds);
   if ((error.status ?? 0) >= 500) {
     // The store failed, it did not refuse: say so, with its own words when it gave any.
-    return error.apiMessage ? `${t.storeErrors.unavailable}\n(“${clip(error.apiMessage, 200)}”)` : t.storeErrors.unavailable;
+    return error.apiMessage ? `${t.storeErrors.unavailable}\n(“${clip(plain(error.apiMessage), 200)}”)` : t.storeErrors.unavailable;
   }
 
   const parts: string[] = [];
-  if (error.apiMessage) parts.push(t.storeErrors.refused(clip(error.apiMessage, 300)));
+  if (error.apiMessage) parts.push(t.storeErrors.refused(clip(plain(error.apiMessage), 300)));
   const fields = Object.entries(error.fieldErrors ?? {});
   if (fields.length > 0) {
     parts.push(t.storeErrors.fieldErrors);
-    for (const [field, problems] of fields.slice(0, 10)) parts.push(`• ${clip(field, 60)}: “${clip(problems.join('; '), 200)}”`);
+    for (const [field, problems] of fields.slice(0, 10)) parts.push(`• ${clip(plain(field), 60)}: “${clip(plain(problems.join('; ')), 200)}”`);
   }
   const hint = error.apiMessage ? t.storeErrors.hints[error.apiMessage.trim().toLowerCase()] : undefined;
   if (hint) parts.push(hint);
