@@ -5,6 +5,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
+COPY tools ./tools
 COPY src ./src
 COPY commands ./commands
 RUN npm run build && npm prune --omit=dev

@@ -65,10 +65,12 @@ describe('the bot process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function startBot(extraEnv: Record<string, string> = {}): Promise<RunningBot> {
+  /** Starts the bot as `node dist/src/main.js`, or through `npm start` (`viaNpm`), which runs from the repository. */
+  async function startBot(extraEnv: Record<string, string> = {}, viaNpm = false): Promise<RunningBot> {
     const ready = discord.nextReady();
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
-      cwd: dir, // no .env here: the environment below is all it gets
+    const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [join(ROOT, 'dist', 'src', 'main.js')]];
+    const child = spawn(command, args, {
+      cwd: viaNpm ? ROOT : dir, // no .env in the temporary folder: the environment below is all it gets
       env: {
         PATH: process.env.PATH ?? '',
         DISCORD_TOKEN: BOT_TOKEN,
@@ -242,5 +244,16 @@ describe('the bot process', () => {
     expect(shop.message!.embeds.length).toBe(1);
     expect(store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
     for (const bot of [first, second, third, fourth]) expect(bot.output.join('')).not.toContain(guildKey);
+  });
+
+  it('starts through npm start without compiling when nothing changed since the build', async () => {
+    // The build npm ci leaves behind (prepare); a no-op when it is already up to date.
+    execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
+    const bot = await startBot({}, true);
+    await outputContains(bot, '"msg":"bot ready"');
+    expect(bot.output.join('')).not.toContain('Compiling TypeScript');
+    expect(bot.output.join('')).not.toContain('tsc -p');
+    bot.child.kill('SIGTERM');
+    await bot.exited;
   });
 });
