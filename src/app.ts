@@ -9,6 +9,7 @@ import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
+import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { CartRepository } from './storage/carts.js';
@@ -29,6 +30,8 @@ export interface BotOptions {
   storeTimeoutMs?: number;
   /** How long stop() waits for interactions in flight. */
   drainTimeoutMs?: number;
+  /** How checkout waits for a DM before showing the link in the reply; tests set it to see both paths. */
+  linkDelivery?: Pick<LinkDeliveryOptions, 'dmWaitMs' | 'dmQueueLimit'>;
   /** Extra discord.js client options; tests use it to skip the 5 s identify throttle after a lost session. */
   discordOptions?: Pick<ClientOptions, 'ws'>;
 }
@@ -76,6 +79,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger);
+  const paymentLinks = new PaymentLinkRepository(storage.keyv, logger);
   const services: BotServices = {
     logger,
     clock,
@@ -92,7 +96,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     carts: new CartRepository(storage.keyv, logger),
     nicks: new NickRepository(storage.keyv),
     guildSettings,
-    paymentLinks: new PaymentLinkRepository(storage.keyv, logger),
+    paymentLinks,
+    delivery: new LinkDelivery({ client, logger, paymentLinks, clock, ...options.linkDelivery }),
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
@@ -134,7 +139,10 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     inFlight.accepting = false;
     const drained = await inFlight.drain(options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS);
     if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
+    // DMs that follow a reply already shown get a moment more: the member has the link either way.
+    await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
+    services.delivery.stop();
     await client.destroy();
     await storage.close();
   }

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { GuildLog } from './discord/guild-log.js';
+import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { StoreDirectory } from './services/store-directory.js';
@@ -23,6 +24,8 @@ export interface BotServices {
   paymentLinks: PaymentLinkRepository;
   checkoutTimes: CheckoutTimes;
   guildLog: GuildLog;
+  /** Takes payment links to their buyers: the DM, or the reply when DMs are closed or slow. */
+  delivery: LinkDelivery;
   /** Seals guilds' license keys; undefined when ENCRYPTION_KEY is not configured. */
   secretBox: SecretBox | undefined;
   /** Which storage adapter is in use, for the admins' status page. */

@@ -1,7 +1,6 @@
 import { normalizeNick } from '../../src/cart/nick.js';
 import type { HandlerContext } from '../../src/discord/context.js';
-import { deliverLink } from '../../src/discord/payment-links/delivery.js';
-import { dmClosedView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
+import { linkInReplyView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
 import { clip } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
@@ -58,9 +57,10 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
   ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
   // Not awaited: the member's link must not wait on the log channel.
   void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
-  const delivery = await deliverLink({ paymentLinks: services.paymentLinks, log: ctx.log }, respond.interaction.user, t, link, ctx.guildName);
+  const { user, applicationId, token } = respond.interaction;
+  const delivery = await services.delivery.deliver(user, t, link, ctx.guildName, { applicationId, token }, ctx.log);
   if (delivery.kind === 'dm') return respond.show(sentToDmView(t, link, delivery.channelId));
   // Withdrawn by a moderator before it reached the DMs: it must not be shown here either.
   if (delivery.kind === 'withdrawn') return respond.show({ content: t.links.resendGone(link.id) });
-  await respond.show(dmClosedView(t, link, ctx.guildName));
+  await respond.show(linkInReplyView(t, link, ctx.guildName, delivery.dmFollows));
 }

@@ -47,7 +47,7 @@ const linksCommand = slashCommand({
     user: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser('member', true).id, 0)),
     verify: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString('url', true))),
     revoke: subcommand([], (interaction, ctx) =>
-      revokeLink(interaction.client, ctx, interaction.options.getString('link', true), interaction.options.getUser('member')?.id),
+      revokeLink(ctx, interaction.options.getString('link', true), interaction.options.getUser('member')?.id),
     ),
   },
   autocomplete: async (interaction, ctx) => interaction.respond(await pendingChoices(interaction, ctx)),

@@ -1,6 +1,4 @@
-import type { Client } from 'discord.js';
 import type { HandlerContext } from '../../src/discord/context.js';
-import { withdrawLink } from '../../src/discord/payment-links/delivery.js';
 import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import { clip } from '../../src/discord/text.js';
 import { messages } from '../../src/i18n/index.js';
@@ -10,7 +8,7 @@ import { revokedView, sentence } from './views.js';
  * Withdraws a link: its record says so from now on (verify and the buyer's list show it), and the
  * DM that carries it loses its Pay button (written in the guild's language: the buyer's is not known here).
  */
-export async function revokeLink(client: Client, ctx: HandlerContext, typed: string, memberId: string | undefined): Promise<void> {
+export async function revokeLink(ctx: HandlerContext, typed: string, memberId: string | undefined): Promise<void> {
   const { t, services, guildId, userId } = ctx;
   // References are shown upper-case; moderators type them however they like.
   const id = typed.trim().toUpperCase();
@@ -28,8 +26,8 @@ export async function revokeLink(client: Client, ctx: HandlerContext, typed: str
   // Editing the DM is a call to Discord: acknowledge first.
   await ctx.respond.defer();
   const guildT = messages(await services.guildLog.localeFor(guildId));
-  const dm = await withdrawLink(client, ctx.log, guildT, link, ctx.guildName);
-  ctx.log.info({ link: id, member: link.userId, dm }, 'payment link withdrawn');
+  const withdrawal = await services.delivery.withdraw(guildT, link, ctx.guildName, ctx.log);
+  ctx.log.info({ link: id, member: link.userId, ...withdrawal }, 'payment link withdrawn');
   await services.guildLog.post(guildId, { kind: 'link-revoked', moderatorId: userId, userId: link.userId, linkId: id });
-  await ctx.respond.show(revokedView(t, link, dm));
+  await ctx.respond.show(revokedView(t, link, withdrawal));
 }

@@ -2,7 +2,7 @@ import type { APIEmbed } from 'discord.js';
 import type { View } from '../../src/discord/respond.js';
 import { LIMITS, clip, plain } from '../../src/discord/text.js';
 import { pagerRow, type Page } from '../../src/discord/views/components.js';
-import type { DmWithdrawal } from '../../src/discord/payment-links/delivery.js';
+import type { Withdrawal } from '../../src/discord/payment-links/delivery.js';
 import {
   agoText,
   discordTime,
@@ -71,10 +71,17 @@ export function verifyView(t: Messages, link: PaymentLink | undefined, lifetimeH
   };
 }
 
-/** The moderator's confirmation, saying what happened to the member's copy of the link. */
-export function revokedView(t: Messages, link: PaymentLink, dm: DmWithdrawal): View {
-  const dmLine = { edited: t.links.dmEdited, 'not-edited': `⚠️ ${t.links.dmNotEdited}`, 'shown-in-reply': `⚠️ ${t.links.shownInReply}` }[dm];
-  const text = [t.links.revoked(link.id, `<@${link.userId}>`, plain(link.nick)), dmLine, `*${t.links.shopMayAccept}*`].join('\n\n');
+/** The moderator's confirmation, saying what happened to each copy of the link the member had. */
+export function revokedView(t: Messages, link: PaymentLink, withdrawal: Withdrawal): View {
+  const copies = [
+    ...(withdrawal.dm === 'edited' ? [t.links.dmEdited] : withdrawal.dm === 'not-edited' ? [`⚠️ ${t.links.dmNotEdited}`] : []),
+    ...(withdrawal.reply === 'edited'
+      ? [t.links.replyEdited]
+      : withdrawal.reply === 'gone'
+        ? [`⚠️ ${withdrawal.dm === 'none' ? t.links.shownInReply : t.links.replyNotEdited}`]
+        : []),
+  ];
+  const text = [t.links.revoked(link.id, `<@${link.userId}>`, plain(link.nick)), ...copies, `*${t.links.shopMayAccept}*`].join('\n\n');
   return sentence(text, LINK_COLORS.withdrawn);
 }
 

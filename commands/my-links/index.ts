@@ -1,7 +1,6 @@
 import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
 import { on, type Feature } from '../../src/discord/feature.js';
-import { deliverLink } from '../../src/discord/payment-links/delivery.js';
-import { dmClosedView } from '../../src/discord/payment-links/dm-views.js';
+import { linkInReplyView } from '../../src/discord/payment-links/dm-views.js';
 import { clip } from '../../src/discord/text.js';
 import { linkState } from '../../src/services/link-state.js';
 import { myLinksRoutes } from './routes.js';
@@ -44,8 +43,8 @@ async function resendMyLink(ctx: HandlerContext, id: string, page: number): Prom
   if (!link || !usable) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
 
   await ctx.respond.defer();
-  const delivery = await deliverLink({ paymentLinks: services.paymentLinks, log: ctx.log }, ctx.respond.interaction.user, t, link, ctx.guildName);
-  if (delivery.kind === 'reply') return ctx.respond.show(dmClosedView(t, link, ctx.guildName));
+  const delivery = await services.delivery.resend(ctx.respond.interaction.user, t, link, ctx.guildName, ctx.log);
+  if (delivery.kind === 'reply') return ctx.respond.show(linkInReplyView(t, link, ctx.guildName));
   if (delivery.kind === 'withdrawn') return showMyLinks(ctx, page, t.links.resendGone(id));
   ctx.log.info({ link: id }, 'payment link sent to DMs again');
   await showMyLinks(ctx, page, t.links.resent(id));

@@ -81,6 +81,7 @@ async function addToCart(ctx: ShopContext, { path, variant, variantPage }: Resol
     return ctx.respond.show(quantityView(t, locale, userId, path, variant, shown, variantPage, violationText(change.violation, t)));
   }
   ctx.log.info({ variant: variant.variant.id, quantity: change.line.quantity, lines: change.cart.lines.length }, 'added to cart');
+  if (change.cart.lines.length === 1) ctx.services.delivery.prepareDm(userId);
   const added = {
     quantity,
     lineQuantity: change.line.quantity,

@@ -49,7 +49,7 @@ export class Responder {
   async show(view: View): Promise<void> {
     const interaction = this.interaction;
     if (this.acknowledged) {
-      await webhookRest(interaction.client).patch(Routes.webhookMessage(interaction.applicationId, interaction.token, '@original'), { body: view, auth: false });
+      await editOriginalReply(interaction.client, { applicationId: interaction.applicationId, token: interaction.token }, view);
     } else if (this.mode === 'update' && 'update' in interaction) {
       await interaction.update(view);
     } else {
@@ -75,6 +75,17 @@ export class Responder {
     if (!('showModal' in this.interaction)) throw new Error('a modal cannot answer a modal');
     await this.interaction.showModal(modal);
   }
+}
+
+/** What it takes to edit an interaction's reply later: valid for 15 minutes, kept in memory only, never logged. */
+export interface ReplyHandle {
+  applicationId: string;
+  token: string;
+}
+
+/** Edits the reply of an interaction (its "@original" message) through its webhook token. */
+export async function editOriginalReply(client: Client, reply: ReplyHandle, view: View): Promise<void> {
+  await webhookRest(client).patch(Routes.webhookMessage(reply.applicationId, reply.token, '@original'), { body: view, auth: false });
 }
 
 /**

@@ -246,6 +246,8 @@ export const en = {
       `Your payment link for **${nick}** is in your DMs. The shop shows the final amount on the payment page.`,
     dmClosed: (nick: string) =>
       `I couldn't send you a DM (your DMs are closed), so here is your payment link for **${nick}**.`,
+    dmOnItsWay: (nick: string) =>
+      `Here is your payment link for **${nick}**. Many members are checking out right now: a copy is on its way to your DMs.`,
     cooldown: (seconds: number) => `You just got a payment link. You can get a new one in ${seconds} s; your cart is kept.`,
     hourlyLimit: (seconds: number) =>
       `You have got many payment links in the last hour. You can get a new one in ${Math.ceil(seconds / 60)} min; your cart is kept.`,
@@ -317,6 +319,9 @@ export const en = {
       "The member's DM could not be changed (it was deleted, or the bot can no longer reach them): the withdrawal stands, but tell them yourself not to use the link.",
     shownInReply:
       'The link was shown to the member in a private reply (their DMs were closed), which the bot cannot change: tell them yourself not to use it.',
+    replyEdited: 'The Pay button was removed from the private reply where the member saw the link.',
+    replyNotEdited:
+      'The link was also shown in a private reply to the member, which the bot can no longer change: tell them yourself not to use it.',
     shopMayAccept:
       "Withdrawing hides the link in Discord only: the shop's payment page may still accept it until the shop itself expires it.",
 

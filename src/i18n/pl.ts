@@ -243,6 +243,8 @@ export const pl: Messages = {
       `Link do płatności dla **${nick}** czeka w wiadomościach prywatnych. Ostateczną kwotę pokaże strona płatności.`,
     dmClosed: (nick) =>
       `Nie mogę wysłać Ci wiadomości prywatnej (masz je wyłączone), więc oto link do płatności dla **${nick}**.`,
+    dmOnItsWay: (nick) =>
+      `Oto link do płatności dla **${nick}**. Wiele osób właśnie składa zamówienia: kopia jest w drodze do Twoich wiadomości prywatnych.`,
     cooldown: (seconds) => `Link do płatności został właśnie wydany. Nowy możesz dostać za ${seconds} s; koszyk zostaje zachowany.`,
     hourlyLimit: (seconds) =>
       `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; koszyk zostaje zachowany.`,
@@ -313,6 +315,9 @@ export const pl: Messages = {
       'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać): wycofanie obowiązuje, ale powiedz mu sam(a), żeby nie korzystał z linku.',
     shownInReply:
       'Link został pokazany członkowi w prywatnej odpowiedzi (miał wyłączone wiadomości prywatne), której bot nie może zmienić: powiedz mu sam(a), żeby z niego nie korzystał.',
+    replyEdited: 'Przycisk Zapłać zniknął z prywatnej odpowiedzi, w której członek zobaczył link.',
+    replyNotEdited:
+      'Link był też pokazany członkowi w prywatnej odpowiedzi, której bot nie może już zmienić: powiedz mu sam(a), żeby z niego nie korzystał.',
     shopMayAccept:
       'Wycofanie ukrywa link tylko na Discordzie: strona płatności sklepu może go przyjmować, dopóki sam sklep go nie unieważni.',
 

@@ -32,7 +32,13 @@ const paymentLinkSchema = z.object({
   createdAt: z.number(),
   /** Where the link was delivered, so it can be edited later (e.g. withdrawn by a moderator). */
   delivery: z
-    .object({ kind: z.enum(['dm', 'reply']), channelId: z.string().optional(), messageId: z.string().optional() })
+    .object({
+      kind: z.enum(['dm', 'reply']),
+      channelId: z.string().optional(),
+      messageId: z.string().optional(),
+      /** Also shown in the member's reply (DMs closed, or the DM was slow under a crowd). */
+      shownInReply: z.boolean().optional(),
+    })
     .optional(),
   revoked: z.object({ by: z.string(), at: z.number() }).optional(),
 });

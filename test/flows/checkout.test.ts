@@ -1,4 +1,7 @@
+import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -131,7 +134,7 @@ describe('checkout', () => {
     expect(reply.message!.content).toContain("I couldn't send you a DM (your DMs are closed)");
     expect(button(reply.message!, 'Pay').url).toBe(h.store.paymentUrls.at(-1));
     const { links } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
-    expect(links[0]!.delivery).toEqual({ kind: 'reply' });
+    expect(links[0]!.delivery).toEqual({ kind: 'reply', shownInReply: true });
   });
 
   it('sends a link longer than 512 characters unchanged as text instead of a button', async () => {
@@ -236,3 +239,71 @@ describe('checkout', () => {
     expect(capped.message!.content).toMatch(/^You have got many payment links in the last hour\. You can get a new one in \d+ min; your cart is kept\.$/);
   });
 });
+
+describe('checkout when DMs are slow (a crowd checking out at once)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // The DM never goes out within the wait: what every member past Discord's global limit sees.
+    h = await startHarness({ dmWaitMs: 0 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('shows the Pay button in the reply at once and sends exactly one DM copy after it', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    const dm = h.discord.waitForDm(member.user.id);
+    const reply = await member.run('checkout', { nick: 'Crowd_1' });
+
+    const url = h.store.paymentUrls.at(-1)!;
+    expect(reply.message!.content).toContain(en.checkout.dmOnItsWay('Crowd\\_1'));
+    expect(buttons(reply.message!).map((b) => [b.label, b.url])).toEqual([[en.checkout.pay, url]]);
+    expect(textOf(reply.message!)).toContain(en.checkout.safety);
+    const sent = await dm;
+    expect(buttons(sent).map((b) => [b.label, b.url])).toEqual([[en.checkout.pay, url]]);
+
+    await h.bot.services.delivery.whenIdle();
+    const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
+    expect(link!.delivery).toEqual({
+      kind: 'dm',
+      channelId: sent.channel_id,
+      messageId: sent.id,
+      shownInReply: true,
+    });
+    expect(h.discord.messagesIn(sent.channel_id).filter((message) => message.embeds.length > 0)).toHaveLength(1);
+  });
+
+  it('takes the Pay button out of both the DM and the reply when a moderator withdraws the link', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 1);
+    const dm = h.discord.waitForDm(member.user.id);
+    const reply = await member.run('checkout', { nick: 'Crowd_2' });
+    const sent = await dm;
+    await h.bot.services.delivery.whenIdle();
+    const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
+    expect(link!.delivery?.kind).toBe('dm');
+
+    const mod = new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages });
+    const answer = textOf((await mod.sub('links', 'revoke', { link: link!.id })).message!);
+    expect(answer).toContain(en.links.dmEdited);
+    expect(answer).toContain(en.links.replyEdited);
+    expect(buttons(h.discord.message(sent.channel_id, sent.id)!)).toEqual([]);
+    expect(buttons(h.discord.message(reply.message!.channel_id, reply.message!.id)!)).toEqual([]);
+  });
+
+  it('opens the member’s DM channel while they shop, so the DM with the link is a single request', async () => {
+    const member = new Member(h);
+    const opened = h.discord.waitForRequest('POST', /^\/users\/@me\/channels$/);
+    await addToCart(member, VIP_30, 1);
+    await opened;
+    const before = h.discord.requests.length;
+    const dm = h.discord.waitForDm(member.user.id);
+    await member.run('checkout', { nick: 'Warm_DM' });
+    await dm;
+    const during = h.discord.requests.slice(before).map((request) => `${request.method} ${request.path}`);
+    expect(during.filter((request) => request.includes('/users/@me/channels'))).toEqual([]);
+    expect(during.filter((request) => /^POST \/channels\/\d+\/messages$/.test(request))).toHaveLength(1);
+  });
+});
+

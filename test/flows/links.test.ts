@@ -324,8 +324,22 @@ describe('/links: moderators check a member’s payment links', () => {
     await addToCart(closed, VIP_30);
     await closed.run('checkout', { nick: 'Dms_Closed' });
     const [inReply] = (await h.bot.services.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
+    // Past the 15 minutes Discord lets the bot edit a reply: only the moderator can warn the member.
+    h.clock.advance(16 * MINUTE);
     const answer = textOf((await links(mod, 'revoke', { link: inReply!.id })).message!);
     expect(answer).toContain('The link was shown to the member in a private reply (their DMs were closed)');
+  });
+
+  it('takes the Pay button out of the reply a link was shown in (DMs closed) while Discord still allows it', async () => {
+    const closed = new Member(h);
+    h.discord.refuseDms(closed.user.id);
+    await addToCart(closed, VIP_30);
+    const reply = (await closed.run('checkout', { nick: 'Dms_Closed_2' })).message!;
+    expect(buttonLabels(reply)).toEqual(['Pay']);
+    const [inReply] = (await h.bot.services.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
+    const answer = textOf((await links(moderator(), 'revoke', { link: inReply!.id })).message!);
+    expect(answer).toContain('The Pay button was removed from the private reply where the member saw the link.');
+    expect(buttons(h.discord.message(reply.channel_id, reply.id)!)).toEqual([]);
   });
 
   it('refuses an unknown reference, and a link that is not the named member’s', async () => {

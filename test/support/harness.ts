@@ -43,6 +43,8 @@ export interface HarnessOptions {
   noDefaultLicense?: boolean;
   logLevel?: string;
   storeTimeoutMs?: number;
+  /** How checkout waits for the DM before the reply shows the link (0: the reply always comes first). */
+  dmWaitMs?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -77,6 +79,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         sleeps.push(ms);
       },
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
+      ...(options.dmWaitMs !== undefined ? { linkDelivery: { dmWaitMs: options.dmWaitMs } } : {}),
       // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });

@@ -1,89 +1,201 @@
-import { DiscordAPIError, RESTJSONErrorCodes, type Client, type MessageManager, type User } from 'discord.js';
+import { DiscordAPIError, RESTJSONErrorCodes, type Client, type Message, type MessageManager, type User } from 'discord.js';
+import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
+import { editOriginalReply, type ReplyHandle } from '../respond.js';
 import { paymentLinkDm, withdrawnDmView } from './dm-views.js';
+import { DmWarmer } from './dm-warmer.js';
+import { ReplyHandles } from './reply-handles.js';
 
 /**
  * The one way a payment link reaches its buyer, used by checkout, "send it to my DMs again" and a
  * moderator's withdrawal. The DM is the link's home: exactly one DM carries its Pay button, and
- * the link record says where it went, so a withdrawal can find it. When the DM cannot be sent
- * (DMs closed, or any other failure) the caller shows the link in the member's reply instead.
+ * the link record says where the link was shown, so a withdrawal can find every copy.
+ *
+ * A first DM costs Discord requests that count against the bot's global limit (50 per second).
+ * When checkouts crowd in, DMs queue behind each other for seconds, while the member's own reply
+ * is not bound by that limit. So checkout waits for its DM only briefly: when the DM is not out
+ * within `dmWaitMs` (or the DM queue is already long), the reply carries the Pay button at once
+ * and says a copy is on its way; the DM follows as fast as Discord allows.
  */
-export interface DeliveryDeps {
+export interface LinkDeliveryOptions {
+  client: Client;
+  logger: Logger;
   paymentLinks: PaymentLinkRepository;
-  log: Logger;
+  clock: Clock;
+  /** How long checkout waits for the DM before the reply shows the link (default 2 s). */
+  dmWaitMs?: number;
+  /** DMs on their way beyond which a checkout shows the link in the reply without waiting (default 40, ~2 s of Discord's limit). */
+  dmQueueLimit?: number;
 }
 
 export type Delivery =
   /** In the DMs; the reply points there. */
   | { kind: 'dm'; channelId: string }
-  /** Not deliverable by DM: the reply must carry the link. */
-  | { kind: 'reply' }
+  /** In the reply: DMs are closed, or the DM is slow and follows (`dmFollows`). */
+  | { kind: 'reply'; dmFollows: boolean }
   /** Withdrawn by a moderator while the DM was on its way: the new DM was withdrawn too. */
   | { kind: 'withdrawn' };
 
-/**
- * DMs `link` to `user` (in the language `t`) and records the new DM as the link's home. A DM sent
- * again replaces the earlier one. On failure the record keeps an earlier DM (a withdrawal must
- * still reach it) and otherwise says the link was shown in the reply.
- */
-export async function deliverLink(deps: DeliveryDeps, user: User, t: Messages, link: PaymentLink, guildName: string): Promise<Delivery> {
-  const { paymentLinks, log } = deps;
-  let sent;
-  try {
-    sent = await user.send(paymentLinkDm(t, link, guildName));
-  } catch (error) {
-    const closed = error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
-    log.info({ link: link.id, dmsClosed: closed, err: closed ? undefined : error }, 'payment link not delivered by DM; shown in the reply');
-    await paymentLinks.update(link.guildId, link.id, (record) => (record.delivery?.kind === 'dm' ? record : { ...record, delivery: { kind: 'reply' } }));
-    return { kind: 'reply' };
-  }
-
-  const delivery = { kind: 'dm' as const, channelId: sent.channelId, messageId: sent.id };
-  const updated = await paymentLinks.update(link.guildId, link.id, (record) => (record.revoked ? record : { ...record, delivery }));
-  if (!updated || updated.revoked) {
-    // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
-    await sent.edit(withdrawnDmView(t, link, guildName)).catch(() => undefined);
-    return { kind: 'withdrawn' };
-  }
-  await deleteEarlierDm(user.client, log, link, sent.id);
-  return { kind: 'dm', channelId: sent.channelId };
+/** What a withdrawal did to the member's copies: the DM, and the reply the link was shown in. */
+export interface Withdrawal {
+  dm: 'edited' | 'not-edited' | 'none';
+  /** `gone`: shown in a reply the bot can no longer change (over 15 minutes old, or from before a restart). */
+  reply: 'edited' | 'gone' | 'none';
 }
 
-/** What happened to the buyer's copy of a withdrawn link. */
-export type DmWithdrawal = 'edited' | 'not-edited' | 'shown-in-reply';
+const DEFAULT_DM_WAIT_MS = 2_000;
+const DEFAULT_DM_QUEUE_LIMIT = 40;
 
-/**
- * Replaces the DM that carries a withdrawn link with a "withdrawn" notice (in `t`, the guild's
- * language: the buyer's is not known here). The withdrawal stands whatever happens to the DM.
- */
-export async function withdrawLink(client: Client, log: Logger, t: Messages, link: PaymentLink, guildName: string): Promise<DmWithdrawal> {
-  const delivery = link.delivery;
-  if (delivery?.kind === 'reply') return 'shown-in-reply';
-  if (!delivery?.channelId || !delivery.messageId) return 'not-edited';
-  try {
-    await (await dmMessages(client, delivery.channelId)).edit(delivery.messageId, withdrawnDmView(t, link, guildName));
-    return 'edited';
-  } catch (error) {
-    log.info({ err: error, link: link.id }, 'could not edit the DM of a withdrawn link');
-    return 'not-edited';
+export class LinkDelivery {
+  readonly #replies: ReplyHandles;
+  readonly #warmer: DmWarmer;
+  /** DMs that follow a reply, still on their way. */
+  readonly #following = new Set<Promise<void>>();
+  #dmsOnTheirWay = 0;
+
+  constructor(private readonly options: LinkDeliveryOptions) {
+    this.#replies = new ReplyHandles(options.clock);
+    this.#warmer = new DmWarmer(options.client, options.logger);
   }
-}
 
-async function deleteEarlierDm(client: Client, log: Logger, link: PaymentLink, newMessageId: string): Promise<void> {
-  const earlier = link.delivery;
-  if (earlier?.kind !== 'dm' || !earlier.channelId || !earlier.messageId || earlier.messageId === newMessageId) return;
-  try {
-    await (await dmMessages(client, earlier.channelId)).delete(earlier.messageId);
-  } catch (error) {
-    // Already gone, most likely; a copy left behind still shows the same link.
-    log.info({ err: error, link: link.id }, 'could not delete the earlier DM of a re-sent link');
+  /** A member started a cart: their DM channel is opened in the background, so checkout's DM is one request. */
+  prepareDm(userId: string): void {
+    this.#warmer.prepare(userId);
   }
-}
 
-async function dmMessages(client: Client, channelId: string): Promise<MessageManager> {
-  const channel = await client.channels.fetch(channelId);
-  if (!channel?.isDMBased() || !channel.isTextBased()) throw new Error(`channel ${channelId} is not a DM channel`);
-  return channel.messages;
+  /** Resolves once every DM that follows a reply is out (or failed) and recorded: shutdown waits for them. */
+  async whenIdle(): Promise<void> {
+    while (this.#following.size > 0) await Promise.all(this.#following);
+  }
+
+  stop(): void {
+    this.#warmer.stop();
+  }
+
+  /**
+   * Checkout: the DM when it goes out in time, else the reply (remembered for 15 minutes, so a
+   * withdrawal can take the Pay button out of it too).
+   */
+  async deliver(user: User, t: Messages, link: PaymentLink, guildName: string, reply: ReplyHandle, log: Logger): Promise<Delivery> {
+    const waitMs = this.options.dmWaitMs ?? DEFAULT_DM_WAIT_MS;
+    // A long queue will not clear in time: no point waiting for it.
+    const noWait = waitMs <= 0 || this.#dmsOnTheirWay >= (this.options.dmQueueLimit ?? DEFAULT_DM_QUEUE_LIMIT);
+    const dm = this.#sendDm(user, t, link, guildName, log);
+    const first = noWait ? 'slow' : await Promise.race([dm, this.#timer(waitMs)]);
+    if (first === 'slow') {
+      this.#replies.remember(link.id, reply);
+      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true });
+      // The DM follows in the background and, once out, becomes the link's home.
+      const following = dm
+        .then(async (sent) => {
+          if (sent) await this.#settleDm(sent, t, link, guildName, log, true);
+        })
+        .catch((error: unknown) => log.error({ err: error, link: link.id }, 'could not record the DM of a payment link'))
+        .finally(() => this.#following.delete(following));
+      this.#following.add(following);
+      log.info({ link: link.id, dmQueue: this.#dmsOnTheirWay }, 'payment link shown in the reply; its DM follows');
+      return { kind: 'reply', dmFollows: true };
+    }
+    if (!first) {
+      this.#replies.remember(link.id, reply);
+      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true });
+      return { kind: 'reply', dmFollows: false };
+    }
+    return this.#settleDm(first, t, link, guildName, log, false);
+  }
+
+  /**
+   * "Send it to my DMs again": waits for the DM (the member asked for it there). The new DM replaces
+   * the earlier one; DMs closed leave the record as it was.
+   */
+  async resend(user: User, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
+    const sent = await this.#sendDm(user, t, link, guildName, log);
+    if (!sent) return { kind: 'reply', dmFollows: false };
+    return this.#settleDm(sent, t, link, guildName, log, link.delivery?.shownInReply ?? false);
+  }
+
+  /** Takes the Pay button out of every copy the bot can still change: the DM, and a reply under 15 minutes old. */
+  async withdraw(t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Withdrawal> {
+    const view = withdrawnDmView(t, link, guildName);
+    const withdrawal: Withdrawal = { dm: 'none', reply: link.delivery?.shownInReply || link.delivery?.kind === 'reply' ? 'gone' : 'none' };
+    const delivery = link.delivery;
+    if (delivery?.kind === 'dm' && delivery.channelId && delivery.messageId) {
+      try {
+        await (await this.#dmMessages(delivery.channelId)).edit(delivery.messageId, view);
+        withdrawal.dm = 'edited';
+      } catch (error) {
+        log.info({ err: error, link: link.id }, 'could not edit the DM of a withdrawn link');
+        withdrawal.dm = 'not-edited';
+      }
+    } else if (delivery?.kind === 'dm') {
+      withdrawal.dm = 'not-edited';
+    }
+    const reply = this.#replies.take(link.id);
+    if (reply) {
+      try {
+        await editOriginalReply(this.options.client, reply, view);
+        withdrawal.reply = 'edited';
+      } catch (error) {
+        log.info({ err: error, link: link.id }, 'could not edit the reply of a withdrawn link');
+      }
+    }
+    return withdrawal;
+  }
+
+  /** The DM, or undefined when it cannot be sent (DMs closed, or any other failure, logged). */
+  async #sendDm(user: User, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Message | undefined> {
+    this.#dmsOnTheirWay += 1;
+    try {
+      return await user.send(paymentLinkDm(t, link, guildName));
+    } catch (error) {
+      const closed = error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
+      log.info({ link: link.id, dmsClosed: closed, err: closed ? undefined : error }, 'payment link not delivered by DM; shown in the reply');
+      return undefined;
+    } finally {
+      this.#dmsOnTheirWay -= 1;
+    }
+  }
+
+  /** Records a sent DM as the link's home (unless withdrawn meanwhile) and removes an earlier DM. */
+  async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger, shownInReply: boolean): Promise<Delivery> {
+    const delivery = { kind: 'dm' as const, channelId: sent.channelId, messageId: sent.id, ...(shownInReply ? { shownInReply } : {}) };
+    const updated = await this.options.paymentLinks.update(link.guildId, link.id, (record) => (record.revoked ? record : { ...record, delivery }));
+    if (!updated || updated.revoked) {
+      // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
+      await sent.edit(withdrawnDmView(t, link, guildName)).catch(() => undefined);
+      return { kind: 'withdrawn' };
+    }
+    await this.#deleteEarlierDm(link, sent.id, log);
+    return { kind: 'dm', channelId: sent.channelId };
+  }
+
+  async #recordDelivery(link: PaymentLink, delivery: NonNullable<PaymentLink['delivery']>): Promise<void> {
+    // A DM already on record stays the link's home; the reply is noted beside it.
+    await this.options.paymentLinks.update(link.guildId, link.id, (record) =>
+      record.delivery?.kind === 'dm' ? { ...record, delivery: { ...record.delivery, shownInReply: true } } : { ...record, delivery },
+    );
+  }
+
+  async #deleteEarlierDm(link: PaymentLink, newMessageId: string, log: Logger): Promise<void> {
+    const earlier = link.delivery;
+    if (earlier?.kind !== 'dm' || !earlier.channelId || !earlier.messageId || earlier.messageId === newMessageId) return;
+    try {
+      await (await this.#dmMessages(earlier.channelId)).delete(earlier.messageId);
+    } catch (error) {
+      // Already gone, most likely; a copy left behind still shows the same link.
+      log.info({ err: error, link: link.id }, 'could not delete the earlier DM of a re-sent link');
+    }
+  }
+
+  async #dmMessages(channelId: string): Promise<MessageManager> {
+    const channel = await this.options.client.channels.fetch(channelId);
+    if (!channel?.isDMBased() || !channel.isTextBased()) throw new Error(`channel ${channelId} is not a DM channel`);
+    return channel.messages;
+  }
+
+  #timer(ms: number): Promise<'slow'> {
+    return new Promise((resolve) => setTimeout(() => resolve('slow'), ms).unref());
+  }
 }

@@ -55,10 +55,14 @@ export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string
   };
 }
 
-/** DMs closed: the ephemeral reply carries the link instead, so the buyer still gets it. */
-export function dmClosedView(t: Messages, link: PaymentLink, guildName: string): View {
+/**
+ * The link in the member's ephemeral reply: their DMs are closed, or (`dmFollows`) the DM is
+ * queued behind a crowd and a copy follows. Same summary, safety note and Pay button as the DM.
+ */
+export function linkInReplyView(t: Messages, link: PaymentLink, guildName: string, dmFollows = false): View {
   const parts = linkParts(t, link.url);
-  const content = [t.checkout.dmClosed(plain(link.nick)), parts.text].filter(Boolean).join('\n\n');
+  const why = dmFollows ? t.checkout.dmOnItsWay(plain(link.nick)) : t.checkout.dmClosed(plain(link.nick));
+  const content = [why, parts.text].filter(Boolean).join('\n\n');
   return { content, embeds: [orderEmbed(t, link, guildName), ...parts.embeds], components: parts.components ?? [] };
 }
 
