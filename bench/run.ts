@@ -18,7 +18,7 @@
  *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,flood,storage,scaled   leave phases out
+ *   BENCH_SKIP=bare,crowd,flood,storage,scaled   leave phases out
  *   BENCH_OUT=bench/results/latest.json
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,10 +31,11 @@ import { registerBotCommands } from '../src/app.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
+import { checkoutCrowd } from './checkout-crowd.js';
 import { runToEnd, startWatched, type Watched } from './process.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
-import { textOf } from '../test/support/ui.js';
+import { buttons, textOf } from '../test/support/ui.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
@@ -312,10 +313,13 @@ async function journeyPhase(world: World, bot: RunningBot, name: string, descrip
       try {
         const last = await runJourney(member, plans[index]!, pace);
         const channel = world.discord.dmChannelOf(member.user.id);
-        if (channel !== undefined && world.discord.messagesIn(channel).length > 0) completed += 1;
+        const inDm = channel !== undefined && world.discord.messagesIn(channel).length > 0;
+        // Under a crowd the reply carries the Pay button and the DM follows: either is a completed journey.
+        const inReply = last.message !== undefined && buttons(last.message).some((button) => button.url !== undefined);
+        if (inDm || inReply) completed += 1;
         else {
           const said = last.message ? textOf(last.message).replace(/\s+/g, ' ').slice(0, 160) : '(nothing)';
-          recorder.failures.push({ step: 'nick', member: member.user.username, message: `no payment link in DMs; the bot said: ${said}` });
+          recorder.failures.push({ step: 'nick', member: member.user.username, message: `no payment link in the DMs or the reply; the bot said: ${said}` });
         }
       } catch (error) {
         recorder.failures.push({ step: '?', member: member.user.username, message: String((error as Error).message ?? error) });
@@ -604,6 +608,13 @@ async function main(): Promise<void> {
       ),
     );
 
+    // 3b. The checkout crowd: everyone presses /checkout in the same instant.
+    if (!options.skip.has('crowd')) {
+      log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
+      const picks = mainServerPlans(shop, K, 'Tlum').map((plan) => plan.picks[1]!);
+      report.checkoutCrowd = await checkoutCrowd(discord, picks, 'Tlum', 60_000);
+    }
+
     // 4. Flood: new members, no pause between steps, all servers: the most the bot sustains.
     if (!options.skip.has('flood')) {
       log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
@@ -718,6 +729,15 @@ function evaluate(report: Json): Target[] {
       goal: '1 for its variants (+1 per server/offer listing)',
       measured: `${rangeRequests ?? '?'} for the 300-variant product; paced phase: ${paced.store.total} requests (${JSON.stringify(paced.store.byRoute)}), ${paced.store.duplicateOfferRequests} beyond one per offer key; ${variants?.distinct ?? 0} products`,
       met: rangeRequests === 1 && paced.store.duplicateOfferRequests === 0,
+    });
+  }
+  const crowd = report.checkoutCrowd;
+  if (crowd) {
+    targets.push({
+      target: `${crowd.members} members press /checkout at once: time to a usable Pay button (reply or DM)`,
+      goal: 'every one ≤ 3000 ms, p50 ≤ 1000 ms',
+      measured: `p50 ${ms(crowd.payButtonMs.median)} ms, p95 ${ms(crowd.payButtonMs.p95)} ms, max ${ms(crowd.payButtonMs.max)} ms; ${crowd.over3s} over 3 s; in the reply ${crowd.shownInReply}, in the DM ${crowd.shownInDm}; DMs ${crowd.dmsDelivered} (last at ${ms(crowd.lastDmMs)} ms); DM channels opened ahead ${crowd.dmChannelsOpenedAhead}`,
+      met: crowd.over3s === 0 && crowd.payButtonMs.max <= 3000 && crowd.payButtonMs.median <= 1000 && crowd.failures.length === 0,
     });
   }
   if (report.startup) {

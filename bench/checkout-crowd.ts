@@ -1,0 +1,97 @@
+/**
+ * The checkout crowd: K members, each with one line in the cart, press `/checkout nick:` in the same
+ * instant (a sale announced in a channel). What matters to each is when they can first see a usable
+ * Pay button: in their reply (when the DM would be slow) or in the DM. Timed from dispatch.
+ */
+import type { FakeDiscord, FakeMessage } from '../test/fakes/discord/fake-discord.js';
+import { BenchMember, Recorder, type Pick } from './members.js';
+import { round, summarize, type Summary } from './stats.js';
+
+export interface CheckoutCrowdResult {
+  members: number;
+  /** DM channels the bot had opened ahead, when the crowd pressed Checkout. */
+  dmChannelsOpenedAhead: number;
+  payButtonMs: Summary;
+  over3s: number;
+  shownInReply: number;
+  shownInDm: number;
+  /** DMs that arrived in the end (every link gets its DM, after the reply when the queue was long). */
+  dmsDelivered: number;
+  lastDmMs: number;
+  failures: string[];
+}
+
+const hasPay = (message: FakeMessage | undefined): boolean =>
+  (message?.components ?? []).some((row: { components?: { style?: number; url?: string }[] }) =>
+    (row.components ?? []).some((component) => component.style === 5 && typeof component.url === 'string'),
+  );
+
+/** Waits (bounded) until the bot has opened `count` DM channels since `from`, as members filling carts would give it time to. */
+async function dmChannelsOpened(discord: FakeDiscord, from: number, count: number, limitMs: number): Promise<number> {
+  const opened = () => discord.requests.slice(from).filter((request) => request.method === 'POST' && request.path === '/users/@me/channels').length;
+  const until = performance.now() + limitMs;
+  while (opened() < count && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+  return opened();
+}
+
+export async function checkoutCrowd(discord: FakeDiscord, picks: Pick[], nickPrefix: string, warmLimitMs: number): Promise<CheckoutCrowdResult> {
+  const recorder = new Recorder();
+  const members = picks.map((_pick, index) => new BenchMember(discord, recorder, `${nickPrefix}-${index}`));
+  const requestsBefore = discord.requests.length;
+
+  // Carts first, a few members at a time (not timed): /shop → … → Add to cart.
+  for (let start = 0; start < members.length; start += 20) {
+    await Promise.all(
+      members.slice(start, start + 20).map(async (member, offset) => {
+        const pick = picks[start + offset]!;
+        await member.slash('shop', 'shop');
+        await member.choose('server', pick.server);
+        await member.choose('category', pick.category);
+        await member.choose('product', pick.product);
+        await member.choose('variant', pick.variant);
+        await member.press('add', 'Add to cart');
+      }),
+    );
+  }
+  const dmChannelsOpenedAhead = await dmChannelsOpened(discord, requestsBefore, members.length, warmLimitMs);
+
+  // The crowd: everyone at once.
+  const failures: string[] = [];
+  const started = performance.now();
+  const results = await Promise.all(
+    members.map(async (member, index) => {
+      // Every link gets its DM in the end; one that never comes within a minute counts as missing.
+      const dm = Promise.race([
+        discord.waitForDm(member.user.id).then(() => ({ at: performance.now() })),
+        new Promise<{ at: number }>((resolve) => setTimeout(() => resolve({ at: Number.NaN }), 60_000).unref()),
+      ]);
+      const at = performance.now();
+      try {
+        const handle = await discord.slash(member.user, 'checkout', { options: { nick: `${nickPrefix}_${index}` } });
+        const reply = await handle.settled();
+        const replyAt = performance.now();
+        const inReply = hasPay(reply.message);
+        const dmArrived = await dm;
+        const payAt = inReply ? (Number.isNaN(dmArrived.at) ? replyAt : Math.min(replyAt, dmArrived.at)) : dmArrived.at;
+        if (Number.isNaN(payAt)) throw new Error('no Pay button in the reply and no DM within a minute');
+        return { ms: payAt - at, inReply, dmAt: dmArrived.at - started };
+      } catch (error) {
+        failures.push(`${member.user.id}: ${(error as Error).message}`);
+        return undefined;
+      }
+    }),
+  );
+  const done = results.filter((result): result is NonNullable<typeof result> => result !== undefined);
+  const payButtonMs = summarize(done.map((result) => result.ms));
+  return {
+    members: members.length,
+    dmChannelsOpenedAhead,
+    payButtonMs: { ...payButtonMs },
+    over3s: done.filter((result) => result.ms > 3000).length,
+    shownInReply: done.filter((result) => result.inReply).length,
+    shownInDm: done.filter((result) => !result.inReply).length,
+    dmsDelivered: done.filter((result) => !Number.isNaN(result.dmAt)).length,
+    lastDmMs: round(Math.max(0, ...done.map((result) => result.dmAt).filter((value) => !Number.isNaN(value))), 1),
+    failures: failures.slice(0, 5),
+  };
+}
