@@ -20,6 +20,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 interface RunningBot {
   child: ChildProcess;
+  /** Signals the bot; through npm, the whole process group (npm does not always pass signals on). */
+  kill(signal: NodeJS.Signals): void;
   output: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -57,7 +59,7 @@ describe('the bot process', () => {
   });
 
   afterEach(async () => {
-    for (const bot of running) if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
+    for (const bot of running) if (bot.child.exitCode === null && bot.child.signalCode === null) bot.kill('SIGKILL');
     await Promise.all(running.map((bot) => bot.exited));
     running = [];
     await discord.close();
@@ -82,14 +84,16 @@ describe('the bot process', () => {
         ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: viaNpm,
     });
+    const kill = (signal: NodeJS.Signals) => (viaNpm && child.pid ? process.kill(-child.pid, signal) : child.kill(signal));
     const output: string[] = [];
     child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
-    const bot = { child, output, exited };
+    const bot = { child, kill, output, exited };
     running.push(bot);
     await Promise.race([
       ready,
@@ -141,7 +145,7 @@ describe('the bot process', () => {
     await hold.reached;
     const dm = discord.waitForDm(member.user.id);
     const stoppedAt = Date.now();
-    bot.child.kill('SIGTERM');
+    bot.kill('SIGTERM');
     await outputContains(bot, 'shutting down');
 
     const latecomer = await (await discord.slash(new Member({ discord }).user, 'shop')).settled();
@@ -170,7 +174,7 @@ describe('the bot process', () => {
     const hold = store.hold('paymentUrl');
     await discord.slash(member.user, 'checkout', {});
     await hold.reached;
-    first.child.kill('SIGKILL');
+    first.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
     hold.release();
 
@@ -208,7 +212,7 @@ describe('the bot process', () => {
     await admin.sub('shop-admin', 'license set');
     expect((await admin.submit({ key: guildKey })).message!.content).toContain('License saved');
     await addToCart(member, VIP_30, 2);
-    first.child.kill('SIGTERM');
+    first.kill('SIGTERM');
     await first.exited;
 
     // The operator redeployed with another ENCRYPTION_KEY: every path answers, nothing is sold from the wrong license.
@@ -224,7 +228,7 @@ describe('the bot process', () => {
     expect(store.requests.length).toBe(requestsBefore);
     const status = textOf((await admin.sub('shop-admin', 'status')).message!);
     expect(status).toContain(en.admin.statusLicenseUnreadable(keyFingerprint(guildKey)));
-    second.child.kill('SIGTERM');
+    second.kill('SIGTERM');
     await second.exited;
 
     // Without any ENCRYPTION_KEY the guild's own license cannot be read either: said, never replaced by the default one.
@@ -232,7 +236,7 @@ describe('the bot process', () => {
     expect((await member.run('shop')).message!.content).toBe(en.shop.misconfigured);
     expect(store.requests.length).toBe(requestsBefore);
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(en.admin.statusLicenseNoKey(keyFingerprint(guildKey)));
-    third.child.kill('SIGTERM');
+    third.kill('SIGTERM');
     await third.exited;
 
     // Back on key B, the admins repair it from Discord: clear, then set the key again.
@@ -253,7 +257,7 @@ describe('the bot process', () => {
     await outputContains(bot, '"msg":"bot ready"');
     expect(bot.output.join('')).not.toContain('Compiling TypeScript');
     expect(bot.output.join('')).not.toContain('tsc -p');
-    bot.child.kill('SIGTERM');
+    bot.kill('SIGTERM');
     await bot.exited;
   });
 });
