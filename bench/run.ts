@@ -32,6 +32,7 @@ import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
 import { checkoutCrowd } from './checkout-crowd.js';
+import { walkPhase, type WalkResult } from './walk.js';
 import { runToEnd, startWatched, type Watched } from './process.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
@@ -535,7 +536,7 @@ async function main(): Promise<void> {
     await registerWith(world);
 
     // 1. The floor: a bare discord.js bot, same servers, same first step.
-    let bare: { paced: FirstStepResult; burst: FirstStepResult; startToReadyMs: number; peakRssBytes?: number } | undefined;
+    let bare: { paced: FirstStepResult; burst: FirstStepResult; walk: WalkResult; startToReadyMs: number; peakRssBytes?: number } | undefined;
     if (!options.skip.has('bare')) {
       log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
       const bareBot = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
@@ -543,8 +544,9 @@ async function main(): Promise<void> {
       await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(K, 100));
       const paced = await firstStep(world, bareBot, 'bare', 'paced', K);
       const burst = await firstStep(world, bareBot, 'bare', 'burst', K);
+      const walk = await walkPhase(discord, () => bareBot.proc.cpuMs(), K, options.rate, 'bare', undefined);
       await probe(bareBot, 'bare: after first steps');
-      bare = { paced, burst, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
+      bare = { paced, burst, walk, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
       await bareBot.proc.stop();
       report.bare = bare;
     }
@@ -560,6 +562,10 @@ async function main(): Promise<void> {
     await firstStep(world, bot, 'warmup', 'paced', Math.min(K, 100));
     const oursPaced = await firstStep(world, bot, 'ours', 'paced', K);
     const oursBurst = await firstStep(world, bot, 'ours', 'burst', K);
+    // The walk through a big shop, as the bare bot walked it (its menus are the same size).
+    const walkRoute = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
+    await walkPhase(discord, () => bot.proc.cpuMs(), Math.min(K, 50), options.rate, 'ours-warmup', walkRoute);
+    report.walk = { ours: await walkPhase(discord, () => bot.proc.cpuMs(), K, options.rate, 'ours', walkRoute), bare: bare?.walk };
     await probe(bot, 'bot: after first steps');
     report.startup = {
       startToReadyMs: round(bot.startToReadyMs, 1),
@@ -729,6 +735,17 @@ function evaluate(report: Json): Target[] {
       goal: '1 for its variants (+1 per server/offer listing)',
       measured: `${rangeRequests ?? '?'} for the 300-variant product; paced phase: ${paced.store.total} requests (${JSON.stringify(paced.store.byRoute)}), ${paced.store.duplicateOfferRequests} beyond one per offer key; ${variants?.distinct ?? 0} products`,
       met: rangeRequests === 1 && paced.store.duplicateOfferRequests === 0,
+    });
+  }
+  const walk = report.walk;
+  if (walk?.bare) {
+    const median = ratio(walk.ours.settledMs.median, walk.bare.settledMs.median);
+    const cpu = ratio(walk.ours.botCpuMsPerInteraction, walk.bare.botCpuMsPerInteraction);
+    targets.push({
+      target: `${walk.ours.members} members walk /shop → server → category → product → Next at ${report.options.rate}/s, vs the bare bot`,
+      goal: 'median ≤ 1.3 ×, bot CPU per interaction ≤ 1.15 ×',
+      measured: `median ${median} × (ours ${ms(walk.ours.settledMs.median)} ms, bare ${ms(walk.bare.settledMs.median)} ms); CPU ${cpu} × (ours ${walk.ours.botCpuMsPerInteraction} ms, bare ${walk.bare.botCpuMsPerInteraction} ms)`,
+      met: median <= 1.3 && cpu <= 1.15 && walk.ours.failures.length === 0,
     });
   }
   const crowd = report.checkoutCrowd;
