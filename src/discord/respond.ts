@@ -1,4 +1,5 @@
 import {
+  InteractionResponseType,
   MessageFlags,
   REST,
   Routes,
@@ -30,38 +31,44 @@ export type AnyInteraction = ChatInputCommandInteraction | MessageComponentInter
  * Every answer is ephemeral: buyers' carts and links are nobody else's business.
  */
 export class Responder {
+  /**
+   * Whether Discord has had its first answer. Kept here rather than read from discord.js: answers
+   * go straight to Discord's REST API (see callback()), which discord.js does not see.
+   */
+  #acknowledged = false;
+
   constructor(
     readonly interaction: AnyInteraction,
     readonly mode: 'update' | 'reply',
   ) {}
 
   get acknowledged(): boolean {
-    return this.interaction.deferred || this.interaction.replied;
+    return this.#acknowledged || this.interaction.deferred || this.interaction.replied;
   }
 
   /** Acknowledge now because something slow (a store call) follows: Discord allows 3 s. */
   async defer(): Promise<void> {
     if (this.acknowledged) return;
-    if (this.mode === 'update' && 'deferUpdate' in this.interaction) await this.interaction.deferUpdate();
-    else await this.interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    if (this.mode === 'update' && this.interaction.isMessageComponent()) await this.callback(InteractionResponseType.DeferredMessageUpdate);
+    else await this.callback(InteractionResponseType.DeferredChannelMessageWithSource, { flags: MessageFlags.Ephemeral });
   }
 
   async show(view: View): Promise<void> {
     const interaction = this.interaction;
     if (this.acknowledged) {
       await editOriginalReply(interaction.client, { applicationId: interaction.applicationId, token: interaction.token }, view);
-    } else if (this.mode === 'update' && 'update' in interaction) {
-      await interaction.update(view);
+    } else if (this.mode === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()))) {
+      await this.callback(InteractionResponseType.UpdateMessage, view);
     } else {
-      await interaction.reply({ ...view, flags: MessageFlags.Ephemeral });
+      await this.callback(InteractionResponseType.ChannelMessageWithSource, { ...view, flags: MessageFlags.Ephemeral });
     }
   }
 
   /** A short message of its own, leaving the menu as it is (e.g. "this menu is not yours"). */
   async aside(content: string): Promise<void> {
     const interaction = this.interaction;
-    if (!interaction.replied && !interaction.deferred) {
-      await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+    if (!this.acknowledged) {
+      await this.callback(InteractionResponseType.ChannelMessageWithSource, { content, flags: MessageFlags.Ephemeral });
     } else {
       await webhookRest(interaction.client).post(Routes.webhook(interaction.applicationId, interaction.token), {
         body: { content, flags: MessageFlags.Ephemeral },
@@ -74,6 +81,20 @@ export class Responder {
   async showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> {
     if (!('showModal' in this.interaction)) throw new Error('a modal cannot answer a modal');
     await this.interaction.showModal(modal);
+  }
+
+  /**
+   * The first answer, sent as the view already is (Discord's own JSON). discord.js's reply() and
+   * update() rebuild every embed and component of it on the way (the largest cost per
+   * interaction after the gateway itself, for the same bytes): the views are already that JSON.
+   */
+  private async callback(type: InteractionResponseType, data?: object): Promise<void> {
+    const interaction = this.interaction;
+    await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
+      body: data ? { type, data } : { type },
+      auth: false,
+    });
+    this.#acknowledged = true;
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MessageFlags, type AutocompleteInteraction, type Interaction } from 'discord.js';
 import type { BotServices } from '../bot-services.js';
 import { localeOf, messages } from '../i18n/index.js';
+import type { Logger } from '../logger.js';
 import { isStoreError } from '../spaceis/errors.js';
 import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
@@ -118,13 +119,18 @@ export class InteractionRouter {
   }
 
   private async context(interaction: AnyInteraction, respond: Responder): Promise<HandlerContext> {
-    return { ...(await this.baseContext(interaction)), respond };
+    // Added in place, not spread: spreading would call the lazy `log` getter.
+    const ctx = (await this.baseContext(interaction)) as HandlerContext;
+    ctx.respond = respond;
+    return ctx;
   }
 
   private async baseContext(interaction: AnyInteraction | AutocompleteInteraction): Promise<AutocompleteContext> {
     const locale = localeOf(interaction.locale);
     const guildId = interaction.guildId ?? '';
     const settings = await this.services.guildSettings.get(guildId);
+    const logger = this.services.logger;
+    let log: Logger | undefined;
     return {
       services: this.services,
       locale,
@@ -135,7 +141,10 @@ export class InteractionRouter {
       settings,
       shop: this.services.stores.forSettings(settings),
       licenseProblem: this.services.stores.licenseProblem(settings),
-      log: this.services.logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }),
+      // Most interactions log nothing at the default level: the child logger is made on first use.
+      get log() {
+        return (log ??= logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }));
+      },
     };
   }
 

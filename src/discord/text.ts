@@ -41,9 +41,12 @@ export function noticeLine(text: string | undefined, kind: 'warning' | 'info' = 
  * loses its clickable form (`https\://`), so a name can never become a link.
  */
 export function plain(text: string): string {
+  // Most names need nothing: one scan instead of four replacements (views escape every name they show).
+  if (!NEEDS_ESCAPING.test(text)) return text;
   return text
     .replace(/([\\*_~`|[\]<>@#])/g, '\\$1')
     .replace(/\b(https?):\/\//gi, '$1\\://')
     .replace(/^(\s*)([-+])/gm, '$1\\$2')
     .replace(/^(\s*)(\d+)\./gm, '$1$2\\.');
 }
+const NEEDS_ESCAPING = /[\\*_~`|[\]<>@#]|https?:\/\/|(?:^|\n)\s*(?:[-+]|\d+\.)/i;
