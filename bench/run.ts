@@ -18,7 +18,8 @@
  *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,crowd,flood,storage,scaled   leave phases out
+ *   BENCH_SKIP=bare,crowd,memflood,flood,storage,scaled   leave phases out
+ *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)
  *   BENCH_OUT=bench/results/latest.json
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
 import { checkoutCrowd } from './checkout-crowd.js';
+import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
 import { walkPhase, type WalkResult } from './walk.js';
 import { runToEnd, startWatched, type Watched } from './process.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
@@ -40,6 +42,11 @@ import { buttons, textOf } from '../test/support/ui.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
+/** The node flags of `npm start` (package.json), so the bot is measured as the README starts it. */
+const START_FLAGS = (() => {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  return start.split(' ').filter((word) => word.startsWith('--'));
+})();
 const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
 const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
 const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
@@ -168,7 +175,7 @@ async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: str
     STORAGE_URL: `sqlite://${storageFile}`,
     LOG_LEVEL: options.logLevel,
   };
-  const nodeArgs: string[] = [];
+  const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
   if (options.cpuProfile) {
     const dir = join(ROOT, 'bench/results/profiles');
     mkdirSync(dir, { recursive: true });
@@ -551,6 +558,27 @@ async function main(): Promise<void> {
       report.bare = bare;
     }
 
+    // 1b. Memory under a flood: fresh processes (bare, then the bot), 4 000 members at 800/s.
+    if (!options.skip.has('memflood')) {
+      const floodMembers = envNumber('BENCH_FLOOD_MEMBERS', 4000);
+      const floodRate = envNumber('BENCH_FLOOD_RATE', 800);
+      log(`[1b] memory flood: ${floodMembers} members send /shop or /cart at ${floodRate}/s to a fresh process`);
+      const flood: { ours?: MemoryFloodResult; bare?: MemoryFloodResult; startFlags: string[] } = { startFlags: START_FLAGS };
+      if (!options.skip.has('bare')) {
+        const bareFresh = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
+        running.push(bareFresh);
+        flood.bare = await memoryFlood(discord, () => bareFresh.proc.memory(), floodMembers, floodRate, 'bare');
+        await bareFresh.proc.stop();
+      }
+      const floodDir = join(work, 'flood');
+      mkdirSync(floodDir, { recursive: true });
+      const botFresh = await startProcess(world, 'bot', join(floodDir, 'store.sqlite'), floodDir);
+      running.push(botFresh);
+      flood.ours = await memoryFlood(discord, () => botFresh.proc.memory(), floodMembers, floodRate, 'ours');
+      await botFresh.proc.stop();
+      report.memoryFlood = flood;
+    }
+
     // 2. The bot, started as `npm start` starts it.
     log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
     const botDir = join(work, 'bot');
@@ -735,6 +763,15 @@ function evaluate(report: Json): Target[] {
       goal: '1 for its variants (+1 per server/offer listing)',
       measured: `${rangeRequests ?? '?'} for the 300-variant product; paced phase: ${paced.store.total} requests (${JSON.stringify(paced.store.byRoute)}), ${paced.store.duplicateOfferRequests} beyond one per offer key; ${variants?.distinct ?? 0} products`,
       met: rangeRequests === 1 && paced.store.duplicateOfferRequests === 0,
+    });
+  }
+  const flood = report.memoryFlood;
+  if (flood?.ours?.peakRssBytes !== undefined) {
+    targets.push({
+      target: `peak RSS during a ${flood.ours.rate}/s flood of /shop and /cart from ${flood.ours.members} members (start flags: ${flood.startFlags.join(' ') || 'none'})`,
+      goal: '≤ 200 MB',
+      measured: `${mb(flood.ours.peakRssBytes)} (bare discord.js bot: ${flood.bare?.peakRssBytes ? mb(flood.bare.peakRssBytes) : '–'}); achieved ${flood.ours.achievedRate}/s, settled p99 ${ms(flood.ours.settledMs.p99)} ms, ${flood.ours.failures} failures`,
+      met: flood.ours.peakRssBytes <= 200 * 1024 * 1024 && flood.ours.failures === 0,
     });
   }
   const walk = report.walk;
