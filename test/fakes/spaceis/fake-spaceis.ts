@@ -166,6 +166,8 @@ export class FakeSpaceIs {
   readonly apiKey: string;
   /** Further license keys this store accepts (serving the same offer): for tests that switch licenses. */
   readonly otherKeys = new Set<string>();
+  /** Further license keys this store accepts, each with its own offer: for tests that need licenses told apart. */
+  readonly shopsByKey = new Map<string, ShopFixture>();
   shop: ShopFixture;
   readonly requests: RecordedRequest[] = [];
   paymentUrls: string[] = [];
@@ -292,24 +294,26 @@ export class FakeSpaceIs {
   #answer(req: IncomingMessage, match: RouteMatch | undefined, body: unknown): Reply {
     if (!match) return errorReply(404, 'not found');
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
-    if (req.headers.authorization !== `Bearer ${bearer}` || (bearer !== this.apiKey && !this.otherKeys.has(bearer ?? ''))) {
+    const keyShop = this.shopsByKey.get(bearer ?? '');
+    if (req.headers.authorization !== `Bearer ${bearer}` || (bearer !== this.apiKey && !this.otherKeys.has(bearer ?? '') && !keyShop)) {
       return errorReply(401, 'unauthorized');
     }
-    if (this.shop.licenseInactive) return errorReply(402, 'license is not active');
+    const shop = keyShop ?? this.shop;
+    if (shop.licenseInactive) return errorReply(402, 'license is not active');
     switch (match.route) {
       case 'servers':
-        return ok(this.shop.servers.map(renderServer));
+        return ok(shop.servers.map(renderServer));
       case 'server':
-        return this.#serverOffer(match.params);
+        return this.#serverOffer(shop, match.params);
       case 'variants':
-        return this.#variants(match.params);
+        return this.#variants(shop, match.params);
       case 'paymentUrl':
-        return this.#paymentUrl(body);
+        return this.#paymentUrl(shop, body);
     }
   }
 
-  #serverOffer([param]: string[]): Reply {
-    const server = findServerByParam(this.shop, param);
+  #serverOffer(shop: ShopFixture, [param]: string[]): Reply {
+    const server = findServerByParam(shop, param);
     if (!server) return errorReply(404, 'server not found');
     return ok({
       server: renderServer(server),
@@ -318,12 +322,12 @@ export class FakeSpaceIs {
         name: category.name,
         products: category.products.map((product) => renderProduct(server, product)),
       })),
-      licenseId: this.shop.licenseId ?? 'a1b2c3d4-0000-4000-8000-00000000beef',
+      licenseId: shop.licenseId ?? 'a1b2c3d4-0000-4000-8000-00000000beef',
     });
   }
 
-  #variants([param, categoryId, productId]: string[]): Reply {
-    const server = findServerByParam(this.shop, param);
+  #variants(shop: ShopFixture, [param, categoryId, productId]: string[]): Reply {
+    const server = findServerByParam(shop, param);
     if (!server) return errorReply(404, 'server not found');
     const category = server.categories.find((candidate) => candidate.id === categoryId);
     if (!category) return errorReply(404, 'category not found');
@@ -340,9 +344,9 @@ export class FakeSpaceIs {
     });
   }
 
-  #paymentUrl(body: unknown): Reply {
-    if (this.shop.cartPaymentsDisabled) return errorReply(403, 'cart payments are disabled');
-    const checked = checkCart(this.shop, body);
+  #paymentUrl(shop: ShopFixture, body: unknown): Reply {
+    if (shop.cartPaymentsDisabled) return errorReply(403, 'cart payments are disabled');
+    const checked = checkCart(shop, body);
     if ('reply' in checked) return checked.reply;
     const url = this.nextPaymentUrl?.(checked.cart) ?? defaultPaymentUrl(this.paymentUrls.length + 1);
     this.paymentUrls.push(url);
