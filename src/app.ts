@@ -78,7 +78,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
 
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
-  const guildSettings = new GuildSettingsRepository(storage.keyv, logger);
+  const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger);
   const services: BotServices = {
     logger,
@@ -89,6 +89,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       settings: guildSettings,
       secretBox,
       clock,
+      logger,
       ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
       ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),

@@ -1,5 +1,5 @@
 import { isStoreError } from '../../src/spaceis/errors.js';
-import { keyFingerprint } from '../../src/spaceis/client.js';
+import { keyFingerprint, licenseId } from '../../src/security/license-id.js';
 import type { HandlerContext } from '../../src/discord/context.js';
 import { clip, plain } from '../../src/discord/text.js';
 import { textInputModal } from '../../src/discord/views/components.js';
@@ -37,8 +37,8 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
   if (!secretBox) return ctx.respond.show({ content: t.admin.licenseNeedsEncryptionKey });
   const key = typed.trim();
   const fingerprint = keyFingerprint(key);
-  // The same key again is a no-op, unless the stored copy cannot be opened: then saving it again is the repair.
-  if (ctx.settings.license?.fingerprint === fingerprint && !ctx.licenseProblem) return ctx.respond.show({ content: t.admin.licenseSame(fingerprint) });
+  // The same key again is a no-op; a stored copy that cannot be opened is not the same: saving it again is the repair.
+  if (ctx.shop?.source === 'guild' && ctx.shop.license === licenseId(key)) return ctx.respond.show({ content: t.admin.licenseSame(fingerprint) });
 
   await ctx.respond.defer();
   let servers: number;
@@ -51,10 +51,10 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
     return ctx.respond.show({ content: text });
   }
 
-  const previous = ctx.settings.license?.fingerprint ?? ctx.shop?.license;
+  const previous = ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint;
   await services.guildSettings.update(ctx.guildId, (settings) => ({
     ...settings,
-    license: { sealed: secretBox.seal(key), fingerprint, setBy: ctx.userId, setAt: services.clock.now() },
+    license: { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId, setAt: services.clock.now() },
   }));
   await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, `\`${fingerprint}\``);
   await ctx.respond.show({ content: t.admin.licenseSaved(fingerprint, servers) });
@@ -66,6 +66,6 @@ export async function clearLicense(ctx: HandlerContext): Promise<void> {
   if (!current) return ctx.respond.show({ content: t.admin.licenseNothingToClear });
   await services.guildSettings.update(ctx.guildId, ({ license: _dropped, ...settings }) => settings as GuildSettings);
   const fallback = await services.stores.forGuild(ctx.guildId);
-  await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.license}\`` : t.admin.none);
-  await ctx.respond.show({ content: t.admin.licenseCleared(fallback?.license) });
+  await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
+  await ctx.respond.show({ content: t.admin.licenseCleared(fallback?.fingerprint) });
 }

@@ -35,7 +35,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
 }
 
 function licenseFacts(ctx: HandlerContext): StatusFacts['license'] {
-  if (ctx.shop) return { source: ctx.shop.source, fingerprint: ctx.shop.license };
+  if (ctx.shop) return { source: ctx.shop.source, fingerprint: ctx.shop.fingerprint };
   const own = ctx.settings.license;
   if (own && ctx.licenseProblem) return { source: 'guild', fingerprint: own.fingerprint, problem: ctx.licenseProblem };
   return undefined;

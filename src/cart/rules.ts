@@ -21,13 +21,13 @@ export interface CartLine {
 }
 
 export interface Cart {
-  /** Fingerprint of the license the lines come from: every line of a cart belongs to one license. */
+  /** Full id of the license the lines come from (src/security/license-id.ts): every line of a cart belongs to one license. */
   license: string;
   lines: CartLine[];
 }
 
 export interface CartPolicy {
-  /** Fingerprint of the license the guild sells from now. */
+  /** Full id of the license the guild sells from now. */
   license: string;
   /** Items from several servers in one cart; off unless the shop (and the guild) allows it. */
   multiServer: boolean;

@@ -139,8 +139,8 @@ export class InteractionRouter {
       guildName: interaction.guild?.name ?? '',
       userId: interaction.user.id,
       settings,
-      shop: this.services.stores.forSettings(settings),
-      licenseProblem: this.services.stores.licenseProblem(settings),
+      shop: this.services.stores.forSettings(guildId, settings),
+      licenseProblem: this.services.stores.licenseProblem(guildId, settings),
       // Most interactions log nothing at the default level: the child logger is made on first use.
       get log() {
         return (log ??= logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }));

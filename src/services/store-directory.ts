@@ -1,14 +1,18 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
-import { keyFingerprint, StoreClient } from '../spaceis/client.js';
+import { StoreClient } from '../spaceis/client.js';
 import { StoreGate } from '../spaceis/gate.js';
 import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { fingerprintOf, licenseId } from '../security/license-id.js';
 import type { SecretBox } from '../security/secret-box.js';
-import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { GuildLicense, GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 
 /** What a guild sells from: one license, its API client and its offer cache. */
 export interface ShopAccess {
-  /** Non-reversible fingerprint of the license key: safe to store, log and show. */
+  /** The license's full id (sha256 of the key): what carts and link records are compared by. */
   readonly license: string;
+  /** Its first 8 characters: for showing to admins and in logs only, as different keys can share one. */
+  readonly fingerprint: string;
   readonly client: StoreClient;
   readonly offers: OfferCache;
   /** The license's limiter and circuit breaker (shared by every guild on the license). */
@@ -18,16 +22,12 @@ export interface ShopAccess {
 }
 
 /**
- * Why a guild that has its own license cannot sell from it: its sealed key does not open with
- * the current ENCRYPTION_KEY (changed, or the record damaged), or no ENCRYPTION_KEY is set at all.
- * Such a guild is never served from the bot's default license instead: its admins chose their own.
+ * Why a guild that has its own license cannot sell from it: its sealed key does not open here
+ * (another ENCRYPTION_KEY, a damaged record, or a record copied from another guild), or no
+ * ENCRYPTION_KEY is set at all. Such a guild is never served from the bot's default license
+ * instead: its admins chose their own shop.
  */
 export type LicenseProblem = 'unreadable' | 'no-encryption-key';
-
-interface Resolved {
-  access: ShopAccess | undefined;
-  problem: LicenseProblem | undefined;
-}
 
 export interface StoreDirectoryOptions {
   baseUrl: string;
@@ -36,10 +36,27 @@ export interface StoreDirectoryOptions {
   /** Opens guilds' sealed license keys; undefined when ENCRYPTION_KEY is not set. */
   secretBox: SecretBox | undefined;
   clock: Clock;
+  logger?: Logger;
   offerTtlMs?: number;
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
+
+interface LicenseEntry {
+  client: StoreClient;
+  offers: OfferCache;
+  gate: StoreGate;
+}
+
+/** What a guild's settings resolve to, without the key: that stays inside the license's client. */
+interface Resolved {
+  guildId: string;
+  license: string;
+  source: 'guild' | 'default';
+}
+
+/** A version of a guild's settings resolves to a license, to a problem with its own, or (null) to no shop. */
+type Resolution = Resolved | { problem: LicenseProblem } | null;
 
 /**
  * Hands out the shop a guild sells from: its own license if an admin set one, else the bot's
@@ -47,11 +64,10 @@ export interface StoreDirectoryOptions {
  * guild costs the store no more than a single buyer.
  */
 export class StoreDirectory {
-  /** The answer for each version of a guild's settings (see forSettings). */
-  readonly #bySettings = new WeakMap<GuildSettings, Resolved>();
-  /** Clients by license fingerprint (never by the key itself, which stays inside the client). */
-  readonly #byLicense = new Map<string, { client: StoreClient; offers: OfferCache; gate: StoreGate }>();
-
+  /** Settings objects are frozen and replaced on change, so each version is resolved once. null = no shop. */
+  readonly #bySettings = new WeakMap<GuildSettings, Resolution>();
+  /** By the license's full id: never by the key itself, and never by a fingerprint, which two keys may share. */
+  readonly #byLicense = new Map<string, LicenseEntry>();
   constructor(private readonly options: StoreDirectoryOptions) {}
 
   get hasDefaultLicense(): boolean {
@@ -64,70 +80,85 @@ export class StoreDirectory {
 
   /** The guild's shop, or undefined when no license is configured for it. */
   async forGuild(guildId: string): Promise<ShopAccess | undefined> {
-    return this.forSettings(await this.options.settings.get(guildId));
+    return this.forSettings(guildId, await this.options.settings.get(guildId));
   }
 
   /**
    * The shop for already-read guild settings (the router reads them once per interaction).
-   * Settings objects are cached and frozen by their repository, so the answer (which hashes, and
-   * for a guild license decrypts, the key) is worked out once per version of the settings.
+   * A guild's own key is sealed for that guild, so `guildId` must be the guild they belong to.
    */
-  forSettings(settings: GuildSettings): ShopAccess | undefined {
-    return this.resolved(settings).access;
+  forSettings(guildId: string, settings: GuildSettings): ShopAccess | undefined {
+    return this.#access(guildId, settings);
   }
 
   /** Why the guild's own license cannot be used, or undefined when nothing is wrong with it. */
-  licenseProblem(settings: GuildSettings): LicenseProblem | undefined {
-    return this.resolved(settings).problem;
-  }
-
-  private resolved(settings: GuildSettings): Resolved {
-    let resolved = this.#bySettings.get(settings);
-    if (!resolved) {
-      resolved = this.resolve(settings);
-      this.#bySettings.set(settings, resolved);
-    }
-    return resolved;
-  }
-
-  private resolve(settings: GuildSettings): Resolved {
-    if (settings.license) {
-      const secretBox = this.options.secretBox;
-      if (!secretBox) return { access: undefined, problem: 'no-encryption-key' };
-      let apiKey: string;
-      try {
-        apiKey = secretBox.open(settings.license.sealed);
-      } catch {
-        return { access: undefined, problem: 'unreadable' };
-      }
-      return { access: { ...this.forKey(apiKey), source: 'guild' }, problem: undefined };
-    }
-    const fallback = this.options.defaultApiKey;
-    return { access: fallback ? { ...this.forKey(fallback), source: 'default' } : undefined, problem: undefined };
+  licenseProblem(guildId: string, settings: GuildSettings): LicenseProblem | undefined {
+    if (!this.#bySettings.has(settings)) this.#access(guildId, settings);
+    const known = this.#bySettings.get(settings);
+    return known && 'problem' in known ? known.problem : undefined;
   }
 
   /** A client for a key an admin is about to save, to check it first; not cached, so a rejected key leaves no trace. */
   probe(apiKey: string): StoreClient {
-    return this.newClient(apiKey);
+    return this.#newClient(apiKey);
   }
 
-  private forKey(apiKey: string): { license: string; client: StoreClient; offers: OfferCache; gate: StoreGate } {
-    const license = keyFingerprint(apiKey);
-    let entry = this.#byLicense.get(license);
-    if (!entry) {
-      const gate = new StoreGate({ now: () => this.options.clock.now() });
-      const client = this.newClient(apiKey, gate);
-      const offers = new OfferCache(client, {
-        now: () => this.options.clock.now(),
-        ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
-      });
-      entry = { client, offers, gate };
-      this.#byLicense.set(license, entry);
+  #access(guildId: string, settings: GuildSettings): ShopAccess | undefined {
+    const known = this.#bySettings.get(settings);
+    if (known === null || (known && 'problem' in known)) return undefined;
+    const held = known?.guildId === guildId ? this.#byLicense.get(known.license) : undefined;
+    if (known && held) return this.#use(known, held);
+
+    const found = this.#resolve(guildId, settings);
+    if (!found || 'problem' in found) {
+      this.#bySettings.set(settings, found ?? null);
+      return undefined;
     }
-    return { license, ...entry };
+    const resolved: Resolved = { guildId, license: licenseId(found.apiKey), source: found.source };
+    this.#bySettings.set(settings, resolved);
+    return this.#use(resolved, this.#byLicense.get(resolved.license) ?? this.#hold(resolved.license, found.apiKey));
   }
 
-  private newClient(apiKey: string, gate?: StoreGate): StoreClient {
+  #use(resolved: Resolved, entry: LicenseEntry): ShopAccess {
+    const { client, offers, gate } = entry;
+    return { license: resolved.license, fingerprint: fingerprintOf(resolved.license), client, offers, gate, source: resolved.source };
+  }
+
+  #resolve(guildId: string, settings: GuildSettings): { apiKey: string; source: 'guild' | 'default' } | { problem: LicenseProblem } | undefined {
+    if (settings.license) {
+      if (!this.options.secretBox) return { problem: 'no-encryption-key' };
+      const apiKey = this.#open(guildId, settings.license);
+      if (apiKey !== undefined) return { apiKey, source: 'guild' };
+      // Sealed for another guild (copied), or with another ENCRYPTION_KEY: the guild's admins chose
+      // their own shop, so it sells nothing rather than the default license's items.
+      this.options.logger?.warn({ guild: guildId, fingerprint: settings.license.fingerprint }, "the guild's license does not open here; it sells nothing until an admin sets it again");
+      return { problem: 'unreadable' };
+    }
+    const fallback = this.options.defaultApiKey;
+    return fallback ? { apiKey: fallback, source: 'default' } : undefined;
+  }
+
+  #open(guildId: string, license: GuildLicense): string | undefined {
+    try {
+      return this.options.secretBox?.open(license.sealed, guildId);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #hold(license: string, apiKey: string): LicenseEntry {
+    const gate = new StoreGate({ now: () => this.options.clock.now() });
+    const client = this.#newClient(apiKey, gate);
+    const offers = new OfferCache(client, {
+      now: () => this.options.clock.now(),
+      ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
+    });
+    const entry = { client, offers, gate };
+    this.#byLicense.set(license, entry);
+    return entry;
+  }
+
+  #newClient(apiKey: string, gate?: StoreGate): StoreClient {
     return new StoreClient({
       baseUrl: this.options.baseUrl,
       apiKey,

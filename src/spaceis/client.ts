@@ -13,11 +13,11 @@
  *   been handled.
  * - No jitter: the delays are deterministic so tests can assert them through `sleep`.
  */
-import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { StoreError, type StoreErrorKind } from './errors.js';
 import type { StoreGate } from './gate.js';
+import { keyFingerprint } from '../security/license-id.js';
 import {
   envelopeSchema,
   errorBodySchema,
@@ -92,10 +92,8 @@ const realSleep = (ms: number): Promise<void> =>
     setTimeout(resolve, ms);
   });
 
-/** First 8 hex chars of sha256(key): identifies a license in logs without revealing it. */
-export function keyFingerprint(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 8);
-}
+// Kept importable from here for existing callers; it lives with the license's full id.
+export { keyFingerprint };
 
 export class StoreClient {
   readonly baseUrl: string;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type Keyv from 'keyv';
 import { emptyCart, type Cart } from '../cart/rules.js';
 import type { Logger } from '../logger.js';
+import { sameLicense } from '../security/license-id.js';
 import { KeyLock } from './key-lock.js';
 import { parseRecord } from './records.js';
 
@@ -83,6 +84,8 @@ export class CartRepository {
 /** The cart as it stands under `license`: lines of another license are dropped, with a notice. */
 export function forLicense(stored: StoredCart, license: string): StoredCart {
   if (stored.license === license) return stored;
+  // Saved before licenses had full ids (named by fingerprint): the same license, now named in full.
+  if (sameLicense(stored.license, license)) return { ...stored, license };
   if (stored.lines.length === 0) return { ...stored, license };
   return { license, lines: [], notice: 'license-changed' };
 }

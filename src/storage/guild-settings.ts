@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
+import type { SecretBox } from '../security/secret-box.js';
 import { KeyLock } from './key-lock.js';
 import { parseRecord } from './records.js';
 
@@ -17,8 +18,9 @@ export const SETTING_BOUNDS = {
 const snowflake = z.string().regex(/^\d{5,20}$/);
 
 const guildLicenseSchema = z.object({
-  /** AES-256-GCM sealed key (see src/security/secret-box.ts); never the key in clear. */
+  /** AES-256-GCM sealed key, bound to the guild (see src/security/secret-box.ts); never the key in clear. */
   sealed: z.string(),
+  /** For display only: two keys may share a fingerprint. */
   fingerprint: z.string(),
   setBy: z.string(),
   setAt: z.number(),
@@ -61,6 +63,9 @@ export const DEFAULT_GUILD_SETTINGS: GuildSettings = guildSettingsSchema.parse({
  * only through `update()` in this process. So after its first read a guild's settings are served
  * from memory: browsing a cached menu then touches no storage at all. One record per guild the
  * bot serves, frozen so that no caller can change the shared copy by accident.
+ *
+ * A license sealed by an earlier version (bound to no guild) is re-sealed bound to its guild on
+ * the record's first read and written back, so every record is upgraded once, by being used.
  */
 export class GuildSettingsRepository {
   readonly #locks = new KeyLock();
@@ -69,13 +74,14 @@ export class GuildSettingsRepository {
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
+    private readonly options: { secretBox?: SecretBox | undefined } = {},
   ) {}
 
   async get(guildId: string): Promise<GuildSettings> {
     const cached = this.#cache.get(guildId);
     if (cached) return cached;
-    const key = settingsKey(guildId);
-    const read = deepFreeze(parseRecord(guildSettingsSchema, await this.keyv.get(key), () => structuredClone(DEFAULT_GUILD_SETTINGS), this.logger, key));
+    const { settings: read, upgraded } = await this.#load(guildId);
+    if (upgraded) return (await this.update(guildId, (current) => current)).after;
     // An update that finished while this read was in flight has already cached the newer settings.
     if (!this.#cache.has(guildId)) this.#cache.set(guildId, read);
     return this.#cache.get(guildId) ?? read;
@@ -84,7 +90,7 @@ export class GuildSettingsRepository {
   /** Read-modify-write under the guild's lock; returns the settings before and after. */
   async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<{ before: GuildSettings; after: GuildSettings }> {
     return this.#locks.run(settingsKey(guildId), async () => {
-      const before = await this.get(guildId);
+      const before = this.#cache.get(guildId) ?? (await this.#load(guildId)).settings;
       const after = deepFreeze(guildSettingsSchema.parse(change(structuredClone(before))));
       // A read racing this write caches what storage then holds; the write's outcome replaces it.
       this.#cache.delete(guildId);
@@ -98,6 +104,15 @@ export class GuildSettingsRepository {
 
   async set(guildId: string, settings: Partial<GuildSettings>): Promise<void> {
     await this.update(guildId, (current) => ({ ...current, ...settings }));
+  }
+
+  /** The stored record, its license re-sealed for this guild if an earlier version sealed it (`upgraded`). */
+  async #load(guildId: string): Promise<{ settings: GuildSettings; upgraded: boolean }> {
+    const key = settingsKey(guildId);
+    const settings = parseRecord(guildSettingsSchema, await this.keyv.get(key), () => structuredClone(DEFAULT_GUILD_SETTINGS), this.logger, key);
+    const resealed = settings.license && this.options.secretBox?.reseal(settings.license.sealed, guildId);
+    if (!settings.license || !resealed) return { settings: deepFreeze(settings), upgraded: false };
+    return { settings: deepFreeze({ ...settings, license: { ...settings.license, sealed: resealed } }), upgraded: true };
   }
 }
 

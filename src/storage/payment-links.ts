@@ -28,6 +28,7 @@ const paymentLinkSchema = z.object({
   items: z.array(linkItemSchema),
   /** Exactly as the store returned it. */
   url: z.string(),
+  /** The license's full id; records from before it existed hold its 8-character fingerprint. */
   license: z.string(),
   createdAt: z.number(),
   /** Where the link was delivered, so it can be edited later (e.g. withdrawn by a moderator). */
