@@ -42,10 +42,16 @@ export interface StoreDirectoryOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A license no guild used for this long is let go: its client (and key), gate and offer cache. */
+export const LICENSE_IDLE_MS = 60 * 60_000;
+/** Idle licenses are looked for at most this often, so an interaction never walks the map for nothing. */
+const SWEEP_EVERY_MS = 60_000;
+
 interface LicenseEntry {
   client: StoreClient;
   offers: OfferCache;
   gate: StoreGate;
+  lastUsed: number;
 }
 
 /** What a guild's settings resolve to, without the key: that stays inside the license's client. */
@@ -61,14 +67,21 @@ type Resolution = Resolved | { problem: LicenseProblem } | null;
 /**
  * Hands out the shop a guild sells from: its own license if an admin set one, else the bot's
  * default. Guilds sharing a license share one client and one offer cache, so a crowd in one
- * guild costs the store no more than a single buyer.
+ * guild costs the store no more than a single buyer. Licenses are held only while in use: one
+ * no guild asked for in LICENSE_IDLE_MS, or that its guild replaced, is let go (unless a request
+ * is in flight in its gate) and built again, key decrypted again, when a guild needs it.
  */
 export class StoreDirectory {
   /** Settings objects are frozen and replaced on change, so each version is resolved once. null = no shop. */
   readonly #bySettings = new WeakMap<GuildSettings, Resolution>();
   /** By the license's full id: never by the key itself, and never by a fingerprint, which two keys may share. */
   readonly #byLicense = new Map<string, LicenseEntry>();
-  constructor(private readonly options: StoreDirectoryOptions) {}
+  #lastSweep: number;
+
+  constructor(private readonly options: StoreDirectoryOptions) {
+    this.#lastSweep = options.clock.now();
+    options.settings.onUpdate((guildId, before, after) => this.#licenseReplaced(guildId, before.license, after.license));
+  }
 
   get hasDefaultLicense(): boolean {
     return this.options.defaultApiKey !== undefined;
@@ -76,6 +89,11 @@ export class StoreDirectory {
 
   get canStoreGuildLicenses(): boolean {
     return this.options.secretBox !== undefined;
+  }
+
+  /** Licenses held right now (each with a client, a gate and an offer cache). */
+  get size(): number {
+    return this.#byLicense.size;
   }
 
   /** The guild's shop, or undefined when no license is configured for it. */
@@ -88,7 +106,9 @@ export class StoreDirectory {
    * A guild's own key is sealed for that guild, so `guildId` must be the guild they belong to.
    */
   forSettings(guildId: string, settings: GuildSettings): ShopAccess | undefined {
-    return this.#access(guildId, settings);
+    const access = this.#access(guildId, settings);
+    this.#sweepIfDue();
+    return access;
   }
 
   /** Why the guild's own license cannot be used, or undefined when nothing is wrong with it. */
@@ -120,6 +140,7 @@ export class StoreDirectory {
   }
 
   #use(resolved: Resolved, entry: LicenseEntry): ShopAccess {
+    entry.lastUsed = this.options.clock.now();
     const { client, offers, gate } = entry;
     return { license: resolved.license, fingerprint: fingerprintOf(resolved.license), client, offers, gate, source: resolved.source };
   }
@@ -153,9 +174,34 @@ export class StoreDirectory {
       now: () => this.options.clock.now(),
       ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
     });
-    const entry = { client, offers, gate };
+    const entry = { client, offers, gate, lastUsed: this.options.clock.now() };
     this.#byLicense.set(license, entry);
     return entry;
+  }
+
+  /** A guild cleared or replaced its own license: the old one goes now, not an hour later. */
+  #licenseReplaced(guildId: string, before: GuildLicense | undefined, after: GuildLicense | undefined): void {
+    if (!before || before.sealed === after?.sealed) return;
+    const apiKey = this.#open(guildId, before);
+    if (apiKey === undefined) return;
+    const old = licenseId(apiKey);
+    const next = after && this.#open(guildId, after);
+    if (next !== undefined && licenseId(next) === old) return; // the same key, sealed again
+    this.#letGo(old);
+  }
+
+  #sweepIfDue(): void {
+    const now = this.options.clock.now();
+    if (now - this.#lastSweep < SWEEP_EVERY_MS) return;
+    this.#lastSweep = now;
+    for (const [license, entry] of this.#byLicense) {
+      if (now - entry.lastUsed >= LICENSE_IDLE_MS) this.#letGo(license);
+    }
+  }
+
+  /** Requests in flight keep a license: its gate must stay the one every caller goes through. */
+  #letGo(license: string): void {
+    if (this.#byLicense.get(license)?.gate.idle) this.#byLicense.delete(license);
   }
 
   #newClient(apiKey: string, gate?: StoreGate): StoreClient {

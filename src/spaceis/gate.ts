@@ -68,6 +68,11 @@ export class StoreGate {
     return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
   }
 
+  /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
+  get idle(): boolean {
+    return this.#active === 0 && this.#queued === 0;
+  }
+
   /** Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness. */
   async run<T>(method: string, path: string, attempt: () => Promise<T>, lane = 'shared'): Promise<T> {
     this.#admit(method, path);

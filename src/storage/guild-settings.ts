@@ -58,6 +58,9 @@ export type GuildLicense = z.infer<typeof guildLicenseSchema>;
 
 export const DEFAULT_GUILD_SETTINGS: GuildSettings = guildSettingsSchema.parse({});
 
+/** Told of every change of a guild's settings, after it is stored. */
+export type SettingsListener = (guildId: string, before: GuildSettings, after: GuildSettings) => void;
+
 /**
  * Settings are read on every interaction (the router needs them to pick the shop), but they change
  * only through `update()` in this process. So after its first read a guild's settings are served
@@ -70,12 +73,17 @@ export const DEFAULT_GUILD_SETTINGS: GuildSettings = guildSettingsSchema.parse({
 export class GuildSettingsRepository {
   readonly #locks = new KeyLock();
   readonly #cache = new Map<string, GuildSettings>();
+  readonly #listeners: SettingsListener[] = [];
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
     private readonly options: { secretBox?: SecretBox | undefined } = {},
   ) {}
+
+  onUpdate(listener: SettingsListener): void {
+    this.#listeners.push(listener);
+  }
 
   async get(guildId: string): Promise<GuildSettings> {
     const cached = this.#cache.get(guildId);
@@ -98,6 +106,7 @@ export class GuildSettingsRepository {
       // Keyv reports a failed write as `false` (and an 'error' event): memory then defers to storage.
       if (stored === false) this.#cache.delete(guildId);
       else this.#cache.set(guildId, after);
+      this.#tell(guildId, before, after);
       return { before, after };
     });
   }
@@ -113,6 +122,16 @@ export class GuildSettingsRepository {
     const resealed = settings.license && this.options.secretBox?.reseal(settings.license.sealed, guildId);
     if (!settings.license || !resealed) return { settings: deepFreeze(settings), upgraded: false };
     return { settings: deepFreeze({ ...settings, license: { ...settings.license, sealed: resealed } }), upgraded: true };
+  }
+
+  #tell(guildId: string, before: GuildSettings, after: GuildSettings): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(guildId, before, after);
+      } catch (error) {
+        this.logger.error({ err: error, guild: guildId }, 'a settings listener failed');
+      }
+    }
   }
 }
 

@@ -162,4 +162,22 @@ describe("a guild's sealed license", () => {
     await h.restart();
     expect(optionLabels((await new Member(h, at).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
   });
+
+  it('is let go (client, key and offer) as soon as its guild clears it', async () => {
+    const key = 'guild-license-cleared-soon';
+    h.store.otherKeys.add(key);
+    const guild = h.discord.addGuild({ name: 'Clearing guild' });
+    const at = { guildId: guild.id, channelId: guild.channelId };
+    const admin = new Member(h, { permissions: ADMIN, ...at });
+    await admin.sub('shop-admin', 'license set');
+    await admin.submit({ key });
+    const buyer = new Member(h, at);
+    expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+    const held = h.bot.services.stores.size;
+
+    const cleared = await admin.sub('shop-admin', 'license clear');
+    expect(cleared.message!.content).toBe("This server's license was removed. The bot has no default license, so /shop is off until a license is set.");
+    expect(h.bot.services.stores.size).toBe(held - 1);
+    expect((await buyer.run('shop')).message!.content).toBe(NOT_CONFIGURED);
+  });
 });
