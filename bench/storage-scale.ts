@@ -19,7 +19,7 @@ import { Writable } from 'node:stream';
 import type KeyvSqlite from '@keyv/sqlite';
 import type { CartLine } from '../src/cart/rules.js';
 import { createLogger } from '../src/logger.js';
-import { keyFingerprint } from '../src/spaceis/client.js';
+import { licenseId } from '../src/security/license-id.js';
 import { CartRepository, type StoredCart } from '../src/storage/carts.js';
 import { openStorage, type Storage } from '../src/storage/keyv-store.js';
 import { PaymentLinkRepository, type PaymentLink } from '../src/storage/payment-links.js';
@@ -29,7 +29,7 @@ import { summarize, roundSummary, round } from './stats.js';
 import { linkItemsOf } from '../src/services/checkout.js';
 
 export const GUILD = '900000000000000001';
-export const LICENSE = keyFingerprint('bench-license-key');
+export const LICENSE = licenseId('bench-license-key');
 const DAY_MS = 86_400_000;
 /** Records spread over this many past days: inside the 90-day retention, so pruning at start deletes nothing. */
 const SPREAD_DAYS = 89;
