@@ -10,7 +10,7 @@ import { optionLabels, textOf } from '../support/ui.js';
 
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 /** A guild whose own license does not open here is told so (see the unreadable-license process test). */
-const NOT_CONFIGURED = "The shop isn't set up correctly right now. Please tell the server's admins; your cart is kept.";
+const NOT_SET_UP_CORRECTLY = "The shop isn't set up correctly right now. Please tell the server's admins; your cart is kept.";
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -137,7 +137,7 @@ describe("a guild's sealed license", () => {
     await h.restart();
 
     const requestsBefore = h.store.requests.length;
-    expect((await new Member(h, { guildId: other.id, channelId: other.channelId }).run('shop')).message!.content).toBe(NOT_CONFIGURED);
+    expect((await new Member(h, { guildId: other.id, channelId: other.channelId }).run('shop')).message!.content).toBe(NOT_SET_UP_CORRECTLY);
     expect(h.store.requests.length).toBe(requestsBefore);
     // Where it belongs it still opens, after the restart too.
     expect(optionLabels((await new Member(h).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
@@ -178,6 +178,6 @@ describe("a guild's sealed license", () => {
     const cleared = await admin.sub('shop-admin', 'license clear');
     expect(cleared.message!.content).toBe("This server's license was removed. The bot has no default license, so /shop is off until a license is set.");
     expect(h.bot.services.stores.size).toBe(held - 1);
-    expect((await buyer.run('shop')).message!.content).toBe(NOT_CONFIGURED);
+    expect((await buyer.run('shop')).message!.content).toBe("This shop is not configured yet: the server's admins can set it up with /shop-admin.");
   });
 });
