@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import { KeyLock } from './key-lock.js';
+import { LinkDayIndex, type DayEntry } from './link-day-index.js';
 import { parseRecord } from './records.js';
 
 /**
@@ -48,9 +49,6 @@ export type PaymentLink = z.infer<typeof paymentLinkSchema>;
 export type NewPaymentLink = Omit<PaymentLink, 'id'>;
 
 const idListSchema = z.array(z.string());
-/** A day's `[guildId, linkId]` pairs: the one index that spans guilds, read only when pruning. */
-const dayEntriesSchema = z.array(z.tuple([z.string(), z.string()]));
-const daysSchema = z.array(z.string());
 
 /** How long records are kept: long enough to answer "what did I order last month?", not forever. */
 export const LINK_RETENTION_DAYS = 90;
@@ -62,19 +60,44 @@ const READ_BATCH = 10;
 
 export class PaymentLinkRepository {
   readonly #locks = new KeyLock();
+  readonly #days: LinkDayIndex;
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#days = new LinkDayIndex(keyv, this.#locks, logger);
+  }
 
+  /**
+   * Keeps a new link: its record, its URL index entry, its place in the member's and the guild's
+   * recent index and in its day's index, written together in one statement (see keyv-store.ts):
+   * checkouts crowd in, and every write holds up the interactions behind it.
+   */
   async create(link: NewPaymentLink): Promise<PaymentLink> {
     const record: PaymentLink = { ...link, id: await this.freshId(link.guildId) };
-    await this.keyv.set(recordKey(record.guildId, record.id), record);
-    await this.keyv.set(urlKey(record.guildId, record.url), record.id);
-    await this.changeIds(memberKey(record.guildId, record.userId), (ids) => [record.id, ...ids]);
-    await this.changeIds(recentKey(record.guildId), (ids) => [record.id, ...ids].slice(0, RECENT_LIMIT));
-    await this.addToDay(dayOf(record.createdAt), [record.guildId, record.id]);
+    const member = memberKey(record.guildId, record.userId);
+    const recent = recentKey(record.guildId);
+    const day = dayOf(record.createdAt);
+    await this.#locks.run(member, () =>
+      this.#locks.run(recent, () =>
+        this.#locks.run(this.#days.lockKey(day), async () => {
+          const [memberIds, recentIds, dayWrites] = await Promise.all([
+            this.ids(member),
+            this.ids(recent),
+            this.#days.addition(day, [record.guildId, record.id]),
+          ]);
+          await this.keyv.setMany([
+            { key: recordKey(record.guildId, record.id), value: record },
+            { key: urlKey(record.guildId, record.url), value: record.id },
+            { key: member, value: [record.id, ...memberIds] },
+            { key: recent, value: [record.id, ...recentIds].slice(0, RECENT_LIMIT) },
+            ...dayWrites,
+          ]);
+        }),
+      ),
+    );
+    await this.#days.noteDay(day);
     return record;
   }
 
@@ -158,7 +181,7 @@ export class PaymentLinkRepository {
    */
   async pruneOlderThan(cutoff: number): Promise<number> {
     let deleted = 0;
-    for (const day of await this.days()) {
+    for (const day of await this.#days.days()) {
       if (Date.parse(day) >= cutoff) break;
       deleted += await this.pruneDay(day, cutoff);
     }
@@ -166,12 +189,10 @@ export class PaymentLinkRepository {
   }
 
   private async pruneDay(day: string, cutoff: number): Promise<number> {
-    const key = dayKey(day);
-    const { old, emptied } = await this.#locks.run(key, async () => {
-      const entries = parseRecord(dayEntriesSchema, await this.keyv.get(key), () => [], this.logger, key);
+    const old = await this.#days.rewriteDay(day, async (entries) => {
       const records = await Promise.all(entries.map(([guildId, id]) => this.get(guildId, id)));
       const old: PaymentLink[] = [];
-      const keep: [string, string][] = [];
+      const keep: DayEntry[] = [];
       entries.forEach((entry, index) => {
         const link = records[index];
         // An entry whose record is already gone is dropped; a newer one (the day the cutoff falls in) stays.
@@ -179,12 +200,9 @@ export class PaymentLinkRepository {
         else if (link) keep.push(entry);
       });
       for (const link of old) await this.deleteRecord(link);
-      if (keep.length > 0) await this.keyv.set(key, keep);
-      else await this.keyv.delete(key);
-      return { old, emptied: keep.length === 0 };
+      return { keep, result: old };
     });
     await this.removeFromIndexes(old);
-    if (emptied) await this.changeDays((days) => days.filter((other) => other !== day));
     return old.length;
   }
 
@@ -206,28 +224,6 @@ export class PaymentLinkRepository {
       }
     }
     for (const [key, ids] of gone) await this.changeIds(key, (current) => current.filter((id) => !ids.has(id)));
-  }
-
-  private async addToDay(day: string, entry: [string, string]): Promise<void> {
-    const key = dayKey(day);
-    await this.#locks.run(key, async () => {
-      const entries = parseRecord(dayEntriesSchema, await this.keyv.get(key), () => [], this.logger, key);
-      await this.keyv.set(key, [...entries, entry]);
-    });
-    await this.changeDays((days) => (days.includes(day) ? days : [...days, day].sort()));
-  }
-
-  private async changeDays(change: (days: string[]) => string[]): Promise<void> {
-    await this.#locks.run(DAYS_KEY, async () => {
-      const days = await this.days();
-      const next = change(days);
-      if (next !== days) await this.keyv.set(DAYS_KEY, next);
-    });
-  }
-
-  /** Days that have a day index, oldest first. */
-  private async days(): Promise<string[]> {
-    return parseRecord(daysSchema, await this.keyv.get(DAYS_KEY), () => [], this.logger, DAYS_KEY);
   }
 
   private async getMany(guildId: string, ids: string[]): Promise<PaymentLink[]> {
@@ -276,10 +272,6 @@ function memberKey(guildId: string, userId: string): string {
 }
 function recentKey(guildId: string): string {
   return `links-recent:${guildId}`;
-}
-const DAYS_KEY = 'link-days';
-function dayKey(day: string): string {
-  return `link-day:${day}`;
 }
 /** The UTC day (`yyyy-mm-dd`) a timestamp falls in. */
 function dayOf(ms: number): string {

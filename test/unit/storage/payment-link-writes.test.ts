@@ -1,0 +1,83 @@
+import Keyv from 'keyv';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/logger.js';
+import { PaymentLinkRepository, type NewPaymentLink } from '../../../src/storage/payment-links.js';
+
+const T0 = Date.UTC(2026, 10, 1, 12);
+const DAY = 86_400_000;
+
+/** An in-memory store that counts what is written: statements (set / setMany calls) and bytes. */
+function countingRepository() {
+  const writes = { statements: 0, bytes: 0 };
+  class CountingStore extends Map<string, unknown> {
+    override set(key: string, value: unknown): this {
+      writes.statements += 1;
+      writes.bytes += key.length + JSON.stringify(value).length;
+      return super.set(key, value);
+    }
+    setMany(entries: { key: string; value: unknown }[]): boolean[] {
+      writes.statements += 1;
+      for (const { key, value } of entries) {
+        writes.bytes += key.length + JSON.stringify(value).length;
+        super.set(key, value);
+      }
+      return entries.map(() => true);
+    }
+  }
+  const keyv = new Keyv({ store: new CountingStore() });
+  return { keyv, writes, repository: new PaymentLinkRepository(keyv, createLogger('silent')) };
+}
+
+function newLink(index: number, change: Partial<NewPaymentLink> = {}): NewPaymentLink {
+  return {
+    guildId: `g${index % 7}`,
+    userId: `u${index}`,
+    nick: 'Steve_123',
+    items: [{ variantId: 'v', quantity: 1, serverName: 'Survival', productName: 'VIP', variantName: '30 dni' }],
+    url: `https://shop.example/pay/${index}`,
+    license: 'l',
+    createdAt: T0 + index,
+    ...change,
+  };
+}
+
+describe('writing a payment link', () => {
+  it('writes the record and all its indexes in one statement', async () => {
+    const { repository, writes } = countingRepository();
+    await repository.create(newLink(0)); // the first link of a day also notes the day
+    writes.statements = 0;
+    await repository.create(newLink(1));
+    expect(writes.statements).toBe(1);
+  });
+
+  it('writes about as much for the thousandth link of a busy day as for the first', async () => {
+    const { repository, writes } = countingRepository();
+    const bytesOf = async (index: number) => {
+      writes.bytes = 0;
+      await repository.create(newLink(index));
+      return writes.bytes;
+    };
+    const early = await bytesOf(1);
+    for (let index = 2; index < 1000; index += 1) await repository.create(newLink(index));
+    const late = await bytesOf(1000);
+    // A single list per day made the thousandth write carry a thousand entries (~30 kB).
+    expect(late).toBeLessThan(early + 5_000);
+  });
+
+  it('prunes days written before the index had buckets as well as new ones', async () => {
+    const { keyv, repository } = countingRepository();
+    const legacy = await repository.create(newLink(1, { createdAt: T0 - 3 * DAY }));
+    // As the previous version stored a day: one list of [guild, link] pairs under the day's key.
+    const day = new Date(T0 - 3 * DAY).toISOString().slice(0, 10);
+    await keyv.delete([`link-day-buckets:${day}`, `link-day:${day}:1`]);
+    await keyv.set(`link-day:${day}`, [[legacy.guildId, legacy.id]]);
+    const current = await repository.create(newLink(2, { createdAt: T0 - 2 * DAY }));
+    const kept = await repository.create(newLink(3, { createdAt: T0 }));
+
+    expect(await repository.pruneOlderThan(T0 - DAY)).toBe(2);
+    expect(await repository.get(legacy.guildId, legacy.id)).toBeUndefined();
+    expect(await repository.get(current.guildId, current.id)).toBeUndefined();
+    expect(await repository.get(kept.guildId, kept.id)).toBeDefined();
+    expect(await repository.pruneOlderThan(T0 - DAY)).toBe(0);
+  });
+});
