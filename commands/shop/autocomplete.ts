@@ -16,7 +16,7 @@ export async function serverChoices(ctx: AutocompleteContext & { shop: ShopAcces
 }
 
 /** Autocomplete cannot be deferred: if the store is slow, answer with no suggestions rather than fail. */
-const AUTOCOMPLETE_BUDGET_MS = 2_000;
+export const AUTOCOMPLETE_BUDGET_MS = 2_000;
 async function serversWithin(offers: ShopAccess['offers'], budgetMs: number): Promise<Server[]> {
   const cached = offers.peekServers();
   if (cached) return cached;

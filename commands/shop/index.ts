@@ -6,10 +6,12 @@ import { shopConfigured } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
-import { readerFor, showCategories, showNearest, type ShopContext } from './navigate.js';
+import { readerFor, showCategories, showNearest, showVariants, type ShopContext } from './navigate.js';
+import { findItem, itemChoices, openFound } from './search.js';
+import { readItemRef } from '../../src/services/offer-search.js';
 import { openShop } from './open.js';
 import { shopRoutes } from './routes.js';
-import { productListView, serverListView, variantListView } from './views.js';
+import { productListView, serverListView } from './views.js';
 
 /**
  * /shop: the offer as menus, server → category → product → variant → quantity → added. Each step
@@ -31,10 +33,29 @@ const shopCommand = slashCommand({
         autocomplete: true,
         max_length: 100,
       },
+      {
+        type: ApplicationCommandOptionType.String,
+        ...localized('shopItem'),
+        required: false,
+        autocomplete: true,
+        max_length: 100,
+      },
     ],
   }),
-  run: (interaction, ctx) => openShop(ctx, interaction.options.getString('server') ?? undefined),
-  autocomplete: async (interaction, ctx) => interaction.respond(await serverChoices(ctx, interaction.options.getFocused())),
+  run: (interaction, ctx) => {
+    const server = interaction.options.getString('server') ?? undefined;
+    const item = interaction.options.getString('item');
+    // With both, the server narrows the search (see search.ts); a chosen suggestion already names its server.
+    return item ? findItem(ctx, item, server) : openShop(ctx, server);
+  },
+  autocomplete: async (interaction, ctx) => {
+    const focused = interaction.options.getFocused(true);
+    const choices =
+      focused.name === 'item'
+        ? await itemChoices(ctx, focused.value, interaction.options.getString('server'))
+        : await serverChoices(ctx, focused.value);
+    return interaction.respond(choices);
+  },
 });
 
 const needs = [shopConfigured] as const;
@@ -45,6 +66,11 @@ export const shopFeature: Feature = {
   components: [
     on(shopRoutes.openFromCart, needs, (_interaction, _values, ctx) => openShop(ctx)),
     on(shopRoutes.openFromPanel, needs, (_interaction, _values, ctx) => openShop(ctx)),
+    on(shopRoutes.browse, needs, (_interaction, _values, ctx) => openShop(ctx)),
+    on(shopRoutes.pickFound, needs, (interaction, _values, ctx) => {
+      const refs = readItemRef(selectedValue(interaction) ?? '');
+      return refs ? openFound(ctx, refs) : ctx.respond.aside(ctx.t.common.expired);
+    }),
     on(shopRoutes.serverPage, needs, async (_interaction, { page }, ctx) => {
       const servers = await readerFor(ctx).servers();
       return ctx.respond.show(serverListView(ctx.t, ctx.userId, servers, page));
@@ -77,14 +103,4 @@ async function showProducts(ctx: ShopContext, refs: { server: string; category: 
   const located = await locate(reader, refs);
   if (!located.server || !located.category) return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
   return ctx.respond.show(productListView(ctx.t, ctx.userId, located.server, located.category, page));
-}
-
-async function showVariants(ctx: ShopContext, refs: { server: string; category: string; product: string }, page: number): Promise<void> {
-  const reader = readerFor(ctx);
-  const located = await locate(reader, refs);
-  if (!located.server || !located.category || !located.product || !located.variants) {
-    return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
-  }
-  const path = { server: located.server, category: located.category, product: located.product };
-  return ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, located.variants, page));
 }

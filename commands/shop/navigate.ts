@@ -1,6 +1,6 @@
 import type { HandlerContext } from '../../src/discord/context.js';
 import { LIMITS } from '../../src/discord/text.js';
-import { offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
+import { locate, offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import { categoryListView, productListView, serverListView, variantListView } from './views.js';
 
@@ -43,4 +43,15 @@ export async function showCategories(ctx: ShopContext, reader: OfferReader, loca
   if (!located.server) return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
   const offer = located.offer ?? (await reader.server(located.server.id));
   return ctx.respond.show(categoryListView(ctx.t, ctx.userId, located.server, offer.categories, page, { canGoBack: located.servers.length > 1 }));
+}
+
+/** A product's variant menu, or the nearest menu when the product is gone. */
+export async function showVariants(ctx: ShopContext, refs: { server: string; category: string; product: string }, page: number): Promise<void> {
+  const reader = readerFor(ctx);
+  const located = await locate(reader, refs);
+  if (!located.server || !located.category || !located.product || !located.variants) {
+    return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
+  }
+  const path = { server: located.server, category: located.category, product: located.product };
+  return ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, located.variants, page));
 }

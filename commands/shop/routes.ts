@@ -26,6 +26,10 @@ export const shopRoutes = {
     code: 'add',
     params: { server: ref, category: ref, product: ref, variant: ref, quantity: param.int(99) },
   }),
+  /** The "best matches" menu of a typed search; its values are item references (services/offer-search.ts). */
+  pickFound: route('shop.pickFound', { scope: 'shop', code: 'find', params: {} }),
+  /** "Browse the shop" under search results: the first screen of /shop. */
+  browse: route('shop.browse', { scope: 'shop', code: 'brw', params: {} }),
   /** "Open shop" on the member's empty cart. */
   openFromCart: route('shop.openFromCart', { scope: 'cart', code: 'shop', params: {} }),
   /** "Open shop" on the public panel: anyone may press it. */

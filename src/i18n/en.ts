@@ -8,6 +8,7 @@ export const en = {
   commands: {
     shop: { name: 'shop', description: "Browse the shop's offer and add items to your cart" },
     shopServer: { name: 'server', description: 'Go straight to one server (name or slug)' },
+    shopItem: { name: 'item', description: 'Find an item by name: type a few letters, e.g. “vip 30” or “500”' },
     cart: { name: 'cart', description: 'Show your cart, change quantities or check out' },
     checkout: { name: 'checkout', description: 'Get a payment link for your cart in your DMs' },
     checkoutNick: { name: 'nick', description: 'Your Minecraft nick (3–16 letters, digits or _)' },
@@ -163,6 +164,15 @@ export const en = {
     variantUnavailable: (variant: string) =>
       `“${variant}” can't be bought right now: the shop offers no payment method for it. Pick another variant.`,
     itemGone: 'That item is no longer in the shop. Here is the current offer.',
+  },
+
+  search: {
+    title: 'Search',
+    results: (query: string) => `Best matches for “${query}”. Choose one:`,
+    closest: (query: string) => `Nothing matches all of “${query}”. The closest items:`,
+    placeholder: 'Choose an item',
+    nothing: (query: string) => `Nothing in the shop matches “${query}”. Browse the menus instead, or try other words.`,
+    browse: 'Browse the shop',
   },
 
   quantity: {

@@ -5,6 +5,7 @@ export const pl: Messages = {
   commands: {
     shop: { name: 'sklep', description: 'Przeglądaj ofertę sklepu i dodawaj przedmioty do koszyka' },
     shopServer: { name: 'serwer', description: 'Przejdź od razu do jednego serwera (nazwa lub slug)' },
+    shopItem: { name: 'przedmiot', description: 'Znajdź przedmiot po nazwie: wpisz kilka liter, np. „vip 30” albo „500”' },
     cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości albo przejdź do płatności' },
     checkout: { name: 'zamów', description: 'Odbierz w wiadomości prywatnej link do płatności za koszyk' },
     checkoutNick: { name: 'nick', description: 'Twój nick w Minecraft (3–16 liter, cyfr lub _)' },
@@ -159,6 +160,15 @@ export const pl: Messages = {
     variantUnavailable: (variant) =>
       `„${variant}” nie można teraz kupić: sklep nie oferuje dla niego żadnej metody płatności. Wybierz inny wariant.`,
     itemGone: 'Tego przedmiotu nie ma już w sklepie. Oto aktualna oferta.',
+  },
+
+  search: {
+    title: 'Wyszukiwanie',
+    results: (query: string) => `Najlepsze dopasowania do „${query}”. Wybierz jedno:`,
+    closest: (query: string) => `Nic nie pasuje do całego „${query}”. Najbliższe przedmioty:`,
+    placeholder: 'Wybierz przedmiot',
+    nothing: (query: string) => `Nic w sklepie nie pasuje do „${query}”. Przejrzyj menu albo spróbuj innych słów.`,
+    browse: 'Przeglądaj sklep',
   },
 
   quantity: {

@@ -1,0 +1,73 @@
+import type { AutocompleteContext } from '../../src/discord/context.js';
+import { clip } from '../../src/discord/text.js';
+import { matchServer } from '../../src/services/catalog.js';
+import { cachedParts, itemRef, readItemRef, searchableParts, warmForSearch } from '../../src/services/offer-search.js';
+import { search, words, type SearchTarget } from '../../src/services/search.js';
+import type { ShopAccess } from '../../src/services/store-directory.js';
+import type { Variant } from '../../src/spaceis/schemas.js';
+import { AUTOCOMPLETE_BUDGET_MS } from './autocomplete.js';
+import { variantStep } from './choose-variant.js';
+import { readerFor, showVariants, type ShopContext } from './navigate.js';
+import { lowestOf, nothingFoundView, searchResultsView, suggestionLabel } from './search-views.js';
+import { serverListView } from './views.js';
+
+/**
+ * `/shop item:`: find a product or variant by typing. Suggestions come from the cached offer only
+ * (autocomplete cannot defer); a chosen suggestion opens its variant menu or quantity screen; a
+ * query typed without choosing a suggestion is searched over the whole offer and answered with the
+ * best matches as a menu. A `server` given as well narrows both to that server.
+ */
+
+const SUGGESTIONS = 25;
+
+export async function itemChoices(
+  ctx: AutocompleteContext & { shop: ShopAccess },
+  focused: string,
+  serverInput: string | null,
+): Promise<{ name: string; value: string }[]> {
+  const { offers } = ctx.shop;
+  const visible = await warmForSearch(offers, new Set(ctx.settings.hiddenServerIds), AUTOCOMPLETE_BUDGET_MS);
+  const named = serverInput ? matchServer(visible, serverInput) : undefined;
+  const hits = search(cachedParts(offers, named ? [named] : visible), focused, { limit: SUGGESTIONS, requireAll: true });
+  const variantsOf = cachedVariants(ctx.shop);
+  return hits.map(({ target }) => ({ name: suggestionLabel(ctx.t, ctx.locale, target, lowestOf(target, variantsOf)), value: itemRef(target) }));
+}
+
+/** What `/shop item:` was given: a suggestion's reference, or text the member typed. */
+export async function findItem(ctx: ShopContext, input: string, serverInput?: string): Promise<void> {
+  const refs = readItemRef(input);
+  if (refs) return openFound(ctx, refs);
+
+  const { t, userId } = ctx;
+  const reader = readerFor(ctx);
+  const all = await reader.servers();
+  if (all.length === 0) return ctx.respond.show({ content: t.shop.noServers, embeds: [], components: [] });
+  const named = serverInput ? matchServer(all, serverInput) : undefined;
+  if (serverInput && !named) return ctx.respond.show(serverListView(t, userId, all, 0, t.shop.unknownServer(clip(serverInput, 100))));
+  if (words(input).length === 0) return ctx.respond.show(nothingFoundView(t, userId, input));
+
+  const parts = await searchableParts(reader, ctx.shop.offers, named ? [named] : all);
+  let partial = false;
+  let hits = search(parts, input, { limit: SUGGESTIONS, requireAll: true });
+  if (hits.length === 0) {
+    // Nothing has every word: offer what has some of them rather than a dead end.
+    partial = true;
+    hits = search(parts, input, { limit: SUGGESTIONS, requireAll: false });
+  }
+  if (hits.length === 0) return ctx.respond.show(nothingFoundView(t, userId, input));
+  const variantsOf = cachedVariants(ctx.shop);
+  const shown = hits.map((hit) => ({ hit, lowest: lowestOf(hit.target, variantsOf) }));
+  return ctx.respond.show(searchResultsView(t, ctx.locale, userId, input, shown, partial));
+}
+
+/** A found product opens its variant menu; a found variant its quantity screen (whose Back leads to the product). */
+export async function openFound(ctx: ShopContext, refs: { server: string; category: string; product: string; variant?: string | undefined }): Promise<void> {
+  const { variant, ...product } = refs;
+  if (variant) return variantStep(ctx, { ...product, variant }, { kind: 'chosen' });
+  return showVariants(ctx, product, 0);
+}
+
+/** A product's variants if the cache holds them (for its "from" price); never a store request. */
+function cachedVariants(shop: ShopAccess): (target: SearchTarget) => readonly Variant[] | undefined {
+  return (target) => shop.offers.peekVariants(target.server.id, target.category.id, target.product.id)?.variants;
+}

@@ -1,0 +1,154 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
+import { landmarks } from '../fakes/spaceis/fixtures.js';
+import { Member } from '../support/buyer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { buttonLabels, optionLabels, textOf, theSelect } from '../support/ui.js';
+
+type Choice = { name: string; value: string | number };
+
+describe('/shop item: finding anything by typing', () => {
+  let h: Harness | undefined;
+  // A fresh bot (and a cold offer cache) for each test: what is cached decides what autocomplete can offer.
+  beforeEach(async () => {
+    await h?.close();
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const harness = (): Harness => h!;
+
+  async function suggest(member: Member, typed: string, options: Record<string, string> = {}): Promise<Choice[]> {
+    const { username: _username, ...dispatch } = member.options;
+    const handle = await harness().discord.autocomplete(member.user, 'shop', { name: 'item', value: typed }, { ...dispatch, options });
+    return (await handle.settled()).choices ?? [];
+  }
+  const names = (choices: Choice[]) => choices.map((choice) => choice.name);
+  const valueOf = (choices: Choice[], name: string) => String(choices.find((choice) => choice.name === name)!.value);
+
+  it('suggests products from a cold cache with the servers and their offers only, never a request per keystroke', async () => {
+    const member = new Member(harness());
+    const first = await suggest(member, 'k');
+    expect(names(first)).toContain('Klucz Epicki · Survival');
+    const store = harness().store;
+    expect(store.requestsTo('servers')).toHaveLength(1);
+    expect(store.requestsTo('server')).toHaveLength(2);
+    expect(store.requestsTo('variants')).toHaveLength(0);
+
+    const before = store.requests.length;
+    for (const typed of ['kl', 'klu', 'kluc', 'klucz']) await suggest(member, typed);
+    expect(names(await suggest(member, 'klucz'))).toEqual(['Klucz Epicki · Survival', 'Klucz Świąteczny · Survival']);
+    expect(store.requests.length).toBe(before);
+  });
+
+  it('ignores case and Polish diacritics (ł included) and tolerates a typo', async () => {
+    const member = new Member(harness());
+    expect(names(await suggest(member, 'KLUCZ swiateczny'))[0]).toBe('Klucz Świąteczny · Survival');
+    expect(names(await suggest(member, 'lowca'))).toEqual(['Ranga Łowca · Survival']);
+    expect(names(await suggest(member, 'zywiolow'))).toEqual(['Miecz Żywiołów · SkyBlock']);
+    expect(names(await suggest(member, 'kilfo netherytu'))).toEqual(['Kilof z Netherytu · SkyBlock']);
+  });
+
+  it('finds variants the cache holds, words in any order, labelled with server and lowest price', async () => {
+    const member = new Member(harness());
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Rangi');
+    await member.choose('VIP'); // the VIP variants are now cached
+
+    const found = await suggest(member, 'vp 30');
+    expect(found[0]!.name).toBe(`VIP — 30 dni · Survival · ${en.shop.priceFrom('PLN 14.99')}`);
+    expect(names(await suggest(member, '30 vip'))[0]).toBe(found[0]!.name);
+    // A product shows the lowest price of its variants once they are known.
+    expect(names(await suggest(member, 'vip'))[0]).toBe(`VIP · Survival · ${en.shop.priceFrom('PLN 14.99')}`);
+    expect(found.every((choice) => String(choice.value).length <= 100 && choice.name.length <= 100)).toBe(true);
+  });
+
+  it('opens a chosen variant at its quantity screen, and Back leads to its product', async () => {
+    const member = new Member(harness());
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Klucze');
+    await member.choose(landmarks.stringAmounts);
+    const value = valueOf(await suggest(member, 'epicki 5'), `Klucz Epicki — 5 kluczy · Survival · ${en.shop.priceFrom('PLN 19.99')}`);
+
+    const opened = await member.run('shop', { item: value });
+    expect(textOf(opened.message!)).toContain(en.quantity.title('Klucz Epicki', '5 kluczy'));
+    expect(buttonLabels(opened.message!)).toEqual([en.quantity.addToCart, en.common.back]);
+    await member.press(en.quantity.addToCart);
+    expect(textOf(member.message!)).toContain(en.added.line(1, '5 kluczy', 'Klucz Epicki'));
+
+    const again = await member.run('shop', { item: value });
+    await member.press(en.common.back, again.message);
+    expect(optionLabels(member.message!)).toEqual(['1 klucz', '5 kluczy', '10 kluczy']);
+  });
+
+  it('opens a chosen product at its variant menu', async () => {
+    const member = new Member(harness());
+    const value = valueOf(await suggest(member, 'zestaw'), 'Zestaw Początkującego · SkyBlock');
+    const opened = await member.run('shop', { item: value });
+    expect(optionLabels(opened.message!)).toEqual(['Podstawowy', 'Rozszerzony']);
+    expect(textOf(opened.message!)).toContain('Shop › SkyBlock › Przedmioty › Zestaw Początkującego');
+  });
+
+  it('searches a range by number: typed without a suggestion, then suggested once its variants are known', async () => {
+    const member = new Member(harness());
+    const typed = await member.run('shop', { item: '500' });
+    expect(textOf(typed.message!)).toContain(en.search.results('500'));
+    expect(optionLabels(typed.message!)[0]).toBe(`${landmarks.rangeProduct} — 500 monet`);
+    await member.choose(`${landmarks.rangeProduct} — 500 monet`);
+    expect(textOf(member.message!)).toContain(en.quantity.title(landmarks.rangeProduct, '500 monet'));
+
+    // The 60 coin variants were read once, and are now suggested by number without another request.
+    const variantReads = harness().store.requestsTo('variants').length;
+    expect(names(await suggest(member, '500'))[0]).toBe(`${landmarks.rangeProduct} — 500 monet · Survival · ${en.shop.priceFrom('PLN 49.50')}`);
+    expect(names(await suggest(member, 'monet 37'))[0]).toBe(`${landmarks.rangeProduct} — 370 monet · Survival · ${en.shop.priceFrom('PLN 36.63')}`);
+    expect(harness().store.requestsTo('variants')).toHaveLength(variantReads);
+  });
+
+  it('answers a typed query with the best matches, or nothing found with a way to browse', async () => {
+    const member = new Member(harness());
+    const closest = await member.run('shop', { item: 'svip dragon' });
+    expect(textOf(closest.message!)).toContain(en.search.closest('svip dragon'));
+    expect(optionLabels(closest.message!)[0]).toBe('SVIP');
+
+    const nothing = await member.run('shop', { item: 'xyzzy' });
+    expect(nothing.message!.content).toContain(en.search.nothing('xyzzy'));
+    await member.press(en.search.browse, nothing.message);
+    expect(optionLabels(member.message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+
+  it('narrows to the server given with the item', async () => {
+    const member = new Member(harness());
+    expect(names(await suggest(member, 'vip', { server: 'skyblock' }))).toEqual(['VIP Wyspy · SkyBlock']);
+    const typed = await member.run('shop', { item: 'vip', server: 'skyblock' });
+    expect(theSelect(typed.message!).options!.every((choice) => choice.label.startsWith('VIP Wyspy'))).toBe(true);
+  });
+
+  it('never suggests a server the admins hid', async () => {
+    const admin = new Member(harness(), { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild });
+    await admin.sub('shop-admin', 'servers');
+    await admin.choose('Survival');
+    const member = new Member(harness());
+    expect(names(await suggest(member, 'vip'))).toEqual(['VIP · Survival', 'SVIP · Survival']);
+    const typed = await member.run('shop', { item: 'wyspy' });
+    expect(typed.message!.content).toContain(en.search.nothing('wyspy'));
+  });
+
+  it('speaks Polish', async () => {
+    const member = new Member(harness(), { locale: 'pl' });
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Rangi');
+    await member.choose('VIP');
+    expect(names(await suggest(member, 'vip 30'))[0]).toBe(`VIP — 30 dni · Survival · ${pl.shop.priceFrom('14,99 zł')}`);
+    const nothing = await member.run('shop', { item: 'xyzzy' });
+    expect(nothing.message!.content).toContain(pl.search.nothing('xyzzy'));
+    expect(buttonLabels(nothing.message!)).toEqual([pl.search.browse]);
+    type Registered = { name: string; options?: { name: string; name_localizations?: unknown }[] };
+    const shop = (harness().discord.registeredCommands() as Registered[]).find((command) => command.name === 'shop')!;
+    const option = shop.options!.find((candidate) => candidate.name === 'item')!;
+    expect(option.name_localizations).toEqual({ pl: 'przedmiot' });
+  });
+});
