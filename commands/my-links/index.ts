@@ -1,36 +1,26 @@
 import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
 import { on, type Feature } from '../../src/discord/feature.js';
+import { shopConfigured } from '../../src/discord/preconditions.js';
 import { linkInReplyView } from '../../src/discord/payment-links/dm-views.js';
 import { clip } from '../../src/discord/text.js';
 import { linkState } from '../../src/services/link-state.js';
 import { myLinksRoutes } from './routes.js';
-import { BUYER_LINK_DAYS, buyerLinksView } from './views.js';
+import { buyAgain } from './buy-again.js';
+import { showMyLinks } from './list.js';
 
 /**
  * "My payment links" (from /cart): the member's links of the last week with their states, and a
- * way to have a pending one sent to the DMs again. No slash command of its own.
+ * way to have a pending one sent to the DMs again, and Buy again under each. No slash command of its own.
  */
-
-const DAY_MS = 86_400_000;
-/** The most links the screen lists (5 pages); a buyer with more in a week sees the newest. */
-const BUYER_LIST_MAX = 50;
 
 export const myLinksFeature: Feature = {
   name: 'my-links',
   components: [
     on(myLinksRoutes.list, [], (_interaction, { page }, ctx) => showMyLinks(ctx, page)),
     on(myLinksRoutes.resend, [], (interaction, { page }, ctx) => resendMyLink(ctx, selectedValue(interaction) ?? '', page)),
+    on(myLinksRoutes.buyAgain, [shopConfigured], (_interaction, { page, link }, ctx) => buyAgain(ctx, link, page)),
   ],
 };
-
-async function showMyLinks(ctx: HandlerContext, page: number, message?: string): Promise<void> {
-  const { services, guildId, userId, settings } = ctx;
-  const now = services.clock.now();
-  const links = await services.paymentLinks.listForMemberSince(guildId, userId, now - BUYER_LINK_DAYS * DAY_MS, BUYER_LIST_MAX);
-  await ctx.respond.show(
-    buyerLinksView(ctx.t, { owner: userId, links, page, lifetimeHours: settings.linkLifetimeHours, now, ...(message ? { notice: message } : {}) }),
-  );
-}
 
 /**
  * Sends a pending link to the member's DMs again: the stored URL, unchanged, with no call to the

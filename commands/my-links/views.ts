@@ -1,15 +1,21 @@
+import { ButtonStyle } from 'discord.js';
+import { MAX_QUANTITY, type RuleViolation } from '../../src/cart/rules.js';
 import type { ActionRow, View } from '../../src/discord/respond.js';
-import { noticeLine } from '../../src/discord/text.js';
+import { clip, LIMITS, noticeLine, plain } from '../../src/discord/text.js';
+import { violationText } from '../../src/discord/views/problem-texts.js';
 import { button, pagerRow, paginate, row, select } from '../../src/discord/views/components.js';
 import { agoText, fieldBudget, itemsSummary, LINK_COLORS, LINKS_PAGE_SIZE, linkField } from '../../src/discord/payment-links/link-text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
+import type { LinkItem } from '../../src/services/reorder.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
 import { cartRoutes } from '../cart/routes.js';
 import { myLinksRoutes } from './routes.js';
 
 /** How far back "My payment links" looks: recent enough to be about an order in progress. */
 export const BUYER_LINK_DAYS = 7;
+/** Ten links a page: two rows of Buy again buttons, with the resend select and the pager within Discord's five rows. */
+const BUTTONS_PER_ROW = 5;
 
 export interface BuyerLinksInput {
   owner: string;
@@ -47,7 +53,66 @@ export function buyerLinksView(t: Messages, input: BuyerLinksInput): View {
     }));
     components.push(row(select(myLinksRoutes.resend.build(input.owner, { page: page.page }), t.links.resendPlaceholder, options)));
   }
+  // Any link, whatever its state, can be bought again: its items go back into the cart, nothing more.
+  const again = page.items.map((link) => button(myLinksRoutes.buyAgain.build(input.owner, { page: page.page, link: link.id }), t.buyAgain.button(link.id)));
+  for (let start = 0; start < again.length; start += BUTTONS_PER_ROW) components.push(row(...again.slice(start, start + BUTTONS_PER_ROW)));
   const pager = pagerRow(t, page, (to) => myLinksRoutes.list.build(input.owner, { page: to }), [back]);
   if (pager) components.push(pager);
   return { content, embeds: [{ title, description, color: LINK_COLORS.list, fields, footer: { text: footer } }], components };
+}
+
+/** What Buy again did with one of the link's items. */
+export interface ReorderLine {
+  item: LinkItem;
+  outcome:
+    | { kind: 'added'; lineQuantity: number; capped: boolean }
+    | { kind: 'gone' }
+    | { kind: 'unavailable' }
+    | { kind: 'refused'; violation: RuleViolation };
+}
+
+/** Which items went back into the cart and which did not, and why; the cart is one press away, Checkout two. */
+export function buyAgainView(t: Messages, input: { owner: string; linkId: string; page: number; lines: ReorderLine[] }): View {
+  const name = ({ item }: ReorderLine) => t.cart.line(item.quantity, plain(item.variantName), plain(item.productName));
+  const added = input.lines.filter((line) => line.outcome.kind === 'added');
+  const skipped = input.lines.filter((line) => line.outcome.kind !== 'added');
+  const parts: string[] = [];
+  if (added.length > 0) {
+    parts.push(`**${t.buyAgain.added}**`);
+    for (const line of added) {
+      const outcome = line.outcome as Extract<ReorderLine['outcome'], { kind: 'added' }>;
+      const note = outcome.capped ? t.buyAgain.capped(MAX_QUANTITY) : outcome.lineQuantity !== line.item.quantity ? t.buyAgain.lineNow(outcome.lineQuantity) : '';
+      parts.push(`• ${name(line)}${note ? ` (${note})` : ''}`);
+    }
+  } else {
+    parts.push(t.buyAgain.nothingAdded);
+  }
+  if (skipped.length > 0) {
+    parts.push('', `**${t.buyAgain.notAdded}**`);
+    for (const line of skipped) parts.push(`• ${name(line)}: ${skippedReason(t, line.outcome)}`);
+  }
+  parts.push('', t.buyAgain.checkoutNote);
+  return {
+    content: '',
+    embeds: [{ title: t.buyAgain.title(input.linkId), description: clip(parts.join('\n'), LIMITS.embedDescription), color: LINK_COLORS.list }],
+    components: [
+      row(
+        button(cartRoutes.view.build(input.owner, {}), t.added.viewCart, ButtonStyle.Primary),
+        button(myLinksRoutes.list.build(input.owner, { page: input.page }), t.links.myLinks),
+      ),
+    ],
+  };
+}
+
+function skippedReason(t: Messages, outcome: ReorderLine['outcome']): string {
+  switch (outcome.kind) {
+    case 'gone':
+      return t.buyAgain.gone;
+    case 'unavailable':
+      return t.buyAgain.unavailable;
+    case 'refused':
+      return violationText(outcome.violation, t);
+    case 'added':
+      return '';
+  }
 }

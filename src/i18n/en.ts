@@ -349,6 +349,20 @@ export const en = {
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
   },
 
+  buyAgain: {
+    button: (id: string) => `Buy again · ${id}`,
+    title: (id: string) => `Buy again — link ${id}`,
+    added: 'Added to your cart:',
+    capped: (max: number) => `the line now has ${max}, the most it can hold`,
+    lineNow: (quantity: number) => `the line now has ${quantity}`,
+    notAdded: 'Not added:',
+    gone: 'no longer sold in this shop',
+    unavailable: "can't be bought right now (no payment method)",
+    nothingAdded: 'Nothing was added to your cart.',
+    checkoutNote: 'Nothing is ordered until you check out from your cart.',
+    notYours: (id: string) => `Link ${id} is not one of your links.`,
+  },
+
   storeErrors: {
     refused: (message: string) => `The shop refused this request: “${message}”.`,
     fieldErrors: 'Details from the shop:',

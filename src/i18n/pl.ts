@@ -345,6 +345,20 @@ export const pl: Messages = {
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
   },
 
+  buyAgain: {
+    button: (id: string) => `Kup ponownie · ${id}`,
+    title: (id: string) => `Kup ponownie — link ${id}`,
+    added: 'Dodano do koszyka:',
+    capped: (max: number) => `pozycja ma teraz ${max}, najwięcej, ile może mieć`,
+    lineNow: (quantity: number) => `pozycja ma teraz ${quantity}`,
+    notAdded: 'Nie dodano:',
+    gone: 'sklep już tego nie sprzedaje',
+    unavailable: 'nie można teraz kupić (brak metody płatności)',
+    nothingAdded: 'Nic nie zostało dodane do koszyka.',
+    checkoutNote: 'Nic nie jest zamówione, dopóki nie przejdziesz do płatności z koszyka.',
+    notYours: (id: string) => `Link ${id} nie jest jednym z Twoich linków.`,
+  },
+
   storeErrors: {
     refused: (message) => `Sklep odrzucił to żądanie: „${message}”.`,
     fieldErrors: 'Szczegóły od sklepu:',

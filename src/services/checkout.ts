@@ -85,7 +85,16 @@ export async function issuePaymentLink(
   });
 }
 
-/** What a link record keeps of each cart line: the ids sent and the names moderators will read. */
+/** What a link record keeps of each cart line: the ids sent, the names moderators will read, and where it sat in the offer (for Buy again). */
 export function linkItemsOf(lines: readonly CartLine[]): PaymentLink['items'] {
-  return lines.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName }));
+  return lines.map(({ variantId, quantity, serverName, productName, variantName, serverId, categoryId, productId }) => ({
+    variantId,
+    quantity,
+    serverName,
+    productName,
+    variantName,
+    serverId,
+    categoryId,
+    productId,
+  }));
 }

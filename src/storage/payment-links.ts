@@ -19,6 +19,13 @@ const linkItemSchema = z.object({
   serverName: z.string(),
   productName: z.string(),
   variantName: z.string(),
+  /**
+   * Where the variant sat in the offer, so "Buy again" finds it without searching. Records written
+   * before these were kept have only the names; they are still read, and searched by name.
+   */
+  serverId: z.string().optional(),
+  categoryId: z.string().optional(),
+  productId: z.string().optional(),
 });
 
 const paymentLinkSchema = z.object({

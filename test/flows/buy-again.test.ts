@@ -1,0 +1,152 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_LINES, MAX_QUANTITY, type CartLine } from '../../src/cart/rules.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+import { keyFingerprint } from '../../src/spaceis/client.js';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
+import { allVariants, findProduct, findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
+import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
+import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { buttonLabels, textOf } from '../support/ui.js';
+
+const MINUTE = 60_000;
+const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
+const EPIC_KEYS = { server: 'Survival', category: 'Klucze', product: landmarks.stringAmounts, variant: '5 kluczy' };
+
+describe('Buy again, from My payment links', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** Fills the cart and checks out; returns the link's reference. The cooldown is waited out. */
+  async function checkout(buyer: Member, items: [typeof VIP_30, number][]): Promise<string> {
+    for (const [path, quantity] of items) await addToCart(buyer, path, quantity);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await buyer.run('checkout', { nick: 'Again_1' });
+    const id = /Link reference: (\w+)/.exec(textOf(await dm))![1]!;
+    h.clock.advance(MINUTE);
+    return id;
+  }
+
+  async function buyAgain(buyer: Member, id: string): Promise<string> {
+    await buyer.run('cart');
+    await buyer.press(en.links.myLinks);
+    await buyer.press(en.buyAgain.button(id));
+    return textOf(buyer.message!);
+  }
+
+  it('puts the items back with their quantities, and leaves Checkout to the member', async () => {
+    const buyer = new Member(h);
+    const id = await checkout(buyer, [[VIP_30, 2], [COINS_370, 3]]);
+    const links = h.store.requestsTo('paymentUrl').length;
+
+    const text = await buyAgain(buyer, id);
+    expect(text).toContain(en.buyAgain.title(id));
+    expect(text).toContain(`• ${en.cart.line(2, '30 dni', 'VIP')}\n• ${en.cart.line(3, '370 monet', landmarks.rangeProduct)}`);
+    expect(text).toContain(en.buyAgain.checkoutNote);
+    expect(text).not.toContain(en.buyAgain.notAdded);
+    expect(buttonLabels(buyer.message!)).toEqual([en.added.viewCart, en.links.myLinks]);
+    expect(h.store.requestsTo('paymentUrl')).toHaveLength(links);
+
+    await buyer.press(en.added.viewCart);
+    const cart = textOf(buyer.message!);
+    expect(cart).toContain(en.cart.line(2, '30 dni', 'VIP'));
+    expect(cart).toContain(en.cart.line(3, '370 monet', landmarks.rangeProduct));
+    expect(h.store.requestsTo('paymentUrl')).toHaveLength(links);
+  });
+
+  it('names and skips an item the shop no longer sells, and adds the rest', async () => {
+    const buyer = new Member(h);
+    const id = await checkout(buyer, [[VIP_FOREVER, 1], [VIP_30, 1]]);
+    const vip = findProduct(h.store.shop, 'VIP', { server: 'Survival' }).product;
+    const removed = vip.variants.splice(vip.variants.findIndex((variant) => variant.name === 'Na zawsze'), 1);
+    h.clock.advance(10 * MINUTE); // the cached offer expires
+    try {
+      const text = await buyAgain(buyer, id);
+      expect(text).toContain(`${en.buyAgain.added}**\n• ${en.cart.line(1, '30 dni', 'VIP')}`);
+      expect(text).toContain(`${en.buyAgain.notAdded}**\n• ${en.cart.line(1, 'Na zawsze', 'VIP')}: ${en.buyAgain.gone}`);
+    } finally {
+      vip.variants.push(...removed);
+      h.clock.advance(10 * MINUTE);
+    }
+  });
+
+  it('finds the items of a link recorded before links kept where their items sat, by names', async () => {
+    const buyer = new Member(h);
+    const id = await checkout(buyer, [[EPIC_KEYS, 4]]);
+    await h.bot.services.paymentLinks.update(h.discord.defaultGuildId, id, (link) => ({
+      ...link,
+      items: link.items.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName })),
+    }));
+    const text = await buyAgain(buyer, id);
+    expect(text).toContain(`• ${en.cart.line(4, '5 kluczy', landmarks.stringAmounts)}`);
+    expect(text).not.toContain(en.buyAgain.notAdded);
+  });
+
+  it('says what was added and what was not when the cart is full and a line is at 99', async () => {
+    const buyer = new Member(h);
+    const id = await checkout(buyer, [[VIP_30, 2], [EPIC_KEYS, 1]]);
+    const vip30 = findVariant(h.store.shop, 'VIP', '30 dni', { server: 'Survival' });
+    const line = (ref: typeof vip30, quantity: number): CartLine => ({
+      variantId: ref.variant.id,
+      quantity,
+      serverId: ref.server.id,
+      categoryId: ref.category.id,
+      productId: ref.product.id,
+      serverName: ref.server.name,
+      productName: ref.product.name,
+      variantName: ref.variant.name,
+    });
+    const coins = allVariants(h.store.shop, { category: 'Monety' }).slice(0, MAX_LINES - 1);
+    await h.bot.services.carts.update(h.discord.defaultGuildId, buyer.user.id, () => ({
+      cart: { license: keyFingerprint(LICENSE_KEY), lines: [line(vip30, 98), ...coins.map((coin) => line(coin, 1))] },
+      result: undefined,
+    }));
+
+    const first = await buyAgain(buyer, id);
+    expect(first).toContain(`• ${en.cart.line(2, '30 dni', 'VIP')} (${en.buyAgain.capped(MAX_QUANTITY)})`);
+    expect(first).toContain(`• ${en.cart.line(1, '5 kluczy', landmarks.stringAmounts)}: ${en.rules.cartFull(MAX_LINES)}`);
+
+    const second = await buyAgain(buyer, id);
+    expect(second).toContain(en.buyAgain.nothingAdded);
+    expect(second).toContain(`• ${en.cart.line(2, '30 dni', 'VIP')}: ${en.rules.alreadyAtMax(MAX_QUANTITY)}`);
+    await h.bot.services.carts.update(h.discord.defaultGuildId, buyer.user.id, () => ({ cart: { license: '', lines: [] }, result: undefined }));
+  });
+
+  it('skips items of a server the admins hid since', async () => {
+    const buyer = new Member(h);
+    const id = await checkout(buyer, [[SKY_VIP, 1]]);
+    const admin = new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild });
+    await admin.sub('shop-admin', 'servers');
+    await admin.choose('Survival');
+    try {
+      const text = await buyAgain(buyer, id);
+      expect(text).toContain(en.buyAgain.nothingAdded);
+      expect(text).toContain(`• ${en.cart.line(1, '30 dni', 'VIP Wyspy')}: ${en.buyAgain.gone}`);
+    } finally {
+      await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { hiddenServerIds: [] });
+    }
+  });
+
+  it('speaks Polish', async () => {
+    const buyer = new Member(h, { locale: 'pl' });
+    await openVariant(buyer, VIP_30);
+    await buyer.press(pl.quantity.addToCart);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await buyer.run('checkout', { nick: 'Polak_1' });
+    const footer = (await dm).embeds.map((embed) => (embed as { footer?: { text: string } }).footer?.text).find(Boolean)!;
+    const id = footer.slice(pl.checkout.dmReference('').length);
+    expect(footer).toBe(pl.checkout.dmReference(id));
+    h.clock.advance(MINUTE);
+    await buyer.run('cart');
+    await buyer.press(pl.links.myLinks);
+    await buyer.press(pl.buyAgain.button(id));
+    expect(textOf(buyer.message!)).toContain(`${pl.buyAgain.added}**\n• ${pl.cart.line(1, '30 dni', 'VIP')}`);
+    expect(buttonLabels(buyer.message!)).toEqual([pl.added.viewCart, pl.links.myLinks]);
+  });
+});
