@@ -29,7 +29,11 @@ export interface SearchHit {
 export interface SearchPart {
   readonly serverId: string;
   readonly vocab: readonly string[];
+  /** 1 where the vocabulary word is a number: a number only ever matches a number. */
+  readonly numeric: Uint8Array;
   readonly docs: readonly SearchDoc[];
+  /** Recent query words' scores over the vocabulary: the next keystroke repeats all but the last word. */
+  readonly scored: Map<string, Float32Array>;
 }
 
 interface SearchDoc {
@@ -88,6 +92,11 @@ class PartBuilder {
     return Uint32Array.from(found);
   }
 
+  part(): SearchPart {
+    const numeric = Uint8Array.from(this.vocab, (word) => (NUMBER.test(word) ? 1 : 0));
+    return { serverId: this.serverId, vocab: this.vocab, numeric, docs: this.docs, scored: new Map() };
+  }
+
   add(target: SearchTarget, primary: string[]): void {
     const secondaryIds = this.ids([target.server.name, target.category.name]);
     const primaryIds = this.ids(primary);
@@ -111,7 +120,7 @@ export function productPart(server: Server, offer: ServerOffer): SearchPart {
   for (const category of offer.categories) {
     for (const product of category.products) builder.add({ server, category, product }, [product.name]);
   }
-  const part = { serverId: server.id, vocab: builder.vocab, docs: builder.docs };
+  const part = builder.part();
   productParts.set(offer, { key: server, part });
   return part;
 }
@@ -122,7 +131,7 @@ export function variantPart(path: { server: Server; category: Category; product:
   if (cached && cached.key === path.product) return cached.part;
   const builder = new PartBuilder(path.server.id);
   for (const variant of variants) builder.add({ ...path, variant }, [path.product.name, variant.name]);
-  const part = { serverId: path.server.id, vocab: builder.vocab, docs: builder.docs };
+  const part = builder.part();
   variantParts.set(variants, { key: path.product, part });
   return part;
 }
@@ -130,33 +139,65 @@ export function variantPart(path: { server: Server; category: Category; product:
 // --- matching ------------------------------------------------------------------------------------
 
 const NUMBER = /^\d+$/;
+const REMEMBERED_WORDS = 32;
+
+/** One query word's scores over a part's vocabulary, remembered for the next keystrokes. */
+function scoresFor(part: SearchPart, term: string): Float32Array {
+  let table = part.scored.get(term);
+  if (table) return table;
+  const numeric = NUMBER.test(term);
+  const kind = numeric ? 1 : 0;
+  table = new Float32Array(part.vocab.length);
+  for (let id = 0; id < table.length; id++) {
+    if (part.numeric[id] === kind) table[id] = sameKindScore(term, part.vocab[id]!, numeric);
+  }
+  if (part.scored.size >= REMEMBERED_WORDS) part.scored.delete(part.scored.keys().next().value!);
+  part.scored.set(term, table);
+  return table;
+}
 
 /** How well one query word matches one name word: 0 (not at all) to 1 (the same word). */
 export function wordScore(query: string, word: string): number {
-  if (query === word) return 1;
   const numeric = NUMBER.test(query);
-  if (numeric !== NUMBER.test(word)) return 0;
+  return numeric === NUMBER.test(word) ? sameKindScore(query, word, numeric) : 0;
+}
+
+/** `wordScore` for two words already known to be both numbers or both not. */
+function sameKindScore(query: string, word: string, numeric: boolean): number {
+  if (query === word) return 1;
   if (word.startsWith(query)) return 0.6 + 0.3 * (query.length / word.length);
   if (numeric) return 0; // 500 is not a typo of 600
   if (query.length >= 3 && word.length >= 3) {
     if (withinOneEdit(query, word)) return 0.5;
     // A typo in a word still being typed: "kulc" → "klucz".
-    if (word.length > query.length && withinOneEdit(query, word.slice(0, query.length))) return 0.4;
+    if (word.length > query.length && withinOneEdit(query, word, query.length)) return 0.4;
   }
   if (query.length >= 2 && word.length <= query.length + 3 && query[0] === word[0] && isSubsequence(query, word)) return 0.35;
   return 0;
 }
 
-/** Optimal string alignment distance ≤ 1: one insertion, deletion, substitution or swap of neighbours. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
+/**
+ * Optimal string alignment distance ≤ 1 between `a` and the first `bLength` characters of `b`: one
+ * insertion, deletion, substitution or swap of neighbours. Index arithmetic, no slices: it runs
+ * for every vocabulary word on every keystroke.
+ */
+function withinOneEdit(a: string, b: string, bLength = b.length): boolean {
+  const aLength = a.length;
+  if (Math.abs(aLength - bLength) > 1) return false;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  while (i < aLength && i < bLength && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (aLength === bLength) {
+    if (i >= aLength - 1 || sameFrom(a, i + 1, b, i + 1, bLength)) return true;
+    return a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(a, i + 2, b, i + 2, bLength);
   }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  return aLength > bLength ? sameFrom(a, i + 1, b, i, bLength) : sameFrom(a, i, b, i + 1, bLength);
+}
+
+/** Whether a from `ai` and b from `bi` (up to `bLength`) are the same text. */
+function sameFrom(a: string, ai: number, b: string, bi: number, bLength: number): boolean {
+  if (a.length - ai !== bLength - bi) return false;
+  for (; ai < a.length; ai++, bi++) if (a.charCodeAt(ai) !== b.charCodeAt(bi)) return false;
+  return true;
 }
 
 function isSubsequence(short: string, long: string): boolean {
@@ -177,44 +218,86 @@ export interface SearchOptions {
  */
 export function search(parts: readonly SearchPart[], query: string, options: SearchOptions): SearchHit[] {
   const terms = [...new Set(words(query))].slice(0, 8);
-  const hits: { hit: SearchHit; order: number; product: boolean }[] = [];
+  const best = new TopHits(options.limit);
   let order = 0;
+  const covered = new Int32Array(terms.length);
   for (const part of parts) {
-    const scores = terms.map((term) => Float32Array.from(part.vocab, (word) => wordScore(term, word)));
+    const scores = terms.map((term) => scoresFor(part, term));
+    // A part where some word of the query matches nothing cannot hold a hit: skip its documents (a 1 000-variant range for "vip").
+    if (options.requireAll && terms.length > 0 && scores.some((table) => !table.some((score) => score > 0))) {
+      order += part.docs.length;
+      continue;
+    }
     for (const doc of part.docs) {
       order++;
       if (terms.length === 0) {
-        if (!doc.target.variant) hits.push({ hit: { target: doc.target, score: 0 }, order, product: true });
+        if (!doc.target.variant) best.offer(doc.target, 0, order);
         continue;
       }
       let total = 0;
       let matched = 0;
-      const covered = new Set<number>();
+      let coveredCount = 0;
       for (const table of scores) {
         let best = 0;
         let bestId = -1;
-        for (const id of doc.primary) {
-          const score = table[id]!;
+        const { primary, secondary } = doc;
+        for (let k = 0; k < primary.length; k++) {
+          const score = table[primary[k]!]!;
           if (score > best) {
             best = score;
-            bestId = id;
+            bestId = primary[k]!;
           }
         }
-        for (const id of doc.secondary) best = Math.max(best, table[id]! * SECONDARY_WEIGHT);
+        for (let k = 0; k < secondary.length; k++) best = Math.max(best, table[secondary[k]!]! * SECONDARY_WEIGHT);
         if (best === 0 && options.requireAll) {
           matched = -1;
           break;
         }
         if (best > 0) matched++;
-        if (bestId >= 0) covered.add(bestId);
+        if (bestId >= 0 && !seen(covered, coveredCount, bestId)) covered[coveredCount++] = bestId;
         total += best;
       }
       if (matched <= 0) continue;
       // Among equal matches the item whose name is mostly what was typed comes first ("VIP" before "VIP Wyspy").
-      const coverage = doc.primary.length === 0 ? 0 : covered.size / doc.primary.length;
-      hits.push({ hit: { target: doc.target, score: total + 0.1 * coverage }, order, product: !doc.target.variant });
+      const coverage = doc.primary.length === 0 ? 0 : coveredCount / doc.primary.length;
+      best.offer(doc.target, total + 0.1 * coverage, order);
     }
   }
-  hits.sort((a, b) => b.hit.score - a.hit.score || Number(b.product) - Number(a.product) || a.order - b.order);
-  return hits.slice(0, options.limit).map((entry) => entry.hit);
+  return best.hits();
+}
+
+/**
+ * The best `limit` hits seen so far, kept in order: "m" matches thousands of range variants, and
+ * sorting them all on every keystroke would cost more than the matching.
+ */
+class TopHits {
+  readonly #kept: { target: SearchTarget; score: number; order: number }[] = [];
+  constructor(readonly limit: number) {}
+
+  offer(target: SearchTarget, score: number, order: number): void {
+    const kept = this.#kept;
+    const entry = { target, score, order };
+    if (kept.length >= this.limit && !ahead(entry, kept[kept.length - 1]!)) return;
+    let at = kept.length;
+    while (at > 0 && ahead(entry, kept[at - 1]!)) at--;
+    kept.splice(at, 0, entry);
+    if (kept.length > this.limit) kept.pop();
+  }
+
+  hits(): SearchHit[] {
+    return this.#kept.map(({ target, score }) => ({ target, score }));
+  }
+}
+
+/** Higher score first; on a tie a product before a variant, then the offer's order. */
+function ahead(a: { target: SearchTarget; score: number; order: number }, b: { target: SearchTarget; score: number; order: number }): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  const aProduct = a.target.variant ? 0 : 1;
+  const bProduct = b.target.variant ? 0 : 1;
+  return aProduct !== bProduct ? aProduct > bProduct : a.order < b.order;
+}
+
+function seen(ids: Int32Array, count: number, id: number): boolean {
+  for (let k = 0; k < count; k++) if (ids[k] === id) return true;
+  return false;
 }
