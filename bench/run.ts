@@ -18,8 +18,9 @@
  *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,crowd,memflood,flood,storage,scaled   leave phases out
+ *   BENCH_SKIP=bare,crowd,memflood,flood,storage,scaled,search   leave phases out
  *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)
+ *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
  *   BENCH_OUT=bench/results/latest.json
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,7 @@ const START_FLAGS = (() => {
 const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
 const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
 const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
+const SEARCH_ENTRY = join(ROOT, 'dist-bench/bench/search-bench.js');
 
 const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
 const LICENSE_KEY = 'bench-license-key';
@@ -703,6 +705,14 @@ async function main(): Promise<void> {
       await scaledBot.proc.stop();
     }
 
+    // 7. The search matcher alone, in its own process so the fake servers' work does not land in its figures.
+    if (!options.skip.has('search')) {
+      log('[7] search matcher: keystrokes over a 5 000-variant offer');
+      const env = { PATH: process.env.PATH ?? '', HOME: work, BENCH_SEARCH_ROUNDS: process.env.BENCH_SEARCH_ROUNDS ?? '' };
+      const { stdout } = await runToEnd(process.execPath, [SEARCH_ENTRY], { cwd: work, env });
+      report.search = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Json;
+    }
+
     if (Object.keys(probes).length > 0) report.probes = probes;
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
@@ -813,6 +823,15 @@ function evaluate(report: Json): Target[] {
       met: worst <= 150 * 1024 * 1024,
     });
   }
+  if (report.search?.typingMs) {
+    const worst = Math.max(report.search.typingMs.p99, report.search.coldMs.p99);
+    targets.push({
+      target: `search matcher per keystroke over ${report.search.variants} variants, p99`,
+      goal: '< 5 ms',
+      measured: `typing ${ms(report.search.typingMs.p99)} ms, cold ${ms(report.search.coldMs.p99)} ms (p50 ${ms(report.search.typingMs.median)} ms)`,
+      met: worst < 5,
+    });
+  }
   return targets;
 }
 
@@ -909,6 +928,18 @@ function printReport(report: Json, log: (text: string) => void): void {
           `RSS after open ${mb(measure.rssAfterOpenBytes)}, at end ${mb(measure.rssBytes)}, peak ${mb(measure.hwmBytes)}`,
       );
     }
+  }
+
+  if (report.search?.typingMs) {
+    const { typingMs, coldMs } = report.search;
+    log(`\n=== search matcher: ${report.search.variants} variants, index built in ${ms(report.search.indexBuildMs)} ms ===`);
+    log(
+      table([
+        ['per keystroke', 'n', 'p50', 'p99', 'max'],
+        ['typing (earlier words remembered)', typingMs.n, `${ms(typingMs.median)} ms`, `${ms(typingMs.p99)} ms`, `${ms(typingMs.max)} ms`],
+        ['cold (nothing remembered)', coldMs.n, `${ms(coldMs.median)} ms`, `${ms(coldMs.p99)} ms`, `${ms(coldMs.max)} ms`],
+      ]),
+    );
   }
 
   if (report.probes) {
