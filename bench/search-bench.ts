@@ -9,7 +9,7 @@
  * a step of `npm run bench`. Prints a JSON line last, which run.ts reads.
  */
 import { pathToFileURL } from 'node:url';
-import { productPart, search, variantPart, type SearchPart } from '../src/services/search.js';
+import { forgetScores, productPart, search, variantPart, type SearchPart } from '../src/services/search.js';
 import { serverOfferSchema, serverSchema, variantSchema, type Server, type ServerOffer, type Variant } from '../src/spaceis/schemas.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -79,7 +79,7 @@ export interface SearchBenchResult {
 export function runSearchBench(rounds = 40): SearchBenchResult {
   const built = buildOffer();
   const keystrokes = QUERIES.flatMap((query) => Array.from({ length: query.length }, (_, index) => query.slice(0, index + 1)));
-  const forget = () => built.parts.forEach((part) => part.scored.clear());
+  const forget = () => built.parts.forEach(forgetScores);
   const time = (typed: string, into: number[]) => {
     const started = performance.now();
     search(built.parts, typed, { limit: 25, requireAll: true });

@@ -32,8 +32,12 @@ export interface SearchPart {
   /** 1 where the vocabulary word is a number: a number only ever matches a number. */
   readonly numeric: Uint8Array;
   readonly docs: readonly SearchDoc[];
-  /** Recent query words' scores over the vocabulary: the next keystroke repeats all but the last word. */
-  readonly scored: Map<string, Float32Array>;
+  /**
+   * Scratch space: each query word's scores over the vocabulary, by the word's position in the
+   * query. Reused on every keystroke (no allocation, so no garbage to collect mid-typing), and a
+   * word already scored at its position is not scored again: typing changes only the last word.
+   */
+  readonly slots: { term: string | undefined; scores: Float32Array; any: boolean }[];
 }
 
 interface SearchDoc {
@@ -94,7 +98,7 @@ class PartBuilder {
 
   part(): SearchPart {
     const numeric = Uint8Array.from(this.vocab, (word) => (NUMBER.test(word) ? 1 : 0));
-    return { serverId: this.serverId, vocab: this.vocab, numeric, docs: this.docs, scored: new Map() };
+    return { serverId: this.serverId, vocab: this.vocab, numeric, docs: this.docs, slots: [] };
   }
 
   add(target: SearchTarget, primary: string[]): void {
@@ -139,21 +143,33 @@ export function variantPart(path: { server: Server; category: Category; product:
 // --- matching ------------------------------------------------------------------------------------
 
 const NUMBER = /^\d+$/;
-const REMEMBERED_WORDS = 32;
+const MAX_TERMS = 8;
 
-/** One query word's scores over a part's vocabulary, remembered for the next keystrokes. */
-function scoresFor(part: SearchPart, term: string): Float32Array {
-  let table = part.scored.get(term);
-  if (table) return table;
+/** The scores of the query word at `slot` over a part's vocabulary, in the part's scratch space. */
+function scoresFor(part: SearchPart, slot: number, term: string): { scores: Float32Array; any: boolean } {
+  let entry = part.slots[slot];
+  if (!entry) {
+    entry = { term: undefined, scores: new Float32Array(part.vocab.length), any: false };
+    part.slots[slot] = entry;
+  }
+  if (entry.term === term) return entry;
   const numeric = NUMBER.test(term);
   const kind = numeric ? 1 : 0;
-  table = new Float32Array(part.vocab.length);
-  for (let id = 0; id < table.length; id++) {
-    if (part.numeric[id] === kind) table[id] = sameKindScore(term, part.vocab[id]!, numeric);
+  const { scores } = entry;
+  let any = false;
+  for (let id = 0; id < scores.length; id++) {
+    const score = part.numeric[id] === kind ? sameKindScore(term, part.vocab[id]!, numeric) : 0;
+    scores[id] = score;
+    if (score > 0) any = true;
   }
-  if (part.scored.size >= REMEMBERED_WORDS) part.scored.delete(part.scored.keys().next().value!);
-  part.scored.set(term, table);
-  return table;
+  entry.term = term;
+  entry.any = any;
+  return entry;
+}
+
+/** Forgets every remembered score (the benchmark's worst case: a query pasted whole). */
+export function forgetScores(part: SearchPart): void {
+  for (const slot of part.slots) slot.term = undefined;
 }
 
 /** How well one query word matches one name word: 0 (not at all) to 1 (the same word). */
@@ -217,14 +233,14 @@ export interface SearchOptions {
  * product before its variants. An empty query lists products in the offer's order.
  */
 export function search(parts: readonly SearchPart[], query: string, options: SearchOptions): SearchHit[] {
-  const terms = [...new Set(words(query))].slice(0, 8);
+  const terms = [...new Set(words(query))].slice(0, MAX_TERMS);
   const best = new TopHits(options.limit);
   let order = 0;
   const covered = new Int32Array(terms.length);
   for (const part of parts) {
-    const scores = terms.map((term) => scoresFor(part, term));
+    const slots = terms.map((term, slot) => scoresFor(part, slot, term));
     // A part where some word of the query matches nothing cannot hold a hit: skip its documents (a 1 000-variant range for "vip").
-    if (options.requireAll && terms.length > 0 && scores.some((table) => !table.some((score) => score > 0))) {
+    if (options.requireAll && slots.some((slot) => !slot.any)) {
       order += part.docs.length;
       continue;
     }
@@ -237,7 +253,7 @@ export function search(parts: readonly SearchPart[], query: string, options: Sea
       let total = 0;
       let matched = 0;
       let coveredCount = 0;
-      for (const table of scores) {
+      for (const { scores: table } of slots) {
         let best = 0;
         let bestId = -1;
         const { primary, secondary } = doc;
@@ -276,8 +292,10 @@ class TopHits {
 
   offer(target: SearchTarget, score: number, order: number): void {
     const kept = this.#kept;
+    // Most candidates of a broad query ("m") lose to the last kept hit: turn them away before allocating.
+    const last = kept[kept.length - 1];
+    if (kept.length >= this.limit && last && (score < last.score || (score === last.score && (target.variant !== undefined || last.target.variant === undefined)))) return;
     const entry = { target, score, order };
-    if (kept.length >= this.limit && !ahead(entry, kept[kept.length - 1]!)) return;
     let at = kept.length;
     while (at > 0 && ahead(entry, kept[at - 1]!)) at--;
     kept.splice(at, 0, entry);
