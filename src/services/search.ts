@@ -1,4 +1,7 @@
 import type { Category, Product, Server, ServerOffer, Variant } from '../spaceis/schemas.js';
+import { NUMBER, sameKindScore, words } from './search-words.js';
+
+export { normalize, wordScore, words } from './search-words.js';
 
 /**
  * Finding an item by what a member types ("vip 30", "1000 monet", "zloto"). Pure: no Discord, no
@@ -49,29 +52,6 @@ interface SearchDoc {
 }
 
 const SECONDARY_WEIGHT = 0.6;
-
-/** Lower case, no diacritics (NFD strips combining marks; ł has none, so it is mapped by hand). */
-export function normalize(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/ł/g, 'l')
-    .replace(/ß/g, 'ss')
-    .replace(/[øœ]/g, 'o')
-    .replace(/æ/g, 'ae');
-}
-
-/** Words of a name or query: letters and digits, with "1 000" / "1.000" read as one number and "30d" as two words. */
-export function words(text: string): string[] {
-  return normalize(text)
-    .replace(/(\d)[\s\u00a0.,'’](?=\d{3}(?!\d))/g, '$1')
-    .replace(/(\d)(?=[a-z])|([a-z])(?=\d)/g, '$1$2 ')
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0);
-}
-
-// --- building parts ------------------------------------------------------------------------------
 
 class PartBuilder {
   readonly vocab: string[] = [];
@@ -142,7 +122,6 @@ export function variantPart(path: { server: Server; category: Category; product:
 
 // --- matching ------------------------------------------------------------------------------------
 
-const NUMBER = /^\d+$/;
 const MAX_TERMS = 8;
 
 /** The scores of the query word at `slot` over a part's vocabulary, in the part's scratch space. */
@@ -170,56 +149,6 @@ function scoresFor(part: SearchPart, slot: number, term: string): { scores: Floa
 /** Forgets every remembered score (the benchmark's worst case: a query pasted whole). */
 export function forgetScores(part: SearchPart): void {
   for (const slot of part.slots) slot.term = undefined;
-}
-
-/** How well one query word matches one name word: 0 (not at all) to 1 (the same word). */
-export function wordScore(query: string, word: string): number {
-  const numeric = NUMBER.test(query);
-  return numeric === NUMBER.test(word) ? sameKindScore(query, word, numeric) : 0;
-}
-
-/** `wordScore` for two words already known to be both numbers or both not. */
-function sameKindScore(query: string, word: string, numeric: boolean): number {
-  if (query === word) return 1;
-  if (word.startsWith(query)) return 0.6 + 0.3 * (query.length / word.length);
-  if (numeric) return 0; // 500 is not a typo of 600
-  if (query.length >= 3 && word.length >= 3) {
-    if (withinOneEdit(query, word)) return 0.5;
-    // A typo in a word still being typed: "kulc" → "klucz".
-    if (word.length > query.length && withinOneEdit(query, word, query.length)) return 0.4;
-  }
-  if (query.length >= 2 && word.length <= query.length + 3 && query[0] === word[0] && isSubsequence(query, word)) return 0.35;
-  return 0;
-}
-
-/**
- * Optimal string alignment distance ≤ 1 between `a` and the first `bLength` characters of `b`: one
- * insertion, deletion, substitution or swap of neighbours. Index arithmetic, no slices: it runs
- * for every vocabulary word on every keystroke.
- */
-function withinOneEdit(a: string, b: string, bLength = b.length): boolean {
-  const aLength = a.length;
-  if (Math.abs(aLength - bLength) > 1) return false;
-  let i = 0;
-  while (i < aLength && i < bLength && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (aLength === bLength) {
-    if (i >= aLength - 1 || sameFrom(a, i + 1, b, i + 1, bLength)) return true;
-    return a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(a, i + 2, b, i + 2, bLength);
-  }
-  return aLength > bLength ? sameFrom(a, i + 1, b, i, bLength) : sameFrom(a, i, b, i + 1, bLength);
-}
-
-/** Whether a from `ai` and b from `bi` (up to `bLength`) are the same text. */
-function sameFrom(a: string, ai: number, b: string, bi: number, bLength: number): boolean {
-  if (a.length - ai !== bLength - bi) return false;
-  for (; ai < a.length; ai++, bi++) if (a.charCodeAt(ai) !== b.charCodeAt(bi)) return false;
-  return true;
-}
-
-function isSubsequence(short: string, long: string): boolean {
-  let at = 0;
-  for (const char of long) if (char === short[at]) at++;
-  return at === short.length;
 }
 
 export interface SearchOptions {
