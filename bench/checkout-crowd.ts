@@ -21,9 +21,10 @@ export interface CheckoutCrowdResult {
   failures: string[];
 }
 
+/** A usable Pay button: a link button labelled Pay (the reply's "Open DMs" shortcut is a link button too). */
 const hasPay = (message: FakeMessage | undefined): boolean =>
-  (message?.components ?? []).some((row: { components?: { style?: number; url?: string }[] }) =>
-    (row.components ?? []).some((component) => component.style === 5 && typeof component.url === 'string'),
+  (message?.components ?? []).some((row: { components?: { style?: number; url?: string; label?: string }[] }) =>
+    (row.components ?? []).some((component) => component.style === 5 && typeof component.url === 'string' && component.label === 'Pay'),
   );
 
 /** Waits (bounded) until the bot has opened `count` DM channels since `from`, as members filling carts would give it time to. */
