@@ -31,8 +31,52 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       level,
       base: undefined,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Errors are logged as what they are, never with the request they came from: see safeError.
+      serializers: { err: safeError, error: safeError },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,
   );
 }
+
+/**
+ * An error as a log line may show it. pino's own serializer copies every field, and a failed
+ * Discord call carries its whole request: the body (a DM's Pay URL) and the URL (a webhook's
+ * interaction token, which lets anyone edit the member's reply for 15 minutes). Kept: the kind,
+ * the message and stack with any URL masked, Discord's or the store's code, status and method,
+ * and the route with tokens replaced.
+ */
+export function safeError(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error)) return typeof error === 'string' ? maskUrls(error) : error;
+  const fields = error as Error & { code?: unknown; status?: unknown; method?: unknown; url?: unknown; kind?: unknown; cause?: unknown };
+  return {
+    type: error.constructor.name,
+    message: maskUrls(error.message),
+    ...(typeof fields.code === 'string' || typeof fields.code === 'number' ? { code: fields.code } : {}),
+    ...(typeof fields.status === 'number' ? { status: fields.status } : {}),
+    ...(typeof fields.method === 'string' ? { method: fields.method } : {}),
+    ...(typeof fields.kind === 'string' ? { kind: fields.kind } : {}),
+    ...(typeof fields.url === 'string' ? { route: routeOf(fields.url) } : {}),
+    ...(error.stack ? { stack: maskUrls(error.stack) } : {}),
+    ...(fields.cause !== undefined && depth < 2 ? { cause: safeError(fields.cause, depth + 1) } : {}),
+  };
+}
+
+/** Any URL in free text: payment links, webhook URLs with their tokens. */
+function maskUrls(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (url) => `[url ${routeOf(url)}]`);
+}
+
+/** The path of a URL with the secret parts replaced: interaction and webhook tokens, and everything past a payment path. */
+export function routeOf(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return '[unreadable url]';
+  }
+  return path
+    .replace(/\/(webhooks|interactions)\/(\d+)\/[^/]+/g, '/$1/$2/:token')
+    .replace(/^\/(?!api\/|v\d+\/).*/, '/…');
+}
+

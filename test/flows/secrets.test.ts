@@ -47,4 +47,39 @@ describe('secrets at the most verbose log level', () => {
       if (secret !== BOT_TOKEN) expect(storage).not.toContain(secret);
     }
   });
+
+  it('keep no payment URL and no interaction token in the log when Discord calls fail', async () => {
+    const buyer = new Member(h);
+    const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'refusing-log' });
+    await new Member(h, { permissions: ADMIN }).sub('shop-admin', 'settings', { 'log-channel': logId });
+    // The log channel refuses the bot's posts.
+    h.discord.denyBot(logId, PermissionFlagsBits.SendMessages);
+    h.clock.advance(10 * 60_000);
+    await addToCart(buyer, VIP_30);
+    await buyer.run('checkout', { nick: 'Leaky_1' });
+    const url = h.store.paymentUrls.at(-1)!;
+
+    // Sending it to the DMs again fails with an error that is not "DMs closed".
+    h.discord.failRoute('POST', /^\/channels\/\d+\/messages$/, { status: 403, body: { code: 50001, message: 'Missing Access' } });
+    await buyer.run('cart');
+    await buyer.press('My payment links');
+    await buyer.choose(buyer.message!.components[0].components[0].options[0].label);
+
+    // The member's reply cannot be edited any more (its webhook is gone).
+    h.clock.advance(10 * 60_000);
+    await addToCart(buyer, VIP_30);
+    h.discord.failRoute('PATCH', /^\/webhooks\//, { status: 404, body: { code: 10015, message: 'Unknown Webhook' } }, 3);
+    await buyer.run('checkout', { nick: 'Leaky_2' });
+
+    const tokens = new Set(
+      h.discord.requests.flatMap((request) => /^\/(?:webhooks|interactions)\/\d+\/([^/]+)/.exec(request.path)?.slice(1) ?? []),
+    );
+    expect(tokens.size).toBeGreaterThan(0);
+    const failures = h.logs.filter((line) => line.includes('"err"'));
+    expect(failures.some((line) => line.includes('"code":50001') && line.includes('"status":403'))).toBe(true);
+    expect(failures.some((line) => line.includes('"code":10015') && line.includes('/webhooks/'))).toBe(true);
+    for (const line of h.logs) {
+      for (const secret of [url, ...h.store.paymentUrls, ...tokens]) expect(line).not.toContain(secret);
+    }
+  });
 });
