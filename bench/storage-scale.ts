@@ -171,7 +171,7 @@ function* linkRows(count: number, templates: Omit<CartLine, 'quantity'>[], now: 
 async function fill(file: string, carts: number, links: number): Promise<Record<string, unknown>> {
   const started = performance.now();
   const logger = silentLogger();
-  const storage = await openStorage(`sqlite://${file}`, logger);
+  const storage = await openStorage(`sqlite://${file}`);
   const repo = new CartRepository(storage.keyv, logger);
   const templates = lineTemplates();
 
@@ -222,7 +222,7 @@ async function measure(file: string, carts: number, links: number, cycles: numbe
   const logger = silentLogger();
   const beforeOpen = readProcMemory(process.pid);
   const openStart = performance.now();
-  const storage = await openStorage(`sqlite://${file}`, logger);
+  const storage = await openStorage(`sqlite://${file}`);
   const repo = new CartRepository(storage.keyv, logger);
   const linkRepo = new PaymentLinkRepository(storage.keyv, logger);
   const openMs = performance.now() - openStart;

@@ -5,6 +5,8 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerCommands } from './discord/register.js';
 import { InteractionRouter } from './discord/router.js';
+import { answerStorageFailureBeforeHandler } from './discord/storage-failure.js';
+import { isStorageError } from './storage/storage-error.js';
 import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
@@ -14,7 +16,7 @@ import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
-import { openStorage } from './storage/keyv-store.js';
+import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
 import { NickRepository } from './storage/nicks.js';
 import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
@@ -34,6 +36,8 @@ export interface BotOptions {
   linkDelivery?: Pick<LinkDeliveryOptions, 'dmWaitMs' | 'dmQueueLimit'>;
   /** Extra discord.js client options; tests use it to skip the 5 s identify throttle after a lost session. */
   discordOptions?: Pick<ClientOptions, 'ws'>;
+  /** Wraps the storage adapter; tests use it to make storage fail on demand and to count bytes written. */
+  storageAdapter?: AdapterWrapper;
 }
 
 /** In-flight interactions get this long to finish on shutdown; main.ts exits within 10 s in all. */
@@ -57,7 +61,7 @@ export function registerBotCommands(rest: REST, guildId?: string): Promise<strin
 export async function createBot(options: BotOptions): Promise<Bot> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const storage = await openStorage(config.STORAGE_URL, logger);
+  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter);
 
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
@@ -103,6 +107,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
     storageBackend: storage.backend,
+    storageWorks: storage.probe,
   };
 
   const linkPruner = schedulePruning(services.paymentLinks, clock, logger);
@@ -111,7 +116,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const inFlight = new InFlight();
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     // While stopping, a newcomer is told to come back instead of being left with "interaction failed".
-    const work = inFlight.accepting ? router.handle(interaction) : router.refuseWhileStopping(interaction);
+    const routed = inFlight.accepting ? router.handle(interaction) : router.refuseWhileStopping(interaction);
+    // The guild's settings are read before any handler runs: if storage fails there, the member is still told.
+    const work = routed.catch((error: unknown) =>
+      isStorageError(error) ? answerStorageFailureBeforeHandler(interaction, error, logger) : Promise.reject(error),
+    );
     inFlight.track(work).catch((error: unknown) => logger.error({ err: error }, 'interaction routing failed'));
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));

@@ -30,4 +30,6 @@ export interface BotServices {
   secretBox: SecretBox | undefined;
   /** Which storage adapter is in use, for the admins' status page. */
   storageBackend: string;
+  /** Whether storage can be written and read right now, for the admins' status page. */
+  storageWorks: () => Promise<boolean>;
 }

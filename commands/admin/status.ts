@@ -27,7 +27,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       license: licenseFacts(ctx),
       store,
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
-      storage: ctx.services.storageBackend,
+      storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
     }),

@@ -10,6 +10,8 @@ import type { Feature, RouteHandler, SlashCommand } from './feature.js';
 import type { Member, Precondition } from './preconditions.js';
 import { Responder, type AnyInteraction } from './respond.js';
 import { answerStoreFailure } from './store-failure.js';
+import { isStorageError } from '../storage/storage-error.js';
+import { answerStorageFailure } from './storage-failure.js';
 
 /**
  * The one place interactions come in: find the command or the route that owns a component, run
@@ -168,6 +170,7 @@ export class InteractionRouter {
 
   private async fail(ctx: HandlerContext, error: unknown): Promise<void> {
     if (isStoreError(error)) return answerStoreFailure(ctx, error, 'browse');
+    if (isStorageError(error)) return answerStorageFailure(ctx, error);
     const reference = randomBytes(4).toString('hex').toUpperCase();
     ctx.log.error({ err: error, reference }, 'handler failed');
     await ctx.respond.aside(ctx.t.common.internalError(reference));

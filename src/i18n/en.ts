@@ -66,6 +66,7 @@ export const en = {
     statusCacheAge: (minutes: number) => (minutes < 1 ? 'Fresh (under a minute old)' : `Oldest entry ${minutes} min old`),
     statusCacheEmpty: 'Empty (read on first use)',
     statusStorage: 'Storage',
+    statusStorageDown: (backend: string) => `${backend}: unavailable, nothing can be saved right now (reads or writes fail; see the bot's log)`,
     statusVersion: 'Bot version',
     statusLatency: 'Gateway latency',
     statusLatencyValue: (ms: number) => (ms >= 0 ? `${ms} ms` : 'not measured yet'),
@@ -140,6 +141,7 @@ export const en = {
     restarting: 'The shop bot is restarting. Please try again in a few seconds; your cart is safe.',
     internalError: (reference: string) =>
       `Something went wrong on our side. Your cart is safe. If it happens again, give the server's staff this reference: ${reference}`,
+    storageUnavailable: "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.",
   },
 
   shop: {

@@ -62,6 +62,7 @@ export const pl: Messages = {
     statusCacheAge: (minutes) => (minutes < 1 ? 'Świeża (poniżej minuty)' : `Najstarszy wpis: ${minutes} min`),
     statusCacheEmpty: 'Pusta (pobierana przy pierwszym użyciu)',
     statusStorage: 'Magazyn danych',
+    statusStorageDown: (backend) => `${backend}: niedostępny, teraz nic nie da się zapisać (odczyt lub zapis się nie udaje; szczegóły w logu bota)`,
     statusVersion: 'Wersja bota',
     statusLatency: 'Opóźnienie bramy',
     statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze nie zmierzone'),
@@ -136,6 +137,7 @@ export const pl: Messages = {
     restarting: 'Bot sklepu uruchamia się ponownie. Spróbuj za kilka sekund; Twój koszyk jest bezpieczny.',
     internalError: (reference) =>
       `Coś poszło nie tak po naszej stronie. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
+    storageUnavailable: 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
   },
 
   shop: {

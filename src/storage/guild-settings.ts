@@ -88,6 +88,7 @@ export class GuildSettingsRepository {
   async get(guildId: string): Promise<GuildSettings> {
     const cached = this.#cache.get(guildId);
     if (cached) return cached;
+    // A failed read throws (StorageError) before anything is cached: defaults never stand in for a guild's settings.
     const { settings: read, upgraded } = await this.#load(guildId);
     if (upgraded) return (await this.update(guildId, (current) => current)).after;
     // An update that finished while this read was in flight has already cached the newer settings.
@@ -102,10 +103,9 @@ export class GuildSettingsRepository {
       const after = deepFreeze(guildSettingsSchema.parse(change(structuredClone(before))));
       // A read racing this write caches what storage then holds; the write's outcome replaces it.
       this.#cache.delete(guildId);
-      const stored = await this.keyv.set(settingsKey(guildId), after);
-      // Keyv reports a failed write as `false` (and an 'error' event): memory then defers to storage.
-      if (stored === false) this.#cache.delete(guildId);
-      else this.#cache.set(guildId, after);
+      // A failed write throws (StorageError): nothing is cached, the next read asks storage again.
+      await this.keyv.set(settingsKey(guildId), after);
+      this.#cache.set(guildId, after);
       this.#tell(guildId, before, after);
       return { before, after };
     });

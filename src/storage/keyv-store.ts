@@ -1,21 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
-import Keyv from 'keyv';
-import type { Logger } from '../logger.js';
+import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { guardAdapter } from './guarded-adapter.js';
 
 export interface Storage {
   readonly keyv: Keyv;
   /** What the admin status page shows: the adapter, never a credential. */
   readonly backend: string;
+  /** Writes and reads back a probe record: false when storage cannot do either right now. */
+  probe(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** Wraps the real store adapter; tests and benchmarks use it to fail or count storage calls. */
+export type AdapterWrapper = (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
+
+const PROBE_KEY = 'storage-probe';
 
 /**
  * Opens the Keyv store named by STORAGE_URL. Only SQLite is bundled: it needs nothing
  * installed beside the bot. The folder is created if missing, so a fresh checkout just runs.
  */
-export async function openStorage(storageUrl: string, logger: Logger): Promise<Storage> {
+export async function openStorage(storageUrl: string, wrap?: AdapterWrapper): Promise<Storage> {
   const file = storageUrl.replace(/^sqlite:\/\//, '');
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
 
@@ -25,12 +32,23 @@ export async function openStorage(storageUrl: string, logger: Logger): Promise<S
   await sqlite.query('PRAGMA journal_mode = WAL');
   await sqlite.query('PRAGMA synchronous = NORMAL');
 
-  const keyv = new Keyv({ store: sqlite, namespace: 'shopbot' });
-  keyv.on('error', (error: unknown) => logger.error({ err: error }, 'storage error'));
+  // Keyv's default turns a failed read into "no record" and a failed write into `false`: a guild
+  // would silently lose its settings. Every failure throws instead (a StorageError, see
+  // guarded-adapter.ts) and is logged once, by whoever answers the member.
+  const keyv = new Keyv({ store: guardAdapter(wrap ? wrap(sqlite) : sqlite), namespace: 'shopbot', throwOnErrors: true });
 
   return {
     keyv,
     backend: 'sqlite',
+    probe: async () => {
+      try {
+        const stamp = Date.now();
+        await keyv.set(PROBE_KEY, stamp);
+        return (await keyv.get(PROBE_KEY)) === stamp;
+      } catch {
+        return false;
+      }
+    },
     close: async () => {
       await keyv.disconnect();
     },
@@ -43,14 +61,13 @@ export async function openStorage(storageUrl: string, logger: Logger): Promise<S
  * so one write (atomic, one WAL append) instead of one per key, and the callbacks behind it wait less.
  */
 class BatchingSqlite extends KeyvSqlite {
-  async setMany(entries: { key: string; value: unknown }[]): Promise<boolean[]> {
-    if (entries.length === 0) return [];
+  async setMany(entries: { key: string; value: unknown }[]): Promise<void> {
+    if (entries.length === 0) return;
     const rows = entries.map(() => '(?, ?)').join(', ');
     await this.query(
       `INSERT INTO ${this.opts.table} (key, value) VALUES ${rows} ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
       ...entries.flatMap((entry) => [entry.key, entry.value]),
     );
-    return entries.map(() => true);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { KeyLock } from './key-lock.js';
 import { LinkDayIndex, type DayEntry } from './link-day-index.js';
 import { parseRecord } from './records.js';
+import { isStorageError } from './storage-error.js';
 
 /**
  * Every payment link the bot hands out is kept, so moderators can answer "is this link real,
@@ -260,6 +261,14 @@ export class PaymentLinkRepository {
       if (!(await this.keyv.has(recordKey(guildId, id)))) return id;
     }
   }
+}
+
+/**
+ * A link the store issued but storage could not record: it gets a reference all the same, so the
+ * member's DM and the operator's log line name the same link.
+ */
+export function unrecordedLink(link: NewPaymentLink): PaymentLink {
+  return { ...link, id: newLinkId() };
 }
 
 /** Short ids a moderator can read out or type: 8 characters of Crockford base32 (no I, L, O, U). */

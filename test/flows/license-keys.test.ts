@@ -1,7 +1,6 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
@@ -152,7 +151,7 @@ describe("a guild's sealed license", () => {
 
     expect(optionLabels((await new Member(h, at).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
     expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${GUILD_KEY}`);
-    const storage = await openStorage(h.config.STORAGE_URL, createLogger('silent'));
+    const storage = await openStorage(h.config.STORAGE_URL);
     try {
       const stored = (await storage.keyv.get(`guild:${guild.id}`)) as { license: { sealed: string } };
       expect(stored.license.sealed.split('.')[0]).toBe('v2');

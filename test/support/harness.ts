@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
+import { StorageSwitch } from './storage-switch.js';
 
 export const BOT_TOKEN = 'test-bot-token.NEVER-LOG-ME.abc123';
 export const LICENSE_KEY = 'license-key-NEVER-LOG-ME-9f8e7d';
@@ -28,6 +29,8 @@ export interface Harness {
   config: Config;
   /** Where the bot keeps its data (the SQLite file), for tests that read it raw. */
   storageFile: string;
+  /** Between the bot and its SQLite file: makes storage fail on demand, counts bytes written. */
+  storage: StorageSwitch;
   /** Every log line the bot wrote, raw. */
   logs: string[];
   /** Delays the store client asked to wait between retries (it is never made to actually wait). */
@@ -54,6 +57,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const clock = new ManualClock();
   const logs: string[] = [];
   const sleeps: number[] = [];
+  const storage = new StorageSwitch();
   const config = loadConfig({
     DISCORD_TOKEN: BOT_TOKEN,
     DISCORD_API_URL: discord.apiUrl,
@@ -80,6 +84,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
       ...(options.dmWaitMs !== undefined ? { linkDelivery: { dmWaitMs: options.dmWaitMs } } : {}),
+      storageAdapter: storage.wrap,
       // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });
@@ -96,6 +101,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     clock,
     config,
     storageFile: join(dir, 'store.sqlite'),
+    storage,
     logs,
     sleeps,
     async restart() {

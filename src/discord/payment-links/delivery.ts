@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
+import { isStorageError } from '../../storage/storage-error.js';
 import { editOriginalReply, type ReplyHandle } from '../respond.js';
 import { paymentLinkDm, withdrawnDmView } from './dm-views.js';
 import { DmWarmer } from './dm-warmer.js';
@@ -86,7 +87,7 @@ export class LinkDelivery {
     const first = noWait ? 'slow' : await Promise.race([dm, this.#timer(waitMs)]);
     if (first === 'slow') {
       this.#replies.remember(link.id, reply);
-      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true });
+      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
       // The DM follows in the background and, once out, becomes the link's home.
       const following = dm
         .then(async (sent) => {
@@ -100,7 +101,7 @@ export class LinkDelivery {
     }
     if (!first) {
       this.#replies.remember(link.id, reply);
-      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true });
+      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
       return { kind: 'reply', dmFollows: false };
     }
     return this.#settleDm(first, t, link, guildName, log, false);
@@ -161,8 +162,17 @@ export class LinkDelivery {
   /** Records a sent DM as the link's home (unless withdrawn meanwhile) and removes an earlier DM. */
   async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger, shownInReply: boolean): Promise<Delivery> {
     const delivery = { kind: 'dm' as const, channelId: sent.channelId, messageId: sent.id, ...(shownInReply ? { shownInReply } : {}) };
-    const updated = await this.options.paymentLinks.update(link.guildId, link.id, (record) => (record.revoked ? record : { ...record, delivery }));
-    if (!updated || updated.revoked) {
+    let updated: PaymentLink | undefined;
+    try {
+      updated = await this.options.paymentLinks.update(link.guildId, link.id, (record) => (record.revoked ? record : { ...record, delivery }));
+    } catch (error) {
+      // The DM is out: the member has the link. Where it went is only lost from the record (logged once).
+      if (!isStorageError(error)) throw error;
+      log.error({ link: link.id, storage: { operation: error.operation, key: error.key } }, 'could not record where a payment link was delivered');
+      return { kind: 'dm', channelId: sent.channelId };
+    }
+    // No record (storage could not keep it: see services/checkout.ts): the link still stands.
+    if (updated?.revoked) {
       // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
       await sent.edit(withdrawnDmView(t, link, guildName)).catch(() => undefined);
       return { kind: 'withdrawn' };
@@ -171,11 +181,17 @@ export class LinkDelivery {
     return { kind: 'dm', channelId: sent.channelId };
   }
 
-  async #recordDelivery(link: PaymentLink, delivery: NonNullable<PaymentLink['delivery']>): Promise<void> {
-    // A DM already on record stays the link's home; the reply is noted beside it.
-    await this.options.paymentLinks.update(link.guildId, link.id, (record) =>
-      record.delivery?.kind === 'dm' ? { ...record, delivery: { ...record.delivery, shownInReply: true } } : { ...record, delivery },
-    );
+  async #recordDelivery(link: PaymentLink, delivery: NonNullable<PaymentLink['delivery']>, log: Logger): Promise<void> {
+    try {
+      // A DM already on record stays the link's home; the reply is noted beside it.
+      await this.options.paymentLinks.update(link.guildId, link.id, (record) =>
+        record.delivery?.kind === 'dm' ? { ...record, delivery: { ...record.delivery, shownInReply: true } } : { ...record, delivery },
+      );
+    } catch (error) {
+      // The member is about to see the link in the reply: a failed note of it must not stop that.
+      if (!isStorageError(error)) throw error;
+      log.error({ link: link.id, storage: { operation: error.operation, key: error.key } }, 'could not record where a payment link was delivered');
+    }
   }
 
   async #deleteEarlierDm(link: PaymentLink, newMessageId: string, log: Logger): Promise<void> {

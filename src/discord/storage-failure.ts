@@ -1,0 +1,30 @@
+import { MessageFlags, type Interaction } from 'discord.js';
+import { localeOf, messages } from '../i18n/index.js';
+import type { Logger } from '../logger.js';
+import type { StorageError } from '../storage/storage-error.js';
+import type { HandlerContext } from './context.js';
+
+/**
+ * The one way a storage failure reaches a member: one log line with what failed, and an answer
+ * that says nothing was changed, never a default read as if it were their data.
+ */
+export async function answerStorageFailure(ctx: HandlerContext, error: StorageError): Promise<void> {
+  ctx.log.error({ storage: { operation: error.operation, key: error.key }, err: error.cause }, 'storage unavailable');
+  await ctx.respond.show({ content: ctx.t.common.storageUnavailable });
+}
+
+/**
+ * The same answer when storage fails before a handler runs (reading the guild's settings to
+ * build the interaction's context): there is no Responder yet, so the interaction is answered directly.
+ */
+export async function answerStorageFailureBeforeHandler(interaction: Interaction, error: StorageError, logger: Logger): Promise<void> {
+  logger.error({ storage: { operation: error.operation, key: error.key }, err: error.cause, interaction: interaction.id }, 'storage unavailable');
+  if (interaction.isAutocomplete()) {
+    await interaction.respond([]).catch(() => undefined);
+    return;
+  }
+  if (!interaction.isRepliable()) return;
+  const content = messages(localeOf(interaction.locale)).common.storageUnavailable;
+  if (interaction.deferred || interaction.replied) await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+  else await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+}

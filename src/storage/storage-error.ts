@@ -1,0 +1,21 @@
+/**
+ * Storage could not be read or written. Repositories let it through instead of answering with a
+ * default: a guild whose settings cannot be read has not lost its license, and a write that did
+ * not happen must never be reported as done. Handlers tell the member "nothing was changed".
+ */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+
+  constructor(
+    readonly operation: 'read' | 'write',
+    /** The record's key (ids only, never a secret or a URL), for the log line. */
+    readonly key: string | undefined,
+    cause: unknown,
+  ) {
+    super(`storage ${operation} failed${key ? ` (${key})` : ''}`, { cause });
+  }
+}
+
+export function isStorageError(error: unknown): error is StorageError {
+  return error instanceof StorageError;
+}

@@ -1,0 +1,134 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { button, optionLabels, textOf } from '../support/ui.js';
+
+const STORAGE_DOWN = "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.";
+const STORAGE_DOWN_PL = 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.';
+const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
+/** Checkouts in this file are spaced past the default 30 s cooldown. */
+const PAST_COOLDOWN_MS = 31_000;
+
+/** The storage under the bot fails on demand (see test/support/storage-switch.ts): reads, writes, once, or for some keys. */
+describe('when storage fails', () => {
+  let h: Harness;
+  let admin: Member;
+  beforeAll(async () => {
+    h = await startHarness();
+    admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => {
+    h.storage.recover();
+    h.clock.advance(PAST_COOLDOWN_MS);
+  });
+
+  function logLines(message: string): Record<string, unknown>[] {
+    return h.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === message);
+  }
+
+  it('a failed read is an error, not an empty cart; the cart is there once storage recovers', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    h.storage.failReads = true;
+
+    const reply = await member.run('cart');
+
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.message!.content).toBe(STORAGE_DOWN);
+    h.storage.recover();
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+  });
+
+  it('one failed read, then storage works again', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    h.storage.failNext('read', 1);
+    expect((await member.run('cart')).message!.content).toBe(STORAGE_DOWN);
+    expect(textOf((await member.run('cart')).message!)).toContain('2 × 30 dni — VIP');
+  });
+
+  it('a write that did not happen is never reported as done', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 1);
+    await openVariant(member, VIP_30);
+    h.storage.failWrites = true;
+
+    const pressed = await member.press('Add to cart');
+
+    expect(pressed.message!.content).toBe(STORAGE_DOWN);
+    h.storage.recover();
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+  });
+
+  it('no payment link is asked for when the checkout cannot be saved', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 1);
+    const links = h.store.requestsTo('paymentUrl').length;
+    h.storage.failWrites = true;
+
+    const reply = await member.run('checkout', { nick: 'NoDisk' });
+
+    expect(reply.message!.content).toBe(STORAGE_DOWN);
+    expect(h.store.requestsTo('paymentUrl')).toHaveLength(links);
+    h.storage.recover();
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+  });
+
+  it('an admin change that cannot be saved says so, changes nothing, and the status shows storage failing', async () => {
+    h.storage.failWrites = true;
+    const refused = await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 90 });
+    expect(refused.message!.content).toBe(STORAGE_DOWN);
+
+    const status = textOf((await admin.sub('shop-admin', 'status')).message!);
+    expect(status).toContain('Storage\nsqlite: unavailable, nothing can be saved right now');
+
+    h.storage.recover();
+    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('Checkout cooldown\n30 s');
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain('Storage\nsqlite\n');
+  });
+
+  it('settings that could not be read are never replaced by defaults, in memory or on disk', async () => {
+    const menu = (await admin.sub('shop-admin', 'servers')).message!;
+    expect((await admin.choose('Survival', menu)).message!.content).toBe('/shop now offers: Survival.');
+
+    // After a restart the guild's settings are read again; that read fails.
+    h.storage.failReads = (key) => key.includes(':guild:');
+    await h.restart();
+    const buyer = new Member(h, { locale: 'pl' });
+    expect((await buyer.run('shop')).message!.content).toBe(STORAGE_DOWN_PL);
+    expect((await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 45 })).message!.content).toBe(STORAGE_DOWN);
+
+    h.storage.recover();
+    // SkyBlock is still hidden: /shop goes straight to Survival's categories.
+    expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
+    const both = (await admin.sub('shop-admin', 'servers')).message!;
+    expect(optionLabels(both)).toEqual(['Survival', 'SkyBlock']);
+    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('Checkout cooldown\n30 s');
+  });
+
+  it('delivers a link whose record could not be written, and logs that once with its reference (never the URL)', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    h.storage.failWrites = (key) => /:link/.test(key);
+    const dm = h.discord.waitForDm(member.user.id);
+
+    const reply = await member.run('checkout', { nick: 'Unrecorded' });
+
+    const message = await dm;
+    const url = h.store.paymentUrls.at(-1)!;
+    expect(button(message, 'Pay').url).toBe(url);
+    expect(reply.message!.content).toContain('Your payment link for **Unrecorded** is in your DMs.');
+    const reference = /Link reference: (\w+)/.exec(textOf(message))![1]!;
+    const lines = logLines('payment link delivered but its record could not be saved');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ link: reference, nick: 'Unrecorded', user: member.user.id, items: [{ quantity: 2, variantName: '30 dni' }] });
+    expect(h.logs.some((line) => line.includes(url))).toBe(false);
+    h.storage.recover();
+    // The cart was checked out: the member is not invited to pay twice.
+    expect((await member.run('cart')).message!.content).not.toContain('30 dni');
+  });
+});

@@ -1,0 +1,67 @@
+import type { KeyvStoreAdapter } from 'keyv';
+
+type KeyFilter = (key: string) => boolean;
+
+const READS = new Set(['get', 'getMany', 'has', 'hasMany']);
+const WRITES = new Set(['set', 'setMany', 'delete', 'deleteMany', 'clear']);
+
+/**
+ * Sits between the bot's Keyv and the real SQLite adapter: makes reads or writes fail on demand
+ * (as a full disk, a locked file or a broken volume would) and counts what is written.
+ * Keys are as SQLite holds them (`shopbot:cart:…`).
+ */
+export class StorageSwitch {
+  /** Every read fails while set; a function fails only the keys it accepts. */
+  failReads: boolean | KeyFilter = false;
+  failWrites: boolean | KeyFilter = false;
+  #readFailuresLeft = 0;
+  #writeFailuresLeft = 0;
+  /** Bytes of keys and values handed to `set`, and how many sets. */
+  bytesWritten = 0;
+  writes = 0;
+
+  /** The next `count` reads (or writes) fail, then storage works again. */
+  failNext(operation: 'read' | 'write', count = 1): void {
+    if (operation === 'read') this.#readFailuresLeft = count;
+    else this.#writeFailuresLeft = count;
+  }
+
+  recover(): void {
+    this.failReads = false;
+    this.failWrites = false;
+    this.#readFailuresLeft = 0;
+    this.#writeFailuresLeft = 0;
+  }
+
+  readonly wrap = (adapter: KeyvStoreAdapter): KeyvStoreAdapter =>
+    new Proxy(adapter, {
+      get: (target, property, receiver) => {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof property !== 'string' || typeof value !== 'function') return value;
+        const operation = READS.has(property) ? 'read' : WRITES.has(property) ? 'write' : undefined;
+        if (!operation) return value;
+        return async (...args: unknown[]) => {
+          const keys = (Array.isArray(args[0]) ? args[0] : [args[0]]).map((key) => (typeof key === 'string' ? key : JSON.stringify(key)));
+          if (this.#shouldFail(operation, keys)) throw new Error(`SQLITE_IOERR: disk I/O error (injected ${operation} failure)`);
+          if (property === 'set') {
+            this.writes += 1;
+            this.bytesWritten += String(args[0]).length + String(args[1]).length;
+          }
+          return (value as (...inner: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+
+  #shouldFail(operation: 'read' | 'write', keys: string[]): boolean {
+    if (operation === 'read' && this.#readFailuresLeft > 0) {
+      this.#readFailuresLeft -= 1;
+      return true;
+    }
+    if (operation === 'write' && this.#writeFailuresLeft > 0) {
+      this.#writeFailuresLeft -= 1;
+      return true;
+    }
+    const rule = operation === 'read' ? this.failReads : this.failWrites;
+    return typeof rule === 'function' ? keys.some(rule) : rule;
+  }
+}
