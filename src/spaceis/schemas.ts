@@ -3,9 +3,13 @@
  *
  * The contract leaves many shapes "not shown" and the public clients disagree on details
  * (0/1 vs booleans, numeric vs string ids, number vs string amounts). So the schemas are
- * deliberately tolerant: objects keep unknown fields (`z.looseObject`), anything the bot can
- * live without is optional/nullable, and only what the bot cannot work without is required:
- * ids and names of servers, categories, products and variants, and a price's amount and method.
+ * deliberately tolerant: unknown fields are accepted, anything the bot can live without is
+ * optional/nullable, and only what the bot cannot work without is required: ids and names of
+ * servers, categories, products and variants, and a price's amount and method.
+ *
+ * Offers are cached for every license, so objects keep only the fields the bot reads (`z.object`
+ * strips the rest): a shop's long descriptions (whole HTML pages, base64, images inlined), its
+ * payment providers' details or any field added to the API later never sit in memory.
  */
 import { z } from 'zod';
 
@@ -67,7 +71,7 @@ export function toGrosze(amount: number | string): number | undefined {
 // ---------------------------------------------------------------------------------------------
 
 /** `sms` sub-fields are "not shown" in the contract; clients show `{ is: 0|1, number, content }`. */
-const smsObjectSchema = z.looseObject({
+const smsObjectSchema = z.object({
   is: looseBoolean.optional(),
   number: z
     .union([z.string(), z.number()])
@@ -82,16 +86,8 @@ export const smsSchema = z.union([
   looseBoolean.transform((is) => ({ is })),
 ]);
 
-export const providerDataSchema = z.looseObject({
-  name: optionalText,
-  home: optionalText,
-  terms: optionalText,
-  complaint: optionalText,
-  image: optionalText,
-});
-
 export const priceSchema = z
-  .looseObject({
+  .object({
     /** The amount exactly as received (10.5 or "10.50"); use `amountGrosze` for arithmetic. */
     amount: z.union([z.number(), z.string()]),
     /** Gateway name shown to the buyer. */
@@ -101,7 +97,6 @@ export const priceSchema = z
     /** e.g. `transfer` or `sms`. */
     type: optionalText,
     sms: smsSchema.nullish(),
-    providerData: providerDataSchema.nullish(),
   })
   .transform((price, ctx) => {
     const amountGrosze = toGrosze(price.amount);
@@ -116,7 +111,7 @@ export const priceSchema = z
     return { ...price, amountGrosze };
   });
 
-export const variantSchema = z.looseObject({
+export const variantSchema = z.object({
   /** Opaque: pass back exactly as received as `variantId`. */
   id: idSchema,
   name: z.string(),
@@ -128,7 +123,7 @@ export const variantSchema = z.looseObject({
 // Offer
 // ---------------------------------------------------------------------------------------------
 
-export const serverSchema = z.looseObject({
+export const serverSchema = z.object({
   id: idSchema,
   name: z.string(),
   slug: optionalText,
@@ -136,23 +131,19 @@ export const serverSchema = z.looseObject({
   additional: optionalText,
 });
 
-export const productDescriptionsSchema = z.looseObject({
-  /** Plain text. */
+export const productDescriptionsSchema = z.object({
+  /** Plain text. (`long`, base64 HTML of any size, is never shown and so never kept.) */
   short: optionalText,
-  /** Base64-encoded HTML, may be empty. */
-  long: optionalText,
 });
 
 /** A product as listed inside a server's categories (camelCase in this endpoint). */
-export const productSchema = z.looseObject({
+export const productSchema = z.object({
   id: idSchema,
   name: z.string(),
   imageUrl: optionalText,
   descriptions: productDescriptionsSchema.nullish(),
   is_promoted: looseBoolean.nullish(),
   promotion_percentage: looseNumber.nullish(),
-  parameter_1: z.unknown().optional(),
-  parameter_2: z.unknown().optional(),
   /**
    * The contract says every product carries it, but the bot sells through the cart link, so a
    * missing one must not make the whole offer unreadable.
@@ -160,26 +151,24 @@ export const productSchema = z.looseObject({
   paymentUrl: optionalText,
 });
 
-export const categorySchema = z.looseObject({
+export const categorySchema = z.object({
   id: idSchema,
   name: z.string(),
   products: z.array(productSchema).nullish().transform((products) => products ?? []),
 });
 
 /** `data` of GET /v4/server/{param}. */
-export const serverOfferSchema = z.looseObject({
+export const serverOfferSchema = z.object({
   server: serverSchema.optional(),
   categories: z.array(categorySchema),
   licenseId: idSchema.nullish(),
 });
 
 /** `data.product` of the variants endpoint: snake_case, unlike the server endpoint. */
-export const variantsProductSchema = z.looseObject({
+export const variantsProductSchema = z.object({
   id: idSchema,
   category_id: idSchema.nullish(),
   name: optionalText,
-  short_description: optionalText,
-  long_description: optionalText,
   image_url: optionalText,
   position: looseNumber.nullish(),
   is_promoted: looseBoolean.nullish(),
@@ -187,7 +176,7 @@ export const variantsProductSchema = z.looseObject({
 });
 
 /** `data` of GET /v4/server/{param}/category/{c}/product/{p}/variants. */
-export const productVariantsSchema = z.looseObject({
+export const productVariantsSchema = z.object({
   product: variantsProductSchema,
   variants: z.array(variantSchema),
 });
@@ -196,7 +185,7 @@ export const productVariantsSchema = z.looseObject({
 export const serverListSchema = z.array(serverSchema);
 
 /** `data` of POST /v4/cart/paymentUrl. */
-export const paymentLinkSchema = z.looseObject({
+export const paymentLinkSchema = z.object({
   /**
    * Returned to the caller verbatim. It is only checked to be an absolute http(s) URL so the
    * bot never renders e.g. a `javascript:` link; the string itself is never rewritten.
@@ -221,7 +210,7 @@ function isHttpUrl(value: string): boolean {
  * `{ success, type, data }`; `success`/`type` are optional because not every response has
  * them. `data` is validated separately with the endpoint's own schema.
  */
-export const envelopeSchema = z.looseObject({
+export const envelopeSchema = z.object({
   success: looseBoolean.optional(),
   type: z.string().optional(),
   data: z.unknown(),
@@ -232,7 +221,7 @@ export const envelopeSchema = z.looseObject({
  * validation body `{ message, errors: { field: [messages] } }`. An `errors` value that is a
  * single string is normalised to a one-element list.
  */
-export const errorBodySchema = z.looseObject({
+export const errorBodySchema = z.object({
   success: looseBoolean.optional(),
   type: z.string().optional(),
   message: z.string().optional().catch(undefined),
@@ -260,7 +249,6 @@ export type Category = z.infer<typeof categorySchema>;
 export type ServerOffer = z.infer<typeof serverOfferSchema>;
 export type Price = z.infer<typeof priceSchema>;
 export type Sms = z.infer<typeof smsSchema>;
-export type ProviderData = z.infer<typeof providerDataSchema>;
 export type Variant = z.infer<typeof variantSchema>;
 export type VariantsProduct = z.infer<typeof variantsProductSchema>;
 export type ProductVariants = z.infer<typeof productVariantsSchema>;

@@ -73,6 +73,22 @@ describe('OfferCache', () => {
     expect(fake.requestsTo('server')).toHaveLength(2);
   });
 
+  it('keeps only what the bot shows: a huge long description is not held in the cache', async () => {
+    const vip = findProduct(fake.shop, 'VIP');
+    // Shops paste whole pages (images inlined as base64) into the long description; the bot never shows it.
+    vip.product.descriptions = { short: 'Ranga VIP', long: `<p>${'Opis z obrazkiem '.repeat(20_000)}</p>` };
+    const huge = Buffer.from(vip.product.descriptions.long!).toString('base64').slice(0, 64);
+
+    const offer = await cache.server(vip.server.id);
+    const variants = await cache.variants(vip.server.id, vip.category.id, vip.product.id);
+
+    for (const cached of [offer, variants]) {
+      expect(JSON.stringify(cached)).not.toContain(huge);
+      expect(JSON.stringify(cached).length).toBeLessThan(20_000);
+    }
+    expect(offer.categories[0]?.products.find((product) => product.name === 'VIP')?.descriptions?.short).toBe('Ranga VIP');
+  });
+
   it('caches variants per product', async () => {
     const vip = findProduct(fake.shop, 'VIP');
     const svip = findProduct(fake.shop, 'SVIP');
