@@ -98,7 +98,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
     }),
-    carts: new CartRepository(storage.keyv, logger),
+    carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS }),
     nicks: new NickRepository(storage.keyv),
     guildSettings,
     paymentLinks,

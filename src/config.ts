@@ -52,6 +52,14 @@ const configSchema = z.object({
       message: 'must be a sqlite:// connection string, e.g. sqlite://data/store.sqlite',
     }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
+  CART_EXPIRY_DAYS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number of days from 1 to 3650')
+    .transform(Number)
+    .refine((days) => days >= 1 && days <= 3650, 'must be a whole number of days from 1 to 3650')
+    .default(30),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type Keyv from 'keyv';
 import { emptyCart, type Cart } from '../cart/rules.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { sameLicense } from '../security/license-id.js';
 import { KeyLock } from './key-lock.js';
@@ -22,22 +23,37 @@ const storedCartSchema = z.object({
   lines: z.array(cartLineSchema),
   /** Set when lines were dropped behind the member's back; shown once, on their next /cart. */
   notice: z.enum(['license-changed']).optional(),
+  /** When the cart was last changed; a record from before carts expired has none and counts as changed now. */
+  touchedAt: z.number().optional(),
 });
 
 export type StoredCart = z.infer<typeof storedCartSchema>;
 
-/** One cart per member per guild, kept across restarts. */
+const DAY_MS = 86_400_000;
+
+/**
+ * One cart per member per guild, kept across restarts. A cart nobody changed for `expiryDays`
+ * (CART_EXPIRY_DAYS) reads as empty, and its record goes at the member's next change.
+ */
 export class CartRepository {
   readonly #locks = new KeyLock();
+  readonly #clock: Clock;
+  readonly #expiryMs: number;
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
-  ) {}
+    options: { clock?: Clock; expiryDays?: number } = {},
+  ) {
+    this.#clock = options.clock ?? systemClock;
+    this.#expiryMs = (options.expiryDays ?? 30) * DAY_MS;
+  }
 
   async get(guildId: string, userId: string): Promise<StoredCart> {
     const key = cartKey(guildId, userId);
-    return parseRecord(storedCartSchema, await this.keyv.get(key), () => emptyCart(''), this.logger, key);
+    const stored = parseRecord<StoredCart>(storedCartSchema, await this.keyv.get(key), () => emptyCart(''), this.logger, key);
+    if (stored.touchedAt !== undefined && this.#clock.now() - stored.touchedAt > this.#expiryMs) return emptyCart(stored.license);
+    return stored;
   }
 
   /**
@@ -77,7 +93,7 @@ export class CartRepository {
 
   private async save(key: string, cart: StoredCart): Promise<void> {
     if (cart.lines.length === 0 && !cart.notice) await this.keyv.delete(key);
-    else await this.keyv.set(key, cart);
+    else await this.keyv.set(key, { ...cart, touchedAt: this.#clock.now() });
   }
 }
 

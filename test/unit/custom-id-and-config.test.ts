@@ -39,7 +39,15 @@ describe('configuration', () => {
       SPACEIS_API_URL: 'https://api.spaceis.pl',
       STORAGE_URL: 'sqlite://data/store.sqlite',
       LOG_LEVEL: 'info',
+      CART_EXPIRY_DAYS: 30,
     });
+    expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
+  });
+
+  it('explains a cart expiry that is not a whole number of days', () => {
+    for (const value of ['0', 'soon', '2.5', '100000']) {
+      expect(() => loadConfig({ ...valid, CART_EXPIRY_DAYS: value })).toThrow('CART_EXPIRY_DAYS must be a whole number of days from 1 to 3650');
+    }
   });
 
   it('names every bad variable in one message and never echoes a secret', () => {
