@@ -14,6 +14,7 @@ import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
+import { DmChannelSweeper } from './services/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
@@ -114,7 +115,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
 
   const router = new InteractionRouter(services, features);
   const inFlight = new InFlight();
+  const dmChannels = new DmChannelSweeper(client, clock);
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
+    dmChannels.maybeSweep();
     // While stopping, a newcomer is told to come back instead of being left with "interaction failed".
     const routed = inFlight.accepting ? router.handle(interaction) : router.refuseWhileStopping(interaction);
     // The guild's settings are read before any handler runs: if storage fails there, the member is still told.
