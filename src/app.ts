@@ -14,7 +14,7 @@ import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
-import { DmChannelSweeper } from './services/dm-channel-sweeper.js';
+import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
