@@ -11,8 +11,13 @@ export async function serverChoices(ctx: AutocompleteContext & { shop: ShopAcces
   return servers
     .filter((server) => !hidden.has(server.id))
     .filter((server) => server.name.toLowerCase().includes(typed) || (server.slug ?? '').toLowerCase().includes(typed))
-    .slice(0, LIMITS.autocompleteChoices)
-    .map((server) => ({ name: clip(server.name, LIMITS.choiceName), value: server.id.length <= 100 ? server.id : (server.slug ?? server.name) }));
+    .flatMap((server) => {
+      // The value comes back as what the member typed (matched by id, slug or name): one that
+      // does not fit Discord's 100 characters cannot be offered (a clipped one would not match).
+      const value = [server.id, server.slug, server.name].find((candidate) => candidate && candidate.length <= LIMITS.choiceName);
+      return value ? [{ name: clip(server.name, LIMITS.choiceName), value }] : [];
+    })
+    .slice(0, LIMITS.autocompleteChoices);
 }
 
 /** Autocomplete cannot be deferred: if the store is slow, answer with no suggestions rather than fail. */

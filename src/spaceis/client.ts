@@ -133,20 +133,13 @@ export class StoreClient {
   }
 
   /** GET /v4/server/{param}; `param` is the server id or slug. */
-  getServer(param: string): Promise<ServerOffer> {
-    return this.#request({
-      method: 'GET',
-      path: `/v4/server/${encodeURIComponent(param)}`,
-      dataSchema: serverOfferSchema,
-    });
+  async getServer(param: string): Promise<ServerOffer> {
+    return this.#request({ method: 'GET', path: `/v4/server/${pathSegment(param)}`, dataSchema: serverOfferSchema });
   }
 
   /** GET /v4/server/{param}/category/{categoryId}/product/{productId}/variants */
-  getVariants(serverParam: string, categoryId: string, productId: string): Promise<ProductVariants> {
-    const path =
-      `/v4/server/${encodeURIComponent(serverParam)}` +
-      `/category/${encodeURIComponent(categoryId)}` +
-      `/product/${encodeURIComponent(productId)}/variants`;
+  async getVariants(serverParam: string, categoryId: string, productId: string): Promise<ProductVariants> {
+    const path = `/v4/server/${pathSegment(serverParam)}/category/${pathSegment(categoryId)}/product/${pathSegment(productId)}/variants`;
     return this.#request({ method: 'GET', path, dataSchema: productVariantsSchema });
   }
 
@@ -320,12 +313,50 @@ function isRetryable(error: StoreError): boolean {
   return error.status >= 500 || error.isThrottled;
 }
 
+/** The most of an answer read: the largest offer seen is far smaller; anything bigger is not one. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** The body, read up to MAX_BODY_BYTES: an oversized answer is the "could not read" error, not memory growth. */
 async function readBody(response: Response, spec: RequestSpec<z.ZodType>, timeoutMs: number): Promise<string> {
-  try {
-    return await response.text();
-  } catch (error) {
-    throw transportError(spec, error, timeoutMs);
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw transportError(spec, error, timeoutMs);
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new StoreError({
+        kind: 'invalid-response',
+        message: `SpaceIs ${spec.method} ${spec.path} answered more than ${MAX_BODY_BYTES} bytes (HTTP ${response.status})`,
+        method: spec.method,
+        path: spec.path,
+        status: response.status,
+      });
+    }
+    chunks.push(chunk.value);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A store id as one path segment. Encoding keeps `/`, `?` and `#` inside the segment, but `.` and
+ * `..` (also percent-encoded) are read as "this" and "the parent" by every URL parser: such an id,
+ * or an empty one, would send the request somewhere else, so it is refused.
+ */
+function pathSegment(id: string): string {
+  const encoded = encodeURIComponent(id);
+  if (encoded === '' || /^(\.|%2e){1,2}$/i.test(encoded)) {
+    throw new StoreError({ kind: 'invalid-response', message: `SpaceIs id ${JSON.stringify(id.slice(0, 20))} cannot be used in a request path` });
+  }
+  return encoded;
 }
 
 function transportError(spec: RequestSpec<z.ZodType>, error: unknown, timeoutMs: number): StoreError {

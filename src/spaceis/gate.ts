@@ -31,6 +31,13 @@ export interface GateOptions {
   exhaustedPauseMs?: number;
 }
 
+/**
+ * The longest the store can pause a license with one answer, and the longest wait a member is told
+ * (see problem-texts.ts): a real throttle lasts seconds to a few minutes; a Retry-At of days, or an
+ * epoch timestamp where seconds belong, must not stop every guild on the license until a restart.
+ */
+export const MAX_PAUSE_MS = 5 * 60_000;
+
 export type GateState = 'closed' | 'open' | 'half-open';
 
 export class StoreGate {
@@ -160,7 +167,9 @@ export class StoreGate {
 
   #failed(error: unknown): void {
     if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
-      this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + error.retryAfterSeconds * 1000);
+      // A Retry-At of days (or an epoch timestamp where seconds belong) must not stop a license until restart.
+      const pauseMs = Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS);
+      this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + pauseMs);
     }
     if (!countsAsOutage(error)) {
       // The store answered (a business error, a 4xx): it is up.

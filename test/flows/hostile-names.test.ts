@@ -140,3 +140,30 @@ describe('hostile store names', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('store ids and slugs longer than Discord allows', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    const shop = defaultShop();
+    shop.servers[0]!.id = `srv-${'x'.repeat(140)}`;
+    shop.servers[0]!.slug = `slug-${'y'.repeat(120)}`;
+    shop.servers[1]!.id = `srv-${'z'.repeat(140)}`;
+    shop.servers[1]!.slug = 'sky';
+    h = await startHarness({ shop });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('are never offered as an autocomplete value over 100 characters; a usable slug or name stands in', async () => {
+    const member = new Member(h);
+    const outcome = await (await h.discord.autocomplete(member.user, 'shop', { name: 'server', value: '' })).settled();
+    expect(outcome.choices).toEqual([
+      { name: 'Survival', value: 'Survival' },
+      { name: 'SkyBlock', value: 'sky' },
+    ]);
+    // The value works when sent back.
+    const reply = await member.run('shop', { server: 'sky' });
+    expect(reply.message!.embeds[0].title).toContain('SkyBlock');
+  });
+});

@@ -44,13 +44,20 @@ export function select(customId: string, placeholder: string, options: SelectOpt
     placeholder: clip(placeholder, LIMITS.placeholder),
     min_values: 1,
     max_values: 1,
-    options: options.slice(0, LIMITS.selectOptions).map((option): APISelectMenuOption => ({
+    // A repeated value (two store entries with one id, or a short-reference collision) would make
+    // Discord refuse the whole menu: the first one stays, as the lookup takes the first match.
+    options: uniqueByValue(options).slice(0, LIMITS.selectOptions).map((option): APISelectMenuOption => ({
       value: option.value,
       label: clip(option.label || '—', LIMITS.optionLabel),
       ...(option.description ? { description: clip(option.description, LIMITS.optionDescription) } : {}),
       ...(option.default ? { default: true } : {}),
     })),
   };
+}
+
+function uniqueByValue(options: SelectOption[]): SelectOption[] {
+  const seen = new Set<string>();
+  return options.filter((option) => !seen.has(option.value) && seen.add(option.value));
 }
 
 export interface Page<T> {

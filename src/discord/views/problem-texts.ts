@@ -1,6 +1,7 @@
 import type { RuleViolation } from '../../cart/rules.js';
 import type { Messages } from '../../i18n/index.js';
 import type { StoreError } from '../../spaceis/errors.js';
+import { MAX_PAUSE_MS } from '../../spaceis/gate.js';
 import { clip, plain } from '../text.js';
 
 /** The buyer-facing sentence for a cart rule the bot refused to break. */
@@ -34,7 +35,10 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
     return during === 'checkout' && error.kind === 'timeout' ? t.storeErrors.timeoutCheckout : t.storeErrors.unavailable;
   }
   if (error.kind === 'invalid-response') return t.storeErrors.badResponse;
-  if (error.isThrottled) return t.storeErrors.throttled(error.retryAfterSeconds);
+  if (error.isThrottled) {
+    const seconds = error.retryAfterSeconds === undefined ? undefined : Math.min(error.retryAfterSeconds, MAX_PAUSE_MS / 1000);
+    return t.storeErrors.throttled(seconds);
+  }
   if ((error.status ?? 0) >= 500) {
     // The store failed, it did not refuse: say so, with its own words when it gave any.
     return error.apiMessage ? `${t.storeErrors.unavailable}\n(“${clip(plain(error.apiMessage), 200)}”)` : t.storeErrors.unavailable;
@@ -47,7 +51,9 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
     parts.push(t.storeErrors.fieldErrors);
     for (const [field, problems] of fields.slice(0, 10)) parts.push(`• ${clip(plain(field), 60)}: “${clip(plain(problems.join('; ')), 200)}”`);
   }
-  const hint = error.apiMessage ? t.storeErrors.hints[error.apiMessage.trim().toLowerCase()] : undefined;
+  // Own keys only: a store message such as "constructor" must not find Object's.
+  const known = error.apiMessage?.trim().toLowerCase();
+  const hint = known !== undefined && Object.hasOwn(t.storeErrors.hints, known) ? t.storeErrors.hints[known] : undefined;
   if (hint) parts.push(hint);
   if (parts.length === 0) parts.push((error.status ?? 0) >= 500 ? t.storeErrors.unavailable : t.storeErrors.badResponse);
   return clip(parts.join('\n'), 1900);
