@@ -19,7 +19,7 @@ export async function postPanel(interaction: CommandInteraction, ctx: HandlerCon
   const target = interaction.options.getChannel('channel', true);
   const problem = await channelProblem(interaction, target.id, ctx);
   if (problem) return ctx.respond.show({ content: problem });
-  const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds });
+  const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds, lane: ctx.guildId });
   const servers = await reader.servers();
 
   const channel = await interaction.client.channels.fetch(target.id);

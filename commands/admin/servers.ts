@@ -17,7 +17,7 @@ type ShopContext = HandlerContext & { shop: ShopAccess };
 
 /** Every server of the license, hidden ones included: this is where admins hide them. */
 function allServers(ctx: ShopContext): Promise<Server[]> {
-  return offerReader(ctx.shop.offers, () => ctx.respond.defer()).servers();
+  return offerReader(ctx.shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId }).servers();
 }
 
 export async function chooseServers(ctx: ShopContext): Promise<void> {

@@ -40,7 +40,7 @@ async function priceLines(ctx: HandlerContext, lines: CartLine[]): Promise<{ var
   const variants = new Map<string, PricedVariant>();
   const gone = new Set<string>();
   if (!ctx.shop || lines.length === 0) return { variants, gone };
-  const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer());
+  const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
   const products = new Map<string, CartLine>();
   for (const line of lines) products.set(`${line.serverId}\u0000${line.categoryId}\u0000${line.productId}`, line);
   try {

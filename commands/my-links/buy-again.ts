@@ -20,7 +20,7 @@ export async function buyAgain(ctx: HandlerContext & { shop: ShopAccess }, id: s
   if (!link || link.userId !== userId) return showMyLinks(ctx, page, t.buyAgain.notYours(id));
 
   // Items of a link issued from another license belong to another shop: none of them is on offer here.
-  const reader = offerReader(shop.offers, () => ctx.respond.defer(), { hiddenServerIds: settings.hiddenServerIds });
+  const reader = offerReader(shop.offers, () => ctx.respond.defer(), { hiddenServerIds: settings.hiddenServerIds, lane: ctx.guildId });
   const found = link.license === shop.license ? await findLinkItems(reader, link.items) : link.items.map(() => undefined);
   const policy = { license: shop.license, multiServer: settings.multiServerCart };
 

@@ -9,7 +9,7 @@ export type ShopContext = HandlerContext & { shop: ShopAccess };
 
 /** The offer as this member may see it (hidden servers left out), deferring only when the store must be asked. */
 export function readerFor(ctx: ShopContext): OfferReader {
-  return offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds });
+  return offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds, lane: ctx.guildId });
 }
 
 /**

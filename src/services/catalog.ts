@@ -19,8 +19,10 @@ export interface OfferReader {
 export function offerReader(
   offers: OfferCache,
   beforeStoreCall: () => Promise<void>,
-  options: { hiddenServerIds?: readonly string[] } = {},
+  /** `lane`: the guild reading, so its cold reads queue in its own lane at the license's gate. */
+  options: { hiddenServerIds?: readonly string[]; lane?: string } = {},
 ): OfferReader {
+  const { lane } = options;
   const read = async <T>(cached: T | undefined, fetch: () => Promise<T>): Promise<T> => {
     if (cached !== undefined) return cached;
     await beforeStoreCall();
@@ -30,10 +32,10 @@ export function offerReader(
   const hidden = new Set(options.hiddenServerIds ?? []);
   const visible = (servers: Server[]): Server[] => (hidden.size === 0 ? servers : servers.filter((server) => !hidden.has(server.id)));
   return {
-    servers: () => read(offers.peekServers(), () => offers.servers()).then(visible),
-    server: (serverId) => read(offers.peekServer(serverId), () => offers.server(serverId)),
+    servers: () => read(offers.peekServers(), () => offers.servers(lane)).then(visible),
+    server: (serverId) => read(offers.peekServer(serverId), () => offers.server(serverId, lane)),
     variants: (serverId, categoryId, productId) =>
-      read(offers.peekVariants(serverId, categoryId, productId), () => offers.variants(serverId, categoryId, productId)),
+      read(offers.peekVariants(serverId, categoryId, productId), () => offers.variants(serverId, categoryId, productId, lane)),
   };
 }
 

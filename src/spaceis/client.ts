@@ -128,19 +128,19 @@ export class StoreClient {
   }
 
   /** GET /v4/servers */
-  listServers(): Promise<Server[]> {
-    return this.#request({ method: 'GET', path: '/v4/servers', dataSchema: serverListSchema });
+  listServers(options: ReadOptions = {}): Promise<Server[]> {
+    return this.#request({ method: 'GET', path: '/v4/servers', dataSchema: serverListSchema, ...lane(options) });
   }
 
   /** GET /v4/server/{param}; `param` is the server id or slug. */
-  async getServer(param: string): Promise<ServerOffer> {
-    return this.#request({ method: 'GET', path: `/v4/server/${pathSegment(param)}`, dataSchema: serverOfferSchema });
+  async getServer(param: string, options: ReadOptions = {}): Promise<ServerOffer> {
+    return this.#request({ method: 'GET', path: `/v4/server/${pathSegment(param)}`, dataSchema: serverOfferSchema, ...lane(options) });
   }
 
   /** GET /v4/server/{param}/category/{categoryId}/product/{productId}/variants */
-  async getVariants(serverParam: string, categoryId: string, productId: string): Promise<ProductVariants> {
+  async getVariants(serverParam: string, categoryId: string, productId: string, options: ReadOptions = {}): Promise<ProductVariants> {
     const path = `/v4/server/${pathSegment(serverParam)}/category/${pathSegment(categoryId)}/product/${pathSegment(productId)}/variants`;
-    return this.#request({ method: 'GET', path, dataSchema: productVariantsSchema });
+    return this.#request({ method: 'GET', path, dataSchema: productVariantsSchema, ...lane(options) });
   }
 
   /**
@@ -311,6 +311,15 @@ function isRetryable(error: StoreError): boolean {
   if (error.kind === 'timeout' || error.kind === 'network') return true;
   if (error.kind !== 'http' || error.status === undefined) return false;
   return error.status >= 500 || error.isThrottled;
+}
+
+/** Who asks: a guild's lane at the license's gate, so one guild's crowd cannot starve another (see gate.ts). */
+export interface ReadOptions {
+  lane?: string;
+}
+
+function lane(options: ReadOptions): { lane?: string } {
+  return options.lane === undefined ? {} : { lane: options.lane };
 }
 
 /** The most of an answer read: the largest offer seen is far smaller; anything bigger is not one. */

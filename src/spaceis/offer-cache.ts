@@ -60,8 +60,9 @@ export class OfferCache {
 
   // --- async readers ---------------------------------------------------------------------------
 
-  servers(): Promise<Server[]> {
-    return this.#load(SERVERS_KEY, () => this.#source.listServers()) as Promise<Server[]>;
+  /** `lane`: the guild asking, for fairness at the license's gate when the store must be asked. */
+  servers(lane?: string): Promise<Server[]> {
+    return this.#load(SERVERS_KEY, () => this.#source.listServers(laneOf(lane))) as Promise<Server[]>;
   }
 
   /**
@@ -69,17 +70,17 @@ export class OfferCache {
    * the server's id and slug when the response reveals them, so browsing by slug and buying by
    * id share one entry.
    */
-  server(param: string): Promise<ServerOffer> {
-    return this.#load(serverKey(param), () => this.#source.getServer(param), (offer, storedAt) => {
+  server(param: string, lane?: string): Promise<ServerOffer> {
+    return this.#load(serverKey(param), () => this.#source.getServer(param, laneOf(lane)), (offer, storedAt) => {
       for (const alias of serverAliases(offer)) {
         if (alias !== param) this.#entries.set(serverKey(alias), { value: offer, storedAt });
       }
     }) as Promise<ServerOffer>;
   }
 
-  variants(serverId: string, categoryId: string, productId: string): Promise<ProductVariants> {
+  variants(serverId: string, categoryId: string, productId: string, lane?: string): Promise<ProductVariants> {
     return this.#load(variantsKey(serverId, categoryId, productId), () =>
-      this.#source.getVariants(serverId, categoryId, productId),
+      this.#source.getVariants(serverId, categoryId, productId, laneOf(lane)),
     ) as Promise<ProductVariants>;
   }
 
@@ -218,4 +219,8 @@ function serverAliases(offer: ServerOffer): string[] {
   if (offer.server?.id) aliases.push(offer.server.id);
   if (offer.server?.slug) aliases.push(offer.server.slug);
   return aliases;
+}
+
+function laneOf(lane: string | undefined): { lane?: string } {
+  return lane === undefined ? {} : { lane };
 }
