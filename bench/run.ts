@@ -166,10 +166,11 @@ interface RunningBot {
   firstAnswerCallbackType?: number;
 }
 
-async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
-  const env: NodeJS.ProcessEnv = {
+/** The environment a bot process gets: the local servers, its own SQLite file, nothing else. */
+function botEnv(world: World, storageFile: string, home: string): NodeJS.ProcessEnv {
+  return {
     PATH: process.env.PATH ?? '',
-    HOME: cwd,
+    HOME: home,
     DISCORD_TOKEN: TOKEN,
     DISCORD_API_URL: world.discord.apiUrl,
     SPACEIS_API_URL: world.store.url,
@@ -177,6 +178,10 @@ async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: str
     STORAGE_URL: `sqlite://${storageFile}`,
     LOG_LEVEL: options.logLevel,
   };
+}
+
+async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
+  const env = botEnv(world, storageFile, cwd);
   const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
   if (options.cpuProfile) {
     const dir = join(ROOT, 'bench/results/profiles');
@@ -215,18 +220,8 @@ async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: str
  * up-to-date check of the build, then the bot. The build is up to date here (npm run bench built it).
  */
 async function npmStartToReady(world: World, storageFile: string): Promise<number | undefined> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '',
-    HOME: dirname(storageFile),
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: world.discord.apiUrl,
-    SPACEIS_API_URL: world.store.url,
-    SPACEIS_API_KEY: world.store.apiKey,
-    STORAGE_URL: `sqlite://${storageFile}`,
-    LOG_LEVEL: options.logLevel,
-  };
   const ready = world.discord.nextReady();
-  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env });
+  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, storageFile, dirname(storageFile)) });
   const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
   const elapsed = performance.now() - proc.spawnedAt;
   // npm does not always pass signals on: stop the bot it started by its process group's members.

@@ -1,8 +1,7 @@
-import { InteractionContextType } from 'discord.js';
 import { removeLine, setQuantity, type CartLine } from '../../src/cart/rules.js';
 import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { localized } from '../../src/discord/localize.js';
+import { guildCommand } from '../../src/discord/localize.js';
 import { clip } from '../../src/discord/text.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { shortRef } from '../../src/services/short-ref.js';
@@ -20,7 +19,7 @@ import { clearConfirmView, lineEditorView } from './views.js';
 const cartCommand = slashCommand({
   name: 'cart',
   preconditions: [],
-  definition: () => ({ ...localized('cart'), contexts: [InteractionContextType.Guild] }),
+  definition: () => guildCommand('cart'),
   run: (_interaction, ctx) => showCart(ctx),
 });
 

@@ -1,6 +1,5 @@
-import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { localized } from '../../src/discord/localize.js';
+import { guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { checkoutWithNick, startCheckout } from './checkout.js';
 import { checkoutRoutes } from './routes.js';
@@ -14,19 +13,7 @@ import { NICK_INPUT } from './views.js';
 const checkoutCommand = slashCommand({
   name: 'checkout',
   preconditions: [shopConfigured],
-  definition: () => ({
-    ...localized('checkout'),
-    contexts: [InteractionContextType.Guild],
-    options: [
-      {
-        type: ApplicationCommandOptionType.String,
-        ...localized('checkoutNick'),
-        required: false,
-        min_length: 1,
-        max_length: 32,
-      },
-    ],
-  }),
+  definition: () => guildCommand('checkout', { options: [optionalText('checkoutNick', { min_length: 1, max_length: 32 })] }),
   run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString('nick') ?? undefined }),
 });
 

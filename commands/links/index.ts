@@ -1,6 +1,6 @@
-import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
-import { localized } from '../../src/discord/localize.js';
+import { guildCommand, localized } from '../../src/discord/localize.js';
 import { moderator } from '../../src/discord/preconditions.js';
 import { showMemberLinks } from './member-links.js';
 import { pendingChoices } from './revoke-choices.js';
@@ -17,32 +17,31 @@ import { verifyUrl } from './verify.js';
 const linksCommand = slashCommand({
   name: 'links',
   preconditions: [moderator],
-  definition: () => ({
-    ...localized('links'),
-    contexts: [InteractionContextType.Guild],
-    default_member_permissions: PermissionFlagsBits.ManageMessages.toString(),
-    options: [
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        ...localized('linksUser'),
-        options: [{ type: ApplicationCommandOptionType.User, ...localized('linksUserMember'), required: true }],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        ...localized('linksVerify'),
-        // 6000 is Discord's ceiling for a string option: longer URLs cannot be pasted at all.
-        options: [{ type: ApplicationCommandOptionType.String, ...localized('linksVerifyUrl'), required: true, max_length: 6000 }],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        ...localized('linksRevoke'),
-        options: [
-          { type: ApplicationCommandOptionType.String, ...localized('linksRevokeLink'), required: true, autocomplete: true, max_length: 32 },
-          { type: ApplicationCommandOptionType.User, ...localized('linksRevokeMember'), required: false },
-        ],
-      },
-    ],
-  }),
+  definition: () =>
+    guildCommand('links', {
+      default_member_permissions: PermissionFlagsBits.ManageMessages.toString(),
+      options: [
+        {
+          type: ApplicationCommandOptionType.Subcommand,
+          ...localized('linksUser'),
+          options: [{ type: ApplicationCommandOptionType.User, ...localized('linksUserMember'), required: true }],
+        },
+        {
+          type: ApplicationCommandOptionType.Subcommand,
+          ...localized('linksVerify'),
+          // 6000 is Discord's ceiling for a string option: longer URLs cannot be pasted at all.
+          options: [{ type: ApplicationCommandOptionType.String, ...localized('linksVerifyUrl'), required: true, max_length: 6000 }],
+        },
+        {
+          type: ApplicationCommandOptionType.Subcommand,
+          ...localized('linksRevoke'),
+          options: [
+            { type: ApplicationCommandOptionType.String, ...localized('linksRevokeLink'), required: true, autocomplete: true, max_length: 32 },
+            { type: ApplicationCommandOptionType.User, ...localized('linksRevokeMember'), required: false },
+          ],
+        },
+      ],
+    }),
   run: {
     user: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser('member', true).id, 0)),
     verify: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString('url', true))),

@@ -1,7 +1,6 @@
-import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
 import { selectedValue } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { localized } from '../../src/discord/localize.js';
+import { guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
@@ -22,26 +21,10 @@ import { productListView, serverListView } from './views.js';
 const shopCommand = slashCommand({
   name: 'shop',
   preconditions: [shopConfigured],
-  definition: () => ({
-    ...localized('shop'),
-    contexts: [InteractionContextType.Guild],
-    options: [
-      {
-        type: ApplicationCommandOptionType.String,
-        ...localized('shopServer'),
-        required: false,
-        autocomplete: true,
-        max_length: 100,
-      },
-      {
-        type: ApplicationCommandOptionType.String,
-        ...localized('shopItem'),
-        required: false,
-        autocomplete: true,
-        max_length: 100,
-      },
-    ],
-  }),
+  definition: () =>
+    guildCommand('shop', {
+      options: [optionalText('shopServer', { autocomplete: true, max_length: 100 }), optionalText('shopItem', { autocomplete: true, max_length: 100 })],
+    }),
   run: (interaction, ctx) => {
     const server = interaction.options.getString('server') ?? undefined;
     const item = interaction.options.getString('item');

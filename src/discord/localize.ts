@@ -1,3 +1,9 @@
+import {
+  ApplicationCommandOptionType,
+  InteractionContextType,
+  type APIApplicationCommandStringOption,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import { en } from '../i18n/en.js';
 import { pl } from '../i18n/pl.js';
 
@@ -29,3 +35,16 @@ export function localizedFrom(pick: (catalog: typeof en) => NameAndDescription):
     description_localizations: { pl: polish.description },
   };
 }
+
+type CommandBody = RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** A slash command for servers (never DMs), named and described from the catalogs. */
+export function guildCommand(key: CommandTexts, extra: Omit<CommandBody, 'name' | 'description'> = {}): CommandBody {
+  return { ...localized(key), contexts: [InteractionContextType.Guild], ...extra };
+}
+
+/** An optional text option, named and described from the catalogs. */
+export function optionalText(key: CommandTexts, extra: Partial<APIApplicationCommandStringOption> = {}): APIApplicationCommandStringOption {
+  return { type: ApplicationCommandOptionType.String, ...localized(key), required: false, ...extra } as APIApplicationCommandStringOption;
+}
+
