@@ -15,7 +15,31 @@
  */
 import { inspect } from 'node:util';
 import type { z } from 'zod';
-import { StoreError, type StoreErrorKind } from './errors.js';
+import { StoreError } from './errors.js';
+import {
+  isRetryable,
+  type ReadOptions,
+  lane,
+  readBody,
+  pathSegment,
+  transportError,
+  parseJson,
+  describeNonJson,
+  summarizeIssues,
+  parseNonNegativeNumber,
+  retryAfter,
+  type HttpMethod,
+  type RequestSpec,
+} from './http.js';
+import {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_GET_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  DEFAULT_TIMEOUT_MS,
+  type PaymentLinkRequest,
+  type StoreClientOptions,
+  type StoreResponseInfo,
+} from './client-options.js';
 import type { StoreGate } from './gate.js';
 import { keyFingerprint } from '../security/license-id.js';
 import {
@@ -30,62 +54,7 @@ import {
   type ServerOffer,
 } from './schemas.js';
 
-export interface StoreResponseInfo {
-  method: string;
-  /** Path relative to the base URL, e.g. `/v4/servers` (never contains the key). */
-  path: string;
-  status: number;
-  durationMs: number;
-  /** From `X-RateLimit-Remaining` when present: the license's shared budget. */
-  rateLimitRemaining?: number;
-}
-
-export interface StoreClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  /** Per attempt, covering the response body too. Default 8000. */
-  timeoutMs?: number;
-  /** Extra attempts for GETs. Default 2. */
-  getRetries?: number;
-  /** First backoff delay; doubles per attempt. Default 250. */
-  backoffMs?: number;
-  /** Longest `Retry-At` wait honoured before giving up. Default 30 000. */
-  maxRetryWaitMs?: number;
-  /** Injectable so tests never wait for real. */
-  sleep?: (ms: number) => Promise<void>;
-  fetch?: typeof fetch;
-  /** Called for every HTTP response received (not for network errors or time-outs). */
-  onResponse?: (info: StoreResponseInfo) => void;
-  /** The license's limiter and circuit breaker; every attempt passes through it. */
-  gate?: StoreGate;
-}
-
-export interface CartLinkItem {
-  /** Opaque variant id exactly as returned by the variants endpoint. */
-  variantId: string;
-  quantity: number;
-}
-
-export interface PaymentLinkRequest {
-  items: CartLinkItem[];
-  nick?: string;
-}
-
-export const DEFAULT_TIMEOUT_MS = 8_000;
-export const DEFAULT_GET_RETRIES = 2;
-export const DEFAULT_BACKOFF_MS = 250;
-export const DEFAULT_MAX_RETRY_WAIT_MS = 30_000;
-
-type HttpMethod = 'GET' | 'POST';
-
-interface RequestSpec<S extends z.ZodType> {
-  method: HttpMethod;
-  path: string;
-  dataSchema: S;
-  body?: unknown;
-  /** Who asks (a guild), so the license's gate can be fair between guilds. */
-  lane?: string;
-}
+export type { CartLinkItem, PaymentLinkRequest, StoreClientOptions, StoreResponseInfo } from './client-options.js';
 
 const realSleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
@@ -301,133 +270,4 @@ export class StoreClient {
     if (text === undefined || this.#apiKey.length < 4) return text;
     return text.split(this.#apiKey).join('[redacted]') as T;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers (pure)
-// ---------------------------------------------------------------------------------------------
-
-function isRetryable(error: StoreError): boolean {
-  if (error.kind === 'timeout' || error.kind === 'network') return true;
-  if (error.kind !== 'http' || error.status === undefined) return false;
-  return error.status >= 500 || error.isThrottled;
-}
-
-/** Who asks: a guild's lane at the license's gate, so one guild's crowd cannot starve another (see gate.ts). */
-export interface ReadOptions {
-  lane?: string;
-}
-
-function lane(options: ReadOptions): { lane?: string } {
-  return options.lane === undefined ? {} : { lane: options.lane };
-}
-
-/** The most of an answer read: the largest offer seen is far smaller; anything bigger is not one. */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
-
-/** The body, read up to MAX_BODY_BYTES: an oversized answer is the "could not read" error, not memory growth. */
-async function readBody(response: Response, spec: RequestSpec<z.ZodType>, timeoutMs: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch (error) {
-      throw transportError(spec, error, timeoutMs);
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new StoreError({
-        kind: 'invalid-response',
-        message: `SpaceIs ${spec.method} ${spec.path} answered more than ${MAX_BODY_BYTES} bytes (HTTP ${response.status})`,
-        method: spec.method,
-        path: spec.path,
-        status: response.status,
-      });
-    }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * A store id as one path segment. Encoding keeps `/`, `?` and `#` inside the segment, but `.` and
- * `..` (also percent-encoded) are read as "this" and "the parent" by every URL parser: such an id,
- * or an empty one, would send the request somewhere else, so it is refused.
- */
-function pathSegment(id: string): string {
-  const encoded = encodeURIComponent(id);
-  if (encoded === '' || /^(\.|%2e){1,2}$/i.test(encoded)) {
-    throw new StoreError({ kind: 'invalid-response', message: `SpaceIs id ${JSON.stringify(id.slice(0, 20))} cannot be used in a request path` });
-  }
-  return encoded;
-}
-
-function transportError(spec: RequestSpec<z.ZodType>, error: unknown, timeoutMs: number): StoreError {
-  const kind: StoreErrorKind = isTimeout(error) ? 'timeout' : 'network';
-  const what = kind === 'timeout' ? `timed out after ${timeoutMs} ms` : `network error (${networkCode(error)})`;
-  return new StoreError({
-    kind,
-    message: `SpaceIs ${spec.method} ${spec.path} ${what}`,
-    method: spec.method,
-    path: spec.path,
-    cause: error,
-  });
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-}
-
-/** e.g. ECONNREFUSED, UND_ERR_SOCKET; undici hides the useful code in `cause`. */
-function networkCode(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = current.cause;
-  }
-  return error instanceof Error ? error.message : 'unknown';
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function describeNonJson(text: string): string {
-  if (text.trim() === '') return 'empty body';
-  const snippet = text.slice(0, 80).replace(/\s+/g, ' ');
-  return `body is not JSON (${JSON.stringify(snippet)}${text.length > 80 ? '…' : ''})`;
-}
-
-function summarizeIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): string {
-  const shown = issues
-    .slice(0, 3)
-    .map((issue) => `${[...prefix, ...issue.path].map(String).join('.') || '(root)'}: ${issue.message}`);
-  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
-  return shown.join('; ') + more;
-}
-
-function parseNonNegativeNumber(value: string | null): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) && number >= 0 ? number : undefined;
-}
-
-/** `Retry-At` (seconds, per the service's docs), else a numeric standard `Retry-After`. */
-function retryAfter(headers: Headers): number | undefined {
-  return (
-    parseNonNegativeNumber(headers.get('retry-at')) ??
-    parseNonNegativeNumber(headers.get('retry-after'))
-  );
 }
