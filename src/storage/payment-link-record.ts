@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+/** What one payment link record holds, its id, and the keys it and its indexes are stored under. */
+
+const linkItemSchema = z.object({
+  variantId: z.string(),
+  quantity: z.number().int(),
+  serverName: z.string(),
+  productName: z.string(),
+  variantName: z.string(),
+  /**
+   * Where the variant sat in the offer, so "Buy again" finds it without searching. Records written
+   * before these were kept have only the names; they are still read, and searched by name.
+   */
+  serverId: z.string().optional(),
+  categoryId: z.string().optional(),
+  productId: z.string().optional(),
+});
+
+export const paymentLinkSchema = z.object({
+  id: z.string(),
+  guildId: z.string(),
+  userId: z.string(),
+  nick: z.string(),
+  items: z.array(linkItemSchema),
+  /** Exactly as the store returned it. */
+  url: z.string(),
+  /** The license's full id; records from before it existed hold its 8-character fingerprint. */
+  license: z.string(),
+  createdAt: z.number(),
+  /** Where the link was delivered, so it can be edited later (e.g. withdrawn by a moderator). */
+  delivery: z
+    .object({
+      kind: z.enum(['dm', 'reply']),
+      channelId: z.string().optional(),
+      messageId: z.string().optional(),
+      /** Also shown in the member's reply (DMs closed, or the DM was slow under a crowd). */
+      shownInReply: z.boolean().optional(),
+    })
+    .optional(),
+  revoked: z.object({ by: z.string(), at: z.number() }).optional(),
+});
+
+export type PaymentLink = z.infer<typeof paymentLinkSchema>;
+export type NewPaymentLink = Omit<PaymentLink, 'id'>;
+
+/**
+ * A link the store issued but storage could not record: it gets a reference all the same, so the
+ * member's DM and the operator's log line name the same link.
+ */
+export function unrecordedLink(link: NewPaymentLink): PaymentLink {
+  return { ...link, id: newLinkId() };
+}
+
+/** Short ids a moderator can read out or type: 8 characters of Crockford base32 (no I, L, O, U). */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export function newLinkId(): string {
+  const bytes = randomBytes(8);
+  let id = '';
+  for (const byte of bytes) id += ALPHABET[byte % 32];
+  return id;
+}
+
+export function recordKey(guildId: string, id: string): string {
+  return `link:${guildId}:${id}`;
+}
+export function memberKey(guildId: string, userId: string): string {
+  return `links-of:${guildId}:${userId}`;
+}
+export function recentKey(guildId: string): string {
+  return `links-recent:${guildId}`;
+}
+/** The UTC day (`yyyy-mm-dd`) a timestamp falls in. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+/** URLs can be long; the index key is their hash, and the record's own URL is compared in full. */
+export function urlKey(guildId: string, url: string): string {
+  return `link-url:${guildId}:${createHash('sha256').update(url).digest('hex')}`;
+}
