@@ -4,7 +4,7 @@ import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, typ
 import { landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { startHarness, type Harness } from '../support/harness.js';
-import { button, buttonLabels, buttons, optionLabels, selects, textOf } from '../support/ui.js';
+import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 const MINUTE = 60_000;
@@ -388,70 +388,6 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(names(list)).toEqual([`🕒 ${issued.id} · Oczekuje`]);
     expect(fieldFor(list, issued.id).value).toContain(`[Link do płatności](${issued.url})`);
     expect(textOf((await links(mod, 'verify', { url: `${issued.url}#` })).message!)).toContain('Bot nie wydał tego adresu na tym serwerze.');
-  });
-
-  describe('for the buyer', () => {
-    it('lists their own links of the last 7 days from /cart and sends a pending one to their DMs again, unchanged', async () => {
-      const buyer = new Member(h);
-      const tooOld = await checkout(buyer, 'Week_Old');
-      h.clock.advance(8 * DAY);
-      const expired = await checkout(buyer, 'Buyer_Exp');
-      h.clock.advance(25 * HOUR);
-      const pending = await checkout(buyer, 'Buyer_New', VIP_30, 2);
-      h.clock.advance(HOUR);
-
-      await buyer.run('cart');
-      await buyer.press('My payment links');
-      const view = buyer.message!;
-      expect(textOf(view)).toContain('Your payment links (last 7 days)');
-      expect(textOf(view)).toContain('The bot cannot see payments');
-      expect(names(view)).toEqual([`🕒 ${pending.id} · Pending`, `⌛ ${expired.id} · Expired`]);
-      expect(textOf(view)).not.toContain(tooOld.id);
-      expect(textOf(view)).not.toContain(pending.url);
-      expect(optionLabels(view)).toEqual([`${pending.id} · Buyer_New`]);
-
-      const paymentRequests = h.store.requestsTo('paymentUrl').length;
-      const dm = h.discord.waitForDm(buyer.user.id);
-      await buyer.choose(`${pending.id} · Buyer_New`);
-      const again = await dm;
-      expect(button(again, 'Pay').url).toBe(pending.url);
-      expect(textOf(again)).toContain('2 × 30 dni — VIP');
-      expect(h.store.requestsTo('paymentUrl')).toHaveLength(paymentRequests);
-      expect(buyer.message!.content).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
-      // The new DM replaces the old one: one message carries the Pay button...
-      expect(dmNow(pending)).toBeUndefined();
-
-      // ...and a moderator's withdrawal reaches it.
-      await links(moderator(), 'revoke', { link: pending.id });
-      expect(buttons(h.discord.message(again.channel_id, again.id)!)).toEqual([]);
-
-      await buyer.press('Back to cart');
-      await buyer.press('My payment links');
-      expect(names(buyer.message!)).toEqual([`⛔ ${pending.id} · Revoked`, `⌛ ${expired.id} · Expired`]);
-      expect(textOf(buyer.message!)).toContain('Withdrawn by a moderator');
-      expect(selects(buyer.message!)).toHaveLength(0);
-    });
-
-    it('does not resend a link that expired while the list was open', async () => {
-      const buyer = new Member(h);
-      const issued = await checkout(buyer, 'Late_Click');
-      await buyer.run('cart');
-      await buyer.press('My payment links');
-      h.clock.advance(DAY);
-      const dmsBefore = h.discord.messagesIn(issued.dm.channel_id).length;
-      await buyer.choose(`${issued.id} · Late_Click`);
-      expect(buyer.message!.content).toContain(`Link ${issued.id} can no longer be sent: it expired or was withdrawn.`);
-      expect(names(buyer.message!)).toEqual([`⌛ ${issued.id} · Expired`]);
-      expect(h.discord.messagesIn(issued.dm.channel_id)).toHaveLength(dmsBefore);
-    });
-
-    it('says so when there is nothing from the last 7 days', async () => {
-      const buyer = new Member(h);
-      await buyer.run('cart');
-      await buyer.press('My payment links');
-      expect(textOf(buyer.message!)).toContain('You got no payment links in this server in the last 7 days.');
-      expect(buttonLabels(buyer.message!)).toEqual(['Back to cart']);
-    });
   });
 
   // These move the clock by months, so they run last.

@@ -4,15 +4,129 @@ import { MAX_LINES, MAX_QUANTITY, type CartLine } from '../../src/cart/rules.js'
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { keyFingerprint } from '../../src/spaceis/client.js';
-import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
+import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
 import { allVariants, findProduct, findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
-import { buttonLabels, textOf } from '../support/ui.js';
+import { button, buttonLabels, buttons, optionLabels, selects, textOf } from '../support/ui.js';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 const EPIC_KEYS = { server: 'Survival', category: 'Klucze', product: landmarks.stringAmounts, variant: '5 kluczy' };
+
+interface Issued {
+  id: string;
+  url: string;
+  dm: FakeMessage;
+  createdAt: number;
+}
+
+interface Field {
+  name: string;
+  value: string;
+}
+
+/** A buyer's own links of the last days, from the cart's "My payment links" (moderators' /links is in links.test.ts). */
+describe('My payment links, for the buyer', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const moderator = (options: DispatchOptions = {}) =>
+    new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages, ...options });
+
+  /** Runs `/links <subcommand>` as the member would, and keeps the reply as the message they look at. */
+  async function links(member: Member, subcommand: 'user' | 'verify' | 'revoke', options: Record<string, string>, where: DispatchOptions = {}): Promise<InteractionOutcome> {
+    const { username: _username, ...dispatch } = member.options;
+    const handle = await h.discord.slash(member.user, 'links', { ...dispatch, ...where, subcommand, options });
+    const outcome = await handle.settled();
+    if (outcome.message) member.message = outcome.message;
+    return outcome;
+  }
+
+  /** Fills the cart and checks out as the buyer would; the cooldown between two checkouts is waited out. */
+  async function checkout(buyer: Member, nick: string, path = VIP_30, quantity = 1): Promise<Issued> {
+    await addToCart(buyer, path, quantity);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    const createdAt = h.clock.now();
+    await buyer.run('checkout', { nick });
+    const message = await dm;
+    h.clock.advance(MINUTE);
+    return { id: /Link reference: (\w+)/.exec(textOf(message))![1]!, url: h.store.paymentUrls.at(-1)!, dm: message, createdAt };
+  }
+
+  const fieldsOf = (message: FakeMessage): Field[] => (message.embeds[0]?.fields ?? []) as Field[];
+  const names = (message: FakeMessage) => fieldsOf(message).map((field) => field.name);
+  const dmNow = (issued: Issued) => h.discord.message(issued.dm.channel_id, issued.dm.id);
+
+  it('lists their own links of the last 7 days from /cart and sends a pending one to their DMs again, unchanged', async () => {
+    const buyer = new Member(h);
+    const tooOld = await checkout(buyer, 'Week_Old');
+    h.clock.advance(8 * DAY);
+    const expired = await checkout(buyer, 'Buyer_Exp');
+    h.clock.advance(25 * HOUR);
+    const pending = await checkout(buyer, 'Buyer_New', VIP_30, 2);
+    h.clock.advance(HOUR);
+
+    await buyer.run('cart');
+    await buyer.press('My payment links');
+    const view = buyer.message!;
+    expect(textOf(view)).toContain('Your payment links (last 7 days)');
+    expect(textOf(view)).toContain('The bot cannot see payments');
+    expect(names(view)).toEqual([`🕒 ${pending.id} · Pending`, `⌛ ${expired.id} · Expired`]);
+    expect(textOf(view)).not.toContain(tooOld.id);
+    expect(textOf(view)).not.toContain(pending.url);
+    expect(optionLabels(view)).toEqual([`${pending.id} · Buyer_New`]);
+
+    const paymentRequests = h.store.requestsTo('paymentUrl').length;
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await buyer.choose(`${pending.id} · Buyer_New`);
+    const again = await dm;
+    expect(button(again, 'Pay').url).toBe(pending.url);
+    expect(textOf(again)).toContain('2 × 30 dni — VIP');
+    expect(h.store.requestsTo('paymentUrl')).toHaveLength(paymentRequests);
+    expect(buyer.message!.content).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
+    // The new DM replaces the old one: one message carries the Pay button...
+    expect(dmNow(pending)).toBeUndefined();
+
+    // ...and a moderator's withdrawal reaches it.
+    await links(moderator(), 'revoke', { link: pending.id });
+    expect(buttons(h.discord.message(again.channel_id, again.id)!)).toEqual([]);
+
+    await buyer.press('Back to cart');
+    await buyer.press('My payment links');
+    expect(names(buyer.message!)).toEqual([`⛔ ${pending.id} · Revoked`, `⌛ ${expired.id} · Expired`]);
+    expect(textOf(buyer.message!)).toContain('Withdrawn by a moderator');
+    expect(selects(buyer.message!)).toHaveLength(0);
+  });
+
+  it('does not resend a link that expired while the list was open', async () => {
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Late_Click');
+    await buyer.run('cart');
+    await buyer.press('My payment links');
+    h.clock.advance(DAY);
+    const dmsBefore = h.discord.messagesIn(issued.dm.channel_id).length;
+    await buyer.choose(`${issued.id} · Late_Click`);
+    expect(buyer.message!.content).toContain(`Link ${issued.id} can no longer be sent: it expired or was withdrawn.`);
+    expect(names(buyer.message!)).toEqual([`⌛ ${issued.id} · Expired`]);
+    expect(h.discord.messagesIn(issued.dm.channel_id)).toHaveLength(dmsBefore);
+  });
+
+  it('says so when there is nothing from the last 7 days', async () => {
+    const buyer = new Member(h);
+    await buyer.run('cart');
+    await buyer.press('My payment links');
+    expect(textOf(buyer.message!)).toContain('You got no payment links in this server in the last 7 days.');
+    expect(buttonLabels(buyer.message!)).toEqual(['Back to cart']);
+  });
+});
 
 describe('Buy again, from My payment links', () => {
   let h: Harness;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, Member, VIP_30 } from '../support/buyer.js';
-import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
+import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, startHarness, type Harness } from '../../support/harness.js';
 
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 const GUILD_KEY = 'guild-secret-license-key-77aa';

@@ -1,11 +1,11 @@
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { createLogger } from '../../src/logger.js';
-import { SecretBox } from '../../src/security/secret-box.js';
-import { StoreDirectory } from '../../src/services/store-directory.js';
-import { GuildSettingsRepository } from '../../src/storage/guild-settings.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { ManualClock } from '../../../src/clock.js';
+import { createLogger } from '../../../src/logger.js';
+import { SecretBox } from '../../../src/security/secret-box.js';
+import { StoreDirectory } from '../../../src/services/store-directory.js';
+import { GuildSettingsRepository } from '../../../src/storage/guild-settings.js';
+import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
 
 const HOUR = 60 * 60_000;
 const DEFAULT_KEY = 'directory-default-key';

@@ -12,7 +12,7 @@ import {
   type Cart,
   type CartLine,
   type CartPolicy,
-} from '../../src/cart/rules.js';
+} from '../../../src/cart/rules.js';
 
 const policy: CartPolicy = { license: 'lic-a', multiServer: false };
 

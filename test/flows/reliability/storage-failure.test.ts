@@ -1,8 +1,8 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { button, optionLabels, textOf } from '../support/ui.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { button, optionLabels, textOf } from '../../support/ui.js';
 
 const STORAGE_DOWN = "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.";
 const STORAGE_DOWN_PL = 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.';

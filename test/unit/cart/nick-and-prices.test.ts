@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeNick } from '../../src/cart/nick.js';
-import { estimateCart, lowestPrice, type PricedVariant } from '../../src/cart/pricing.js';
-import { formatPln } from '../../src/i18n/index.js';
+import { normalizeNick } from '../../../src/cart/nick.js';
+import { estimateCart, lowestPrice, type PricedVariant } from '../../../src/cart/pricing.js';
+import { formatPln } from '../../../src/i18n/index.js';
 
 describe('Minecraft nick rule', () => {
   it.each(['Steve', 'abc', 'A_b_1234567890cd', '.BedrockGuy', '___'])('accepts %s', (nick) => {

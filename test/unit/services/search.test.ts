@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { itemRef, readItemRef } from '../../src/services/offer-search.js';
-import { normalize, productPart, search, variantPart, wordScore, words } from '../../src/services/search.js';
-import { serverOfferSchema, serverSchema, variantSchema } from '../../src/spaceis/schemas.js';
+import { itemRef, readItemRef } from '../../../src/services/offer-search.js';
+import { normalize, productPart, search, variantPart, wordScore, words } from '../../../src/services/search.js';
+import { serverOfferSchema, serverSchema, variantSchema } from '../../../src/spaceis/schemas.js';
 
 const server = serverSchema.parse({ id: 'srv-1', name: 'Survival' });
 const offer = serverOfferSchema.parse({

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreClient, type StoreClientOptions, type StoreResponseInfo } from '../../src/spaceis/client.js';
-import { API_MESSAGES, StoreError } from '../../src/spaceis/errors.js';
-import { isSmsPrice, toGrosze } from '../../src/spaceis/schemas.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
-import { findProduct, findServer, findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
+import { StoreClient, type StoreClientOptions, type StoreResponseInfo } from '../../../src/spaceis/client.js';
+import { API_MESSAGES, StoreError } from '../../../src/spaceis/errors.js';
+import { isSmsPrice, toGrosze } from '../../../src/spaceis/schemas.js';
+import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
+import { findProduct, findServer, findVariant, landmarks } from '../../fakes/spaceis/fixtures.js';
 
 let fake: FakeSpaceIs;
 let delays: number[];

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreClient } from '../../src/spaceis/client.js';
-import { StoreError } from '../../src/spaceis/errors.js';
-import { OfferCache, type OfferSource } from '../../src/spaceis/offer-cache.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
-import { findProduct, findServer } from '../fakes/spaceis/fixtures.js';
+import { StoreClient } from '../../../src/spaceis/client.js';
+import { StoreError } from '../../../src/spaceis/errors.js';
+import { OfferCache, type OfferSource } from '../../../src/spaceis/offer-cache.js';
+import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
+import { findProduct, findServer } from '../../fakes/spaceis/fixtures.js';
 
 const TTL = 60_000;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, Member, VIP_30 } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
+import { startHarness, type Harness } from '../../support/harness.js';
 
 const MINUTE_MS = 60_000;
 

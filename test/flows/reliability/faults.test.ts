@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Fault, FakeRoute } from '../fakes/spaceis/fake-spaceis.js';
-import { addToCart, Member, VIP_30 } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { optionLabels, textOf } from '../support/ui.js';
+import type { Fault, FakeRoute } from '../../fakes/spaceis/fake-spaceis.js';
+import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { optionLabels, textOf } from '../../support/ui.js';
 
 const NOT_ANSWERING = "The shop isn't answering right now. Your cart is kept; please try again in a moment.";
 const CONFIG = "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins; your cart is kept.";

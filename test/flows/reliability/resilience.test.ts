@@ -1,12 +1,12 @@
 import { ButtonStyle, ComponentType, type SendableChannels } from 'discord.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { shortRef } from '../../src/services/short-ref.js';
-import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
-import { defaultShop } from '../fakes/spaceis/fixtures.js';
-import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { button, optionLabels, textOf } from '../support/ui.js';
+import { shortRef } from '../../../src/services/short-ref.js';
+import type { ShopFixture } from '../../fakes/spaceis/fake-spaceis.js';
+import { defaultShop } from '../../fakes/spaceis/fixtures.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { button, optionLabels, textOf } from '../../support/ui.js';
 
 
 describe('when Discord or the buyers misbehave', () => {

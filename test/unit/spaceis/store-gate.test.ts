@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { StoreError } from '../../src/spaceis/errors.js';
-import { StoreGate } from '../../src/spaceis/gate.js';
+import { ManualClock } from '../../../src/clock.js';
+import { StoreError } from '../../../src/spaceis/errors.js';
+import { StoreGate } from '../../../src/spaceis/gate.js';
 
 const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
 const business = () => new StoreError({ kind: 'http', status: 422, message: 'no', apiMessage: 'invalid variant' });

@@ -1,12 +1,12 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { en } from '../../src/i18n/en.js';
-import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
-import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
-import { defaultShop } from '../fakes/spaceis/fixtures.js';
-import { Member } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { optionLabels, textOf, theSelect } from '../support/ui.js';
+import { en } from '../../../src/i18n/en.js';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../../fakes/discord/fake-discord.js';
+import type { ShopFixture } from '../../fakes/spaceis/fake-spaceis.js';
+import { defaultShop } from '../../fakes/spaceis/fixtures.js';
+import { Member } from '../../support/buyer.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { optionLabels, textOf, theSelect } from '../../support/ui.js';
 
 /**
  * Store names are whatever a shop owner (or whoever got into their panel) typed. Everywhere the bot

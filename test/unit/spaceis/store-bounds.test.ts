@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { select } from '../../src/discord/views/components.js';
-import { storeErrorText } from '../../src/discord/views/problem-texts.js';
-import { en } from '../../src/i18n/en.js';
-import { StoreClient } from '../../src/spaceis/client.js';
-import { StoreError } from '../../src/spaceis/errors.js';
-import { StoreGate } from '../../src/spaceis/gate.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { ManualClock } from '../../../src/clock.js';
+import { select } from '../../../src/discord/views/components.js';
+import { storeErrorText } from '../../../src/discord/views/problem-texts.js';
+import { en } from '../../../src/i18n/en.js';
+import { StoreClient } from '../../../src/spaceis/client.js';
+import { StoreError } from '../../../src/spaceis/errors.js';
+import { StoreGate } from '../../../src/spaceis/gate.js';
+import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
 
 /** What the store may answer is bounded: how long it may pause a license, how big an answer is, which ids reach a path. */
 

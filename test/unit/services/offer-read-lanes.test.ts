@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { offerReader } from '../../src/services/catalog.js';
-import { StoreGate } from '../../src/spaceis/gate.js';
-import { OfferCache, type OfferSource } from '../../src/spaceis/offer-cache.js';
-import type { ProductVariants } from '../../src/spaceis/schemas.js';
+import { ManualClock } from '../../../src/clock.js';
+import { offerReader } from '../../../src/services/catalog.js';
+import { StoreGate } from '../../../src/spaceis/gate.js';
+import { OfferCache, type OfferSource } from '../../../src/spaceis/offer-cache.js';
+import type { ProductVariants } from '../../../src/spaceis/schemas.js';
 
 /**
  * Offer reads queue at the license's gate in the lane of the guild that asked, like payment links:

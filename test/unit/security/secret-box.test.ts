@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parseEncryptionKey, SecretBox } from '../../src/security/secret-box.js';
+import { parseEncryptionKey, SecretBox } from '../../../src/security/secret-box.js';
 
 const key = Buffer.alloc(32, 3);
 const GUILD = '111111111111111111';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_MESSAGES } from '../../src/spaceis/errors.js';
-import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
-import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
-import { optionLabels, textOf } from '../support/ui.js';
+import { API_MESSAGES } from '../../../src/spaceis/errors.js';
+import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
+import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../../support/harness.js';
+import { optionLabels, textOf } from '../../support/ui.js';
 
 
 /** Every message the contract documents, with the hint the buyer gets beside it. */
