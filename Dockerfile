@@ -21,4 +21,9 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
+# Health and metrics (see the README, "Monitoring"); the slim image has no curl, so Node checks.
+ENV HEALTH_PORT=9464 HEALTH_HOST=0.0.0.0
+EXPOSE 9464
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]

@@ -35,6 +35,7 @@ import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spacei
 import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
+import { measureMetricsCost } from './metrics-cost.js';
 import { walkPhase, type WalkResult } from './walk.js';
 import { runToEnd, startWatched, type Watched } from './process.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
@@ -675,6 +676,9 @@ async function main(): Promise<void> {
       ),
     );
 
+    // 3a. What the operator's metrics add to each interaction (in this process, against the walk's CPU).
+    if (!options.skip.has('metrics')) report.metricsCost = await measureMetricsCost();
+
     // 3b. The checkout crowd: everyone presses /checkout in the same instant.
     if (!options.skip.has('crowd')) {
       log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
@@ -824,6 +828,17 @@ function evaluate(report: Json): Target[] {
       goal: 'median ≤ 1.3 ×, bot CPU per interaction ≤ 1.15 ×',
       measured: `median ${median} × (ours ${ms(walk.ours.settledMs.median)} ms, bare ${ms(walk.bare.settledMs.median)} ms); CPU ${cpu} × (ours ${walk.ours.botCpuMsPerInteraction} ms, bare ${walk.bare.botCpuMsPerInteraction} ms)`,
       met: median <= 1.3 && cpu <= 1.15 && walk.ours.failures.length === 0,
+    });
+  }
+  const metricsCost = report.metricsCost;
+  const walkCpuMs = report.walk?.ours?.botCpuMsPerInteraction as number | undefined;
+  if (metricsCost && walkCpuMs) {
+    const share = round((metricsCost.perInteractionUs / 1000 / walkCpuMs) * 100, 2);
+    targets.push({
+      target: 'metrics cost per interaction (counter + histogram updates) against the bot CPU per interaction in the walk',
+      goal: '≤ 3 %',
+      measured: `${share} % (${metricsCost.perInteractionUs} µs of ${walkCpuMs} ms; a store request ${metricsCost.perStoreRequestUs} µs; a scrape ${metricsCost.scrapeMs} ms)`,
+      met: share <= 3,
     });
   }
   const crowd = report.checkoutCrowd;

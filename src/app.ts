@@ -9,6 +9,8 @@ import { answerStorageFailureBeforeHandler } from './discord/storage-failure.js'
 import { isStorageError } from './storage/storage-error.js';
 import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
+import { BotMetrics } from './ops/metrics.js';
+import { operatorView } from './ops/operator-view.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
@@ -62,7 +64,16 @@ export function registerBotCommands(rest: REST, guildId?: string): Promise<strin
 export async function createBot(options: BotOptions): Promise<Bot> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter);
+  // The metrics read the store directory and the client, made below: they are read at scrape time only.
+  let stores: StoreDirectory | undefined;
+  let discord: Client | undefined;
+  let operator: ReturnType<typeof operatorView> | undefined;
+  const metrics = new BotMetrics({
+    licenses: () => stores?.loads() ?? [],
+    shards: () => [...(discord?.ws.shards.values() ?? [])].map((shard) => ({ id: shard.id, pingMs: shard.ping })),
+    gatewayReady: () => operator?.gatewayReady ?? false,
+  });
+  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter, (operation) => metrics.storageErrors.inc({ operation }));
 
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
@@ -81,6 +92,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     }),
   });
 
+  discord = client;
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox });
@@ -88,7 +100,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const services: BotServices = {
     logger,
     clock,
-    stores: new StoreDirectory({
+    metrics,
+    stores: (stores = new StoreDirectory({
       baseUrl: config.SPACEIS_API_URL,
       defaultApiKey: config.SPACEIS_API_KEY,
       settings: guildSettings,
@@ -98,12 +111,18 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
       ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
-    }),
+      onStoreResponse: (info) => {
+        const route = BotMetrics.storeRoute(info.path);
+        metrics.storeRequests.inc({ route, status: String(info.status) });
+        metrics.storeDuration.observe({ route }, info.durationMs / 1000);
+        if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
+      },
+    })),
     carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS }),
     nicks: new NickRepository(storage.keyv),
     guildSettings,
     paymentLinks,
-    delivery: new LinkDelivery({ client, logger, paymentLinks, clock, ...options.linkDelivery }),
+    delivery: new LinkDelivery({ client, logger, paymentLinks, clock, metrics, ...options.linkDelivery }),
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
@@ -112,6 +131,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   };
 
   const linkPruner = schedulePruning(services.paymentLinks, clock, logger);
+  const view = operatorView({ config, client, metrics, storageWorks: storage.probe });
+  operator = view;
 
   const router = new InteractionRouter(services, features);
   const inFlight = new InFlight();
@@ -136,6 +157,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     services,
     async start() {
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+      await view.start();
       await client.login(config.DISCORD_TOKEN);
       await ready;
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
@@ -157,6 +179,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await linkPruner.stop();
     services.delivery.stop();
     await client.destroy();
+    await view.stop();
     await storage.close();
   }
 }

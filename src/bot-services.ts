@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { GuildLog } from './discord/guild-log.js';
 import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
+import type { BotMetrics } from './ops/metrics.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
@@ -30,6 +31,8 @@ export interface BotServices {
   secretBox: SecretBox | undefined;
   /** Which storage adapter is in use, for the admins' status page. */
   storageBackend: string;
+  /** The operator's metrics (GET /metrics when HEALTH_PORT is set). */
+  metrics: BotMetrics;
   /** Whether storage can be written and read right now, for the admins' status page. */
   storageWorks: () => Promise<boolean>;
 }

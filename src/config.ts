@@ -60,6 +60,16 @@ const configSchema = z.object({
     .transform(Number)
     .refine((days) => days >= 1 && days <= 3650, 'must be a whole number of days from 1 to 3650')
     .default(30),
+  /** Port of the health and metrics listener (GET /healthz/live, /healthz/ready, /metrics); unset: no listener. */
+  HEALTH_PORT: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a port number from 1 to 65535')
+    .transform(Number)
+    .refine((port) => port >= 1 && port <= 65535, 'must be a port number from 1 to 65535')
+    .optional(),
+  /** Address the health listener binds to; 127.0.0.1 (this machine only) unless set. */
+  HEALTH_HOST: z.string().trim().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

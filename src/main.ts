@@ -2,6 +2,7 @@ import { createBot } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadDotEnv } from './env-file.js';
 import { createLogger } from './logger.js';
+import { HealthPortInUseError } from './ops/health-server.js';
 
 /** The bot's entry point: `npm start`. */
 
@@ -47,6 +48,12 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 try {
   await bot.start();
 } catch (error) {
+  if (error instanceof HealthPortInUseError) {
+    // A setting problem, like a bad .env: one clear sentence naming it.
+    process.stderr.write(`${error.message}\n`);
+    await bot.stop().catch(() => undefined);
+    process.exit(1);
+  }
   const code = (error as { code?: string }).code;
   // discord.js says TokenInvalid without echoing the token; anything else is logged as it is.
   logger.fatal({ err: code === 'TokenInvalid' ? { code } : error }, code === 'TokenInvalid' ? 'Discord rejected DISCORD_TOKEN' : 'could not log in to Discord');

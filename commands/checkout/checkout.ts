@@ -55,6 +55,7 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
 
   const { link } = outcome;
   ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
+  services.metrics.linksIssued.inc();
   // Not awaited: the member's link must not wait on the log channel.
   void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
   const { user, applicationId, token } = respond.interaction;

@@ -40,6 +40,8 @@ export class Responder {
   constructor(
     readonly interaction: AnyInteraction,
     readonly mode: 'update' | 'reply',
+    /** Told once, when Discord gets its first answer (the operator's latency metric). */
+    private readonly onFirstAnswer?: () => void,
   ) {}
 
   get acknowledged(): boolean {
@@ -81,6 +83,7 @@ export class Responder {
   async showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> {
     if (!('showModal' in this.interaction)) throw new Error('a modal cannot answer a modal');
     await this.interaction.showModal(modal);
+    this.onFirstAnswer?.();
   }
 
   /**
@@ -95,6 +98,7 @@ export class Responder {
       auth: false,
     });
     this.#acknowledged = true;
+    this.onFirstAnswer?.();
   }
 }
 

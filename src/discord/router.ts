@@ -3,6 +3,7 @@ import { MessageFlags, type AutocompleteInteraction, type Interaction } from 'di
 import type { BotServices } from '../bot-services.js';
 import { localeOf, messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
+import type { InteractionKind, InteractionOutcome } from '../ops/metrics.js';
 import { isStoreError } from '../spaceis/errors.js';
 import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
@@ -58,11 +59,14 @@ export class InteractionRouter {
   private async command(interaction: CommandInteraction): Promise<void> {
     const command = this.#commands.get(interaction.commandName);
     if (!command) return;
-    const ctx = await this.context(interaction, new Responder(interaction, 'reply'));
-    const sub = typeof command.run === 'function' ? undefined : command.run[subcommandKey(interaction)];
+    const received = performance.now();
+    const ctx = await this.context(interaction, this.responder(interaction, 'reply', 'command', received));
+    const key = subcommandKey(interaction);
+    const sub = typeof command.run === 'function' ? undefined : command.run[key];
     const preconditions = [...command.preconditions, ...(sub?.preconditions ?? [])];
-    await this.run(ctx, async () => {
-      if (await this.refused(interaction, ctx, preconditions)) return;
+    const name = sub ? `/${command.name} ${key}` : `/${command.name}`;
+    await this.run(ctx, { kind: 'command', name }, async () => {
+      if (await this.refused(interaction, ctx, preconditions)) return 'refused';
       if (typeof command.run === 'function') return command.run(interaction, ctx);
       if (!sub) return ctx.respond.show({ content: ctx.t.common.expired });
       return sub.run(interaction, ctx);
@@ -77,20 +81,28 @@ export class InteractionRouter {
     // slash command has no message to edit, so it answers with a new ephemeral message. Public
     // components (the panel) are never changed for one member: they answer with a message of their own.
     const mode = interaction.isModalSubmit() && !interaction.isFromMessage() ? 'reply' : 'update';
-    const ctx = await this.context(interaction, new Responder(interaction, decoded?.owner ? mode : 'reply'));
+    const received = performance.now();
+    const ctx = await this.context(interaction, this.responder(interaction, decoded?.owner ? mode : 'reply', 'component', received));
+    const what = { kind: 'component', name: handler?.route.name ?? 'unknown' } as const;
 
     if (!decoded || !handler || !values) {
-      await this.run(ctx, () => ctx.respond.aside(ctx.t.common.expired));
+      await this.run(ctx, what, async () => {
+        await ctx.respond.aside(ctx.t.common.expired);
+        return 'refused';
+      });
       return;
     }
     // The `owner` precondition, implied by every route drawn for one member.
     if (decoded.owner && decoded.owner !== interaction.user.id) {
       ctx.log.info({ owner: decoded.owner }, 'component pressed by another member: refused');
-      await this.run(ctx, () => ctx.respond.aside(ctx.t.common.notYourMenu));
+      await this.run(ctx, what, async () => {
+        await ctx.respond.aside(ctx.t.common.notYourMenu);
+        return 'refused';
+      });
       return;
     }
-    await this.run(ctx, async () => {
-      if (await this.refused(interaction, ctx, handler.preconditions)) return;
+    await this.run(ctx, what, async () => {
+      if (await this.refused(interaction, ctx, handler.preconditions)) return 'refused';
       await handler.run(interaction, values, ctx);
     });
   }
@@ -99,11 +111,17 @@ export class InteractionRouter {
     const command = this.#commands.get(interaction.commandName);
     if (!command?.autocomplete || !interaction.inGuild()) return;
     const ctx = await this.baseContext(interaction);
+    const count = (outcome: InteractionOutcome) => this.services.metrics.interactions.inc({ kind: 'autocomplete', name: `/${command.name}`, outcome });
     try {
       // A member the command refuses gets no suggestions: autocomplete cannot say why.
-      if (command.preconditions.some((check) => check.refusal(interaction, ctx) !== undefined)) return await interaction.respond([]);
+      if (command.preconditions.some((check) => check.refusal(interaction, ctx) !== undefined)) {
+        count('refused');
+        return await interaction.respond([]);
+      }
       await command.autocomplete(interaction, ctx);
+      count('answered');
     } catch (error) {
+      count('failed');
       ctx.log.warn({ err: error }, 'autocomplete failed');
       if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
     }
@@ -150,18 +168,28 @@ export class InteractionRouter {
     };
   }
 
-  /** Runs a handler; a failure becomes an answer the member can act on, never "This interaction failed". */
-  private async run(ctx: HandlerContext, work: () => Promise<void>): Promise<void> {
+  /** A responder that reports how long the first answer to Discord took. */
+  private responder(interaction: AnyInteraction, mode: 'update' | 'reply', kind: InteractionKind, received: number): Responder {
+    return new Responder(interaction, mode, () => this.services.metrics.firstResponse.observe({ kind }, (performance.now() - received) / 1000));
+  }
+
+  /**
+   * Runs a handler and counts its outcome; a failure becomes an answer the member can act on,
+   * never "This interaction failed".
+   */
+  private async run(ctx: HandlerContext, what: { kind: InteractionKind; name: string }, work: () => Promise<'refused' | void>): Promise<void> {
     const interaction = ctx.respond.interaction;
     const started = performance.now();
+    const count = (outcome: InteractionOutcome) => this.services.metrics.interactions.inc({ ...what, outcome });
     try {
-      await work();
+      count((await work()) === 'refused' ? 'refused' : 'answered');
       // What was asked (a command name or a custom id, never option or field values) and how long it took.
       ctx.log.debug(
         { what: interaction.isChatInputCommand() ? `/${interaction.commandName}` : interaction.customId, ms: Math.round(performance.now() - started) },
         'interaction handled',
       );
     } catch (error) {
+      count('failed');
       await this.fail(ctx, error).catch((failure: unknown) => {
         ctx.log.warn({ err: failure }, 'could not tell the member about a failure');
       });

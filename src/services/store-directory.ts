@@ -1,8 +1,9 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
-import { StoreClient } from '../spaceis/client.js';
+import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { StoreGate } from '../spaceis/gate.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import type { LicenseLoad } from '../ops/metrics.js';
 import { fingerprintOf, licenseId } from '../security/license-id.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { GuildLicense, GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
@@ -37,6 +38,8 @@ export interface StoreDirectoryOptions {
   secretBox: SecretBox | undefined;
   clock: Clock;
   logger?: Logger;
+  /** Every store answer on a held license, with the license's short fingerprint (the operator's metrics). */
+  onStoreResponse?: (info: StoreResponseInfo & { license: string }) => void;
   offerTtlMs?: number;
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -92,6 +95,11 @@ export class StoreDirectory {
   }
 
   /** Licenses held right now (each with a client, a gate and an offer cache). */
+  /** What each held license's gate carries now, by short fingerprint (the operator's metrics). */
+  loads(): LicenseLoad[] {
+    return [...this.#byLicense].map(([license, entry]) => ({ license: fingerprintOf(license), state: entry.gate.state, ...entry.gate.load }));
+  }
+
   get size(): number {
     return this.#byLicense.size;
   }
@@ -169,7 +177,7 @@ export class StoreDirectory {
 
   #hold(license: string, apiKey: string): LicenseEntry {
     const gate = new StoreGate({ now: () => this.options.clock.now() });
-    const client = this.#newClient(apiKey, gate);
+    const client = this.#newClient(apiKey, gate, fingerprintOf(license));
     const offers = new OfferCache(client, {
       now: () => this.options.clock.now(),
       ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
@@ -204,11 +212,13 @@ export class StoreDirectory {
     if (this.#byLicense.get(license)?.gate.idle) this.#byLicense.delete(license);
   }
 
-  #newClient(apiKey: string, gate?: StoreGate): StoreClient {
+  #newClient(apiKey: string, gate?: StoreGate, license?: string): StoreClient {
+    const report = this.options.onStoreResponse;
     return new StoreClient({
       baseUrl: this.options.baseUrl,
       apiKey,
       ...(gate ? { gate } : {}),
+      ...(report && license ? { onResponse: (info: StoreResponseInfo) => report({ ...info, license }) } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
     });

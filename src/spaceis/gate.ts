@@ -75,6 +75,11 @@ export class StoreGate {
     return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
   }
 
+  /** What the gate holds right now, for the operator's metrics. */
+  get load(): { inFlight: number; queued: number; paused: boolean } {
+    return { inFlight: this.#active, queued: this.#queued, paused: this.#now() < this.#pausedUntil };
+  }
+
   /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
   get idle(): boolean {
     return this.#active === 0 && this.#queued === 0;

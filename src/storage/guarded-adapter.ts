@@ -10,7 +10,7 @@ const WRITES = new Set(['set', 'setMany', 'delete', 'deleteMany', 'clear']);
  * handlers tell a storage failure from a bug. An adapter that reports a write as `false` instead
  * of throwing is treated the same: the write did not happen.
  */
-export function guardAdapter(adapter: KeyvStoreAdapter): KeyvStoreAdapter {
+export function guardAdapter(adapter: KeyvStoreAdapter, onFailure?: (operation: 'read' | 'write') => void): KeyvStoreAdapter {
   return new Proxy(adapter, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
@@ -23,9 +23,13 @@ export function guardAdapter(adapter: KeyvStoreAdapter): KeyvStoreAdapter {
         try {
           result = await (value as (...inner: unknown[]) => unknown).apply(target, args);
         } catch (error) {
+          onFailure?.(operation);
           throw new StorageError(operation, key, error);
         }
-        if (property === 'set' && result === false) throw new StorageError('write', key, new Error('the adapter refused the write'));
+        if (property === 'set' && result === false) {
+          onFailure?.('write');
+          throw new StorageError('write', key, new Error('the adapter refused the write'));
+        }
         return result;
       };
     },

@@ -22,7 +22,7 @@ const PROBE_KEY = 'storage-probe';
  * Opens the Keyv store named by STORAGE_URL. Only SQLite is bundled: it needs nothing
  * installed beside the bot. The folder is created if missing, so a fresh checkout just runs.
  */
-export async function openStorage(storageUrl: string, wrap?: AdapterWrapper): Promise<Storage> {
+export async function openStorage(storageUrl: string, wrap?: AdapterWrapper, onFailure?: (operation: 'read' | 'write') => void): Promise<Storage> {
   const file = storageUrl.replace(/^sqlite:\/\//, '');
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
 
@@ -35,7 +35,7 @@ export async function openStorage(storageUrl: string, wrap?: AdapterWrapper): Pr
   // Keyv's default turns a failed read into "no record" and a failed write into `false`: a guild
   // would silently lose its settings. Every failure throws instead (a StorageError, see
   // guarded-adapter.ts) and is logged once, by whoever answers the member.
-  const keyv = new Keyv({ store: guardAdapter(wrap ? wrap(sqlite) : sqlite), namespace: 'shopbot', throwOnErrors: true });
+  const keyv = new Keyv({ store: guardAdapter(wrap ? wrap(sqlite) : sqlite, onFailure), namespace: 'shopbot', throwOnErrors: true });
 
   return {
     keyv,

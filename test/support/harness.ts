@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { createBot, registerBotCommands, type Bot } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -48,6 +49,8 @@ export interface HarnessOptions {
   storeTimeoutMs?: number;
   /** How checkout waits for the DM before the reply shows the link (0: the reply always comes first). */
   dmWaitMs?: number;
+  /** HEALTH_PORT: the health and metrics listener on 127.0.0.1. */
+  healthPort?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -66,6 +69,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ENCRYPTION_KEY,
     STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
     LOG_LEVEL: options.logLevel ?? 'debug',
+    ...(options.healthPort !== undefined ? { HEALTH_PORT: String(options.healthPort) } : {}),
   });
   const logSink = new Writable({
     write(chunk, _encoding, done) {
@@ -116,4 +120,32 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return harness;
+}
+
+/**
+ * One harness for the enclosing `describe` (or file): started in beforeAll, closed in afterAll.
+ * Returns the harness itself, read through: use it inside tests and hooks as you would the
+ * value startHarness resolves to (`h.discord`, `new Member(h)`, `h.restart()`). Reading it
+ * before the harness started (at collection time) throws. Hooks registered after this call
+ * run after the harness started, so further setup goes in a beforeAll of its own.
+ * For several harnesses in one test, or a fresh one per test, call startHarness directly.
+ */
+export function useHarness(options: HarnessOptions = {}): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await startHarness(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const started = (): Harness => {
+    if (!current) throw new Error('useHarness: the harness is started in beforeAll; read it inside a test or a hook');
+    return current;
+  };
+  return new Proxy({} as Harness, {
+    get: (_target, key) => Reflect.get(started(), key),
+    set: (_target, key, value) => Reflect.set(started(), key, value),
+    has: (_target, key) => Reflect.has(started(), key),
+  });
 }

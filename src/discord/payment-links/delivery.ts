@@ -2,6 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes, type Client, type Message, type Me
 import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
+import type { BotMetrics } from '../../ops/metrics.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
 import { isStorageError } from '../../storage/storage-error.js';
 import { editOriginalReply, type ReplyHandle } from '../respond.js';
@@ -29,6 +30,8 @@ export interface LinkDeliveryOptions {
   dmWaitMs?: number;
   /** DMs on their way beyond which a checkout shows the link in the reply without waiting (default 40, ~2 s of Discord's limit). */
   dmQueueLimit?: number;
+  /** Where links were shown first and how long DMs took (the operator's metrics). */
+  metrics?: Pick<BotMetrics, 'linksDelivered' | 'dmDelivery'>;
 }
 
 export type Delivery =
@@ -97,13 +100,16 @@ export class LinkDelivery {
         .finally(() => this.#following.delete(following));
       this.#following.add(following);
       log.info({ link: link.id, dmQueue: this.#dmsOnTheirWay }, 'payment link shown in the reply; its DM follows');
+      this.options.metrics?.linksDelivered.inc({ where: 'reply' });
       return { kind: 'reply', dmFollows: true };
     }
     if (!first) {
       this.#replies.remember(link.id, reply);
       await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
+      this.options.metrics?.linksDelivered.inc({ where: 'reply' });
       return { kind: 'reply', dmFollows: false };
     }
+    this.options.metrics?.linksDelivered.inc({ where: 'dm' });
     return this.#settleDm(first, t, link, guildName, log, false);
   }
 
@@ -148,8 +154,11 @@ export class LinkDelivery {
   /** The DM, or undefined when it cannot be sent (DMs closed, or any other failure, logged). */
   async #sendDm(user: User, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Message | undefined> {
     this.#dmsOnTheirWay += 1;
+    const started = performance.now();
     try {
-      return await user.send(paymentLinkDm(t, link, guildName));
+      const sent = await user.send(paymentLinkDm(t, link, guildName));
+      this.options.metrics?.dmDelivery.observe((performance.now() - started) / 1000);
+      return sent;
     } catch (error) {
       const closed = error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
       log.info({ link: link.id, dmsClosed: closed, err: closed ? undefined : error }, 'payment link not delivered by DM; shown in the reply');

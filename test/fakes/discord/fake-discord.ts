@@ -635,6 +635,11 @@ export class FakeDiscord {
     this.gateway.requestReconnect();
   }
 
+  /** Holds the next IDENTIFY or RESUME unanswered until released (see Gateway.hold). */
+  holdGateway(op: 'identify' | 'resume'): { reached: Promise<void>; release(): void } {
+    return this.gateway.hold(op);
+  }
+
   /** Op 9: resumable → the client resumes on the same socket; otherwise it reconnects and identifies anew. */
   invalidateSession(resumable: boolean): void {
     this.gateway.invalidateSession(resumable);

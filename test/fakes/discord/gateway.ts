@@ -75,6 +75,29 @@ export class Gateway {
     return new Promise((resolve) => this.nextReadyWaiters.push({ resolve }));
   }
 
+  /**
+   * Holds the next IDENTIFY or RESUME unanswered until `release()`: the moment a client is
+   * connecting or resuming, for tests of what the bot reports meanwhile (its readiness).
+   */
+  hold(op: 'identify' | 'resume'): { reached: Promise<void>; release(): void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.set(op, { reached, released });
+    return { reached: reachedPromise, release };
+  }
+
+  private readonly holds = new Map<'identify' | 'resume', { reached: () => void; released: Promise<void> }>();
+
+  private whenReleased(op: 'identify' | 'resume', answer: () => void): void {
+    const hold = this.holds.get(op);
+    if (!hold) return answer();
+    this.holds.delete(op);
+    hold.reached();
+    void hold.released.then(answer);
+  }
+
   /** The next RESUMED sent. */
   nextResume(): Promise<void> {
     return new Promise((resolve) => this.resumeWaiters.push({ resolve }));
@@ -182,10 +205,10 @@ export class Gateway {
         socket.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
         return;
       case GatewayOpcodes.Identify:
-        this.onIdentify(socket);
+        this.whenReleased('identify', () => this.onIdentify(socket));
         return;
       case GatewayOpcodes.Resume:
-        this.onResume(socket, d);
+        this.whenReleased('resume', () => this.onResume(socket, d));
         return;
       default:
         // Presence updates, voice state updates, member requests: accepted and ignored.

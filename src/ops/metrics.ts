@@ -1,0 +1,111 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { GateState } from '../spaceis/gate.js';
+
+/**
+ * The operator's metrics, in Prometheus' text format (GET /metrics, see health-server.ts). One
+ * registry per bot: tests run several bots in one process. Labels are bounded: command and route
+ * names, store routes and statuses, license fingerprints (never the key), shard ids; never a
+ * member, a guild, a token or a URL. What each metric means: README, "Monitoring".
+ */
+
+export interface LicenseLoad {
+  /** The license's short fingerprint, for display only. */
+  license: string;
+  state: GateState;
+  inFlight: number;
+  queued: number;
+  paused: boolean;
+}
+
+export interface MetricSources {
+  licenses(): LicenseLoad[];
+  shards(): { id: number; pingMs: number }[];
+  /** Every shard of this process has its gateway session up. */
+  gatewayReady(): boolean;
+}
+
+export type InteractionKind = 'command' | 'component' | 'autocomplete';
+export type InteractionOutcome = 'answered' | 'refused' | 'failed';
+
+const BREAKER: Record<GateState, number> = { closed: 0, 'half-open': 1, open: 2 };
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5];
+
+export class BotMetrics {
+  readonly registry = new Registry();
+  readonly interactions: Counter<'kind' | 'name' | 'outcome'>;
+  readonly firstResponse: Histogram<'kind'>;
+  readonly storeRequests: Counter<'route' | 'status'>;
+  readonly storeDuration: Histogram<'route'>;
+  readonly storeThrottled: Counter<'license'>;
+  readonly linksIssued: Counter;
+  readonly linksDelivered: Counter<'where'>;
+  readonly dmDelivery: Histogram;
+  readonly storageErrors: Counter<'operation'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.interactions = new Counter({
+      name: 'shopbot_interactions_total',
+      help: 'Interactions handled, by kind, command or route name, and outcome (answered, refused, failed)',
+      labelNames: ['kind', 'name', 'outcome'],
+      registers,
+    });
+    this.firstResponse = new Histogram({
+      name: 'shopbot_interaction_first_response_seconds',
+      help: 'From an interaction reaching the bot to its first answer to Discord (which must come within 3 s)',
+      labelNames: ['kind'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.storeRequests = new Counter({ name: 'shopbot_store_requests_total', help: 'SpaceIs answers, by route and HTTP status', labelNames: ['route', 'status'], registers });
+    this.storeDuration = new Histogram({ name: 'shopbot_store_request_duration_seconds', help: 'SpaceIs request time until the answer', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers });
+    this.storeThrottled = new Counter({ name: 'shopbot_store_throttled_total', help: 'SpaceIs 429 answers (the license is paused), by license fingerprint', labelNames: ['license'], registers });
+    this.linksIssued = new Counter({ name: 'shopbot_payment_links_issued_total', help: 'Payment links issued', registers });
+    this.linksDelivered = new Counter({ name: 'shopbot_payment_links_delivered_total', help: 'Payment links shown first in the DM or in the reply', labelNames: ['where'], registers });
+    this.dmDelivery = new Histogram({ name: 'shopbot_payment_link_dm_seconds', help: 'Time to send a payment link DM', buckets: LATENCY_BUCKETS, registers });
+    this.storageErrors = new Counter({ name: 'shopbot_storage_errors_total', help: 'Storage reads and writes that failed', labelNames: ['operation'], registers });
+
+    const perLicense = (name: string, help: string, value: (load: LicenseLoad) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['license'],
+        registers,
+        collect() {
+          this.reset();
+          for (const load of sources.licenses()) this.set({ license: load.license }, value(load));
+        },
+      });
+    perLicense('shopbot_gate_queue_depth', 'SpaceIs requests waiting at the license gate', (load) => load.queued);
+    perLicense('shopbot_gate_in_flight', 'SpaceIs requests in flight for the license (at most 4)', (load) => load.inFlight);
+    perLicense('shopbot_gate_paused', '1 while the license is paused after a 429', (load) => (load.paused ? 1 : 0));
+    perLicense('shopbot_breaker_state', 'Circuit breaker per license: 0 closed, 1 half-open, 2 open', (load) => BREAKER[load.state]);
+    new Gauge({
+      name: 'shopbot_gateway_ready',
+      help: '1 while every shard of this process has its gateway session up (as /healthz/ready sees the gateway)',
+      registers,
+      collect() {
+        this.set(sources.gatewayReady() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'shopbot_gateway_latency_seconds',
+      help: 'Gateway heartbeat round trip per shard',
+      labelNames: ['shard'],
+      registers,
+      collect() {
+        this.reset();
+        for (const shard of sources.shards()) if (shard.pingMs >= 0) this.set({ shard: String(shard.id) }, shard.pingMs / 1000);
+      },
+    });
+  }
+
+  /** The route name of a store path: its template, never the ids in it. */
+  static storeRoute(path: string): string {
+    if (path === '/v4/servers') return 'servers';
+    if (path === '/v4/cart/paymentUrl') return 'paymentUrl';
+    if (path.endsWith('/variants')) return 'variants';
+    return path.startsWith('/v4/server/') ? 'server' : 'other';
+  }
+}
