@@ -59,7 +59,7 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
   // Not awaited: the member's link must not wait on the log channel.
   void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
   const { user, applicationId, token } = respond.interaction;
-  const delivery = await services.delivery.deliver(user, t, link, ctx.guildName, { applicationId, token }, ctx.log);
+  const delivery = await services.delivery.deliver(user, t, link, ctx.guildName, { applicationId, token, receivedAt: respond.receivedAt }, ctx.log);
   if (delivery.kind === 'dm') return respond.show(sentToDmView(t, link, delivery.channelId));
   // Withdrawn by a moderator before it reached the DMs: it must not be shown here either.
   if (delivery.kind === 'withdrawn') return respond.show({ content: t.links.resendGone(link.id) });

@@ -36,6 +36,8 @@ export class Responder {
    * go straight to Discord's REST API (see callback()), which discord.js does not see.
    */
   #acknowledged = false;
+  /** When the interaction reached the bot (performance.now()): what "within 2 s of the press" counts from. */
+  readonly receivedAt = performance.now();
 
   constructor(
     readonly interaction: AnyInteraction,

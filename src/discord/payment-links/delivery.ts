@@ -82,14 +82,23 @@ export class LinkDelivery {
    * Checkout: the DM when it goes out in time, else the reply (remembered for 15 minutes, so a
    * withdrawal can take the Pay button out of it too).
    */
-  async deliver(user: User, t: Messages, link: PaymentLink, guildName: string, reply: ReplyHandle, log: Logger): Promise<Delivery> {
-    const waitMs = this.options.dmWaitMs ?? DEFAULT_DM_WAIT_MS;
+  async deliver(
+    user: User,
+    t: Messages,
+    link: PaymentLink,
+    guildName: string,
+    reply: ReplyHandle & { receivedAt: number },
+    log: Logger,
+  ): Promise<Delivery> {
+    // The wait counts from the member's press: issuing the link (the store, storage) used part of it.
+    const budget = this.options.dmWaitMs ?? DEFAULT_DM_WAIT_MS;
+    const waitMs = budget <= 0 ? 0 : budget - (performance.now() - reply.receivedAt);
     // A long queue will not clear in time: no point waiting for it.
     const noWait = waitMs <= 0 || this.#dmsOnTheirWay >= (this.options.dmQueueLimit ?? DEFAULT_DM_QUEUE_LIMIT);
     const dm = this.#sendDm(user, t, link, guildName, log);
     const first = noWait ? 'slow' : await Promise.race([dm, this.#timer(waitMs)]);
     if (first === 'slow') {
-      this.#replies.remember(link.id, reply);
+      this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
       await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
       // The DM follows in the background and, once out, becomes the link's home.
       const following = dm
@@ -104,7 +113,7 @@ export class LinkDelivery {
       return { kind: 'reply', dmFollows: true };
     }
     if (!first) {
-      this.#replies.remember(link.id, reply);
+      this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
       await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
       this.options.metrics?.linksDelivered.inc({ where: 'reply' });
       return { kind: 'reply', dmFollows: false };
