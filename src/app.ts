@@ -11,6 +11,8 @@ import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
 import { BotMetrics } from './ops/metrics.js';
 import { operatorView } from './ops/operator-view.js';
+import { demoFetch } from './demo/demo-store.js';
+import { DemoPayPage } from './demo/pay-page.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
@@ -96,6 +98,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox });
+  // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
+  const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
+  const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger);
   const services: BotServices = {
     logger,
@@ -117,6 +122,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
         metrics.storeDuration.observe({ route }, info.durationMs / 1000);
         if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
       },
+      demoFetch: demoStore,
     })),
     carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS }),
     nicks: new NickRepository(storage.keyv),
@@ -180,6 +186,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     services.delivery.stop();
     await client.destroy();
     await view.stop();
+    await demoPage.close();
     await storage.close();
   }
 }

@@ -51,6 +51,13 @@ const configSchema = z.object({
     .refine((value) => value.startsWith('sqlite://') && value.length > 'sqlite://'.length, {
       message: 'must be a sqlite:// connection string, e.g. sqlite://data/store.sqlite',
     }),
+  /** The demo shop's pay page listens on 127.0.0.1 at this port, once a guild uses the demo (0: any free port). */
+  DEMO_PORT: z.coerce
+    .number({ message: 'must be a port number (0–65535)' })
+    .int({ message: 'must be a port number (0–65535)' })
+    .min(0, { message: 'must be a port number (0–65535)' })
+    .max(65535, { message: 'must be a port number (0–65535)' })
+    .default(8787),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
   CART_EXPIRY_DAYS: z

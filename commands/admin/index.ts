@@ -4,6 +4,7 @@ import { localizedFrom } from '../../src/discord/localize.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
 import { SETTING_BOUNDS } from '../../src/storage/guild-settings.js';
 import { TEXT_CHANNELS } from './channels.js';
+import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, LICENSE_INPUT, saveLicense, startLicenseChange } from './license.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
@@ -33,6 +34,7 @@ const adminCommand = slashCommand({
         options: [
           { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.licenseSet) },
           { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.licenseClear) },
+          { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.licenseDemo) },
         ],
       },
       { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.servers) },
@@ -93,6 +95,7 @@ const adminCommand = slashCommand({
     status: subcommand([], showStatus),
     'license set': subcommand([], (_interaction, ctx) => startLicenseChange(ctx)),
     'license clear': subcommand([], (_interaction, ctx) => clearLicense(ctx)),
+    'license demo': subcommand([], (_interaction, ctx) => startDemo(ctx)),
     servers: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => chooseServers(ctx)),
     settings: subcommand([], changeSettings),
     refresh: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => refreshOffer(ctx)),
@@ -108,6 +111,8 @@ export const adminFeature: Feature = {
       if (!interaction.isModalSubmit()) return ctx.respond.aside(ctx.t.common.expired);
       return saveLicense(ctx, interaction.fields.getTextInputValue(LICENSE_INPUT));
     }),
+    on(adminRoutes.confirmDemo, [manageGuild], (_interaction, _values, ctx) => switchToDemo(ctx)),
+    on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show({ content: ctx.t.admin.demoCancelled, embeds: [], components: [] })),
     on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], async (interaction, _values, ctx) => {
       if (!interaction.isStringSelectMenu()) return ctx.respond.aside(ctx.t.common.expired);
       return saveServers(ctx, interaction.values);

@@ -6,6 +6,7 @@ import { textInputModal } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { recordChange } from './change-log.js';
+import { endDemo } from './demo.js';
 import { adminRoutes } from './routes.js';
 
 /** /shop-admin license set | clear: the guild's own license key, checked against the store before it is sealed and kept. */
@@ -51,17 +52,20 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
     return ctx.respond.show({ content: text });
   }
 
-  const previous = ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint;
+  const previous = ctx.settings.demo ? t.admin.demoLicenseName : (ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint);
+  // A real license replaces the demo.
   await services.guildSettings.update(ctx.guildId, (settings) => ({
     ...settings,
+    demo: false,
     license: { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId, setAt: services.clock.now() },
   }));
-  await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, `\`${fingerprint}\``);
+  await recordChange(ctx, 'license', !previous ? t.admin.none : ctx.settings.demo ? previous : `\`${previous}\``, `\`${fingerprint}\``);
   await ctx.respond.show({ content: t.admin.licenseSaved(fingerprint, servers) });
 }
 
 export async function clearLicense(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
+  if (ctx.settings.demo) return endDemo(ctx);
   const current = ctx.settings.license;
   if (!current) return ctx.respond.show({ content: t.admin.licenseNothingToClear });
   await services.guildSettings.update(ctx.guildId, ({ license: _dropped, ...settings }) => settings as GuildSettings);

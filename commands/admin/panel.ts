@@ -3,6 +3,7 @@ import type { CommandInteraction, HandlerContext } from '../../src/discord/conte
 import type { View } from '../../src/discord/respond.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { button, row } from '../../src/discord/views/components.js';
+import { demoMarked } from '../../src/discord/views/demo-mark.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { offerReader } from '../../src/services/catalog.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
@@ -25,7 +26,8 @@ export async function postPanel(interaction: CommandInteraction, ctx: HandlerCon
   const channel = await interaction.client.channels.fetch(target.id);
   if (!channel?.isSendable()) return ctx.respond.show({ content: t.admin.channelNotText(`<#${target.id}>`) });
   const panelT = messages(await services.guildLog.localeFor(ctx.guildId));
-  const message = await channel.send(panelView(panelT, interaction.guild?.name ?? ctx.guildName, servers));
+  const view = panelView(panelT, interaction.guild?.name ?? ctx.guildName, servers);
+  const message = await channel.send(ctx.shop.source === 'demo' ? demoMarked(panelT, view) : view);
 
   const previous = ctx.settings.panel;
   await services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, panel: { channelId: message.channelId, messageId: message.id } }));

@@ -42,7 +42,7 @@ function licenseFacts(ctx: HandlerContext): StatusFacts['license'] {
 }
 
 export interface StatusFacts {
-  license: { source: 'guild' | 'default'; fingerprint: string; problem?: LicenseProblem } | undefined;
+  license: { source: 'guild' | 'default' | 'demo'; fingerprint: string; problem?: LicenseProblem } | undefined;
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   cacheAgeMs: number | undefined;
   storage: string;
@@ -58,9 +58,11 @@ export function statusView(t: Messages, facts: StatusFacts): View {
       ? a.statusLicenseUnreadable(facts.license.fingerprint)
       : facts.license.problem === 'no-encryption-key'
         ? a.statusLicenseNoKey(facts.license.fingerprint)
-        : facts.license.source === 'guild'
-          ? a.statusLicenseGuild(facts.license.fingerprint)
-          : a.statusLicenseDefault(facts.license.fingerprint);
+        : facts.license.source === 'demo'
+          ? a.statusLicenseDemo
+          : facts.license.source === 'guild'
+            ? a.statusLicenseGuild(facts.license.fingerprint)
+            : a.statusLicenseDefault(facts.license.fingerprint);
   const fields: APIEmbedField[] = [{ name: a.statusLicense, value: license }];
   if (facts.store) {
     const store =

@@ -2,6 +2,7 @@ import { isPurchasable } from '../../src/cart/pricing.js';
 import { addItem, type Cart } from '../../src/cart/rules.js';
 import type { HandlerContext } from '../../src/discord/context.js';
 import { cartItemFrom, offerReader } from '../../src/services/catalog.js';
+import { sameLicense } from '../../src/security/license-id.js';
 import { findLinkItems } from '../../src/services/reorder.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import { asCart } from '../../src/storage/carts.js';
@@ -21,7 +22,8 @@ export async function buyAgain(ctx: HandlerContext & { shop: ShopAccess }, id: s
 
   // Items of a link issued from another license belong to another shop: none of them is on offer here.
   const reader = offerReader(shop.offers, () => ctx.respond.defer(), { hiddenServerIds: settings.hiddenServerIds, lane: ctx.guildId });
-  const found = link.license === shop.license ? await findLinkItems(reader, link.items) : link.items.map(() => undefined);
+  // Records from before full license ids hold the short fingerprint: sameLicense reads both.
+  const found = sameLicense(link.license, shop.license) ? await findLinkItems(reader, link.items) : link.items.map(() => undefined);
   const policy = { license: shop.license, multiServer: settings.multiServerCart };
 
   const lines = await services.carts.updateFor<ReorderLine[]>(shop.license, guildId, userId, (stored) => {

@@ -4,6 +4,7 @@ import type { StoreError } from '../spaceis/errors.js';
 import { localeOf, messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import { demoMarked } from './views/demo-mark.js';
 import { logEventView, type LogEvent } from './views/log.js';
 
 export type { LogEvent };
@@ -51,7 +52,9 @@ export class GuildLog {
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
       const t = messages(await this.localeFor(guildId));
-      await channel.send({ ...logEventView(t, event), allowedMentions: { parse: [] } });
+      const view = logEventView(t, event);
+      // Read after the change it reports: switching to the demo is posted marked, leaving it unmarked.
+      await channel.send({ ...(settings.demo ? demoMarked(t, view) : view), allowedMentions: { parse: [] } });
     } catch (error) {
       this.logger.warn({ guild: guildId, event: event.kind, err: error }, 'could not post to the log channel');
     }

@@ -44,6 +44,8 @@ export class Responder {
     readonly mode: 'update' | 'reply',
     /** Told once, when Discord gets its first answer (the operator's latency metric). */
     private readonly onFirstAnswer?: () => void,
+    /** Applied to every answer as it leaves (a demo guild's marking); read at that moment, so a switch mid-interaction shows. */
+    private readonly decorate?: (view: View) => Promise<View>,
   ) {}
 
   get acknowledged(): boolean {
@@ -57,8 +59,9 @@ export class Responder {
     else await this.callback(InteractionResponseType.DeferredChannelMessageWithSource, { flags: MessageFlags.Ephemeral });
   }
 
-  async show(view: View): Promise<void> {
+  async show(shown: View): Promise<void> {
     const interaction = this.interaction;
+    const view = this.decorate ? await this.decorate(shown) : shown;
     if (this.acknowledged) {
       await editOriginalReply(interaction.client, { applicationId: interaction.applicationId, token: interaction.token }, view);
     } else if (this.mode === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()))) {
@@ -69,8 +72,9 @@ export class Responder {
   }
 
   /** A short message of its own, leaving the menu as it is (e.g. "this menu is not yours"). */
-  async aside(content: string): Promise<void> {
+  async aside(text: string): Promise<void> {
     const interaction = this.interaction;
+    const content = this.decorate ? ((await this.decorate({ content: text })).content ?? text) : text;
     if (!this.acknowledged) {
       await this.callback(InteractionResponseType.ChannelMessageWithSource, { content, flags: MessageFlags.Ephemeral });
     } else {

@@ -13,6 +13,7 @@ import { Responder, type AnyInteraction } from './respond.js';
 import { answerStoreFailure } from './store-failure.js';
 import { isStorageError } from '../storage/storage-error.js';
 import { answerStorageFailure } from './storage-failure.js';
+import { demoMarked } from './views/demo-mark.js';
 
 /**
  * The one place interactions come in: find the command or the route that owns a component, run
@@ -138,6 +139,7 @@ export class InteractionRouter {
     return false;
   }
 
+
   private async context(interaction: AnyInteraction, respond: Responder): Promise<HandlerContext> {
     // Added in place, not spread: spreading would call the lazy `log` getter.
     const ctx = (await this.baseContext(interaction)) as HandlerContext;
@@ -170,7 +172,16 @@ export class InteractionRouter {
 
   /** A responder that reports how long the first answer to Discord took. */
   private responder(interaction: AnyInteraction, mode: 'update' | 'reply', kind: InteractionKind, received: number): Responder {
-    return new Responder(interaction, mode, () => this.services.metrics.firstResponse.observe({ kind }, (performance.now() - received) / 1000));
+    return new Responder(
+      interaction,
+      mode,
+      () => this.services.metrics.firstResponse.observe({ kind }, (performance.now() - received) / 1000),
+      // Every answer in a guild on the demo shop carries the DEMO banner (settings are cached: no storage read).
+      async (view) => {
+        const settings = await this.services.guildSettings.get(interaction.guildId ?? '');
+        return settings.demo ? demoMarked(messages(localeOf(interaction.locale)), view) : view;
+      },
+    );
   }
 
   /**

@@ -29,6 +29,7 @@ export const en = {
     license: { name: 'license', description: "This server's SpaceIs license" },
     licenseSet: { name: 'set', description: "Use this server's own license key (checked before saving)" },
     licenseClear: { name: 'clear', description: "Go back to the bot's default license" },
+    licenseDemo: { name: 'demo', description: 'Try the bot on a sample shop built into it (DEMO, no real payment)' },
     servers: { name: 'servers', description: 'Choose which servers /shop offers here' },
     settings: { name: 'settings', description: 'Show or change the shop settings' },
     logChannel: { name: 'log-channel', description: 'Where the bot reports links, changes and license problems' },
@@ -86,6 +87,20 @@ export const en = {
         ? `This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
         : "This server's license was removed. The bot has no default license, so /shop is off until a license is set.",
     licenseNothingToClear: "This server already uses the bot's default license.",
+    statusLicenseDemo: 'The **DEMO** shop built into the bot: a sample offer, no real payment. Sell from your real shop with /shop-admin license set.',
+    demoOn:
+      'This server now sells from the **DEMO** shop built into the bot: try /shop, /cart and /checkout. Payment links lead to a demonstration page; no real payment is possible. Carts of the previous shop are emptied, with a note why. Sell from your real shop with /shop-admin license set, or end the demo with /shop-admin license clear.',
+    demoAlready: 'This server is already on the **DEMO** shop. /shop-admin license set replaces it with your real shop; /shop-admin license clear ends it.',
+    demoConfirm: (fingerprint: string) =>
+      `This server sells from its own license (fingerprint \`${fingerprint}\`). Switching to the **DEMO** shop removes that license (paste the key again with /shop-admin license set to come back) and empties members' carts. Switch to the demo?`,
+    demoConfirmYes: 'Switch to the demo',
+    demoCancel: 'Cancel',
+    demoCancelled: 'Nothing changed: this server keeps its own license.',
+    demoEnded: (fingerprint: string | undefined) =>
+      fingerprint
+        ? `The **DEMO** shop is off. This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
+        : 'The **DEMO** shop is off. The bot has no default license, so /shop is off until a license is set with /shop-admin license set.',
+    demoLicenseName: 'DEMO shop',
 
     serversPrompt: 'Choose the servers /shop offers here. Servers added to the shop later are offered until you hide them.',
     serversPlaceholder: 'Servers to offer',
@@ -390,6 +405,17 @@ export const en = {
     timeoutCheckout:
       "The shop didn't answer in time. Your cart is kept. Creating a link doesn't charge anything, so it is safe to try again.",
     badResponse: 'The shop sent an answer the bot could not read. Your cart is kept; please try again later.',
+  },
+  /** The demo shop (/shop-admin license demo): its marking on every message, and its pay page. */
+  demo: {
+    banner: '🧪 **DEMO** · a sample shop, no real payment',
+    pageBadge: 'DEMO',
+    pageTitle: 'Demo payment page',
+    pageNothingPaid: 'This is a demonstration: nothing is paid, nothing is charged and nothing is delivered. A real shop would show its payment methods here.',
+    pageNick: 'Nick',
+    pageTotal: 'Estimated total',
+    pageRealShop: 'The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with /shop-admin license set.',
+    pageNotFound: 'This demo payment link is unknown or has expired.',
   },
 };
 

@@ -25,6 +25,7 @@ export const pl: Messages = {
     license: { name: 'licencja', description: 'Licencja SpaceIs tego serwera' },
     licenseSet: { name: 'ustaw', description: 'Użyj własnego klucza licencji (sprawdzanego przed zapisem)' },
     licenseClear: { name: 'usuń', description: 'Wróć do domyślnej licencji bota' },
+    licenseDemo: { name: 'demo', description: 'Wypróbuj bota na wbudowanym sklepie przykładowym (DEMO, bez prawdziwej płatności)' },
     servers: { name: 'serwery', description: 'Wybierz serwery, które /sklep tu oferuje' },
     settings: { name: 'ustawienia', description: 'Pokaż lub zmień ustawienia sklepu' },
     logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
@@ -82,6 +83,20 @@ export const pl: Messages = {
         ? `Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
         : 'Licencję serwera usunięto. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji.',
     licenseNothingToClear: 'Ten serwer już używa domyślnej licencji bota.',
+    statusLicenseDemo: 'Wbudowany sklep **DEMO**: przykładowa oferta, bez prawdziwej płatności. Prawdziwy sklep włączysz przez /sklep-admin licencja ustaw.',
+    demoOn:
+      'Ten serwer sprzedaje teraz z wbudowanego sklepu **DEMO**: wypróbuj /sklep, /koszyk i /zamów. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione, z wyjaśnieniem. Prawdziwy sklep włączysz przez /sklep-admin licencja ustaw, a demo zakończysz przez /sklep-admin licencja usuń.',
+    demoAlready: 'Ten serwer już korzysta ze sklepu **DEMO**. /sklep-admin licencja ustaw zastąpi go prawdziwym sklepem; /sklep-admin licencja usuń go wyłączy.',
+    demoConfirm: (fingerprint) =>
+      `Ten serwer sprzedaje z własnej licencji (odcisk \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie przez /sklep-admin licencja ustaw) i opróżni koszyki członków. Przejść na demo?`,
+    demoConfirmYes: 'Przejdź na demo',
+    demoCancel: 'Anuluj',
+    demoCancelled: 'Nic nie zmieniono: serwer zostaje przy własnej licencji.',
+    demoEnded: (fingerprint) =>
+      fingerprint
+        ? `Sklep **DEMO** jest wyłączony. Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
+        : 'Sklep **DEMO** jest wyłączony. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji przez /sklep-admin licencja ustaw.',
+    demoLicenseName: 'sklep DEMO',
 
     serversPrompt: 'Wybierz serwery, które /sklep tu oferuje. Serwery dodane później do sklepu są oferowane, dopóki ich nie ukryjesz.',
     serversPlaceholder: 'Oferowane serwery',
@@ -386,5 +401,15 @@ export const pl: Messages = {
     timeoutCheckout:
       'Sklep nie odpowiedział na czas. Koszyk zostaje zachowany. Utworzenie linku niczego nie pobiera, więc możesz spokojnie spróbować ponownie.',
     badResponse: 'Sklep odesłał odpowiedź, której bot nie rozumie. Koszyk zostaje zachowany; spróbuj później.',
+  },
+  demo: {
+    banner: '🧪 **DEMO** · sklep przykładowy, bez prawdziwej płatności',
+    pageBadge: 'DEMO',
+    pageTitle: 'Demonstracyjna strona płatności',
+    pageNothingPaid: 'To demonstracja: nic nie jest płacone, nic nie jest pobierane i nic nie zostanie nadane. Prawdziwy sklep pokazałby tu swoje metody płatności.',
+    pageNick: 'Nick',
+    pageTotal: 'Szacowana suma',
+    pageRealShop: 'Serwer Discord wypróbowuje bota sklepu na wbudowanym sklepie demo. Jego administratorzy włączą prawdziwy sklep przez /sklep-admin licencja ustaw.',
+    pageNotFound: 'Ten demonstracyjny link do płatności jest nieznany albo wygasł.',
   },
 };

@@ -1,6 +1,7 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { StoreGate } from '../spaceis/gate.js';
+import { DEMO_LICENSE } from '../demo/demo-store.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { LicenseLoad } from '../ops/metrics.js';
@@ -18,8 +19,8 @@ export interface ShopAccess {
   readonly offers: OfferCache;
   /** The license's limiter and circuit breaker (shared by every guild on the license). */
   readonly gate: StoreGate;
-  /** Where the license comes from: the guild's own (/shop-admin license) or the bot's default. */
-  readonly source: 'guild' | 'default';
+  /** Where the license comes from: the guild's own (/shop-admin license), the bot's default, or the built-in demo shop. */
+  readonly source: 'guild' | 'default' | 'demo';
 }
 
 /**
@@ -43,6 +44,8 @@ export interface StoreDirectoryOptions {
   offerTtlMs?: number;
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Answers the store's API for guilds on the demo shop (src/demo/demo-store.ts); without it there is no demo. */
+  demoFetch?: typeof fetch;
 }
 
 /** A license no guild used for this long is let go: its client (and key), gate and offer cache. */
@@ -79,6 +82,8 @@ export class StoreDirectory {
   readonly #bySettings = new WeakMap<GuildSettings, Resolution>();
   /** By the license's full id: never by the key itself, and never by a fingerprint, which two keys may share. */
   readonly #byLicense = new Map<string, LicenseEntry>();
+  /** The built-in demo shop, once a guild uses it (never let go: it holds no key). */
+  #demo: LicenseEntry | undefined;
   #lastSweep: number;
 
   constructor(private readonly options: StoreDirectoryOptions) {
@@ -126,12 +131,29 @@ export class StoreDirectory {
     return known && 'problem' in known ? known.problem : undefined;
   }
 
+  /**
+   * The demo shop: one client, gate and offer cache shared by every demo guild, exactly like a
+   * license, but its client's `fetch` answers from the demo file in-process.
+   */
+  #demoAccess(demoFetch: typeof fetch): ShopAccess {
+    if (!this.#demo) {
+      const gate = new StoreGate({ now: () => this.options.clock.now() });
+      const client = new StoreClient({ baseUrl: 'http://demo.invalid', apiKey: 'demo-shop', gate, fetch: demoFetch });
+      this.#demo = { client, offers: new OfferCache(client, { now: () => this.options.clock.now() }), gate, lastUsed: 0 };
+    }
+    const { client, offers, gate } = this.#demo;
+    return { license: DEMO_LICENSE, fingerprint: DEMO_LICENSE, client, offers, gate, source: 'demo' };
+  }
+
+
   /** A client for a key an admin is about to save, to check it first; not cached, so a rejected key leaves no trace. */
   probe(apiKey: string): StoreClient {
     return this.#newClient(apiKey);
   }
 
   #access(guildId: string, settings: GuildSettings): ShopAccess | undefined {
+    // The demo comes first: an admin chose it explicitly, and it needs no key.
+    if (settings.demo && this.options.demoFetch) return this.#demoAccess(this.options.demoFetch);
     const known = this.#bySettings.get(settings);
     if (known === null || (known && 'problem' in known)) return undefined;
     const held = known?.guildId === guildId ? this.#byLicense.get(known.license) : undefined;

@@ -31,6 +31,11 @@ const guildSettingsSchema = z.object({
   multiServerCart: z.boolean().default(false),
   /** The guild's own license; absent = the bot's default license (SPACEIS_API_KEY), if any. */
   license: guildLicenseSchema.optional(),
+  /**
+   * Sells from the demo shop built into the bot (/shop-admin license demo) instead of any license.
+   * A field of its own, so records written before it existed read as "not the demo".
+   */
+  demo: z.boolean().default(false),
   /** Servers of the license that /shop does not offer here. Hidden rather than shown, so a server added later appears. */
   hiddenServerIds: z.array(z.string()).default([]),
   logChannelId: snowflake.nullable().default(null),

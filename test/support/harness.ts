@@ -70,6 +70,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
     LOG_LEVEL: options.logLevel ?? 'debug',
     ...(options.healthPort !== undefined ? { HEALTH_PORT: String(options.healthPort) } : {}),
+    // Any free port: test files run in parallel, each with its own demo pay page.
+    DEMO_PORT: '0',
   });
   const logSink = new Writable({
     write(chunk, _encoding, done) {

@@ -12,6 +12,7 @@ describe('configuration', () => {
       STORAGE_URL: 'sqlite://data/store.sqlite',
       LOG_LEVEL: 'info',
       CART_EXPIRY_DAYS: 30,
+      DEMO_PORT: 8787,
     });
     expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
   });

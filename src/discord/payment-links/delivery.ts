@@ -4,8 +4,10 @@ import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
+import { DEMO_LICENSE } from '../../demo/demo-store.js';
 import { isStorageError } from '../../storage/storage-error.js';
-import { editOriginalReply, type ReplyHandle } from '../respond.js';
+import { editOriginalReply, type ReplyHandle, type View } from '../respond.js';
+import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, withdrawnDmView } from './dm-views.js';
 import { DmWarmer } from './dm-warmer.js';
 import { ReplyHandles } from './reply-handles.js';
@@ -47,6 +49,11 @@ export interface Withdrawal {
   dm: 'edited' | 'not-edited' | 'none';
   /** `gone`: shown in a reply the bot can no longer change (over 15 minutes old, or from before a restart). */
   reply: 'edited' | 'gone' | 'none';
+}
+
+/** A demo shop's link says so in every copy (its record keeps the demo's "license"). */
+function marked(t: Messages, link: PaymentLink, view: View): View {
+  return link.license === DEMO_LICENSE ? demoMarked(t, view) : view;
 }
 
 const DEFAULT_DM_WAIT_MS = 2_000;
@@ -134,7 +141,7 @@ export class LinkDelivery {
 
   /** Takes the Pay button out of every copy the bot can still change: the DM, and a reply under 15 minutes old. */
   async withdraw(t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Withdrawal> {
-    const view = withdrawnDmView(t, link, guildName);
+    const view = marked(t, link, withdrawnDmView(t, link, guildName));
     const withdrawal: Withdrawal = { dm: 'none', reply: link.delivery?.shownInReply || link.delivery?.kind === 'reply' ? 'gone' : 'none' };
     const delivery = link.delivery;
     if (delivery?.kind === 'dm' && delivery.channelId && delivery.messageId) {
@@ -165,7 +172,7 @@ export class LinkDelivery {
     this.#dmsOnTheirWay += 1;
     const started = performance.now();
     try {
-      const sent = await user.send(paymentLinkDm(t, link, guildName));
+      const sent = await user.send(marked(t, link, paymentLinkDm(t, link, guildName)));
       this.options.metrics?.dmDelivery.observe((performance.now() - started) / 1000);
       return sent;
     } catch (error) {
@@ -192,7 +199,7 @@ export class LinkDelivery {
     // No record (storage could not keep it: see services/checkout.ts): the link still stands.
     if (updated?.revoked) {
       // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
-      await sent.edit(withdrawnDmView(t, link, guildName)).catch(() => undefined);
+      await sent.edit(marked(t, link, withdrawnDmView(t, link, guildName))).catch(() => undefined);
       return { kind: 'withdrawn' };
     }
     await this.#deleteEarlierDm(link, sent.id, log);

@@ -1,0 +1,56 @@
+import { ButtonStyle } from 'discord.js';
+import type { HandlerContext } from '../../src/discord/context.js';
+import type { View } from '../../src/discord/respond.js';
+import { button, row } from '../../src/discord/views/components.js';
+import type { Messages } from '../../src/i18n/index.js';
+import type { GuildSettings } from '../../src/storage/guild-settings.js';
+import { recordChange } from './change-log.js';
+import { ADMIN_COLOR } from './colors.js';
+import { adminRoutes } from './routes.js';
+
+/**
+ * /shop-admin license demo: the guild sells from the sample shop built into the bot, so admins
+ * can try the whole flow before they have a SpaceIs license. Only ever switched on by an admin:
+ * the bot never falls back to the demo by itself. A guild with its own license is asked first,
+ * since switching drops that license.
+ */
+
+export async function startDemo(ctx: HandlerContext): Promise<void> {
+  if (ctx.settings.demo) return ctx.respond.show({ content: ctx.t.admin.demoAlready });
+  const own = ctx.settings.license;
+  if (own) return ctx.respond.show(demoConfirmView(ctx.t, ctx.userId, own.fingerprint));
+  return switchToDemo(ctx);
+}
+
+export async function switchToDemo(ctx: HandlerContext): Promise<void> {
+  const { t, services } = ctx;
+  const { before } = await services.guildSettings.update(ctx.guildId, ({ license: _dropped, ...settings }) => ({ ...settings, demo: true }) as GuildSettings);
+  if (before.demo) return ctx.respond.show({ content: t.admin.demoAlready, embeds: [], components: [] });
+  const previous = before.license?.fingerprint ?? ctx.shop?.fingerprint;
+  await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, t.admin.demoLicenseName);
+  ctx.log.info('guild switched to the demo shop');
+  await ctx.respond.show({ content: t.admin.demoOn, embeds: [], components: [] });
+}
+
+/** `license clear` on a demo guild: back to the bot's default license, or to no shop. */
+export async function endDemo(ctx: HandlerContext): Promise<void> {
+  const { t, services } = ctx;
+  await services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, demo: false }));
+  const fallback = await services.stores.forGuild(ctx.guildId);
+  await recordChange(ctx, 'license', t.admin.demoLicenseName, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
+  ctx.log.info('guild left the demo shop');
+  await ctx.respond.show({ content: t.admin.demoEnded(fallback?.fingerprint) });
+}
+
+export function demoConfirmView(t: Messages, owner: string, fingerprint: string): View {
+  return {
+    content: '',
+    embeds: [{ title: t.admin.statusLicense, description: t.admin.demoConfirm(fingerprint), color: ADMIN_COLOR }],
+    components: [
+      row(
+        button(adminRoutes.confirmDemo.build(owner, {}), t.admin.demoConfirmYes, ButtonStyle.Danger),
+        button(adminRoutes.cancelDemo.build(owner, {}), t.admin.demoCancel),
+      ),
+    ],
+  };
+}

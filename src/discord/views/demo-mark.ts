@@ -1,0 +1,16 @@
+import type { Messages } from '../../i18n/index.js';
+import type { View } from '../respond.js';
+import { clip, LIMITS } from '../text.js';
+
+/**
+ * A demo guild's messages must never be mistaken for a real shop's: each carries the banner
+ * ("DEMO · … no real payment") as its first line. Applied where a kind of message leaves the bot
+ * (the interaction responder, the link delivery, the log channel, the panel), never in handlers.
+ * Idempotent, so a view that passes two of those places is marked once.
+ */
+export function demoMarked(t: Messages, view: View): View {
+  const content = view.content ?? '';
+  if (content.startsWith(t.demo.banner)) return view;
+  return { ...view, content: clip(content ? `${t.demo.banner}\n${content}` : t.demo.banner, LIMITS.content) };
+}
+
