@@ -1,0 +1,165 @@
+/**
+ * Every screen the bot can show, drawn by the real view functions from the demo offer (read
+ * through the real StoreClient and schemas). `npm run screens` turns each into a PNG; the unit
+ * test test/unit/screens.test.ts proves every exported view is listed here and every text of it
+ * reaches the picture's HTML.
+ */
+import type { APIModalInteractionResponseCallbackData } from 'discord.js';
+import { buyerLinksView } from '../../commands/my-links/views.js';
+import { demoConfirmView } from '../../commands/admin/demo.js';
+import { licenseModal } from '../../commands/admin/license.js';
+import { panelView } from '../../commands/admin/panel.js';
+import { serversView } from '../../commands/admin/servers.js';
+import { settingsView } from '../../commands/admin/settings.js';
+import { statusView } from '../../commands/admin/status.js';
+import { addedView, categoryListView, productListView, quantityView, serverListView, variantListView } from '../../commands/shop/views.js';
+import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
+import { nickModal } from '../../commands/checkout/views.js';
+import { memberLinksView, revokedView, verifyView } from '../../commands/links/views.js';
+import { estimateCart, type PricedVariant } from '../../src/cart/pricing.js';
+import type { CartLine } from '../../src/cart/rules.js';
+import { demoFetch } from '../../src/demo/demo-store.js';
+import { linkInReplyView, paymentLinkDm, sentToDmView, withdrawnDmView } from '../../src/discord/payment-links/dm-views.js';
+import type { View } from '../../src/discord/respond.js';
+import { demoMarked } from '../../src/discord/views/demo-mark.js';
+import { logEventView } from '../../src/discord/views/log.js';
+import { storeErrorText } from '../../src/discord/views/problem-texts.js';
+import { quantityModal } from '../../src/discord/views/quantity-picker.js';
+import { messages, type Locale } from '../../src/i18n/index.js';
+import { cartItemFrom, pricedVariant, type OfferPath, type VariantChoice } from '../../src/services/catalog.js';
+import { StoreClient } from '../../src/spaceis/client.js';
+import { StoreError } from '../../src/spaceis/errors.js';
+import type { Category, Server, ServerOffer } from '../../src/spaceis/schemas.js';
+import { DEFAULT_GUILD_SETTINGS } from '../../src/storage/guild-settings.js';
+import type { PaymentLink } from '../../src/storage/payment-links.js';
+import { SCREEN_NOW } from './html.js';
+
+export type Place = 'ephemeral' | 'dm' | 'channel';
+export type Audience = 'members' | 'admins' | 'moderators';
+
+export interface Screen {
+  /** The PNG's name. */
+  id: string;
+  /** The exported view function that drew it. */
+  view: string;
+  audience: Audience;
+  /** What the member did to see it (English: the README's caption). */
+  caption: string;
+  place: Place;
+  message?: View;
+  modal?: APIModalInteractionResponseCallbackData;
+  /** Draw the message's select menu open, as when the member clicked it. */
+  openSelect?: boolean;
+}
+
+/** Fixed so the pictures change only when a view does. */
+const NOW = SCREEN_NOW;
+const OWNER = '100000000000000001';
+const MEMBER = '100000000000000002';
+const MODERATOR = '100000000000000003';
+const GUILD = 'Kraina Klocków';
+
+interface DemoOffer {
+  servers: Server[];
+  offers: Map<string, ServerOffer>;
+  variants(server: Server, category: Category, product: string): Promise<VariantChoice[]>;
+  path(server: string, category: string, product: string): OfferPath;
+}
+
+/** The demo offer as the bot reads it: through the StoreClient and its schemas. */
+export async function loadDemoOffer(): Promise<DemoOffer> {
+  const client = new StoreClient({
+    baseUrl: 'http://demo.invalid',
+    apiKey: 'demo-shop',
+    fetch: demoFetch({ issue: async (reference) => `http://127.0.0.1:8787/demo/pay/${reference}`, now: () => NOW }),
+  });
+  const servers = await client.listServers();
+  const offers = new Map<string, ServerOffer>();
+  for (const server of servers) offers.set(server.id, await client.getServer(server.id));
+  const path = (serverName: string, categoryName: string, productName: string): OfferPath => {
+    const server = servers.find((candidate) => candidate.name === serverName)!;
+    const category = offers.get(server.id)!.categories.find((candidate) => candidate.name === categoryName)!;
+    return { server, category, product: category.products.find((candidate) => candidate.name === productName)! };
+  };
+  return {
+    servers,
+    offers,
+    path,
+    async variants(server, category, product) {
+      const found = category.products.find((candidate) => candidate.name === product)!;
+      const answer = await client.getVariants(server.id, category.id, found.id);
+      return answer.variants.map((variant) => ({ variant, priced: pricedVariant(variant) }));
+    },
+  };
+}
+
+export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Screen[]> {
+  const demo = offer ?? (await loadDemoOffer());
+  const t = messages(locale);
+  const survival = demo.servers[0]!;
+  const ranks = demo.offers.get(survival.id)!.categories[0]!;
+  const vipPath = demo.path('Survival', 'Rangi', 'VIP');
+  const coinsPath = demo.path('Survival', 'Waluta', 'Pakiet monet');
+  const vip = await demo.variants(survival, ranks, 'VIP');
+  const coins = await demo.variants(survival, coinsPath.category, 'Pakiet monet');
+  const vip30 = vip[0]!;
+  const coins5000 = coins[9]!;
+  const lines: CartLine[] = [
+    { ...cartItemFrom(vipPath, vip30.variant), quantity: 2 },
+    { ...cartItemFrom(coinsPath, coins5000.variant), quantity: 1 },
+  ];
+  const priced = new Map<string, PricedVariant>([vip30, coins5000].map((choice) => [choice.variant.id, choice.priced]));
+  const link: PaymentLink = {
+    id: 'K7M2Q9TX',
+    guildId: '200000000000000001',
+    userId: MEMBER,
+    nick: 'Steve_123',
+    url: 'http://127.0.0.1:8787/demo/pay/pV3x9QmZ0aYtR4bN7cW2eA',
+    license: 'demo',
+    createdAt: NOW - 2 * 3_600_000,
+    items: lines.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName })),
+  };
+  const revoked: PaymentLink = { ...link, id: 'B4C8D1FG', createdAt: NOW - 30 * 3_600_000, revoked: { by: MODERATOR, at: NOW - 29 * 3_600_000 } };
+  const settings = { ...DEFAULT_GUILD_SETTINGS, logChannelId: '300000000000000001', moderatorRoleId: '300000000000000002', demo: true };
+  const storeError = new StoreError({ kind: 'http', status: 422, apiMessage: 'invalid variant', message: 'SpaceIs POST /v4/cart/paymentUrl failed with HTTP 422', method: 'POST', path: '/v4/cart/paymentUrl' });
+  const member = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'members', caption, place: 'ephemeral', message, ...extra });
+  const admin = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'admins', caption, place: 'ephemeral', message, ...extra });
+  const moderator = (id: string, view: string, caption: string, message: View): Screen => ({ id, view, audience: 'moderators', caption, place: 'ephemeral', message });
+
+  return [
+    member('shop-servers', 'serverListView', '/shop: the servers', serverListView(t, OWNER, demo.servers, 0), { openSelect: true }),
+    member('shop-categories', 'categoryListView', 'A server: its categories', categoryListView(t, OWNER, survival, demo.offers.get(survival.id)!.categories, 0, { canGoBack: true })),
+    member('shop-products', 'productListView', 'A category: its products', productListView(t, OWNER, survival, ranks, 0), { openSelect: true }),
+    member('shop-variants', 'variantListView', 'A product: its variants with prices (the SMS-only one is unavailable)', variantListView(t, locale, OWNER, vipPath, vip, 0), { openSelect: true }),
+    member('shop-variants-paged', 'variantListView', 'A long range, 25 per page with Previous / Next', variantListView(t, locale, OWNER, coinsPath, coins, 1), { openSelect: true }),
+    member('shop-quantity', 'quantityView', 'Pick a quantity and add to the cart', quantityView(t, locale, OWNER, vipPath, vip30, 2, 0), { openSelect: true }),
+    member('shop-other-amount', 'quantityModal', '"Other amount…": any quantity 1–99', {}, { modal: quantityModal(t, 'x') }),
+    member('shop-added', 'addedView', 'Added to the cart', addedView(t, OWNER, { quantity: 2, lineQuantity: 2, variantName: vip30.variant.name, productName: 'VIP', capped: false, cartLines: 2 }, { server: 'x', category: 'y' })),
+    member('cart', 'cartView', '/cart: lines and estimated totals per payment method', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines, priced), gone: new Set(), nick: 'Steve_123' })),
+    member('cart-empty', 'emptyCartView', 'An empty cart (here: emptied because the shop changed)', emptyCartView(t, OWNER, { notice: t.cart.licenseChanged })),
+    member('cart-line', 'lineEditorView', 'A cart line: change its quantity or remove it', lineEditorView(t, OWNER, lines[0]!)),
+    member('cart-clear', 'clearConfirmView', 'Clear cart asks first', clearConfirmView(t, OWNER, 2)),
+    member('checkout-nick', 'nickModal', 'The nick form', {}, { modal: nickModal(t, OWNER, undefined) }),
+    member('checkout-sent', 'sentToDmView', 'Checkout: the link is in your DMs', sentToDmView(t, link, '400000000000000001')),
+    member('checkout-dm', 'paymentLinkDm', 'The DM with the Pay button', paymentLinkDm(t, link, GUILD), { place: 'dm' }),
+    member('checkout-dm-demo', 'demoMarked', 'The same DM from the demo shop', demoMarked(t, paymentLinkDm(t, link, GUILD)), { place: 'dm' }),
+    member('checkout-dms-closed', 'linkInReplyView', 'DMs closed: the link in the reply', linkInReplyView(t, link, GUILD)),
+    member('store-error', 'storeErrorText', 'The shop says no: its words, and what to do', { content: storeErrorText(storeError, t, 'checkout') }),
+    member('my-links', 'buyerLinksView', 'My payment links (from /cart)', buyerLinksView(t, { owner: OWNER, links: [link, revoked], page: 0, lifetimeHours: 24, now: NOW })),
+    member('dm-withdrawn', 'withdrawnDmView', 'The DM after a moderator withdrew the link', withdrawnDmView(t, link, GUILD), { place: 'dm' }),
+    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'demo', fingerprint: 'demo' }, store: { kind: 'ok', servers: 2 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
+    admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
+    admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
+    admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set()), { openSelect: true }),
+    admin('admin-settings', 'settingsView', '/shop-admin settings', settingsView(t, settings, t.admin.settingsSaved)),
+    admin('admin-panel', 'panelView', '/shop-admin panel: the public panel', panelView(t, GUILD, demo.servers), { place: 'channel' }),
+    admin('log-link-issued', 'logEventView', 'Log channel: a link issued', logEventView(t, { kind: 'link-issued', userId: MEMBER, nick: link.nick, linkId: link.id, items: link.items }), { place: 'channel' }),
+    admin('log-setting-changed', 'logEventView', 'Log channel: a setting changed', logEventView(t, { kind: 'setting-changed', userId: OWNER, setting: t.admin.settingNames.license, before: '`3f9a1c2e`', after: t.admin.demoLicenseName }), { place: 'channel' }),
+    admin('log-license-problem', 'logEventView', 'Log channel: a license problem', logEventView(t, { kind: 'license-problem', status: 402, apiMessage: 'license is not active' }), { place: 'channel' }),
+    admin('log-link-revoked', 'logEventView', 'Log channel: a link withdrawn', logEventView(t, { kind: 'link-revoked', moderatorId: MODERATOR, userId: MEMBER, linkId: link.id }), { place: 'channel' }),
+    moderator('links-user', 'memberLinksView', "/links user: a member's links", memberLinksView(t, { owner: MODERATOR, memberId: MEMBER, links: [link, revoked], page: 0, pages: 1, total: 2, lifetimeHours: 24, now: NOW })),
+    moderator('links-verify', 'verifyView', '/links verify: the bot issued this URL', verifyView(t, link, 24, NOW)),
+    moderator('links-verify-fake', 'verifyView', '/links verify: a URL the bot never issued', verifyView(t, undefined, 24, NOW)),
+    moderator('links-revoke', 'revokedView', '/links revoke', revokedView(t, link, { dm: 'edited', reply: 'none' })),
+  ];
+}

@@ -1,0 +1,59 @@
+/**
+ * npm run screens: draws every screen of tools/screens/catalogue.ts, in English and Polish, into
+ * docs/screens/<locale>/<id>.png with the system's headless Chromium (never a downloaded browser).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Locale } from '../../src/i18n/index.js';
+import { loadDemoOffer, screensFor, type Screen } from './catalogue.js';
+import { screenHtml } from './html.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUT = join(process.cwd(), 'docs', 'screens');
+const LOCALES: Locale[] = ['en', 'pl'];
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    process.stderr.write(
+      `npm run screens needs Chromium at ${CHROMIUM} (set CHROMIUM_PATH to use another).\n` +
+        'On Debian or Ubuntu: sudo apt-get install -y chromium fonts-noto-color-emoji\n',
+    );
+    process.exit(1);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'screens-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, deviceScaleFactor: 1, viewport: { width: 700, height: 400 } });
+  try {
+    const page = await browser.newPage();
+    // The pages are self-contained: nothing may be fetched while drawing them.
+    await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+    const offer = await loadDemoOffer();
+    for (const locale of LOCALES) {
+      const dir = join(OUT, locale);
+      mkdirSync(dir, { recursive: true });
+      const screens = await screensFor(locale, offer);
+      for (const screen of screens) {
+        await page.setContent(screenHtml(screen));
+        await page.locator('#shot').screenshot({ path: join(dir, `${screen.id}.png`) });
+      }
+      writeFileSync(join(dir, 'README.md'), index(locale, screens));
+      process.stdout.write(`${locale}: ${screens.length} screens in ${dir}\n`);
+    }
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+function index(locale: Locale, screens: Screen[]): string {
+  const title = locale === 'pl' ? 'Ekrany bota (po polsku)' : 'The bot’s screens (English)';
+  const body = screens.map((screen) => `### ${screen.caption}\n\n![${screen.caption}](${screen.id}.png)\n`).join('\n');
+  return `# ${title}\n\nDrawn by \`npm run screens\` from the bot's own views and the demo shop; do not edit by hand.\n\n${body}`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
