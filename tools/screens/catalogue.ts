@@ -5,7 +5,8 @@
  * reaches the picture's HTML.
  */
 import type { APIModalInteractionResponseCallbackData } from 'discord.js';
-import { buyerLinksView } from '../../commands/my-links/views.js';
+import { buyAgainView, buyerLinksView } from '../../commands/my-links/views.js';
+import { nothingFoundView, searchResultsView } from '../../commands/shop/search-views.js';
 import { demoConfirmView } from '../../commands/admin/demo.js';
 import { licenseModal } from '../../commands/admin/license.js';
 import { panelView } from '../../commands/admin/panel.js';
@@ -145,6 +146,20 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('checkout-dm-demo', 'demoMarked', 'The same DM from the demo shop', demoMarked(t, paymentLinkDm(t, link, GUILD)), { place: 'dm' }),
     member('checkout-dms-closed', 'linkInReplyView', 'DMs closed: the link in the reply', linkInReplyView(t, link, GUILD)),
     member('store-error', 'storeErrorText', 'The shop says no: its words, and what to do', { content: storeErrorText(storeError, t, 'checkout') }),
+    member('shop-search', 'searchResultsView', '/shop item: the best matches for what was typed', searchResultsView(t, locale, OWNER, 'vip 30', [
+      { hit: { target: { ...vipPath, variant: vip30.variant }, score: 1 }, lowest: 1499 },
+      { hit: { target: vipPath, score: 0.8 }, lowest: 1499 },
+    ], false), { openSelect: true }),
+    member('shop-search-nothing', 'nothingFoundView', '/shop item: nothing found, and a way to browse', nothingFoundView(t, OWNER, 'diament')),
+    member('my-links-buy-again', 'buyAgainView', 'Buy again: what went back into the cart, and what did not', buyAgainView(t, {
+      owner: OWNER,
+      linkId: link.id,
+      page: 0,
+      lines: [
+        { item: link.items[0]!, outcome: { kind: 'added', lineQuantity: 2, capped: false } },
+        { item: link.items[1]!, outcome: { kind: 'gone' } },
+      ],
+    })),
     member('my-links', 'buyerLinksView', 'My payment links (from /cart)', buyerLinksView(t, { owner: OWNER, links: [link, revoked], page: 0, lifetimeHours: 24, now: NOW })),
     member('dm-withdrawn', 'withdrawnDmView', 'The DM after a moderator withdrew the link', withdrawnDmView(t, link, GUILD), { place: 'dm' }),
     admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'demo', fingerprint: 'demo' }, store: { kind: 'ok', servers: 2 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
