@@ -30,6 +30,16 @@ function required(hint: string) {
   return z.string({ error: `is required (${hint})` }).trim().min(1, `is required (${hint})`);
 }
 
+/** A whole number from `min` to `max`, written in the environment as text (surrounding spaces allowed). */
+function wholeNumber(min: number, max: number, message: string) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, message)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, message);
+}
+
 const configSchema = z.object({
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
   DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
@@ -52,29 +62,12 @@ const configSchema = z.object({
       message: 'must be a sqlite:// connection string, e.g. sqlite://data/store.sqlite',
     }),
   /** The demo shop's pay page listens on 127.0.0.1 at this port, once a guild uses the demo (0: any free port). */
-  DEMO_PORT: z.coerce
-    .number({ message: 'must be a port number (0–65535)' })
-    .int({ message: 'must be a port number (0–65535)' })
-    .min(0, { message: 'must be a port number (0–65535)' })
-    .max(65535, { message: 'must be a port number (0–65535)' })
-    .default(8787),
+  DEMO_PORT: wholeNumber(0, 65535, 'must be a port number (0–65535)').default(8787),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
-  CART_EXPIRY_DAYS: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number of days from 1 to 3650')
-    .transform(Number)
-    .refine((days) => days >= 1 && days <= 3650, 'must be a whole number of days from 1 to 3650')
-    .default(30),
+  CART_EXPIRY_DAYS: wholeNumber(1, 3650, 'must be a whole number of days from 1 to 3650').default(30),
   /** Port of the health and metrics listener (GET /healthz/live, /healthz/ready, /metrics); unset: no listener. */
-  HEALTH_PORT: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a port number from 1 to 65535')
-    .transform(Number)
-    .refine((port) => port >= 1 && port <= 65535, 'must be a port number from 1 to 65535')
-    .optional(),
+  HEALTH_PORT: wholeNumber(1, 65535, 'must be a port number from 1 to 65535').optional(),
   /** Address the health listener binds to; 127.0.0.1 (this machine only) unless set. */
   HEALTH_HOST: z.string().trim().min(1).optional(),
 });
