@@ -1,4 +1,5 @@
 /* Reading what the bot showed, the way a member reads it: by labels, not by internal ids. */
+import { ComponentType } from 'discord.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 
 export interface RawComponent {
@@ -17,7 +18,7 @@ export function componentsOf(message: FakeMessage): RawComponent[] {
 }
 
 export function buttons(message: FakeMessage): RawComponent[] {
-  return componentsOf(message).filter((component) => component.type === 2);
+  return componentsOf(message).filter((component) => component.type === ComponentType.Button);
 }
 
 export function buttonLabels(message: FakeMessage): string[] {
@@ -31,7 +32,7 @@ export function button(message: FakeMessage, label: string): RawComponent {
 }
 
 export function selects(message: FakeMessage): RawComponent[] {
-  return componentsOf(message).filter((component) => component.type === 3);
+  return componentsOf(message).filter((component) => component.type === ComponentType.StringSelect);
 }
 
 /** The (single) select menu of a message. */
