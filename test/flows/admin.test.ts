@@ -1,27 +1,23 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/spaceis/client.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { allProducts, allVariants, defaultShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
-import { ENCRYPTION_KEY, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../support/harness.js';
 import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
 
 const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
 const ADMIN = MEMBER | PermissionFlagsBits.ManageGuild;
 
 describe('/shop-admin', () => {
-  let h: Harness;
+  const h = useHarness();
   let admin: Member;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     admin = new Member(h, { permissions: ADMIN, username: 'owner' });
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   function logChannelMessages(channelId: string): string[] {
@@ -275,13 +271,7 @@ describe('/shop-admin', () => {
 });
 
 describe('a bot without a default license', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ noDefaultLicense: true });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ noDefaultLicense: true });
 
   it('tells buyers the shop is not configured until an admin sets a license', async () => {
     const buyer = new Member(h);
@@ -331,15 +321,11 @@ function sealedByEarlierVersion(secret: string): string {
 }
 
 describe('licenses whose short fingerprints collide', () => {
-  let h: Harness;
+  const h = useHarness({ noDefaultLicense: true });
   const [KEY_A, KEY_B] = keysWithOneFingerprint();
-  beforeAll(async () => {
-    h = await startHarness({ noDefaultLicense: true });
+  beforeAll(() => {
     h.store.shopsByKey.set(KEY_A, defaultShop());
     h.store.shopsByKey.set(KEY_B, creativeShop());
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('are still two shops: each guild sells from its own key', async () => {
@@ -378,13 +364,7 @@ describe('licenses whose short fingerprints collide', () => {
 });
 
 describe('a cart and link records after the upgrade to full license ids', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   it('keeps a cart stored with the short fingerprint, and records the full id with the link', async () => {
     const buyer = new Member(h);
@@ -405,14 +385,10 @@ describe('a cart and link records after the upgrade to full license ids', () => 
 });
 
 describe("a guild's sealed license", () => {
-  let h: Harness;
+  const h = useHarness({ noDefaultLicense: true });
   const GUILD_KEY = 'guild-own-license-key-sealed-1';
-  beforeAll(async () => {
-    h = await startHarness({ noDefaultLicense: true });
+  beforeAll(() => {
     h.store.otherKeys.add(GUILD_KEY);
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('does not open when copied into another guild’s settings: that guild does not sell from it', async () => {

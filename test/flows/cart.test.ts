@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { buttonLabels, optionLabels, textOf } from '../support/ui.js';
 
 const DAY_MS = 86_400_000;
 const EMPTY = 'Your cart is empty. Use /shop to browse the offer.';
 
 describe('the cart', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   it('adds an item, confirms it and offers View cart and Continue shopping', async () => {
     const member = new Member(h);
@@ -189,13 +183,7 @@ describe('the cart', () => {
 
 /** CART_EXPIRY_DAYS is left at its default, 30 days, measured on the harness's clock. */
 describe('cart expiry', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   it('empties a cart nobody touched for 30 days, and keeps one changed within them', async () => {
     const idle = new Member(h);

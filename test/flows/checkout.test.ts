@@ -1,10 +1,10 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 
 /** The default checkout cooldown is 30 s: members checking out again in a test wait it out. */
@@ -12,13 +12,7 @@ const COOLDOWN_MS = 30_000;
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 
 describe('checkout', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   it('sends exactly the items and the nick, and DMs the returned link unchanged as a Pay button', async () => {
     const member = new Member(h);
@@ -241,14 +235,8 @@ describe('checkout', () => {
 });
 
 describe('checkout when DMs are slow (a crowd checking out at once)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    // The DM never goes out within the wait: what every member past Discord's global limit sees.
-    h = await startHarness({ dmWaitMs: 0 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  // The DM never goes out within the wait: what every member past Discord's global limit sees.
+  const h = useHarness({ dmWaitMs: 0 });
 
   it('shows the Pay button in the reply at once and sends exactly one DM copy after it', async () => {
     const member = new Member(h);

@@ -1,9 +1,9 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
 import { landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
@@ -26,14 +26,10 @@ interface Field {
 }
 
 describe('/links: moderators check a member’s payment links', () => {
-  let h: Harness;
+  const h = useHarness();
   let guildId: string;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     guildId = h.discord.defaultGuildId;
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   const moderator = (options: DispatchOptions = {}) =>

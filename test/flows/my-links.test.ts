@@ -1,5 +1,5 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_LINES, MAX_QUANTITY, type CartLine } from '../../src/cart/rules.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
@@ -7,7 +7,7 @@ import { keyFingerprint } from '../../src/spaceis/client.js';
 import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
 import { allVariants, findProduct, findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
-import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { LICENSE_KEY, useHarness } from '../support/harness.js';
 import { button, buttonLabels, buttons, optionLabels, selects, textOf } from '../support/ui.js';
 
 const MINUTE = 60_000;
@@ -30,13 +30,7 @@ interface Field {
 
 /** A buyer's own links of the last days, from the cart's "My payment links" (moderators' /links is in links.test.ts). */
 describe('My payment links, for the buyer', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   const moderator = (options: DispatchOptions = {}) =>
     new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages, ...options });
@@ -129,13 +123,7 @@ describe('My payment links, for the buyer', () => {
 });
 
 describe('Buy again, from My payment links', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   /** Fills the cart and checks out; returns the link's reference. The cooldown is waited out. */
   async function checkout(buyer: Member, items: [typeof VIP_30, number][]): Promise<string> {

@@ -1,21 +1,15 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findProduct, landmarks, singleServerShop } from '../fakes/spaceis/fixtures.js';
 import { Member } from '../support/buyer.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, useHarness, type Harness } from '../support/harness.js';
 import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
 
 describe('browsing the shop', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   it('walks server → category → product → variant in ephemeral select menus', async () => {
     const member = new Member(h);
@@ -168,13 +162,7 @@ describe('browsing the shop', () => {
 });
 
 describe('a shop with a single server', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ shop: singleServerShop() });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ shop: singleServerShop() });
 
   it('skips the server step and has no Back to a server list', async () => {
     const member = new Member(h);
@@ -185,13 +173,7 @@ describe('a shop with a single server', () => {
 });
 
 describe('an empty shop', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ shop: { servers: [] } });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ shop: { servers: [] } });
 
   it('says there is nothing on offer yet', async () => {
     const outcome = await new Member(h).run('shop');

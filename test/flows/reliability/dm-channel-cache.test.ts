@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
-import { startHarness, type Harness } from '../../support/harness.js';
+import { useHarness } from '../../support/harness.js';
 
 const MINUTE_MS = 60_000;
 
 describe('cached DM channels', () => {
-  let h: Harness;
+  const h = useHarness();
   const dmOpens: string[] = [];
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     // Every "open a DM" request the bot sends to Discord.
     h.bot.client.rest.on('response', (request) => {
       if (request.method.toUpperCase() === 'POST' && request.path === '/users/@me/channels') dmOpens.push(request.path);
     });
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   async function checkout(member: Member): Promise<string> {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, FakeRoute } from '../../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
-import { startHarness, type Harness } from '../../support/harness.js';
+import { useHarness } from '../../support/harness.js';
 import { optionLabels, textOf } from '../../support/ui.js';
 
 const NOT_ANSWERING = "The shop isn't answering right now. Your cart is kept; please try again in a moment.";
@@ -41,14 +41,8 @@ const FAULTS: { name: string; fault: Fault; browse: string; checkout: string; at
 ];
 
 describe('when the store misbehaves', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    // A short store time-out keeps the time-out cases quick; everything else runs on the manual clock.
-    h = await startHarness({ storeTimeoutMs: 60 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  // A short store time-out keeps the time-out cases quick; everything else runs on the manual clock.
+  const h = useHarness({ storeTimeoutMs: 60 });
   beforeEach(async () => {
     // Each case starts with a cold cache and a closed circuit breaker.
     h.clock.advance(10 * 60_000);

@@ -1,11 +1,11 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { en } from '../../../src/i18n/en.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../../fakes/discord/fake-discord.js';
 import type { ShopFixture } from '../../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../../fakes/spaceis/fixtures.js';
 import { Member } from '../../support/buyer.js';
-import { startHarness, type Harness } from '../../support/harness.js';
+import { useHarness } from '../../support/harness.js';
 import { optionLabels, textOf, theSelect } from '../../support/ui.js';
 
 /**
@@ -65,13 +65,7 @@ function markdownTexts(body: Sent): string[] {
 }
 
 describe('hostile store names', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ shop: hostileShop() });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ shop: hostileShop() });
 
   it('read as text in every message the bot sends, from the menus to the DM, the log channel and the panel', async () => {
     const guildId = h.discord.defaultGuildId;
@@ -141,19 +135,18 @@ describe('hostile store names', () => {
   });
 });
 
+/** Server ids past 100 characters; one slug too long as well, one usable. */
+function longIdShop(): ShopFixture {
+  const shop = defaultShop();
+  shop.servers[0]!.id = `srv-${'x'.repeat(140)}`;
+  shop.servers[0]!.slug = `slug-${'y'.repeat(120)}`;
+  shop.servers[1]!.id = `srv-${'z'.repeat(140)}`;
+  shop.servers[1]!.slug = 'sky';
+  return shop;
+}
+
 describe('store ids and slugs longer than Discord allows', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    const shop = defaultShop();
-    shop.servers[0]!.id = `srv-${'x'.repeat(140)}`;
-    shop.servers[0]!.slug = `slug-${'y'.repeat(120)}`;
-    shop.servers[1]!.id = `srv-${'z'.repeat(140)}`;
-    shop.servers[1]!.slug = 'sky';
-    h = await startHarness({ shop });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ shop: longIdShop() });
 
   it('are never offered as an autocomplete value over 100 characters; a usable slug or name stands in', async () => {
     const member = new Member(h);

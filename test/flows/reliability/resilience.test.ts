@@ -1,22 +1,16 @@
 import { ButtonStyle, ComponentType, type SendableChannels } from 'discord.js';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { shortRef } from '../../../src/services/short-ref.js';
 import type { ShopFixture } from '../../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
-import { startHarness, type Harness } from '../../support/harness.js';
+import { useHarness } from '../../support/harness.js';
 import { button, optionLabels, textOf } from '../../support/ui.js';
 
 
 describe('when Discord or the buyers misbehave', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness();
 
   it('resumes after the gateway asks it to reconnect, and serves the next interaction', async () => {
     const resumed = h.discord.nextResume();
@@ -143,13 +137,7 @@ function oversizedShop(): ShopFixture {
 }
 
 describe('names longer than Discord allows', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ shop: oversizedShop() });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ shop: oversizedShop() });
 
   it('are shortened everywhere, from the menus to the DM, and never rejected by Discord', async () => {
     // The local Discord server refuses any message over Discord's limits (50035), failing the step.

@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
-import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, startHarness, type Harness } from '../../support/harness.js';
+import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../../support/harness.js';
 
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 const GUILD_KEY = 'guild-secret-license-key-77aa';
 
 describe('secrets at the most verbose log level', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ logLevel: 'trace' });
+  const h = useHarness({ logLevel: 'trace' });
+  beforeAll(() => {
     h.store.otherKeys.add(GUILD_KEY);
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('never appear in a log line, a Discord message or (license keys) the storage file', async () => {

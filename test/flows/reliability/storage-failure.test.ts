@@ -1,7 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
-import { startHarness, type Harness } from '../../support/harness.js';
+import { useHarness } from '../../support/harness.js';
 import { button, optionLabels, textOf } from '../../support/ui.js';
 
 const STORAGE_DOWN = "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.";
@@ -12,14 +12,10 @@ const PAST_COOLDOWN_MS = 31_000;
 
 /** The storage under the bot fails on demand (see test/support/storage-switch.ts): reads, writes, once, or for some keys. */
 describe('when storage fails', () => {
-  let h: Harness;
+  const h = useHarness();
   let admin: Member;
-  beforeAll(async () => {
-    h = await startHarness();
+  beforeAll(() => {
     admin = new Member(h, { permissions: ADMIN, username: 'owner' });
-  });
-  afterAll(async () => {
-    await h?.close();
   });
   beforeEach(() => {
     h.storage.recover();

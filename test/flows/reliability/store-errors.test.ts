@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_MESSAGES } from '../../../src/spaceis/errors.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
-import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../../support/harness.js';
+import { BOT_TOKEN, LICENSE_KEY, useHarness } from '../../support/harness.js';
 import { optionLabels, textOf } from '../../support/ui.js';
 
 
@@ -16,13 +16,7 @@ const DOCUMENTED: [message: string, status: number, hint: string][] = [
 ];
 
 describe('when the store says no', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ logLevel: 'trace' });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness({ logLevel: 'trace' });
 
   async function cartText(member: Member): Promise<string> {
     return textOf((await member.run('cart')).message!);
