@@ -9,6 +9,8 @@ import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../support/harness.js';
 import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 
 const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
 const ADMIN = MEMBER | PermissionFlagsBits.ManageGuild;
@@ -29,7 +31,7 @@ describe('/shop-admin', () => {
     for (const path of ['status', 'settings', 'servers', 'refresh', 'license set']) {
       const reply = await member.sub('shop-admin', path, {});
       expect(reply.ephemeral).toBe(true);
-      expect(reply.message!.content).toBe('Only members with the Manage Server permission can change the shop.');
+      expect(reply.message!.content).toBe(en.admin.notAllowed);
     }
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(0);
   });
@@ -45,7 +47,7 @@ describe('/shop-admin', () => {
 
     h.store.failNext('servers', { status: 402, body: { success: false, type: 'error', message: 'license is not active' } });
     const inactive = await admin.sub('shop-admin', 'status');
-    expect(textOf(inactive.message!)).toContain('The license is not active (402): renew it in the SpaceIs panel.');
+    expect(textOf(inactive.message!)).toContain(en.admin.status402);
   });
 
   it('shows the settings with their defaults and validates changes', async () => {
@@ -72,11 +74,11 @@ describe('/shop-admin', () => {
   it('posts links and changes to the log channel in the guild’s language, never the URL', async () => {
     const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log' });
     const saved = await admin.sub('shop-admin', 'settings', { 'log-channel': logId, locale: 'pl' });
-    expect(saved.message!.content).toBe('Saved.');
+    expect(saved.message!.content).toBe(en.admin.settingsSaved);
     expect(textOf(saved.message!)).toContain(`Log channel\n<#${logId}>`);
 
     const posts = logChannelMessages(logId);
-    expect(posts.some((post) => post.includes('Zmieniono ustawienie sklepu') && post.includes(`**Kanał logów**: brak → <#${logId}>`))).toBe(true);
+    expect(posts.some((post) => post.includes(pl.log.settingChangedTitle) && post.includes(`**Kanał logów**: brak → <#${logId}>`))).toBe(true);
 
     const buyer = new Member(h);
     await addToCart(buyer, VIP_30, 2);
@@ -84,7 +86,7 @@ describe('/shop-admin', () => {
     await buyer.run('checkout', { nick: 'Logged' });
     const post = textOf(await logged);
     const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, buyer.user.id, 0, 1)).links;
-    expect(post).toContain('Wydano link do płatności');
+    expect(post).toContain(pl.log.linkIssuedTitle);
     expect(post).toContain(`<@${buyer.user.id}> otrzymał(a) link do płatności dla nicku **Logged**.`);
     expect(post).toContain('2 × 30 dni — VIP');
     expect(post).toContain(`Numer linku: ${link!.id}`);
@@ -100,7 +102,7 @@ describe('/shop-admin', () => {
     const posted = h.discord.waitForMessage(logId);
     await new Member(h).run('shop');
     const post = textOf(await posted);
-    expect(post).toContain('The shop license has a problem');
+    expect(post).toContain(en.log.licenseProblemTitle);
     expect(post).toContain('SpaceIs answered 401 (“unauthorized”) while serving a buyer.');
     const count = h.discord.messagesIn(logId).length;
     await new Member(h).run('shop'); // a second buyer a moment later: no second post within the hour
@@ -128,7 +130,7 @@ describe('/shop-admin', () => {
     const dm = h.discord.waitForDm(buyer.user.id);
     const reply = await buyer.run('checkout', { nick: 'StillWorks' });
     expect(reply.message!.content).toContain('is in your DMs');
-    expect(button(await dm, 'Pay').url).toBe(h.store.paymentUrls.at(-1));
+    expect(button(await dm, en.checkout.pay).url).toBe(h.store.paymentUrls.at(-1));
     await admin.sub('shop-admin', 'settings', { reset: 'log-channel' });
   });
 
@@ -151,7 +153,7 @@ describe('/shop-admin', () => {
     expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.content).toContain('is in your DMs');
     await addToCart(buyer, VIP_30);
     const early = await buyer.run('checkout', { nick: 'NoCooldown' });
-    expect(early.message!.content).toBe('You just got a payment link. You can get a new one in 120 s; your cart is kept.');
+    expect(early.message!.content).toBe(en.checkout.cooldown(120));
     await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 30 });
   });
 
@@ -160,7 +162,7 @@ describe('/shop-admin', () => {
     expect(optionLabels(menu)).toEqual(['Survival', 'SkyBlock']);
     expect(theSelect(menu).options!.every((choice) => choice.default)).toBe(true);
     const saved = await admin.choose('Survival', menu);
-    expect(saved.message!.content).toBe('/shop now offers: Survival.');
+    expect(saved.message!.content).toBe(en.admin.serversSaved('Survival'));
 
     // With one server left, /shop goes straight to its categories; SkyBlock can't be reached.
     const buyer = new Member(h);
@@ -176,7 +178,7 @@ describe('/shop-admin', () => {
     const both = await h.discord.select(admin.user, again, theSelect(again).custom_id!, [option(again, 'Survival').value, option(again, 'SkyBlock').value], {
       permissions: ADMIN,
     });
-    expect((await both.settled()).message!.content).toBe('/shop now offers: Survival, SkyBlock.');
+    expect((await both.settled()).message!.content).toBe(en.admin.serversSaved('Survival, SkyBlock'));
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
   });
 
@@ -193,9 +195,9 @@ describe('/shop-admin', () => {
 
   it('refuses a license key the store rejects and saves nothing', async () => {
     const modal = await admin.sub('shop-admin', 'license set');
-    expect(modal.modal!.title).toBe('SpaceIs license key');
+    expect(modal.modal!.title).toBe(en.admin.licenseModalTitle);
     const reply = await admin.submit({ key: 'not-a-real-license-key' });
-    expect(reply.message!.content).toBe('SpaceIs refused this key: “unauthorized”. Nothing was saved.');
+    expect(reply.message!.content).toBe(en.admin.licenseRejected('unauthorized'));
     expect((await h.bot.services.guildSettings.get(h.discord.defaultGuildId)).license).toBeUndefined();
     for (const line of h.logs) expect(line).not.toContain('not-a-real-license-key');
   });
@@ -224,7 +226,7 @@ describe('/shop-admin', () => {
     expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
     expect(optionLabels(shop.message!)).toEqual(['Survival', 'SkyBlock']);
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).toContain("The shop's offer changed, so items from the previous offer were removed from your cart.");
+    expect(cart.message!.content).toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain('Your cart is empty');
     expect((await buyer.run('cart')).message!.content).toBe(''); // told once
 
@@ -239,16 +241,16 @@ describe('/shop-admin', () => {
     const reply = await admin.sub('shop-admin', 'panel', { channel: channelId });
     expect(reply.message!.content).toBe(`The shop panel is in <#${channelId}>. Re-posting it replaces this one.`);
     const panel = h.discord.messagesIn(channelId).at(-1)!;
-    expect(buttonLabels(panel)).toEqual(['Open shop', 'My cart']);
+    expect(buttonLabels(panel)).toEqual([en.panel.openShop, en.panel.myCart]);
     expect(textOf(panel)).toContain('Survival');
 
     const alice = new Member(h);
     const bob = new Member(h, { locale: 'pl' });
-    const [aliceShop, bobShop] = await Promise.all([alice.press('Open shop', panel), bob.press('Open shop', panel)]);
+    const [aliceShop, bobShop] = await Promise.all([alice.press(en.panel.openShop, panel), bob.press(en.panel.openShop, panel)]);
     expect(aliceShop.ephemeral && bobShop.ephemeral).toBe(true);
     expect(aliceShop.message!.id).not.toBe(bobShop.message!.id);
-    expect(theSelect(aliceShop.message!).placeholder).toBe('Choose a server');
-    expect(theSelect(bobShop.message!).placeholder).toBe('Wybierz serwer');
+    expect(theSelect(aliceShop.message!).placeholder).toBe(en.shop.chooseServerPlaceholder);
+    expect(theSelect(bobShop.message!).placeholder).toBe(pl.shop.chooseServerPlaceholder);
     expect(h.discord.message(channelId, panel.id)!.edits).toBe(0);
 
     // Alice shops from her own ephemeral menu, then checks her cart from the panel after a restart.
@@ -256,11 +258,11 @@ describe('/shop-admin', () => {
     await alice.choose('Rangi');
     await alice.choose('VIP');
     await alice.choose('30 dni');
-    await alice.press('Add to cart');
+    await alice.press(en.quantity.addToCart);
     await h.restart();
-    const cart = await alice.press('My cart', panel);
+    const cart = await alice.press(en.panel.myCart, panel);
     expect(textOf(cart.message!)).toContain('1 × 30 dni — VIP');
-    expect(textOf((await bob.press('My cart', panel)).message!)).toContain('Twój koszyk jest pusty');
+    expect(textOf((await bob.press(en.panel.myCart, panel)).message!)).toContain('Twój koszyk jest pusty');
 
     // Re-posting replaces the old panel.
     await admin.sub('shop-admin', 'panel', { channel: channelId });
@@ -276,7 +278,7 @@ describe('a bot without a default license', () => {
   it('tells buyers the shop is not configured until an admin sets a license', async () => {
     const buyer = new Member(h);
     expect((await buyer.run('shop')).message!.content).toBe(
-      "This shop is not configured yet: the server's admins can set it up with /shop-admin.",
+      en.shop.notSetUp,
     );
     const admin = new Member(h, { permissions: ADMIN });
     await admin.sub('shop-admin', 'license set');
@@ -288,7 +290,7 @@ describe('a bot without a default license', () => {
 /** The license tests' admin: Manage Server, without Use Application Commands (as they always ran). */
 const LICENSE_ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 /** A guild whose own license does not open here is told so (see the unreadable-license process test). */
-const NOT_SET_UP_CORRECTLY = "The shop isn't set up correctly right now. Please tell the server's admins; your cart is kept.";
+const NOT_SET_UP_CORRECTLY = en.shop.misconfigured;
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -358,7 +360,7 @@ describe('licenses whose short fingerprints collide', () => {
     const saved = await admin.submit({ key: KEY_B });
     expect(saved.message!.content).toContain('License saved');
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).toContain("The shop's offer changed, so items from the previous offer were removed from your cart.");
+    expect(cart.message!.content).toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain('Your cart is empty');
   });
 });
@@ -442,6 +444,6 @@ describe("a guild's sealed license", () => {
     const cleared = await admin.sub('shop-admin', 'license clear');
     expect(cleared.message!.content).toBe("This server's license was removed. The bot has no default license, so /shop is off until a license is set.");
     expect(h.bot.services.stores.size).toBe(held - 1);
-    expect((await buyer.run('shop')).message!.content).toBe("This shop is not configured yet: the server's admins can set it up with /shop-admin.");
+    expect((await buyer.run('shop')).message!.content).toBe(en.shop.notSetUp);
   });
 });

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
 import { buttonLabels, optionLabels, textOf } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 
 const DAY_MS = 86_400_000;
-const EMPTY = 'Your cart is empty. Use /shop to browse the offer.';
+const EMPTY = en.cart.empty;
 
 describe('the cart', () => {
   const h = useHarness();
@@ -12,11 +14,11 @@ describe('the cart', () => {
   it('adds an item, confirms it and offers View cart and Continue shopping', async () => {
     const member = new Member(h);
     const added = await addToCart(member, VIP_30, 2);
-    expect(textOf(added.message!)).toContain('Added to your cart');
+    expect(textOf(added.message!)).toContain(en.added.title);
     expect(textOf(added.message!)).toContain('2 × 30 dni (VIP)');
-    expect(buttonLabels(added.message!)).toEqual(['View cart', 'Continue shopping']);
+    expect(buttonLabels(added.message!)).toEqual([en.added.viewCart, en.added.continueShopping]);
 
-    await member.press('Continue shopping');
+    await member.press(en.added.continueShopping);
     expect(optionLabels(member.message!)).toEqual(['VIP', 'SVIP', 'Ranga Łowca']);
   });
 
@@ -32,37 +34,37 @@ describe('the cart', () => {
     expect(text).toContain('BLIK: **PLN 79.97**');
     expect(text).not.toContain('PayPal');
     expect(text).toContain('An estimate only: the shop computes the final amount on the payment page');
-    expect(buttonLabels(cart.message!)).toEqual(['Checkout', 'Change nick', 'Clear cart', 'My payment links']);
+    expect(buttonLabels(cart.message!)).toEqual([en.cart.checkout, en.cart.changeNick, en.cart.clear, en.links.myLinks]);
   });
 
   it('raises the quantity when the same variant is added again, capped at 99 with a message', async () => {
     const member = new Member(h);
     await addToCart(member, VIP_30, 64);
     const again = await addToCart(member, VIP_30, 50);
-    expect(textOf(again.message!)).toContain('A line holds at most 99 units, so this line was set to 99.');
+    expect(textOf(again.message!)).toContain(en.added.capped(99));
     const cart = await member.run('cart');
     expect(textOf(cart.message!)).toContain('1. 99 × 30 dni — VIP');
-    expect(textOf(cart.message!)).toContain('Items (1 of 20 lines)');
+    expect(textOf(cart.message!)).toContain(en.cart.linesHeading(1, 20));
 
     await openVariant(member, VIP_30);
-    const full = await member.press('Add to cart');
-    expect(full.message!.content).toContain('This line already has 99 units');
+    const full = await member.press(en.quantity.addToCart);
+    expect(full.message!.content).toContain(en.rules.alreadyAtMax(99));
   });
 
   it('takes any quantity from 1 to 99 through a modal and refuses anything else', async () => {
     const member = new Member(h);
     await openVariant(member, VIP_30);
-    const modal = await member.choose('Other amount…');
+    const modal = await member.choose(en.quantity.other);
     expect(modal.callbackType).toBe(9);
     await member.submit({ quantity: '0' });
-    expect(member.message!.content).toContain('“0” is not a quantity. Type a whole number from 1 to 99.');
-    await member.choose('Other amount…');
+    expect(member.message!.content).toContain(en.quantity.invalid('0'));
+    await member.choose(en.quantity.other);
     await member.submit({ quantity: 'ab' });
     expect(member.message!.content).toContain('“ab” is not a quantity');
-    await member.choose('Other amount…');
+    await member.choose(en.quantity.other);
     await member.submit({ quantity: '37' });
     expect(textOf(member.message!)).toMatch(/Quantity\n37/);
-    await member.press('Add to cart');
+    await member.press(en.quantity.addToCart);
     expect(textOf(member.message!)).toContain('37 × 30 dni (VIP)');
   });
 
@@ -70,13 +72,13 @@ describe('the cart', () => {
     const member = new Member(h);
     await addToCart(member, VIP_30);
     const refused = await addToCart(member, SKY_VIP);
-    expect(refused.message!.content).toContain('Your cart holds items from Survival, and this shop sells one server per order.');
-    expect(textOf((await member.run('cart')).message!)).toContain('Items (1 of 20 lines)');
+    expect(refused.message!.content).toContain(en.rules.otherServer('Survival'));
+    expect(textOf((await member.run('cart')).message!)).toContain(en.cart.linesHeading(1, 20));
 
     await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: true });
     try {
       const allowed = await addToCart(member, SKY_VIP);
-      expect(textOf(allowed.message!)).toContain('Your cart has 2 lines.');
+      expect(textOf(allowed.message!)).toContain(en.added.cartSize(2));
       expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP Wyspy (SkyBlock)');
     } finally {
       await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: false });
@@ -106,10 +108,10 @@ describe('the cart', () => {
       result: cart,
     }));
     await openVariant(member, { ...path, variant: '10 monet' }); // already in the cart: raising it is fine
-    expect(textOf((await member.press('Add to cart')).message!)).toContain('This line of your cart now has 2.');
+    expect(textOf((await member.press(en.quantity.addToCart)).message!)).toContain(en.added.lineTotal(2));
     await openVariant(member, { ...VIP_30 });
-    const refused = await member.press('Add to cart');
-    expect(refused.message!.content).toContain('Your cart already has 20 lines, the most one order can hold.');
+    const refused = await member.press(en.quantity.addToCart);
+    expect(refused.message!.content).toContain(en.rules.cartFull(20));
   });
 
   it('changes a line’s quantity, removes it and clears the cart after asking', async () => {
@@ -119,39 +121,39 @@ describe('the cart', () => {
     await member.run('cart');
 
     await member.choose('2 × 30 dni');
-    expect(buttonLabels(member.message!)).toEqual(['Remove', 'Back to cart']);
+    expect(buttonLabels(member.message!)).toEqual([en.cart.remove, en.cart.backToCart]);
     await member.choose('5 ×');
     expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
 
     await member.choose('5 × 30 dni');
-    await member.choose('Other amount…');
+    await member.choose(en.quantity.other);
     await member.submit({ quantity: '00' });
     expect(member.message!.content).toContain('“00” is not a quantity');
-    await member.press('Back to cart');
+    await member.press(en.cart.backToCart);
     expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
 
     await member.choose('5 × 30 dni');
-    await member.press('Remove');
+    await member.press(en.cart.remove);
     expect(textOf(member.message!)).not.toContain('30 dni');
     expect(textOf(member.message!)).toContain('1. 1 × Na zawsze — VIP');
 
-    await member.press('Clear cart');
-    expect(textOf(member.message!)).toContain('Remove the 1 line from your cart?');
-    await member.press('Cancel');
+    await member.press(en.cart.clear);
+    expect(textOf(member.message!)).toContain(en.cart.clearConfirm(1));
+    await member.press(en.cart.cancel);
     expect(textOf(member.message!)).toContain('1 × Na zawsze');
-    await member.press('Clear cart');
-    await member.press('Yes, clear it');
-    expect(textOf(member.message!)).toContain('Your cart is empty. Use /shop to browse the offer.');
-    expect(buttonLabels(member.message!)).toEqual(['Open shop', 'My payment links']);
-    await member.press('Open shop');
+    await member.press(en.cart.clear);
+    await member.press(en.cart.clearYes);
+    expect(textOf(member.message!)).toContain(en.cart.empty);
+    expect(buttonLabels(member.message!)).toEqual([en.cart.openShop, en.links.myLinks]);
+    await member.press(en.cart.openShop);
     expect(optionLabels(member.message!)).toEqual(['Survival', 'SkyBlock']);
   });
 
   it('says how to start shopping when the cart is empty', async () => {
     const empty = await new Member(h).run('cart');
-    expect(textOf(empty.message!)).toContain('Your cart is empty. Use /shop to browse the offer.');
+    expect(textOf(empty.message!)).toContain(en.cart.empty);
     const polish = await new Member(h, { locale: 'pl' }).run('cart');
-    expect(textOf(polish.message!)).toContain('Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.');
+    expect(textOf(polish.message!)).toContain(pl.cart.empty);
   });
 
   it('keeps one cart per member: two members never see each other’s lines', async () => {
@@ -173,8 +175,8 @@ describe('the cart', () => {
 
     // The quantity menu opened before the restart still works, and the cart is intact.
     await member.choose('2 ×', menu);
-    await member.press('Add to cart');
-    await member.press('View cart');
+    await member.press(en.quantity.addToCart);
+    await member.press(en.added.viewCart);
     const text = textOf(member.message!);
     expect(text).toContain('1. 4 × 30 dni — VIP');
     expect(text).toContain('2. 2 × Na zawsze — VIP');

@@ -6,6 +6,7 @@ import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
+import { pl } from '../../src/i18n/pl.js';
 
 /** The default checkout cooldown is 30 s: members checking out again in a test wait it out. */
 const COOLDOWN_MS = 30_000;
@@ -34,7 +35,7 @@ describe('checkout', () => {
 
     const message = await dm;
     const url = h.store.paymentUrls.at(-1)!;
-    expect(button(message, 'Pay').url).toBe(url);
+    expect(button(message, en.checkout.pay).url).toBe(url);
     expect(url).toContain('?');
     expect(textOf(message)).toContain('2 × 30 dni — VIP');
     expect(textOf(message)).toContain('3 × 370 monet — Pakiet monet');
@@ -42,8 +43,8 @@ describe('checkout', () => {
     expect(textOf(message)).toContain('getting this link does not mean the order is paid');
 
     expect(reply.ephemeral).toBe(true);
-    expect(reply.message!.content).toContain('Your payment link for **Steve\\_123** is in your DMs.');
-    expect(button(reply.message!, 'Open DMs').url).toBe(`https://discord.com/channels/@me/${message.channel_id}`);
+    expect(reply.message!.content).toContain(en.checkout.sentToDm('Steve\\_123'));
+    expect(button(reply.message!, en.checkout.openDms).url).toBe(`https://discord.com/channels/@me/${message.channel_id}`);
 
     // The cart is emptied and the link is kept for the moderators.
     expect(textOf((await member.run('cart')).message!)).toContain('Your cart is empty');
@@ -69,7 +70,7 @@ describe('checkout', () => {
     await addToCart(member, VIP_30);
     const asked = await member.run('checkout');
     expect(asked.callbackType).toBe(9);
-    expect(asked.modal!.title).toBe('Your Minecraft nick');
+    expect(asked.modal!.title).toBe(en.nick.modalTitle);
 
     const invalid = await member.submit({ nick: 'no spaces!' });
     expect(invalid.message!.content).toContain('“no spaces!” is not a valid Minecraft nick');
@@ -87,7 +88,7 @@ describe('checkout', () => {
     const cart = await member.run('cart');
     expect(textOf(cart.message!)).toContain('Checkout as **.Bedrock\\_1**');
     const next = h.discord.waitForDm(member.user.id);
-    const done = await member.press('Checkout');
+    const done = await member.press(en.cart.checkout);
     await next;
     expect(done.message!.content).toContain('is in your DMs');
     expect((h.store.requestsTo('paymentUrl').at(-1)!.body as { nick: string }).nick).toBe('.Bedrock_1');
@@ -112,7 +113,7 @@ describe('checkout', () => {
     h.clock.advance(COOLDOWN_MS);
     await addToCart(member, VIP_30);
     await member.run('cart');
-    const modal = await member.press('Change nick');
+    const modal = await member.press(en.cart.changeNick);
     expect(modal.modal!.components[0].components[0].value).toBe('FirstNick');
     const dm = h.discord.waitForDm(member.user.id);
     await member.submit({ nick: 'SecondNick' });
@@ -126,7 +127,7 @@ describe('checkout', () => {
     await addToCart(member, VIP_30);
     const reply = await member.run('checkout', { nick: 'ClosedDms' });
     expect(reply.message!.content).toContain("I couldn't send you a DM (your DMs are closed)");
-    expect(button(reply.message!, 'Pay').url).toBe(h.store.paymentUrls.at(-1));
+    expect(button(reply.message!, en.checkout.pay).url).toBe(h.store.paymentUrls.at(-1));
     const { links } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
     expect(links[0]!.delivery).toEqual({ kind: 'reply', shownInReply: true });
   });
@@ -159,21 +160,21 @@ describe('checkout', () => {
   it('says the cart is empty instead of calling the store', async () => {
     const before = h.store.requestsTo('paymentUrl').length;
     const reply = await new Member(h).run('checkout', { nick: 'Nobody' });
-    expect(reply.message!.content).toBe('Your cart is empty, so there is nothing to check out. Use /shop to add items.');
+    expect(reply.message!.content).toBe(en.checkout.emptyCart);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
   });
 
   it('in Polish, from label to DM', async () => {
     const member = new Member(h, { locale: 'pl' });
     await openVariant(member, VIP_30);
-    await member.press('Dodaj do koszyka');
-    expect(textOf(member.message!)).toContain('Dodano do koszyka');
+    await member.press(pl.quantity.addToCart);
+    expect(textOf(member.message!)).toContain(pl.added.title);
     const cart = await member.run('cart');
-    expect(buttonLabels(cart.message!)).toEqual(['Zamów', 'Zmień nick', 'Wyczyść koszyk', 'Moje linki do płatności']);
+    expect(buttonLabels(cart.message!)).toEqual([pl.cart.checkout, pl.cart.changeNick, pl.cart.clear, pl.links.myLinks]);
     const dm = h.discord.waitForDm(member.user.id);
     const reply = await member.run('checkout', { nick: 'Polak' });
     expect(reply.message!.content).toContain('Link do płatności dla **Polak** czeka w wiadomościach prywatnych.');
-    expect(buttonLabels(await dm)).toEqual(['Zapłać']);
+    expect(buttonLabels(await dm)).toEqual([pl.checkout.pay]);
   });
 
   it('acknowledges at once when the store is slow, and answers when it does', async () => {
@@ -197,7 +198,7 @@ describe('checkout', () => {
     await addToCart(member, VIP_30);
     const cart = (await member.run('cart')).message!;
     const before = h.store.requestsTo('paymentUrl').length;
-    const checkoutId = button(cart, 'Checkout').custom_id!;
+    const checkoutId = button(cart, en.cart.checkout).custom_id!;
     const dmsBefore = h.discord.messagesIn(h.discord.dmChannelOf(member.user.id)!).length;
     const [first, second] = await Promise.all([
       h.discord.click(member.user, cart, checkoutId),
@@ -216,7 +217,7 @@ describe('checkout', () => {
     h.clock.advance(12_000);
     const before = h.store.requestsTo('paymentUrl').length;
     const early = await member.run('checkout', { nick: 'Cooldown' });
-    expect(early.message!.content).toBe('You just got a payment link. You can get a new one in 18 s; your cart is kept.');
+    expect(early.message!.content).toBe(en.checkout.cooldown(18));
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
     expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
 

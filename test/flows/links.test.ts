@@ -5,13 +5,15 @@ import { landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const CANNOT_SEE_PAYMENTS =
-  'The bot cannot see payments: “pending” only means the link is still within its lifetime, not that it was or was not paid.';
+  en.links.cannotSeePayments;
 
 interface Issued {
   id: string;
@@ -85,12 +87,12 @@ describe('/links: moderators check a member’s payment links', () => {
       const reply = await links(member, subcommand, options);
       expect(reply.ephemeral).toBe(true);
       expect(reply.message!.content).toBe(
-        'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+        en.links.notModerator,
       );
       expect(textOf(reply.message!)).not.toContain(issued.id);
     }
     expect(await suggestions(member, '')).toEqual([]);
-    expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']); // nothing was withdrawn
+    expect(buttonLabels(dmNow(issued)!)).toEqual([en.checkout.pay]); // nothing was withdrawn
   });
 
   it('asks who is a moderator of the whole server: Manage Messages from one channel’s overwrite is not enough', async () => {
@@ -110,7 +112,7 @@ describe('/links: moderators check a member’s payment links', () => {
     ] as const) {
       const reply = await links(ticketHelper, subcommand, options);
       expect(reply.message!.content).toBe(
-        'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+        en.links.notModerator,
       );
     }
     expect(await suggestions(ticketHelper, '')).toEqual([]);
@@ -121,15 +123,15 @@ describe('/links: moderators check a member’s payment links', () => {
     const formerMod = new Member(h, { roles: [roleId], channelAllow: PermissionFlagsBits.ManageMessages });
     try {
       const list = (await links(formerMod, 'user', { member: buyer.user.id })).message!;
-      expect(button(list, 'Next').disabled).toBe(false);
+      expect(button(list, en.common.next).disabled).toBe(false);
     } finally {
       await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: null });
     }
-    await formerMod.press('Next');
+    await formerMod.press(en.common.next);
     expect(formerMod.message!.content).toBe(
-      'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+      en.links.notModerator,
     );
-    expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']); // nothing was withdrawn
+    expect(buttonLabels(dmNow(issued)!)).toEqual([en.checkout.pay]); // nothing was withdrawn
   });
 
   it('lets in members with the moderator role the admins chose, and only then', async () => {
@@ -209,18 +211,18 @@ describe('/links: moderators check a member’s payment links', () => {
     const first = (await links(mod, 'user', { member: buyer.user.id })).message!;
     expect(names(first).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(0, 10));
     expect(first.embeds[0].footer.text).toBe('Page 1 of 2');
-    expect(button(first, 'Previous').disabled).toBe(true);
+    expect(button(first, en.common.previous).disabled).toBe(true);
 
-    await mod.press('Next');
+    await mod.press(en.common.next);
     expect(names(mod.message!).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(10));
     expect(mod.message!.embeds[0].footer.text).toBe('Page 2 of 2');
-    expect(button(mod.message!, 'Next').disabled).toBe(true);
+    expect(button(mod.message!, en.common.next).disabled).toBe(true);
 
     const other = moderator();
-    await other.press('Previous', mod.message);
+    await other.press(en.common.previous, mod.message);
     expect(other.last!.message!.content).toContain('This menu belongs to someone else');
 
-    await mod.press('Previous');
+    await mod.press(en.common.previous);
     expect(names(mod.message!).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(0, 10));
   });
 
@@ -232,7 +234,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const genuine = await links(mod, 'verify', { url: issued.url });
     expect(genuine.ephemeral).toBe(true);
     const text = textOf(genuine.message!);
-    expect(text).toContain('Issued by the bot');
+    expect(text).toContain(en.links.verifiedTitle);
     expect(text).toContain(
       `This exact URL was issued by the bot in this server to <@${buyer.user.id}> for the nick **Verify\\_Me**, <t:${unix(issued.createdAt)}:f> (<t:${unix(issued.createdAt)}:R>).`,
     );
@@ -251,7 +253,7 @@ describe('/links: moderators check a member’s payment links', () => {
     ];
     for (const url of lookalikes) {
       const reply = textOf((await links(mod, 'verify', { url })).message!);
-      expect(reply).toContain('Not issued by the bot');
+      expect(reply).toContain(en.links.notIssuedTitle);
       expect(reply).toContain('The bot did not issue this URL in this server. It may be a fake payment page');
       expect(reply).not.toContain(buyer.user.id);
     }
@@ -259,7 +261,7 @@ describe('/links: moderators check a member’s payment links', () => {
     // Records are per guild: the same URL checked in another server was not issued there.
     const elsewhere = h.discord.addGuild({ name: 'Other server' });
     const reply = await links(mod, 'verify', { url: issued.url }, { guildId: elsewhere.id });
-    expect(textOf(reply.message!)).toContain('Not issued by the bot');
+    expect(textOf(reply.message!)).toContain(en.links.notIssuedTitle);
   });
 
   it('withdraws a link: the DM loses its Pay button, the log channel is told, and the list shows who did it', async () => {
@@ -284,10 +286,10 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(textOf(dm)).toContain('A moderator withdrew this payment link');
     expect(textOf(dm)).toContain('2 × 30 dni — VIP');
     expect(textOf(dm)).not.toContain(target.url);
-    expect(buttonLabels(dmNow(kept)!)).toEqual(['Pay']);
+    expect(buttonLabels(dmNow(kept)!)).toEqual([en.checkout.pay]);
 
     const posted = h.discord.messagesIn(logChannel).at(-1)!;
-    expect(textOf(posted)).toContain('Payment link withdrawn');
+    expect(textOf(posted)).toContain(en.log.linkRevokedTitle);
     expect(textOf(posted)).toContain(`<@${mod.user.id}> withdrew link ${target.id} issued to <@${buyer.user.id}>.`);
 
     const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
@@ -331,10 +333,10 @@ describe('/links: moderators check a member’s payment links', () => {
     h.discord.refuseDms(closed.user.id);
     await addToCart(closed, VIP_30);
     const reply = (await closed.run('checkout', { nick: 'Dms_Closed_2' })).message!;
-    expect(buttonLabels(reply)).toEqual(['Pay']);
+    expect(buttonLabels(reply)).toEqual([en.checkout.pay]);
     const [inReply] = (await h.bot.services.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
     const answer = textOf((await links(moderator(), 'revoke', { link: inReply!.id })).message!);
-    expect(answer).toContain('The Pay button was removed from the private reply where the member saw the link.');
+    expect(answer).toContain(en.links.replyEdited);
     expect(buttons(h.discord.message(reply.channel_id, reply.id)!)).toEqual([]);
   });
 
@@ -348,7 +350,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const someoneElse = new Member(h);
     const reply = textOf((await links(mod, 'revoke', { link: issued.id, member: someoneElse.user.id })).message!);
     expect(reply).toContain(`Link ${issued.id} was not issued to <@${someoneElse.user.id}>: nothing was withdrawn.`);
-    expect(buttonLabels(dmNow(issued)!)).toEqual(['Pay']);
+    expect(buttonLabels(dmNow(issued)!)).toEqual([en.checkout.pay]);
   });
 
   it('suggests pending links to withdraw: the member’s when named, otherwise the guild’s latest', async () => {
@@ -379,7 +381,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const issued = await checkout(buyer, 'Polak_1');
     const mod = moderator({ locale: 'pl' });
     const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
-    expect(textOf(list)).toContain('Linki do płatności');
+    expect(textOf(list)).toContain(pl.links.title);
     expect(textOf(list)).toContain('Bot nie widzi płatności');
     expect(names(list)).toEqual([`🕒 ${issued.id} · Oczekuje`]);
     expect(fieldFor(list, issued.id).value).toContain(`[Link do płatności](${issued.url})`);
@@ -401,8 +403,8 @@ describe('/links: moderators check a member’s payment links', () => {
       const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
       expect(textOf(list)).toContain(`The bot issued 1 payment link to <@${buyer.user.id}> in this server.`);
       expect(names(list)).toEqual([`⌛ ${newer.id} · Expired`]);
-      expect(textOf((await links(mod, 'verify', { url: old.url })).message!)).toContain('Not issued by the bot');
-      expect(textOf((await links(mod, 'verify', { url: newer.url })).message!)).toContain('Issued by the bot');
+      expect(textOf((await links(mod, 'verify', { url: old.url })).message!)).toContain(en.links.notIssuedTitle);
+      expect(textOf((await links(mod, 'verify', { url: newer.url })).message!)).toContain(en.links.verifiedTitle);
     });
 
     it('are pruned when the bot starts', async () => {

@@ -69,7 +69,7 @@ describe('My payment links, for the buyer', () => {
     h.clock.advance(HOUR);
 
     await buyer.run('cart');
-    await buyer.press('My payment links');
+    await buyer.press(en.links.myLinks);
     const view = buyer.message!;
     expect(textOf(view)).toContain('Your payment links (last 7 days)');
     expect(textOf(view)).toContain('The bot cannot see payments');
@@ -82,7 +82,7 @@ describe('My payment links, for the buyer', () => {
     const dm = h.discord.waitForDm(buyer.user.id);
     await buyer.choose(`${pending.id} · Buyer_New`);
     const again = await dm;
-    expect(button(again, 'Pay').url).toBe(pending.url);
+    expect(button(again, en.checkout.pay).url).toBe(pending.url);
     expect(textOf(again)).toContain('2 × 30 dni — VIP');
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(paymentRequests);
     expect(buyer.message!.content).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
@@ -93,8 +93,8 @@ describe('My payment links, for the buyer', () => {
     await links(moderator(), 'revoke', { link: pending.id });
     expect(buttons(h.discord.message(again.channel_id, again.id)!)).toEqual([]);
 
-    await buyer.press('Back to cart');
-    await buyer.press('My payment links');
+    await buyer.press(en.cart.backToCart);
+    await buyer.press(en.links.myLinks);
     expect(names(buyer.message!)).toEqual([`⛔ ${pending.id} · Revoked`, `⌛ ${expired.id} · Expired`]);
     expect(textOf(buyer.message!)).toContain('Withdrawn by a moderator');
     expect(selects(buyer.message!)).toHaveLength(0);
@@ -104,7 +104,7 @@ describe('My payment links, for the buyer', () => {
     const buyer = new Member(h);
     const issued = await checkout(buyer, 'Late_Click');
     await buyer.run('cart');
-    await buyer.press('My payment links');
+    await buyer.press(en.links.myLinks);
     h.clock.advance(DAY);
     const dmsBefore = h.discord.messagesIn(issued.dm.channel_id).length;
     await buyer.choose(`${issued.id} · Late_Click`);
@@ -116,9 +116,9 @@ describe('My payment links, for the buyer', () => {
   it('says so when there is nothing from the last 7 days', async () => {
     const buyer = new Member(h);
     await buyer.run('cart');
-    await buyer.press('My payment links');
+    await buyer.press(en.links.myLinks);
     expect(textOf(buyer.message!)).toContain('You got no payment links in this server in the last 7 days.');
-    expect(buttonLabels(buyer.message!)).toEqual(['Back to cart']);
+    expect(buttonLabels(buyer.message!)).toEqual([en.cart.backToCart]);
   });
 });
 

@@ -27,14 +27,14 @@ describe('browsing the shop', () => {
     await member.choose('VIP');
     const variants = theSelect(member.message!).options!;
     expect(variants.map((variant) => [variant.label, variant.description])).toEqual([
-      ['7 dni (SMS)', 'Unavailable: no payment method'],
+      ['7 dni (SMS)', en.shop.unavailable],
       ['30 dni', 'from PLN 14.99'],
       ['Na zawsze', 'from PLN 49.99'],
     ]);
 
     await member.choose('30 dni');
     expect(textOf(member.message!)).toContain('VIP — 30 dni');
-    expect(buttonLabels(member.message!)).toEqual(['Add to cart', 'Back']);
+    expect(buttonLabels(member.message!)).toEqual([en.quantity.addToCart, en.common.back]);
   });
 
   it('answers menus from the cache without asking the store again', async () => {
@@ -58,13 +58,13 @@ describe('browsing the shop', () => {
   it('speaks Polish to a Polish client, with prices written the Polish way', async () => {
     const member = new Member(h, { locale: 'pl' });
     const start = await member.run('shop');
-    expect(theSelect(start.message!).placeholder).toBe('Wybierz serwer');
+    expect(theSelect(start.message!).placeholder).toBe(pl.shop.chooseServerPlaceholder);
     await member.choose('Survival');
     await member.choose('Klucze');
     await member.choose(landmarks.stringAmounts);
     expect(option(member.message!, '5 kluczy').description).toBe('od 19,99 zł');
     await member.choose('5 kluczy');
-    expect(buttonLabels(member.message!)).toEqual(['Dodaj do koszyka', 'Wróć']);
+    expect(buttonLabels(member.message!)).toEqual([pl.quantity.addToCart, pl.common.back]);
   });
 
   it('pages a list longer than 25 options with Previous and Next', async () => {
@@ -75,24 +75,24 @@ describe('browsing the shop', () => {
     const page1 = member.message!;
     expect(optionLabels(page1)).toHaveLength(25);
     expect(optionLabels(page1)[0]).toBe('10 monet');
-    expect(textOf(page1)).toContain('Page 1 of 3');
-    expect(button(page1, 'Previous').disabled).toBe(true);
+    expect(textOf(page1)).toContain(en.common.page(1, 3));
+    expect(button(page1, en.common.previous).disabled).toBe(true);
 
-    await member.press('Next');
+    await member.press(en.common.next);
     expect(optionLabels(member.message!)[0]).toBe('260 monet');
-    await member.press('Next');
+    await member.press(en.common.next);
     const page3 = member.message!;
     expect(optionLabels(page3)).toHaveLength(10);
     expect(optionLabels(page3).at(-1)).toBe('600 monet');
-    expect(button(page3, 'Next').disabled).toBe(true);
+    expect(button(page3, en.common.next).disabled).toBe(true);
 
     // A variant deep in the range is bought like any other, and Back returns to its page.
-    await member.press('Previous');
+    await member.press(en.common.previous);
     expect(optionLabels(member.message!)[0]).toBe('260 monet');
     await member.choose('370 monet');
     expect(textOf(member.message!)).toContain('Pakiet monet — 370 monet');
-    await member.press('Back');
-    expect(textOf(member.message!)).toContain('Page 2 of 3');
+    await member.press(en.common.back);
+    expect(textOf(member.message!)).toContain(en.common.page(2, 3));
   });
 
   it('shows a variant without a non-SMS price as unavailable and will not sell it', async () => {
@@ -100,10 +100,10 @@ describe('browsing the shop', () => {
     await member.run('shop', { server: 'Survival' });
     await member.choose('Rangi');
     await member.choose(landmarks.noPrice.product);
-    expect(option(member.message!, landmarks.noPrice.variant).description).toBe('Unavailable: no payment method');
+    expect(option(member.message!, landmarks.noPrice.variant).description).toBe(en.shop.unavailable);
     await member.choose(landmarks.noPrice.variant);
     expect(member.message!.content).toContain("can't be bought right now");
-    expect(buttonLabels(member.message!)).not.toContain('Add to cart');
+    expect(buttonLabels(member.message!)).not.toContain(en.quantity.addToCart);
   });
 
   it('goes straight to a server given as an option, and autocompletes server names', async () => {
@@ -126,11 +126,11 @@ describe('browsing the shop', () => {
     await member.choose('Survival');
     await member.choose('Rangi');
     await member.choose('VIP');
-    await member.press('Back');
+    await member.press(en.common.back);
     expect(optionLabels(member.message!)).toEqual(['VIP', 'SVIP', 'Ranga Łowca']);
-    await member.press('Back');
+    await member.press(en.common.back);
     expect(optionLabels(member.message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
-    await member.press('Back');
+    await member.press(en.common.back);
     expect(optionLabels(member.message!)).toEqual(['Survival', 'SkyBlock']);
   });
 
@@ -141,7 +141,7 @@ describe('browsing the shop', () => {
     const refused = await stranger.choose('Survival', owner.message);
     expect(refused.callbackType).toBe(4);
     expect(refused.ephemeral).toBe(true);
-    expect(refused.message!.content).toBe('This menu belongs to someone else. Use /shop or /cart to open your own.');
+    expect(refused.message!.content).toBe(en.common.notYourMenu);
     expect(owner.message!.edits).toBe(0);
   });
 
@@ -156,7 +156,7 @@ describe('browsing the shop', () => {
     const removed = usługi.products.splice(0, 1);
     h.clock.advance(10 * 60_000);
     await member.choose('Unban', menu);
-    expect(member.message!.content).toContain('That item is no longer in the shop');
+    expect(member.message!.content).toContain(en.shop.itemGone);
     usługi.products.push(...removed);
   });
 });
@@ -177,7 +177,7 @@ describe('an empty shop', () => {
 
   it('says there is nothing on offer yet', async () => {
     const outcome = await new Member(h).run('shop');
-    expect(outcome.message!.content).toBe('This shop has no servers on offer yet.');
+    expect(outcome.message!.content).toBe(en.shop.noServers);
   });
 });
 

@@ -1,6 +1,8 @@
 import type { DispatchOptions, FakeMessage, FakeModal, FakeUser, InteractionOutcome } from '../fakes/discord/fake-discord.js';
 import type { Harness } from './harness.js';
 import { button, buttons, option, optionLabels, theSelect } from './ui.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 
 /**
  * A member using the bot as a person would: run a command, pick options by their labels, press
@@ -56,7 +58,7 @@ export class Member {
       const menu = this.message;
       if (!menu) throw new Error('no menu open');
       if (optionLabels(menu).includes(label)) return this.choose(label);
-      const next = buttons(menu).find((candidate) => candidate.label === 'Next' || candidate.label === 'Następna');
+      const next = buttons(menu).find((candidate) => candidate.label === en.common.next || candidate.label === pl.common.next);
       if (!next || next.disabled) throw new Error(`no option "${label}" on any page`);
       await this.press(next.label!);
     }
@@ -108,7 +110,7 @@ export async function addToCart(
 ): Promise<InteractionOutcome> {
   await openVariant(member, path);
   if (quantity !== 1) await member.choose(`${quantity} ×`);
-  return member.press('Add to cart');
+  return member.press(en.quantity.addToCart);
 }
 
 /** Items of the default fixture shop that many tests buy, named as a member sees them. */

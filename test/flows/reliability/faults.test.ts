@@ -3,10 +3,11 @@ import type { Fault, FakeRoute } from '../../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
 import { useHarness } from '../../support/harness.js';
 import { optionLabels, textOf } from '../../support/ui.js';
+import { en } from '../../../src/i18n/en.js';
 
-const NOT_ANSWERING = "The shop isn't answering right now. Your cart is kept; please try again in a moment.";
-const CONFIG = "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins; your cart is kept.";
-const UNREADABLE = 'The shop sent an answer the bot could not read. Your cart is kept; please try again later.';
+const NOT_ANSWERING = en.storeErrors.unavailable;
+const CONFIG = en.storeErrors.notConfigured;
+const UNREADABLE = en.storeErrors.badResponse;
 const error = (message: string) => ({ success: false, type: 'error', message });
 
 /** Every store fault of the reliability issue: what the member reads when it hits the offer, and when it hits checkout. */
@@ -19,7 +20,7 @@ const FAULTS: { name: string; fault: Fault; browse: string; checkout: string; at
     attempts: 3,
     fault: { kind: 'hang' },
     browse: NOT_ANSWERING,
-    checkout: "The shop didn't answer in time. Your cart is kept. Creating a link doesn't charge anything, so it is safe to try again.",
+    checkout: en.storeErrors.timeoutCheckout,
   },
   { name: 'a dropped connection', attempts: 3, fault: { kind: 'destroy' }, browse: NOT_ANSWERING, checkout: NOT_ANSWERING },
   { name: 'a body that is not JSON', fault: { raw: 'Hello, this is not JSON', status: 200 }, browse: UNREADABLE, checkout: UNREADABLE },
@@ -101,7 +102,7 @@ describe('when the store misbehaves', () => {
     expect((await member.run('shop')).message!.content).toBe(NOT_ANSWERING); // three attempts
     const opened = await member.run('shop'); // two more failures open the breaker; the third is not sent
     const pause =
-      'The shop is temporarily unavailable, so the bot is giving it a short break. Your cart is kept; please try again in a minute.';
+      en.storeErrors.temporarilyUnavailable;
     expect(opened.message!.content).toBe(pause);
     expect((await member.run('shop')).message!.content).toBe(pause);
     expect(h.store.requestsTo('servers').length).toBe(requests + 5);

@@ -7,6 +7,7 @@ import { defaultShop } from '../../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
 import { useHarness } from '../../support/harness.js';
 import { button, optionLabels, textOf } from '../../support/ui.js';
+import { en } from '../../../src/i18n/en.js';
 
 
 describe('when Discord or the buyers misbehave', () => {
@@ -32,13 +33,13 @@ describe('when Discord or the buyers misbehave', () => {
     const member = new Member(h);
     await openVariant(member, VIP_30);
     const menu = member.message!;
-    const addId = button(menu, 'Add to cart').custom_id!;
+    const addId = button(menu, en.quantity.addToCart).custom_id!;
     const others = [new Member(h), new Member(h), new Member(h)];
     for (const other of others) await openVariant(other, VIP_30);
 
     const presses = await Promise.all([
       ...Array.from({ length: 12 }, () => h.discord.click(member.user, menu, addId)),
-      ...others.map((other) => h.discord.click(other.user, other.message!, button(other.message!, 'Add to cart').custom_id!)),
+      ...others.map((other) => h.discord.click(other.user, other.message!, button(other.message!, en.quantity.addToCart).custom_id!)),
     ]);
     await Promise.all(presses.map((press) => press.settled()));
 
@@ -152,8 +153,8 @@ describe('names longer than Discord allows', () => {
     const variant = optionLabels(member.message!)[1]!;
     await member.choose(variant);
     await member.choose('99 ×');
-    await member.press('Add to cart');
-    await member.press('View cart');
+    await member.press(en.quantity.addToCart);
+    await member.press(en.added.viewCart);
     expect(textOf(member.message!)).toContain('99 ×');
     const dm = h.discord.waitForDm(member.user.id);
     await member.run('checkout', { nick: 'LongNames' });

@@ -3,6 +3,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
 import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../../support/harness.js';
+import { en } from '../../../src/i18n/en.js';
 
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 const GUILD_KEY = 'guild-secret-license-key-77aa';
@@ -58,7 +59,7 @@ describe('secrets at the most verbose log level', () => {
     // Sending it to the DMs again fails with an error that is not "DMs closed".
     h.discord.failRoute('POST', /^\/channels\/\d+\/messages$/, { status: 403, body: { code: 50001, message: 'Missing Access' } });
     await buyer.run('cart');
-    await buyer.press('My payment links');
+    await buyer.press(en.links.myLinks);
     await buyer.choose(buyer.message!.components[0].components[0].options[0].label);
 
     // The member's reply cannot be edited any more (its webhook is gone).

@@ -3,9 +3,11 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
 import { useHarness } from '../../support/harness.js';
 import { button, optionLabels, textOf } from '../../support/ui.js';
+import { en } from '../../../src/i18n/en.js';
+import { pl } from '../../../src/i18n/pl.js';
 
-const STORAGE_DOWN = "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.";
-const STORAGE_DOWN_PL = 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.';
+const STORAGE_DOWN = en.common.storageUnavailable;
+const STORAGE_DOWN_PL = pl.common.storageUnavailable;
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
 /** Checkouts in this file are spaced past the default 30 s cooldown. */
 const PAST_COOLDOWN_MS = 31_000;
@@ -53,7 +55,7 @@ describe('when storage fails', () => {
     await openVariant(member, VIP_30);
     h.storage.failWrites = true;
 
-    const pressed = await member.press('Add to cart');
+    const pressed = await member.press(en.quantity.addToCart);
 
     expect(pressed.message!.content).toBe(STORAGE_DOWN);
     h.storage.recover();
@@ -116,7 +118,7 @@ describe('when storage fails', () => {
 
     const message = await dm;
     const url = h.store.paymentUrls.at(-1)!;
-    expect(button(message, 'Pay').url).toBe(url);
+    expect(button(message, en.checkout.pay).url).toBe(url);
     expect(reply.message!.content).toContain('Your payment link for **Unrecorded** is in your DMs.');
     const reference = /Link reference: (\w+)/.exec(textOf(message))![1]!;
     const lines = logLines('payment link delivered but its record could not be saved');

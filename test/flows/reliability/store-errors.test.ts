@@ -3,6 +3,7 @@ import { API_MESSAGES } from '../../../src/spaceis/errors.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY, useHarness } from '../../support/harness.js';
 import { optionLabels, textOf } from '../../support/ui.js';
+import { en } from '../../../src/i18n/en.js';
 
 
 /** Every message the contract documents, with the hint the buyer gets beside it. */
@@ -63,7 +64,7 @@ describe('when the store says no', () => {
     h.store.failNext('paymentUrl', { status, body: { success: false, type: 'error', message } });
     const reply = await member.run('checkout', { nick: 'Config' });
     expect(reply.message!.content).toBe(
-      "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins; your cart is kept.",
+      en.storeErrors.notConfigured,
     );
     expect(await cartText(member)).toContain('1 × 30 dni — VIP');
   });
@@ -106,7 +107,7 @@ describe('when the store says no', () => {
     h.store.failNext('servers', { kind: 'destroy' }, 3);
     const start = await new Member(h).run('shop');
     expect(start.callbackType).toBe(5);
-    expect(start.message!.content).toBe("The shop isn't answering right now. Your cart is kept; please try again in a moment.");
+    expect(start.message!.content).toBe(en.storeErrors.unavailable);
   });
 
   it('drops the cached variants on `invalid variant`, so the next view is fresh', async () => {
