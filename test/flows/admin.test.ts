@@ -1,6 +1,6 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PermissionFlagsBits } from 'discord.js';
+import { ChannelType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/spaceis/client.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
@@ -58,7 +58,7 @@ describe('/shop-admin', () => {
     expect(text).toContain('Link lifetime\n24 h');
     expect(text).toContain('Checkout cooldown\n30 s');
 
-    const voice = h.discord.addChannel(h.discord.defaultGuildId, { name: 'voice', type: 2 });
+    const voice = h.discord.addChannel(h.discord.defaultGuildId, { name: 'voice', type: ChannelType.GuildVoice });
     const notText = await admin.sub('shop-admin', 'settings', { 'log-channel': voice });
     expect(notText.message!.content).toBe(`<#${voice}> is not a text channel. Pick a text channel.`);
 

@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
@@ -55,7 +56,7 @@ describe('the cart', () => {
     const member = new Member(h);
     await openVariant(member, VIP_30);
     const modal = await member.choose(en.quantity.other);
-    expect(modal.callbackType).toBe(9);
+    expect(modal.callbackType).toBe(InteractionResponseType.Modal);
     await member.submit({ quantity: '0' });
     expect(member.message!.content).toContain(en.quantity.invalid('0'));
     await member.choose(en.quantity.other);

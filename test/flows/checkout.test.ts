@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
@@ -69,7 +70,7 @@ describe('checkout', () => {
     const member = new Member(h);
     await addToCart(member, VIP_30);
     const asked = await member.run('checkout');
-    expect(asked.callbackType).toBe(9);
+    expect(asked.callbackType).toBe(InteractionResponseType.Modal);
     expect(asked.modal!.title).toBe(en.nick.modalTitle);
 
     const invalid = await member.submit({ nick: 'no spaces!' });
@@ -184,7 +185,7 @@ describe('checkout', () => {
     const handle = await h.discord.slash(member.user, 'checkout', { options: { nick: 'SlowStore' } });
     const ack = await handle.acknowledged;
     await hold.reached;
-    expect(ack.type).toBe(5); // deferred while the store has not answered yet
+    expect(ack.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource); // deferred while the store has not answered yet
     hold.release();
     const outcome = await handle.settled();
     expect(outcome.message!.content).toContain('is in your DMs');

@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
@@ -47,11 +48,11 @@ describe('browsing the shop', () => {
 
     const second = new Member(h);
     const start = await second.run('shop');
-    expect(start.callbackType).toBe(4); // an immediate reply, no defer
+    expect(start.callbackType).toBe(InteractionResponseType.ChannelMessageWithSource); // an immediate reply, no defer
     await second.choose('SkyBlock');
     await second.choose('Przedmioty');
     const variants = await second.choose('Zestaw Początkującego');
-    expect(variants.callbackType).toBe(7);
+    expect(variants.callbackType).toBe(InteractionResponseType.UpdateMessage);
     expect(h.store.requests.length).toBe(before);
   });
 
@@ -139,7 +140,7 @@ describe('browsing the shop', () => {
     const stranger = new Member(h);
     await owner.run('shop');
     const refused = await stranger.choose('Survival', owner.message);
-    expect(refused.callbackType).toBe(4);
+    expect(refused.callbackType).toBe(InteractionResponseType.ChannelMessageWithSource);
     expect(refused.ephemeral).toBe(true);
     expect(refused.message!.content).toBe(en.common.notYourMenu);
     expect(owner.message!.edits).toBe(0);

@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, FakeRoute } from '../../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
@@ -69,7 +70,7 @@ describe('when the store misbehaves', () => {
 
     const reply = await member.run('shop');
 
-    expect(reply.callbackType).toBe(5); // deferred before the store was asked
+    expect(reply.callbackType).toBe(InteractionResponseType.DeferredChannelMessageWithSource); // deferred before the store was asked
     expect(reply.message!.content.slice(0, browse.length)).toBe(browse);
     expect(storeFailureLines().length).toBe(logged + 1);
     const line = JSON.parse(storeFailureLines().at(-1)!) as { store: { path: string } };

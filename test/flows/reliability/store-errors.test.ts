@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { API_MESSAGES } from '../../../src/spaceis/errors.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
@@ -106,7 +107,7 @@ describe('when the store says no', () => {
     (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.offers.dropAll();
     h.store.failNext('servers', { kind: 'destroy' }, 3);
     const start = await new Member(h).run('shop');
-    expect(start.callbackType).toBe(5);
+    expect(start.callbackType).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
     expect(start.message!.content).toBe(en.storeErrors.unavailable);
   });
 
