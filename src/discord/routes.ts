@@ -58,6 +58,8 @@ export interface Route<P extends ParamShape = ParamShape> {
   readonly access: RouteAccess;
   /** `<scope>:<code>`: what the router finds the route by. */
   readonly key: string;
+  /** The named parameters, in the order they travel. */
+  readonly params: P;
   /** The member's own components carry their owner; public ones carry none. */
   build(owner: string | undefined, values: ParamValues<P>): string;
   /** The parameters of an id already matched to this route (by scope and code), or undefined when they do not fit. */
@@ -85,6 +87,7 @@ export function route<P extends ParamShape>(
     code,
     access,
     key: `${scope}:${code}`,
+    params,
     build(owner, values) {
       if ((access === 'owner') !== (owner !== undefined)) throw new Error(`route ${name}: owner ${access === 'owner' ? 'required' : 'not allowed'}`);
       return encodeCustomId(scope, code, owner, ...names.map((key) => params[key]!.encode(values[key])));
