@@ -61,8 +61,6 @@ const realSleep = (ms: number): Promise<void> =>
     setTimeout(resolve, ms);
   });
 
-// Kept importable from here for existing callers; it lives with the license's full id.
-export { keyFingerprint };
 
 export class StoreClient {
   readonly baseUrl: string;

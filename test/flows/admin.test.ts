@@ -2,7 +2,7 @@ import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keyFingerprint } from '../../src/spaceis/client.js';
+import { keyFingerprint } from '../../src/security/license-id.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { allProducts, allVariants, defaultShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoLandmarks } from '../../src/demo/demo-store.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
-import { keyFingerprint } from '../../src/spaceis/client.js';
+import { keyFingerprint } from '../../src/security/license-id.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';

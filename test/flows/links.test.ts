@@ -1,9 +1,10 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
+import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
+import { linkSteps, type Field, type Issued } from '../support/links.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
@@ -15,17 +16,6 @@ const DAY = 24 * HOUR;
 const CANNOT_SEE_PAYMENTS =
   en.links.cannotSeePayments;
 
-interface Issued {
-  id: string;
-  url: string;
-  dm: FakeMessage;
-  createdAt: number;
-}
-
-interface Field {
-  name: string;
-  value: string;
-}
 
 describe('/links: moderators check a member’s payment links', () => {
   const h = useHarness();
@@ -34,40 +24,13 @@ describe('/links: moderators check a member’s payment links', () => {
     guildId = h.discord.defaultGuildId;
   });
 
-  const moderator = (options: DispatchOptions = {}) =>
-    new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages, ...options });
-
-  /** Runs `/links <subcommand>` as the member would, and keeps the reply as the message they look at. */
-  async function links(member: Member, subcommand: 'user' | 'verify' | 'revoke', options: Record<string, string>, where: DispatchOptions = {}): Promise<InteractionOutcome> {
-    const { username: _username, ...dispatch } = member.options;
-    const handle = await h.discord.slash(member.user, 'links', { ...dispatch, ...where, subcommand, options });
-    const outcome = await handle.settled();
-    if (outcome.message) member.message = outcome.message;
-    return outcome;
-  }
-
+  const { moderator, links, checkout, fieldsOf, names, dmNow } = linkSteps(h);
   async function suggestions(member: Member, typed: string, options: Record<string, string> = {}): Promise<{ name: string; value: string | number }[]> {
     const { username: _username, ...dispatch } = member.options;
     const handle = await h.discord.autocomplete(member.user, 'links', { name: 'link', value: typed }, { ...dispatch, subcommand: 'revoke', options });
     return (await handle.settled()).choices ?? [];
-  }
-
-  /** Fills the cart and checks out as the buyer would; the cooldown between two checkouts is waited out. */
-  async function checkout(buyer: Member, nick: string, path = VIP_30, quantity = 1): Promise<Issued> {
-    await addToCart(buyer, path, quantity);
-    const dm = h.discord.waitForDm(buyer.user.id);
-    const createdAt = h.clock.now();
-    await buyer.run('checkout', { nick });
-    const message = await dm;
-    h.clock.advance(MINUTE);
-    return { id: /Link reference: (\w+)/.exec(textOf(message))![1]!, url: h.store.paymentUrls.at(-1)!, dm: message, createdAt };
-  }
-
-  const fieldsOf = (message: FakeMessage): Field[] => (message.embeds[0]?.fields ?? []) as Field[];
-  const names = (message: FakeMessage) => fieldsOf(message).map((field) => field.name);
-  const fieldFor = (message: FakeMessage, id: string): Field => fieldsOf(message).find((field) => field.name.includes(id))!;
+  }  const fieldFor = (message: FakeMessage, id: string): Field => fieldsOf(message).find((field) => field.name.includes(id))!;
   const unix = (ms: number) => Math.floor(ms / 1000);
-  const dmNow = (issued: Issued) => h.discord.message(issued.dm.channel_id, issued.dm.id);
 
   it('is registered for Manage Messages and refuses members without the rights, even when Discord lets them run it', async () => {
     const definition = (h.discord.registeredCommands() as { name: string; default_member_permissions?: string; name_localizations?: unknown }[]).find(

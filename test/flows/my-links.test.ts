@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LINES, MAX_QUANTITY, type CartLine } from '../../src/cart/rules.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
-import { keyFingerprint } from '../../src/spaceis/client.js';
-import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
+import { keyFingerprint } from '../../src/security/license-id.js';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { allVariants, findProduct, findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
 import { LICENSE_KEY, useHarness } from '../support/harness.js';
+import { linkSteps } from '../support/links.js';
 import { button, buttonLabels, buttons, optionLabels, selects, textOf } from '../support/ui.js';
 
 const MINUTE = 60_000;
@@ -16,48 +17,12 @@ const DAY = 24 * HOUR;
 const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.rangeProduct, variant: '370 monet' };
 const EPIC_KEYS = { server: 'Survival', category: 'Klucze', product: landmarks.stringAmounts, variant: '5 kluczy' };
 
-interface Issued {
-  id: string;
-  url: string;
-  dm: FakeMessage;
-  createdAt: number;
-}
-
-interface Field {
-  name: string;
-  value: string;
-}
 
 /** A buyer's own links of the last days, from the cart's "My payment links" (moderators' /links is in links.test.ts). */
 describe('My payment links, for the buyer', () => {
   const h = useHarness();
 
-  const moderator = (options: DispatchOptions = {}) =>
-    new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages, ...options });
-
-  /** Runs `/links <subcommand>` as the member would, and keeps the reply as the message they look at. */
-  async function links(member: Member, subcommand: 'user' | 'verify' | 'revoke', options: Record<string, string>, where: DispatchOptions = {}): Promise<InteractionOutcome> {
-    const { username: _username, ...dispatch } = member.options;
-    const handle = await h.discord.slash(member.user, 'links', { ...dispatch, ...where, subcommand, options });
-    const outcome = await handle.settled();
-    if (outcome.message) member.message = outcome.message;
-    return outcome;
-  }
-
-  /** Fills the cart and checks out as the buyer would; the cooldown between two checkouts is waited out. */
-  async function checkout(buyer: Member, nick: string, path = VIP_30, quantity = 1): Promise<Issued> {
-    await addToCart(buyer, path, quantity);
-    const dm = h.discord.waitForDm(buyer.user.id);
-    const createdAt = h.clock.now();
-    await buyer.run('checkout', { nick });
-    const message = await dm;
-    h.clock.advance(MINUTE);
-    return { id: /Link reference: (\w+)/.exec(textOf(message))![1]!, url: h.store.paymentUrls.at(-1)!, dm: message, createdAt };
-  }
-
-  const fieldsOf = (message: FakeMessage): Field[] => (message.embeds[0]?.fields ?? []) as Field[];
-  const names = (message: FakeMessage) => fieldsOf(message).map((field) => field.name);
-  const dmNow = (issued: Issued) => h.discord.message(issued.dm.channel_id, issued.dm.id);
+  const { moderator, links, checkout, names, dmNow } = linkSteps(h);
 
   it('lists their own links of the last 7 days from /cart and sends a pending one to their DMs again, unchanged', async () => {
     const buyer = new Member(h);

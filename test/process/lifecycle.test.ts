@@ -10,7 +10,7 @@ import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
 import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
-import { keyFingerprint } from '../../src/spaceis/client.js';
+import { keyFingerprint } from '../../src/security/license-id.js';
 
 /**
  * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js),

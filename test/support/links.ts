@@ -1,0 +1,55 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
+import { addToCart, Member, VIP_30 } from './buyer.js';
+import type { Harness } from './harness.js';
+import { textOf } from './ui.js';
+
+/** A payment link as a test follows it: its reference, URL, the DM that carries it, when it was issued. */
+export interface Issued {
+  id: string;
+  url: string;
+  dm: FakeMessage;
+  createdAt: number;
+}
+
+export interface Field {
+  name: string;
+  value: string;
+}
+
+const MINUTE = 60_000;
+
+/** What the payment-link flows (moderators' /links, the buyer's My payment links) do over and over. */
+export function linkSteps(h: Harness) {
+  const fieldsOf = (message: FakeMessage): Field[] => (message.embeds[0]?.fields ?? []) as Field[];
+  return {
+    /** A member with Manage Messages server-wide. */
+    moderator: (options: DispatchOptions = {}) =>
+      new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages, ...options }),
+
+    /** Runs `/links <subcommand>` as the member would, and keeps the reply as the message they look at. */
+    async links(member: Member, subcommand: 'user' | 'verify' | 'revoke', options: Record<string, string>, where: DispatchOptions = {}): Promise<InteractionOutcome> {
+      const { username: _username, ...dispatch } = member.options;
+      const handle = await h.discord.slash(member.user, 'links', { ...dispatch, ...where, subcommand, options });
+      const outcome = await handle.settled();
+      if (outcome.message) member.message = outcome.message;
+      return outcome;
+    },
+
+    /** Fills the cart and checks out as the buyer would; the cooldown between two checkouts is waited out. */
+    async checkout(buyer: Member, nick: string, path = VIP_30, quantity = 1): Promise<Issued> {
+      await addToCart(buyer, path, quantity);
+      const dm = h.discord.waitForDm(buyer.user.id);
+      const createdAt = h.clock.now();
+      await buyer.run('checkout', { nick });
+      const message = await dm;
+      h.clock.advance(MINUTE);
+      return { id: /Link reference: (\w+)/.exec(textOf(message))![1]!, url: h.store.paymentUrls.at(-1)!, dm: message, createdAt };
+    },
+
+    fieldsOf,
+    names: (message: FakeMessage) => fieldsOf(message).map((field) => field.name),
+    /** The DM of a link as it stands now (after any edit). */
+    dmNow: (issued: Issued) => h.discord.message(issued.dm.channel_id, issued.dm.id),
+  };
+}
