@@ -22,6 +22,7 @@ import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
+import { openCoordination, type CoordinationOptions } from './coordination/open.js';
 import { NickRepository } from './storage/nicks.js';
 import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
@@ -43,6 +44,8 @@ export interface BotOptions {
   discordOptions?: Pick<ClientOptions, 'ws'>;
   /** Wraps the storage adapter; tests use it to make storage fail on demand and to count bytes written. */
   storageAdapter?: AdapterWrapper;
+  /** On Redis: how long a dead process's record lock lasts, and (tests only) locks kept in-process. */
+  coordination?: Pick<CoordinationOptions, 'lockTimeoutMs' | 'lockScope'>;
 }
 
 /** In-flight interactions get this long to finish on shutdown; main.ts exits within 10 s in all. */
@@ -76,6 +79,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     gatewayReady: () => operator?.gatewayReady ?? false,
   });
   const storage = await openStorage(config.STORAGE_URL, options.storageAdapter, (operation) => metrics.storageErrors.inc({ operation }));
+  // Locks and change notices: in this process on SQLite, through Redis when processes share it.
+  const coordination = await openCoordination(config.STORAGE_URL, { logger, ...options.coordination }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
 
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
@@ -97,11 +105,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   discord = client;
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
-  const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox });
+  const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
   const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
   const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
-  const paymentLinks = new PaymentLinkRepository(storage.keyv, logger);
+  const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, coordination.locks);
   const services: BotServices = {
     logger,
     clock,
@@ -124,7 +132,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       },
       demoFetch: demoStore,
     })),
-    carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS }),
+    carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS, locks: coordination.locks }),
     nicks: new NickRepository(storage.keyv),
     guildSettings,
     paymentLinks,
@@ -136,7 +144,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storage.probe,
   };
 
-  const linkPruner = schedulePruning(services.paymentLinks, clock, logger);
+  const linkPruner = schedulePruning(services.paymentLinks, clock, logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: storage.probe });
   operator = view;
 
@@ -188,5 +196,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await view.stop();
     await demoPage.close();
     await storage.close();
+    await coordination.close();
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRedisUrl, parseRedisUrl } from './coordination/redis-url.js';
 import { parseEncryptionKey } from './security/secret-box.js';
 
 /**
@@ -54,12 +55,19 @@ const configSchema = z.object({
       message: 'must be 32 random bytes as base64 or hex: generate one with  openssl rand -base64 32',
     })
     .optional(),
+  /** sqlite://<file> (one process, the default) or redis://host:port/db (several processes share it; docs/scaling-out.md). */
   STORAGE_URL: z
     .string()
     .trim()
     .default('sqlite://data/store.sqlite')
-    .refine((value) => value.startsWith('sqlite://') && value.length > 'sqlite://'.length, {
-      message: 'must be a sqlite:// connection string, e.g. sqlite://data/store.sqlite',
+    .superRefine((value, context) => {
+      if (isRedisUrl(value)) {
+        const target = parseRedisUrl(value);
+        // The message never repeats the URL: it may hold Redis' password.
+        if ('problem' in target) context.addIssue({ code: 'custom', message: target.problem });
+      } else if (!value.startsWith('sqlite://') || value.length === 'sqlite://'.length) {
+        context.addIssue({ code: 'custom', message: 'must be sqlite://<file> (e.g. sqlite://data/store.sqlite) or redis://host:port/db (e.g. redis://127.0.0.1:6379/0)' });
+      }
     }),
   /** The demo shop's pay page listens on 127.0.0.1 at this port, once a guild uses the demo (0: any free port). */
   DEMO_PORT: wholeNumber(0, 65535, 'must be a port number (0–65535)').default(8787),

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadDotEnv } from './env-file.js';
 import { createLogger } from './logger.js';
 import { HealthPortInUseError } from './ops/health-server.js';
+import { StorageUnreachableError } from './storage/storage-error.js';
 
 /** The bot's entry point: `npm start`. */
 
@@ -21,7 +22,9 @@ function readConfig(): Config {
 const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
 const bot = await createBot({ config, logger }).catch((error: unknown) => {
-  logger.fatal({ err: error }, 'could not open storage');
+  // Redis named by STORAGE_URL is not there: a setting to fix, told in one sentence like a bad .env.
+  if (error instanceof StorageUnreachableError) process.stderr.write(`${error.message}\n`);
+  else logger.fatal({ err: error }, 'could not open storage');
   process.exit(1);
 });
 

@@ -4,7 +4,8 @@ import { emptyCart, type Cart } from '../cart/rules.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { sameLicense } from '../security/license-id.js';
-import { KeyLock } from './key-lock.js';
+import type { Locks } from '../coordination/coordination.js';
+import { KeyLock } from '../coordination/key-lock.js';
 import { parseRecord } from './records.js';
 
 const cartLineSchema = z.object({
@@ -36,15 +37,17 @@ const DAY_MS = 86_400_000;
  * (CART_EXPIRY_DAYS) reads as empty, and its record goes at the member's next change.
  */
 export class CartRepository {
-  readonly #locks = new KeyLock();
+  readonly #locks: Locks;
   readonly #clock: Clock;
   readonly #expiryMs: number;
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
-    options: { clock?: Clock; expiryDays?: number } = {},
+    /** `locks`: shared by every process on one Redis (src/coordination); this process's own otherwise. */
+    options: { clock?: Clock; expiryDays?: number; locks?: Locks } = {},
   ) {
+    this.#locks = options.locks ?? new KeyLock();
     this.#clock = options.clock ?? systemClock;
     this.#expiryMs = (options.expiryDays ?? 30) * DAY_MS;
   }

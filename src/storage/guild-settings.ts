@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../security/secret-box.js';
-import { KeyLock } from './key-lock.js';
+import type { Coordination } from '../coordination/coordination.js';
+import { inProcessCoordination } from '../coordination/in-process.js';
 import { parseRecord } from './records.js';
 
 /**
@@ -68,49 +69,66 @@ export type SettingsListener = (guildId: string, before: GuildSettings, after: G
 
 /**
  * Settings are read on every interaction (the router needs them to pick the shop), but they change
- * only through `update()` in this process. So after its first read a guild's settings are served
- * from memory: browsing a cached menu then touches no storage at all. One record per guild the
- * bot serves, frozen so that no caller can change the shared copy by accident.
+ * only through `update()`. So after its first read a guild's settings are served from memory:
+ * browsing a cached menu then touches no storage at all. One record per guild the bot serves,
+ * frozen so that no caller can change the shared copy by accident.
+ *
+ * Several processes on one Redis (src/coordination) tell each other of every change, and each drops
+ * its copy; since such a message can be lost, a copy there is also kept at most SHARED_CACHE_MS.
  *
  * A license sealed by an earlier version (bound to no guild) is re-sealed bound to its guild on
  * the record's first read and written back, so every record is upgraded once, by being used.
  */
+export const SHARED_CACHE_MS = 30_000;
+
 export class GuildSettingsRepository {
-  readonly #locks = new KeyLock();
-  readonly #cache = new Map<string, GuildSettings>();
+  readonly #cache = new Map<string, { settings: GuildSettings; readAt: number }>();
   readonly #listeners: SettingsListener[] = [];
+  readonly #coordination: Pick<Coordination, 'shared' | 'locks' | 'publish' | 'subscribe'>;
+  readonly #now: () => number;
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
-    private readonly options: { secretBox?: SecretBox | undefined } = {},
-  ) {}
+    private readonly options: {
+      secretBox?: SecretBox | undefined;
+      coordination?: Pick<Coordination, 'shared' | 'locks' | 'publish' | 'subscribe'>;
+      now?: () => number;
+    } = {},
+  ) {
+    this.#coordination = options.coordination ?? inProcessCoordination();
+    this.#now = options.now ?? Date.now;
+    // Another process changed this guild's settings: the next read asks storage.
+    this.#coordination.subscribe('settings', (guildId) => this.#cache.delete(guildId));
+  }
 
   onUpdate(listener: SettingsListener): void {
     this.#listeners.push(listener);
   }
 
   async get(guildId: string): Promise<GuildSettings> {
-    const cached = this.#cache.get(guildId);
+    const cached = this.#cached(guildId);
     if (cached) return cached;
     // A failed read throws (StorageError) before anything is cached: defaults never stand in for a guild's settings.
     const { settings: read, upgraded } = await this.#load(guildId);
     if (upgraded) return (await this.update(guildId, (current) => current)).after;
     // An update that finished while this read was in flight has already cached the newer settings.
-    if (!this.#cache.has(guildId)) this.#cache.set(guildId, read);
-    return this.#cache.get(guildId) ?? read;
+    if (!this.#cache.has(guildId)) this.#remember(guildId, read);
+    return this.#cached(guildId) ?? read;
   }
 
   /** Read-modify-write under the guild's lock; returns the settings before and after. */
   async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<{ before: GuildSettings; after: GuildSettings }> {
-    return this.#locks.run(settingsKey(guildId), async () => {
-      const before = this.#cache.get(guildId) ?? (await this.#load(guildId)).settings;
+    return this.#coordination.locks.run(settingsKey(guildId), async () => {
+      // Under a shared lock the stored record is the truth: another process may have changed it.
+      const before = (this.#coordination.shared ? undefined : this.#cached(guildId)) ?? (await this.#load(guildId)).settings;
       const after = deepFreeze(guildSettingsSchema.parse(change(structuredClone(before))));
       // A read racing this write caches what storage then holds; the write's outcome replaces it.
       this.#cache.delete(guildId);
       // A failed write throws (StorageError): nothing is cached, the next read asks storage again.
       await this.keyv.set(settingsKey(guildId), after);
-      this.#cache.set(guildId, after);
+      this.#remember(guildId, after);
+      this.#coordination.publish('settings', guildId);
       this.#tell(guildId, before, after);
       return { before, after };
     });
@@ -127,6 +145,20 @@ export class GuildSettingsRepository {
     const resealed = settings.license && this.options.secretBox?.reseal(settings.license.sealed, guildId);
     if (!settings.license || !resealed) return { settings: deepFreeze(settings), upgraded: false };
     return { settings: deepFreeze({ ...settings, license: { ...settings.license, sealed: resealed } }), upgraded: true };
+  }
+
+  #cached(guildId: string): GuildSettings | undefined {
+    const entry = this.#cache.get(guildId);
+    if (!entry) return undefined;
+    if (this.#coordination.shared && this.#now() - entry.readAt >= SHARED_CACHE_MS) {
+      this.#cache.delete(guildId);
+      return undefined;
+    }
+    return entry.settings;
+  }
+
+  #remember(guildId: string, settings: GuildSettings): void {
+    this.#cache.set(guildId, { settings, readAt: this.#now() });
   }
 
   #tell(guildId: string, before: GuildSettings, after: GuildSettings): void {

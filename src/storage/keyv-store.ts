@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { isRedisUrl, parseRedisUrl } from '../coordination/redis-url.js';
 import { guardAdapter } from './guarded-adapter.js';
+import { openRedisAdapter } from './redis-adapter.js';
 
 export interface Storage {
   readonly keyv: Keyv;
@@ -19,27 +21,41 @@ export type AdapterWrapper = (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
 const PROBE_KEY = 'storage-probe';
 
 /**
- * Opens the Keyv store named by STORAGE_URL. Only SQLite is bundled: it needs nothing
- * installed beside the bot. The folder is created if missing, so a fresh checkout just runs.
+ * Opens the Keyv store named by STORAGE_URL: SQLite (the default: nothing to install beside the
+ * bot; the folder is created if missing, so a fresh checkout just runs) or Redis, which several
+ * bot processes can share (docs/scaling-out.md). An unreachable Redis throws StorageUnreachableError.
  */
 export async function openStorage(storageUrl: string, wrap?: AdapterWrapper, onFailure?: (operation: 'read' | 'write') => void): Promise<Storage> {
-  const file = storageUrl.replace(/^sqlite:\/\//, '');
-  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-
-  const sqlite = new BatchingSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
-  // WAL keeps reads from waiting on writes and makes each write one append: carts change on
-  // every click. A committed write survives a killed process in either journal mode.
-  await sqlite.query('PRAGMA journal_mode = WAL');
-  await sqlite.query('PRAGMA synchronous = NORMAL');
+  let adapter: KeyvStoreAdapter;
+  let backend: string;
+  // Every key is `<namespace>:<key>` on SQLite (as since the first version); on Redis the adapter
+  // writes `<prefix>::<key>`, the prefix of STORAGE_URL (default shopbot).
+  let namespace = 'shopbot';
+  if (isRedisUrl(storageUrl)) {
+    const target = parseRedisUrl(storageUrl);
+    if ('problem' in target) throw new Error(`STORAGE_URL ${target.problem}`);
+    adapter = await openRedisAdapter(target);
+    backend = 'redis';
+    namespace = target.prefix.slice(0, -1);
+  } else {
+    adapter = await openSqliteAdapter(storageUrl);
+    backend = 'sqlite';
+  }
 
   // Keyv's default turns a failed read into "no record" and a failed write into `false`: a guild
   // would silently lose its settings. Every failure throws instead (a StorageError, see
   // guarded-adapter.ts) and is logged once, by whoever answers the member.
-  const keyv = new Keyv({ store: guardAdapter(wrap ? wrap(sqlite) : sqlite, onFailure), namespace: 'shopbot', throwOnErrors: true });
+  const keyv = new Keyv({
+    store: guardAdapter(wrap ? wrap(adapter) : adapter, onFailure),
+    namespace,
+    // Redis' adapter adds the namespace itself; Keyv adding it again would write `shopbot::shopbot:…`.
+    useKeyPrefix: backend === 'sqlite',
+    throwOnErrors: true,
+  });
 
   return {
     keyv,
-    backend: 'sqlite',
+    backend,
     probe: async () => {
       try {
         const stamp = Date.now();
@@ -53,6 +69,17 @@ export async function openStorage(storageUrl: string, wrap?: AdapterWrapper, onF
       await keyv.disconnect();
     },
   };
+}
+
+async function openSqliteAdapter(storageUrl: string): Promise<KeyvStoreAdapter> {
+  const file = storageUrl.replace(/^sqlite:\/\//, '');
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  const sqlite = new BatchingSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
+  // WAL keeps reads from waiting on writes and makes each write one append: carts change on
+  // every click. A committed write survives a killed process in either journal mode.
+  await sqlite.query('PRAGMA journal_mode = WAL');
+  await sqlite.query('PRAGMA synchronous = NORMAL');
+  return sqlite;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
-import type { KeyLock } from './key-lock.js';
+import type { Locks } from '../coordination/coordination.js';
 import { parseRecord } from './records.js';
 
 /**
@@ -25,7 +25,7 @@ const DAYS_KEY = 'link-days';
 export class LinkDayIndex {
   constructor(
     private readonly keyv: Keyv,
-    private readonly locks: KeyLock,
+    private readonly locks: Locks,
     private readonly logger: Logger,
   ) {}
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
-import { KeyLock } from './key-lock.js';
+import type { Locks } from '../coordination/coordination.js';
+import { KeyLock } from '../coordination/key-lock.js';
 import { LinkDayIndex, type DayEntry } from './link-day-index.js';
 import {
   dayOf,
@@ -37,13 +38,16 @@ const RECENT_LIMIT = 50;
 const READ_BATCH = 10;
 
 export class PaymentLinkRepository {
-  readonly #locks = new KeyLock();
+  readonly #locks: Locks;
   readonly #days: LinkDayIndex;
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
+    /** Shared by every process on one Redis (src/coordination); this process's own otherwise. */
+    locks: Locks = new KeyLock(),
   ) {
+    this.#locks = locks;
     this.#days = new LinkDayIndex(keyv, this.#locks, logger);
   }
 

@@ -19,3 +19,12 @@ export class StorageError extends Error {
 export function isStorageError(error: unknown): error is StorageError {
   return error instanceof StorageError;
 }
+
+/**
+ * The storage STORAGE_URL names cannot be reached when the bot starts (Redis down, wrong host).
+ * Unlike an outage later, this is a setting to fix: main.ts prints the message and exits non-zero.
+ * The message names the setting and the host, never a password.
+ */
+export class StorageUnreachableError extends Error {
+  override readonly name = 'StorageUnreachableError';
+}
