@@ -1,12 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig } from 'vitest/config';
+import { howToRunRedisTests, redisUnreachable } from './test/support/redis.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // Flow tests start a real discord.js client against local servers: give them room,
-    // but never rely on wall-clock timing inside a test.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
-  },
+/**
+ * Three projects in one `npm test`:
+ * - bot: everything on the embedded SQLite (unit, flows, real processes);
+ * - redis: several bot processes sharing a real Redis (test/redis);
+ * - buyers-on-redis: the buyer flows again, on STORAGE_URL=redis://.
+ * The Redis projects need Redis at REDIS_URL (default redis://127.0.0.1:6379). Without it they are
+ * left out with one line saying how to run them, except under CI, where they run and fail loudly.
+ */
+const BUYER_FLOWS = ['test/flows/shop.test.ts', 'test/flows/cart.test.ts', 'test/flows/checkout.test.ts', 'test/flows/my-links.test.ts'];
+
+export default defineConfig(async (): Promise<ViteUserConfig> => {
+  const unreachable = process.env.CI === 'true' ? undefined : await redisUnreachable();
+  if (unreachable) console.log(`\n  ⚠ ${howToRunRedisTests(unreachable)}\n`);
+  const redisProjects: TestProjectInlineConfiguration[] = unreachable
+    ? []
+    : [
+        { extends: true as const, test: { name: 'redis', include: ['test/redis/**/*.test.ts'], globalSetup: ['test/redis/global-setup.ts'] } },
+        {
+          extends: true as const,
+          test: { name: 'buyers-on-redis', include: BUYER_FLOWS, env: { SHOPBOT_TEST_STORAGE: 'redis' }, globalSetup: ['test/redis/global-setup.ts'] },
+        },
+      ];
+  return {
+    test: {
+      // Flow tests start a real discord.js client against local servers: give them room,
+      // but never rely on wall-clock timing inside a test.
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: 'forks',
+      globalSetup: ['test/global-setup.ts'],
+      projects: [{ extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], exclude: ['test/redis/**', 'node_modules/**'] } }, ...redisProjects],
+    },
+  };
 });

@@ -1,13 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
+import { ROOT, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
 import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 import { keyFingerprint } from '../../src/security/license-id.js';
@@ -16,15 +17,6 @@ import { keyFingerprint } from '../../src/security/license-id.js';
  * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js),
  * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing.
  */
-const ROOT = join(import.meta.dirname, '..', '..');
-
-interface RunningBot {
-  child: ChildProcess;
-  /** Signals the bot; through npm, the whole process group (npm does not always pass signals on). */
-  kill(signal: NodeJS.Signals): void;
-  output: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 
 /** Runs a script without blocking this process (the local Discord server lives here). */
 function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -44,14 +36,6 @@ describe('the bot process', () => {
   let dir: string;
   let running: RunningBot[] = [];
 
-  beforeAll(() => {
-    // The same build `npm start` runs first.
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-  }, 120_000);
-
   beforeEach(async () => {
     discord = await FakeDiscord.start();
     store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
@@ -59,8 +43,7 @@ describe('the bot process', () => {
   });
 
   afterEach(async () => {
-    for (const bot of running) if (bot.child.exitCode === null && bot.child.signalCode === null) bot.kill('SIGKILL');
-    await Promise.all(running.map((bot) => bot.exited));
+    await Promise.all(running.map((bot) => bot.end()));
     running = [];
     await discord.close();
     await store.close();
@@ -69,52 +52,13 @@ describe('the bot process', () => {
 
   /** Starts the bot as `node dist/src/main.js`, or through `npm start` (`viaNpm`), which runs from the repository. */
   async function startBot(extraEnv: Record<string, string> = {}, viaNpm = false): Promise<RunningBot> {
-    const ready = discord.nextReady();
-    const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [join(ROOT, 'dist', 'src', 'main.js')]];
-    const child = spawn(command, args, {
-      cwd: viaNpm ? ROOT : dir, // no .env in the temporary folder: the environment below is all it gets
-      env: {
-        PATH: process.env.PATH ?? '',
-        DISCORD_TOKEN: BOT_TOKEN,
-        DISCORD_API_URL: discord.apiUrl,
-        SPACEIS_API_URL: store.url,
-        SPACEIS_API_KEY: LICENSE_KEY,
-        STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
-        LOG_LEVEL: 'trace',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: viaNpm,
-    });
-    const kill = (signal: NodeJS.Signals) => (viaNpm && child.pid ? process.kill(-child.pid, signal) : child.kill(signal));
-    const output: string[] = [];
-    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const bot = { child, kill, output, exited };
+    const bot = await startBotProcess({ discord, store, cwd: dir, viaNpm, env: { STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`, ...extraEnv } });
     running.push(bot);
-    await Promise.race([
-      ready,
-      exited.then(() => {
-        throw new Error(`bot exited before ready:\n${output.join('')}`);
-      }),
-    ]);
     return bot;
   }
 
-  /** Resolves when the bot has written `text` (event-driven: no polling, no sleeping). */
   function outputContains(bot: RunningBot, text: string): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!bot.output.join('').includes(text)) return;
-        bot.child.stdout?.off('data', check);
-        resolve();
-      };
-      bot.child.stdout?.on('data', check);
-      check();
-    });
+    return bot.outputContains(text);
   }
 
   it('registers the slash commands with the register-commands script, for one guild or globally', async () => {

@@ -11,6 +11,7 @@ import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
 import { StorageSwitch } from './storage-switch.js';
+import { testStorage } from './redis.js';
 
 export const BOT_TOKEN = 'test-bot-token.NEVER-LOG-ME.abc123';
 export const LICENSE_KEY = 'license-key-NEVER-LOG-ME-9f8e7d';
@@ -61,13 +62,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logs: string[] = [];
   const sleeps: number[] = [];
   const storage = new StorageSwitch();
+  // The buyers-on-redis project (vitest.config.ts) runs the same flows on Redis, under a prefix of their own.
+  const redis = process.env.SHOPBOT_TEST_STORAGE === 'redis' ? testStorage('flows') : undefined;
   const config = loadConfig({
     DISCORD_TOKEN: BOT_TOKEN,
     DISCORD_API_URL: discord.apiUrl,
     SPACEIS_API_URL: store.url,
     ...(options.noDefaultLicense ? {} : { SPACEIS_API_KEY: LICENSE_KEY }),
     ENCRYPTION_KEY,
-    STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
+    STORAGE_URL: redis?.url ?? `sqlite://${join(dir, 'store.sqlite')}`,
     LOG_LEVEL: options.logLevel ?? 'debug',
     ...(options.healthPort !== undefined ? { HEALTH_PORT: String(options.healthPort) } : {}),
     // Any free port: test files run in parallel, each with its own demo pay page.
@@ -118,6 +121,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await harness.bot.stop().catch(() => undefined);
       await discord.close();
       await store.close();
+      await redis?.cleanUp();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import type { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { BOT_TOKEN, LICENSE_KEY } from './harness.js';
+
+/**
+ * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js;
+ * test/global-setup.ts builds it once), against the test's local Discord and store.
+ */
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface BotProcess {
+  child: ChildProcess;
+  /** Signals the bot; through npm, the whole process group (npm does not always pass signals on). */
+  kill(signal: NodeJS.Signals): void;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when the bot has written `text` (event-driven: no polling, no sleeping). */
+  outputContains(text: string): Promise<void>;
+  /** Ends the process if it still runs (SIGKILL) and waits for it. */
+  end(): Promise<void>;
+}
+
+export interface BotProcessOptions {
+  discord: FakeDiscord;
+  store: FakeSpaceIs;
+  /** Added to (and overriding) the basic environment: token, local servers, the default license. */
+  env?: Record<string, string>;
+  /** Folder it runs in; it holds no .env, so the environment is all the bot gets. */
+  cwd: string;
+  /** Through `npm start` from the repository instead of node dist/src/main.js. */
+  viaNpm?: boolean;
+  /** Resolves when the bot is ready; by default the local Discord's next READY. */
+  ready?: Promise<void>;
+}
+
+export async function startBotProcess(options: BotProcessOptions): Promise<BotProcess> {
+  const { discord, store, viaNpm = false } = options;
+  const ready = options.ready ?? discord.nextReady();
+  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [join(ROOT, 'dist', 'src', 'main.js')]];
+  const child = spawn(command, args, {
+    cwd: viaNpm ? ROOT : options.cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DISCORD_TOKEN: BOT_TOKEN,
+      DISCORD_API_URL: discord.apiUrl,
+      SPACEIS_API_URL: store.url,
+      SPACEIS_API_KEY: LICENSE_KEY,
+      LOG_LEVEL: 'trace',
+      // Any free port: several bots may run at once, each with its own demo pay page.
+      DEMO_PORT: '0',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: viaNpm,
+  });
+  const kill = (signal: NodeJS.Signals) => (viaNpm && child.pid ? process.kill(-child.pid, signal) : child.kill(signal));
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const bot: BotProcess = {
+    child,
+    kill,
+    output,
+    exited,
+    outputContains(text) {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!output.join('').includes(text)) return;
+          child.stdout?.off('data', check);
+          child.stderr?.off('data', check);
+          resolve();
+        };
+        child.stdout?.on('data', check);
+        child.stderr?.on('data', check);
+        check();
+      });
+    },
+    async end() {
+      if (running()) kill('SIGKILL');
+      await exited;
+    },
+  };
+  await Promise.race([
+    ready,
+    exited.then(() => {
+      throw new Error(`bot exited before ready:\n${output.join('')}`);
+    }),
+  ]);
+  return bot;
+}
