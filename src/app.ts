@@ -44,6 +44,8 @@ export interface BotOptions {
   discordOptions?: Pick<ClientOptions, 'ws'>;
   /** Wraps the storage adapter; tests use it to make storage fail on demand and to count bytes written. */
   storageAdapter?: AdapterWrapper;
+  /** How long a silent handler may take before the router acknowledges for it (default 2 s); tests shorten it. */
+  ackGuardMs?: number;
   /** On Redis: how long a dead process's record lock lasts, and (tests only) locks kept in-process. */
   coordination?: Pick<CoordinationOptions, 'lockTimeoutMs' | 'lockScope'>;
 }
@@ -148,7 +150,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const view = operatorView({ config, client, metrics, storageWorks: storage.probe });
   operator = view;
 
-  const router = new InteractionRouter(services, features);
+  const router = new InteractionRouter(services, features, options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {});
   const inFlight = new InFlight();
   const dmChannels = new DmChannelSweeper(client, clock);
   client.on(Events.InteractionCreate, (interaction: Interaction) => {

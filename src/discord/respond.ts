@@ -53,13 +53,30 @@ export class Responder {
   }
 
   /** Acknowledge now because something slow (a store call) follows: Discord allows 3 s. */
-  async defer(): Promise<void> {
-    if (this.acknowledged) return;
-    if (this.mode === 'update' && this.interaction.isMessageComponent()) await this.callback(InteractionResponseType.DeferredMessageUpdate);
-    else await this.callback(InteractionResponseType.DeferredChannelMessageWithSource, { flags: MessageFlags.Ephemeral });
+  defer(): Promise<void> {
+    return this.#inTurn(async () => {
+      if (this.acknowledged) return;
+      if (this.mode === 'update' && this.interaction.isMessageComponent()) await this.callback(InteractionResponseType.DeferredMessageUpdate);
+      else await this.callback(InteractionResponseType.DeferredChannelMessageWithSource, { flags: MessageFlags.Ephemeral });
+    });
   }
 
-  async show(shown: View): Promise<void> {
+  /**
+   * Answers run one after another: the router's safety defer (see router.ts) may fire while a
+   * handler starts its own answer, and each must see whether the other already acknowledged.
+   */
+  #turn: Promise<unknown> = Promise.resolve();
+  #inTurn<T>(answer: () => Promise<T>): Promise<T> {
+    const next = this.#turn.then(answer, answer);
+    this.#turn = next.catch(() => undefined);
+    return next;
+  }
+
+  show(shown: View): Promise<void> {
+    return this.#inTurn(() => this.#show(shown));
+  }
+
+  async #show(shown: View): Promise<void> {
     const interaction = this.interaction;
     const view = this.decorate ? await this.decorate(shown) : shown;
     if (this.acknowledged) {
@@ -72,7 +89,11 @@ export class Responder {
   }
 
   /** A short message of its own, leaving the menu as it is (e.g. "this menu is not yours"). */
-  async aside(text: string): Promise<void> {
+  aside(text: string): Promise<void> {
+    return this.#inTurn(() => this.#aside(text));
+  }
+
+  async #aside(text: string): Promise<void> {
     const interaction = this.interaction;
     const content = this.decorate ? ((await this.decorate({ content: text })).content ?? text) : text;
     if (!this.acknowledged) {
@@ -86,10 +107,12 @@ export class Responder {
   }
 
   /** Modals must be the first answer, so they are never shown after a defer. */
-  async showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> {
-    if (!('showModal' in this.interaction)) throw new Error('a modal cannot answer a modal');
-    await this.interaction.showModal(modal);
-    this.onFirstAnswer?.();
+  showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> {
+    return this.#inTurn(async () => {
+      if (!('showModal' in this.interaction)) throw new Error('a modal cannot answer a modal');
+      await this.interaction.showModal(modal);
+      this.onFirstAnswer?.();
+    });
   }
 
   /**

@@ -15,6 +15,9 @@ import { isStorageError } from '../storage/storage-error.js';
 import { answerStorageFailure } from './storage-failure.js';
 import { demoMarked } from './views/demo-mark.js';
 
+/** A handler still silent this long after the press is acknowledged for it (Discord allows 3 s). */
+export const ACK_GUARD_MS = 2_000;
+
 /**
  * The one place interactions come in: find the command or the route that owns a component, run
  * the checks it declared (the route's owner, then its preconditions), run the handler, and turn
@@ -27,6 +30,8 @@ export class InteractionRouter {
   constructor(
     private readonly services: BotServices,
     features: readonly Feature[],
+    /** Tests shorten the safety defer's delay to see it without waiting seconds. */
+    private readonly options: { ackGuardMs?: number } = {},
   ) {
     for (const feature of features) {
       if (feature.command) this.#commands.set(feature.command.name, feature.command);
@@ -192,6 +197,12 @@ export class InteractionRouter {
     const interaction = ctx.respond.interaction;
     const started = performance.now();
     const count = (outcome: InteractionOutcome) => this.services.metrics.interactions.inc({ ...what, outcome });
+    // Handlers defer before anything known to be slow (a store call). Anything else slow below them
+    // (storage waiting on a record lock another process holds, a slow Redis) is caught here: the
+    // interaction is acknowledged before Discord's 3 s run out, and the answer follows as an edit.
+    const guard = setTimeout(() => {
+      ctx.respond.defer().catch((error: unknown) => ctx.log.warn({ err: error }, 'could not acknowledge a slow interaction'));
+    }, Math.max(0, (this.options.ackGuardMs ?? ACK_GUARD_MS) - (performance.now() - ctx.respond.receivedAt)));
     try {
       count((await work()) === 'refused' ? 'refused' : 'answered');
       // What was asked (a command name or a custom id, never option or field values) and how long it took.
@@ -204,6 +215,8 @@ export class InteractionRouter {
       await this.fail(ctx, error).catch((failure: unknown) => {
         ctx.log.warn({ err: failure }, 'could not tell the member about a failure');
       });
+    } finally {
+      clearTimeout(guard);
     }
   }
 

@@ -52,6 +52,8 @@ export interface HarnessOptions {
   dmWaitMs?: number;
   /** HEALTH_PORT: the health and metrics listener on 127.0.0.1. */
   healthPort?: number;
+  /** How long a silent handler may take before the router acknowledges for it. */
+  ackGuardMs?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -94,6 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
       ...(options.dmWaitMs !== undefined ? { linkDelivery: { dmWaitMs: options.dmWaitMs } } : {}),
       storageAdapter: storage.wrap,
+      ...(options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {}),
       // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });

@@ -20,6 +20,28 @@ export class StorageSwitch {
   bytesWritten = 0;
   writes = 0;
 
+  #held: { keys: KeyFilter; released: Promise<void>; reached: () => void }[] = [];
+
+  /**
+   * Writes of matching keys wait until `release()`, as if storage were stuck (a lock held
+   * elsewhere, a slow disk); `reached` resolves when the first such write arrives.
+   */
+  holdWrites(keys: KeyFilter): { reached: Promise<void>; release(): void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const hold = { keys, released, reached };
+    this.#held.push(hold);
+    return {
+      reached: arrived,
+      release: () => {
+        this.#held = this.#held.filter((other) => other !== hold);
+        release();
+      },
+    };
+  }
+
   /** The next `count` reads (or writes) fail, then storage works again. */
   failNext(operation: 'read' | 'write', count = 1): void {
     if (operation === 'read') this.#readFailuresLeft = count;
@@ -42,6 +64,13 @@ export class StorageSwitch {
         if (!operation) return value;
         return async (...args: unknown[]) => {
           const keys = (Array.isArray(args[0]) ? args[0] : [args[0]]).map((key) => (typeof key === 'string' ? key : JSON.stringify(key)));
+          if (operation === 'write') {
+            const hold = this.#held.find((held) => keys.some(held.keys));
+            if (hold) {
+              hold.reached();
+              await hold.released;
+            }
+          }
           if (this.#shouldFail(operation, keys)) throw new Error(`SQLITE_IOERR: disk I/O error (injected ${operation} failure)`);
           if (property === 'set') {
             this.writes += 1;
