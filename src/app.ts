@@ -4,6 +4,7 @@ import type { BotServices } from './bot-services.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerCommands } from './discord/register.js';
+import { describeShardPlan, shardOptions, shardsOf } from './discord/sharding.js';
 import { InteractionRouter } from './discord/router.js';
 import { answerStorageFailureBeforeHandler } from './discord/storage-failure.js';
 import { isStorageError } from './storage/storage-error.js';
@@ -56,7 +57,7 @@ const DRAIN_TIMEOUT_MS = 7_000;
 export interface Bot {
   readonly client: Client;
   readonly services: BotServices;
-  /** Logs in and resolves once the gateway session is ready. */
+  /** Logs in and resolves once the gateway session of every shard this process runs is ready. */
   start(): Promise<void>;
   /** Disconnects from Discord and closes storage. */
   stop(): Promise<void>;
@@ -89,7 +90,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
 
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
-    rest: { api: config.DISCORD_API_URL },
+    // Discord's global limit is per bot: with several processes each runs with its share (DISCORD_GLOBAL_RPS).
+    rest: { api: config.DISCORD_API_URL, globalRequestsPerSecond: config.DISCORD_GLOBAL_RPS },
+    ...shardOptions(config),
     ...options.discordOptions,
     // The bot reads nothing from message history or presences: caching them would only cost memory.
     makeCache: Options.cacheWithLimits({
@@ -172,11 +175,13 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     client,
     services,
     async start() {
+      // With internal sharding discord.js emits ClientReady once, when every shard of this client is ready.
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
       await view.start();
+      logger.info({ plan: describeShardPlan(config) }, 'connecting to Discord');
       await client.login(config.DISCORD_TOKEN);
       await ready;
-      logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
+      logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       await linkPruner.start();
     },
     /** Stops taking interactions, lets those in flight finish (up to a bound), then closes everything. Idempotent. */

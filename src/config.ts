@@ -41,6 +41,29 @@ function wholeNumber(min: number, max: number, message: string) {
     .refine((value) => value >= min && value <= max, message);
 }
 
+/**
+ * SHARDS: `auto` (every shard Discord recommends, or all SHARD_COUNT of them, in this process) or the
+ * shard ids this process runs, e.g. `0,1`.
+ */
+const shardList = z
+  .string()
+  .trim()
+  .transform((value, ctx): 'auto' | number[] => {
+    if (value.toLowerCase() === 'auto') return 'auto';
+    const parts = value.split(',').map((part) => part.trim());
+    if (parts.some((part) => !/^\d+$/.test(part))) {
+      ctx.addIssue({ code: 'custom', message: 'must be auto or a comma-separated list of shard ids (whole numbers), e.g. 0,1' });
+      return z.NEVER;
+    }
+    const ids = parts.map(Number);
+    const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+    if (repeated !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `lists shard ${repeated} more than once` });
+      return z.NEVER;
+    }
+    return ids;
+  });
+
 const configSchema = z.object({
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
   DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
@@ -78,7 +101,31 @@ const configSchema = z.object({
   HEALTH_PORT: wholeNumber(1, 65535, 'must be a port number from 1 to 65535').optional(),
   /** Address the health listener binds to; 127.0.0.1 (this machine only) unless set. */
   HEALTH_HOST: z.string().trim().min(1).optional(),
-});
+  /** Which shards this process runs; several processes each take a slice (see SHARD_COUNT). */
+  SHARDS: shardList.default('auto'),
+  /** Shards across all processes; unset with SHARDS=auto: Discord's recommended count. */
+  SHARD_COUNT: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'must be a whole number of shards, at least 1').optional(),
+  /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
+  DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
+})
+  // Only once both shard settings read well by themselves: one problem is reported once.
+  .refine((config) => config.SHARDS === 'auto' || config.SHARD_COUNT !== undefined, {
+    path: ['SHARD_COUNT'],
+    message: 'is required when SHARDS lists shard ids: the number of shards across all processes, e.g. SHARDS=0,1 with SHARD_COUNT=4',
+    when: shardSettingsRead,
+  })
+  .refine((config) => config.SHARDS === 'auto' || config.SHARD_COUNT === undefined || config.SHARDS.every((id) => id < config.SHARD_COUNT!), {
+    path: ['SHARDS'],
+    error: (issue) => {
+      const { SHARDS: ids, SHARD_COUNT: count } = issue.input as { SHARDS: number[]; SHARD_COUNT: number };
+      return `lists shard ${ids.filter((id) => id >= count).join(', ')}, but shard ids run from 0 to SHARD_COUNT - 1 (${count - 1})`;
+    },
+    when: shardSettingsRead,
+  });
+
+function shardSettingsRead(payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean {
+  return !payload.issues.some((issue) => issue.path?.[0] === 'SHARDS' || issue.path?.[0] === 'SHARD_COUNT');
+}
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -9,8 +9,10 @@ export type GatewayReadiness = 'ready' | 'connecting' | 'reconnecting';
 
 export class GatewayState {
   readonly #shards = new Map<number, GatewayReadiness>();
+  readonly #client: Client;
 
   constructor(client: Client) {
+    this.#client = client;
     client.on(Events.ShardReady, (id) => this.#shards.set(id, 'ready'));
     client.on(Events.ShardResume, (id) => this.#shards.set(id, 'ready'));
     client.on(Events.ShardReconnecting, (id) => this.#shards.set(id, 'reconnecting'));
@@ -19,6 +21,8 @@ export class GatewayState {
 
   get readiness(): GatewayReadiness {
     if (this.#shards.size === 0) return 'connecting';
+    // With several shards, one ready shard is not enough: the others may still be connecting.
+    for (const id of this.#client.ws.shards.keys()) if (!this.#shards.has(id)) return 'connecting';
     for (const state of this.#shards.values()) if (state !== 'ready') return state;
     return 'ready';
   }

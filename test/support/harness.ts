@@ -54,11 +54,16 @@ export interface HarnessOptions {
   healthPort?: number;
   /** How long a silent handler may take before the router acknowledges for it. */
   ackGuardMs?: number;
+  /** The shard count the local Discord recommends (GET /gateway/bot); default 1. */
+  recommendedShards?: number;
+  /** SHARDS and SHARD_COUNT, as an operator sets them (default: SHARDS=auto, all recommended shards). */
+  shards?: string;
+  shardCount?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'shopbot-test-'));
-  const discord = await FakeDiscord.start();
+  const discord = await FakeDiscord.start(options.recommendedShards !== undefined ? { shards: options.recommendedShards } : {});
   const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop: options.shop ?? defaultShop() });
   const clock = new ManualClock();
   const logs: string[] = [];
@@ -75,6 +80,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     STORAGE_URL: redis?.url ?? `sqlite://${join(dir, 'store.sqlite')}`,
     LOG_LEVEL: options.logLevel ?? 'debug',
     ...(options.healthPort !== undefined ? { HEALTH_PORT: String(options.healthPort) } : {}),
+    ...(options.shards !== undefined ? { SHARDS: options.shards } : {}),
+    ...(options.shardCount !== undefined ? { SHARD_COUNT: String(options.shardCount) } : {}),
     // Any free port: test files run in parallel, each with its own demo pay page.
     DEMO_PORT: '0',
   });

@@ -1,34 +1,62 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { describe, it } from 'vitest';
 
 /**
  * The real Redis the Redis tests use: REDIS_URL, or the local one every developer machine and CI
- * runs. Tests use database TEST_DB and a key prefix of their own, and delete what they wrote.
+ * runs. Tests use a database of their own (away from anything a developer keeps in database 0) and
+ * a key prefix of their own, and delete what they wrote. Without a reachable Redis they are left out
+ * with one line saying how to run them; under CI=true they fail instead, so CI never passes by skipping.
  */
+
+/** The database of the bot-on-Redis tests (test/redis, buyers-on-redis). */
 export const TEST_DB = 14;
+/** The database of the lower-level Redis tests (identify throttler). */
+export const TEST_REDIS_DB = 15;
 
 export function redisUrl(): string {
-  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  return process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
 }
 
-/** The line shown when the Redis tests cannot run (vitest.config.ts). */
+/** The URL without its password, for messages. */
+function shownUrl(): string {
+  try {
+    const url = new URL(redisUrl());
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '(REDIS_URL is not a URL)';
+  }
+}
+
+/** The line shown when the Redis tests cannot run (vitest.config.ts, describeWithRedis). */
 export function howToRunRedisTests(reason: string): string {
-  return `Redis tests need Redis at ${redisUrl()} (REDIS_URL), which is not reachable (${reason}): start redis-server on 127.0.0.1:6379, or set REDIS_URL, and run npm test again.`;
+  return `Redis tests need Redis at ${shownUrl()} (REDIS_URL), which is not reachable (${reason}): start redis-server on 127.0.0.1:6379, or set REDIS_URL, and run npm test again.`;
 }
 
 /** Undefined when Redis answers PING, else why not. Gives up after a second. */
 export async function redisUnreachable(url = redisUrl()): Promise<string | undefined> {
   const client = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  client.on('error', () => undefined);
+  // The 'error' event says why (ECONNREFUSED …); the rejected connect() only says the connection closed.
+  let cause: string | undefined;
+  client.on('error', (error: Error) => (cause ??= error.message));
   try {
     await client.connect();
     await client.ping();
     return undefined;
   } catch (error) {
-    return (error as { code?: string }).code ?? (error as Error).message;
+    return cause ?? (error as { code?: string }).code ?? (error as Error).message;
   } finally {
     client.disconnect();
   }
+}
+
+let reachability: Promise<string | undefined> | undefined;
+
+/** Undefined when Redis answers PING, else why not. Probed once per test file. */
+export function redisProblem(): Promise<string | undefined> {
+  reachability ??= redisUnreachable();
+  return reachability;
 }
 
 /** A STORAGE_URL of the test database with a fresh prefix, and a way to delete every key under it. */
@@ -37,21 +65,58 @@ export function testStorage(label: string): { url: string; prefix: string; clean
   const base = new URL(redisUrl());
   base.pathname = `/${TEST_DB}`;
   base.searchParams.set('prefix', name);
-  return { url: base.toString(), prefix: `${name}:`, cleanUp: () => deleteKeys(`${name}:*`) };
+  return {
+    url: base.toString(),
+    prefix: `${name}:`,
+    cleanUp: async () => {
+      const client = new Redis(redisUrl(), { db: TEST_DB, maxRetriesPerRequest: 1 });
+      try {
+        await deleteKeys(client, `${name}:`);
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
 }
 
-async function deleteKeys(pattern: string): Promise<void> {
-  const base = new URL(redisUrl());
-  base.pathname = `/${TEST_DB}`;
-  const client = new Redis(base.toString(), { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await client.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
+/** A connection to the low-level test database; the caller connects and quits it. Fails fast rather than retrying forever. */
+export function connectTestRedis(): Redis {
+  return new Redis(redisUrl(), { db: TEST_REDIS_DB, maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: true });
+}
+
+/** A fresh key prefix, so parallel runs never see each other's keys. */
+export function testKeyPrefix(name: string): string {
+  return `test-${name}-${randomBytes(4).toString('hex')}:`;
+}
+
+/** Deletes every key under the prefix (SCAN, never KEYS: the database may be large). */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
+
+/**
+ * `describe` that runs only with a reachable Redis, for Redis tests inside the `bot` project.
+ * Call it with top-level await:  await describeWithRedis('the identify throttler', () => { ... });
+ */
+export async function describeWithRedis(name: string, fn: () => void): Promise<void> {
+  const problem = await redisProblem();
+  if (problem === undefined) {
+    describe(name, fn);
+    return;
   }
+  if (process.env.CI === 'true') {
+    describe(name, () => {
+      it('needs a reachable Redis', () => {
+        throw new Error(`${howToRunRedisTests(problem)} Under CI=true Redis tests must run.`);
+      });
+    });
+    return;
+  }
+  console.warn(`[skipped] "${name}": ${howToRunRedisTests(problem)}`);
+  describe.skip(name, fn);
 }

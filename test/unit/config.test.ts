@@ -13,6 +13,8 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       CART_EXPIRY_DAYS: 30,
       DEMO_PORT: 8787,
+      SHARDS: 'auto',
+      DISCORD_GLOBAL_RPS: 50,
     });
     expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
   });
@@ -50,5 +52,63 @@ describe('configuration', () => {
       expect(message).toMatch(/^Invalid configuration:\n  - STORAGE_URL /);
       expect(message).not.toContain('hunter2');
     }
+  });
+
+  describe('sharding', () => {
+    const problemsOf = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig({ ...valid, ...env });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+
+    it('runs every shard in this process by default, or the listed ones of SHARD_COUNT', () => {
+      expect(loadConfig(valid)).toMatchObject({ SHARDS: 'auto' });
+      expect(loadConfig(valid).SHARD_COUNT).toBeUndefined();
+      expect(loadConfig({ ...valid, SHARDS: 'AUTO', SHARD_COUNT: '4' })).toMatchObject({ SHARDS: 'auto', SHARD_COUNT: 4 });
+      expect(loadConfig({ ...valid, SHARDS: ' 2, 3 ', SHARD_COUNT: '4' })).toMatchObject({ SHARDS: [2, 3], SHARD_COUNT: 4 });
+      expect(loadConfig({ ...valid, SHARDS: '0', SHARD_COUNT: '1' })).toMatchObject({ SHARDS: [0], SHARD_COUNT: 1 });
+    });
+
+    it('explains a shard list that is not one', () => {
+      for (const value of ['all', '0;1', '0,,1', '-1', '1.5', '0,x']) {
+        expect(problemsOf({ SHARDS: value, SHARD_COUNT: '4' }), value).toEqual([
+          'SHARDS must be auto or a comma-separated list of shard ids (whole numbers), e.g. 0,1',
+        ]);
+      }
+      expect(problemsOf({ SHARDS: '0,1,0', SHARD_COUNT: '4' })).toEqual(['SHARDS lists shard 0 more than once']);
+    });
+
+    it('needs SHARD_COUNT for a list, and every listed id below it', () => {
+      expect(problemsOf({ SHARDS: '0,1' })).toEqual([
+        'SHARD_COUNT is required when SHARDS lists shard ids: the number of shards across all processes, e.g. SHARDS=0,1 with SHARD_COUNT=4',
+      ]);
+      expect(problemsOf({ SHARDS: '1,2,3', SHARD_COUNT: '2' })).toEqual([
+        'SHARDS lists shard 2, 3, but shard ids run from 0 to SHARD_COUNT - 1 (1)',
+      ]);
+      for (const value of ['0', 'two', '1.5', '-2']) {
+        expect(problemsOf({ SHARD_COUNT: value }), value).toEqual(['SHARD_COUNT must be a whole number of shards, at least 1']);
+      }
+      // A bad count is reported once, not again as a mismatch with the list.
+      expect(problemsOf({ SHARDS: '0,5', SHARD_COUNT: 'x' })).toEqual(['SHARD_COUNT must be a whole number of shards, at least 1']);
+    });
+
+    it('reports shard problems together with every other problem', () => {
+      expect(problemsOf({ SHARDS: '3', SHARD_COUNT: '2', LOG_LEVEL: 'loud' }).map((problem) => problem.split(' ')[0])).toEqual([
+        'LOG_LEVEL',
+        'SHARDS',
+      ]);
+    });
+
+    it('takes a share of Discord\'s 50 requests a second: DISCORD_GLOBAL_RPS from 1 to 10000', () => {
+      expect(loadConfig({ ...valid, DISCORD_GLOBAL_RPS: '25' }).DISCORD_GLOBAL_RPS).toBe(25);
+      for (const value of ['0', '10001', '12.5', 'fast']) {
+        expect(problemsOf({ DISCORD_GLOBAL_RPS: value }), value).toEqual([
+          'DISCORD_GLOBAL_RPS must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)',
+        ]);
+      }
+    });
   });
 });

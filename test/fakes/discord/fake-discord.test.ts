@@ -5,6 +5,8 @@ import {
   ButtonBuilder,
   ButtonStyle,
   Client,
+  type ClientOptions,
+  type IIdentifyThrottler,
   DiscordAPIError,
   Events,
   GatewayIntentBits,
@@ -16,7 +18,9 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { FakeDiscord, type FakeMessage } from './fake-discord.js';
 
 // ---- a tiny bot, enough to exercise every kind of interaction --------------------------------------------
@@ -57,12 +61,17 @@ class TinyBot {
   readonly dmErrorCodes: (number | string)[] = [];
   private errorWaiters: ((error: unknown) => void)[] = [];
 
-  constructor(apiUrl: string, opts: { instantIdentify?: boolean } = {}) {
+  constructor(
+    apiUrl: string,
+    opts: { instantIdentify?: boolean; throttler?: IIdentifyThrottler; sharding?: Pick<ClientOptions, 'shards' | 'shardCount'> } = {},
+  ) {
+    const throttler = opts.throttler ?? (opts.instantIdentify ? { waitForIdentify: async () => undefined } : undefined);
     this.client = new Client({
       intents: [GatewayIntentBits.Guilds],
       rest: { api: apiUrl },
+      ...opts.sharding,
       // discord.js spaces IDENTIFYs 5 s apart (client side); a re-identify test need not wait for that.
-      ...(opts.instantIdentify ? { ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => undefined }) } } : {}),
+      ...(throttler ? { ws: { buildIdentifyThrottler: () => throttler } } : {}),
     });
     this.client.on(Events.InteractionCreate, (interaction) => {
       this.handle(interaction).catch((error: unknown) => {
@@ -542,5 +551,151 @@ describe('FakeDiscord gateway faults', () => {
     await identified;
     expect(fake.identifyCount).toBe(2);
     expect((await (await fake.slash(fake.newUser(), 'ping')).settled()).callbackType).toBe(4);
+  });
+});
+
+// ---- sharding ---------------------------------------------------------------------------------------------
+
+/** A gateway client by hand, for what discord.js would never send (a bad shard). */
+async function rawIdentify(fake: FakeDiscord, shard: unknown): Promise<{ closeCode?: number; ready?: { shard: unknown; guilds: { id: string }[] } }> {
+  const socket = new WebSocket(`${fake.gatewayUrl}/?v=10&encoding=json`);
+  try {
+    return await new Promise((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('close', (code) => resolve({ closeCode: code }));
+      socket.on('message', (raw) => {
+        const frame = JSON.parse(String(raw)) as { op: number; t?: string; d: never };
+        if (frame.op === GatewayOpcodes.Hello) {
+          const d = { token: 'test-token', intents: 1, properties: { os: 'linux', browser: 'raw', device: 'raw' } };
+          socket.send(JSON.stringify({ op: GatewayOpcodes.Identify, d: shard === undefined ? d : { ...d, shard } }));
+        }
+        if (frame.t === 'READY') resolve({ ready: frame.d });
+      });
+    });
+  } finally {
+    socket.close(1000);
+  }
+}
+
+describe('FakeDiscord sharding', () => {
+  let fake: FakeDiscord | undefined;
+  let bot: TinyBot | undefined;
+
+  afterEach(async () => {
+    await bot?.client.destroy();
+    await fake?.close();
+    bot = undefined;
+    fake = undefined;
+  });
+
+  it('recommends its shard count and max_concurrency on GET /gateway/bot (1 and 1 by default)', async () => {
+    const gatewayBot = async (f: FakeDiscord) =>
+      (await (await fetch(`${f.apiUrl}/v10/gateway/bot`, { headers: { authorization: 'Bot test-token' } })).json()) as {
+        shards: number;
+        session_start_limit: { max_concurrency: number };
+      };
+    fake = await FakeDiscord.start();
+    expect(await gatewayBot(fake)).toMatchObject({ shards: 1, session_start_limit: { max_concurrency: 1 } });
+    await fake.close();
+    fake = await FakeDiscord.start({ shards: 4, maxConcurrency: 2 });
+    expect(await gatewayBot(fake)).toMatchObject({ shards: 4, session_start_limit: { max_concurrency: 2 } });
+  });
+
+  it('checks IDENTIFY\'s shard as Discord does and echoes it in READY with only that shard\'s guilds', async () => {
+    fake = await FakeDiscord.start({ shards: 2 });
+    const onZero = fake.addGuild({ shard: 0 });
+    const onOne = fake.addGuild({ shard: 1 });
+    expect([fake.shardOf(onZero.id), fake.shardOf(onOne.id)]).toEqual([0, 1]);
+
+    const one = await rawIdentify(fake, [1, 2]);
+    expect(one.ready?.shard).toEqual([1, 2]);
+    const heard = one.ready?.guilds.map((g) => g.id) ?? [];
+    expect(heard).toContain(onOne.id);
+    expect(heard).not.toContain(onZero.id);
+    expect(heard.every((id) => fake!.shardOf(id, 2) === 1)).toBe(true);
+
+    const unsharded = await rawIdentify(fake, undefined);
+    expect(unsharded.ready?.shard).toEqual([0, 1]);
+    expect(unsharded.ready?.guilds.map((g) => g.id)).toEqual(expect.arrayContaining([onZero.id, onOne.id]));
+
+    for (const bad of [[2, 2], [0, 0], [-1, 2], [0.5, 2], ['0', '2'], [0]]) {
+      expect((await rawIdentify(fake, bad)).closeCode, JSON.stringify(bad)).toBe(GatewayCloseCodes.InvalidShard);
+    }
+  });
+
+  it('serves a client running two shards: each guild on its own shard\'s session, DMs on shard 0', async () => {
+    fake = await FakeDiscord.start({ shards: 2 });
+    const onZero = fake.addGuild({ shard: 0 });
+    const onOne = fake.addGuild({ shard: 1 });
+    bot = new TinyBot(fake.apiUrl, { instantIdentify: true, sharding: { shards: 'auto' } });
+    await bot.login();
+    await bot.client.application?.commands.set(commands.map((c) => c.toJSON()));
+
+    expect(fake.gatewaySessions().map((session) => session.shard).sort()).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
+    expect(bot.client.guilds.cache.get(onZero.id)?.shardId).toBe(0);
+    expect(bot.client.guilds.cache.get(onOne.id)?.shardId).toBe(1);
+
+    for (const [guild, shard] of [
+      [onZero, 0],
+      [onOne, 1],
+    ] as const) {
+      const handle = await fake.slash(fake.newUser(), 'ping', { guildId: guild.id });
+      expect((await handle.settled()).message?.content).toBe('pong (en-US, guild)');
+      expect(fake.interactionShard(handle.id)).toEqual([shard, 2]);
+    }
+    const dm = await fake.slash(fake.newUser(), 'ping', { guildId: null });
+    expect((await dm.settled()).message?.content).toBe('pong (en-US, dm)');
+    expect(fake.interactionShard(dm.id)).toEqual([0, 2]);
+
+    const joined = once(bot.client, Events.GuildCreate);
+    const late = fake.addGuild({ shard: 1 });
+    const [guild] = (await joined) as [{ id: string; shardId: number }];
+    expect(guild).toMatchObject({ id: late.id, shardId: 1 });
+  });
+
+  it('gives a client running shard 1 of 2 only shard 1\'s guilds', async () => {
+    fake = await FakeDiscord.start({ shards: 2 });
+    const onZero = fake.addGuild({ shard: 0 });
+    const onOne = fake.addGuild({ shard: 1 });
+    bot = new TinyBot(fake.apiUrl, { instantIdentify: true, sharding: { shards: [1], shardCount: 2 } });
+    await bot.login();
+    expect(fake.identifies.map((record) => record.shard)).toEqual([[1, 2]]);
+    expect(bot.client.guilds.cache.has(onOne.id)).toBe(true);
+    expect(bot.client.guilds.cache.has(onZero.id)).toBe(false);
+    expect([...bot.client.guilds.cache.keys()].every((id) => fake!.shardOf(id) === 1)).toBe(true);
+  });
+
+  it('records each IDENTIFY\'s time and shard, so the pacing of one bucket can be checked without waiting', async () => {
+    // The fake's clock is the test's: a throttler that "waits" 5 s per bucket moves it instead of sleeping.
+    let now = Date.UTC(2025, 0, 1);
+    fake = await FakeDiscord.start({ shards: 4, maxConcurrency: 2, clock: () => now });
+    const lastInBucket = new Map<number, number>();
+    const pacing: IIdentifyThrottler = {
+      async waitForIdentify(shardId) {
+        const bucket = shardId % 2;
+        const previous = lastInBucket.get(bucket);
+        lastInBucket.set(bucket, shardId);
+        if (previous === undefined) return;
+        // Discord counts from the previous IDENTIFY's arrival: let it arrive, then "wait" 5 s.
+        const arrival = () => fake!.identifies.find((record) => record.shard[0] === previous);
+        while (!arrival()) await fake!.nextReady();
+        now = Math.max(now, arrival()!.at + 5_000);
+      },
+    };
+    bot = new TinyBot(fake.apiUrl, { throttler: pacing, sharding: { shards: 'auto' } });
+    await bot.login();
+    expect(fake.identifies.map((record) => record.shard[0]).sort()).toEqual([0, 1, 2, 3]);
+    expect(fake.identifyPacingViolations()).toEqual([]);
+
+    // The same four shards let through at once: both buckets identified twice within 5 s.
+    await bot.client.destroy();
+    await fake.close();
+    fake = await FakeDiscord.start({ shards: 4, maxConcurrency: 2, clock: () => now });
+    bot = new TinyBot(fake.apiUrl, { instantIdentify: true, sharding: { shards: 'auto' } });
+    await bot.login();
+    expect(fake.identifyPacingViolations().map((violation) => violation.bucket).sort()).toEqual([0, 1]);
   });
 });

@@ -27,7 +27,7 @@ import {
   InteractionType,
   PermissionFlagsBits,
 } from 'discord-api-types/v10';
-import { Gateway } from './gateway.js';
+import { Gateway, shardOf, type IdentifyRecord, type SessionInfo, type ShardTuple } from './gateway.js';
 import {
   alreadyAcknowledged,
   apiError,
@@ -121,6 +121,10 @@ export type {
   SlashOptions,
 } from './types.js';
 export { DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from './payloads.js';
+export { shardOf, type IdentifyRecord, type SessionInfo, type ShardTuple } from './gateway.js';
+
+/** Discord lets a bucket of shards (`shard_id % max_concurrency`) identify once per 5 s. */
+export const IDENTIFY_WINDOW_MS = 5_000;
 
 export interface FakeDiscordOptions {
   applicationId?: string;
@@ -129,6 +133,17 @@ export interface FakeDiscordOptions {
   botPermissions?: bigint;
   /** Clock for snowflakes and timestamps (ms since the Unix epoch); default `Date.now`. */
   clock?: () => number;
+  /** The shard count `GET /gateway/bot` recommends; default 1. */
+  shards?: number;
+  /** `session_start_limit.max_concurrency` of `GET /gateway/bot`: identify buckets; default 1. */
+  maxConcurrency?: number;
+}
+
+/** Two IDENTIFYs of one rate-limit bucket closer together than Discord allows. */
+export interface IdentifyPacingViolation {
+  bucket: number;
+  first: IdentifyRecord;
+  second: IdentifyRecord;
 }
 
 type InteractionKind = 'command' | 'autocomplete' | 'component' | 'modal';
@@ -159,6 +174,8 @@ interface InteractionRecord {
   user: FakeUser;
   channelId: string;
   guildId: string | null;
+  /** The shard whose session the INTERACTION_CREATE went to. */
+  shard: ShardTuple;
   /** Component interactions (and modal submits from one): the message the component is on. */
   componentMessageId?: string;
   callbackType?: number;
@@ -226,6 +243,10 @@ export class FakeDiscord {
   readonly defaultChannelId: string;
   /** Every REST request, in arrival order. */
   readonly requests: RecordedRequest[] = [];
+  /** What `GET /gateway/bot` recommends; change it before the client logs in. */
+  recommendedShards: number;
+  /** `session_start_limit.max_concurrency` of `GET /gateway/bot`. */
+  maxConcurrency: number;
 
   private readonly ids: Snowflakes;
   private readonly clock: () => number;
@@ -273,6 +294,8 @@ export class FakeDiscord {
   ) {
     this.clock = opts.clock ?? Date.now;
     this.ids = new Snowflakes(this.clock);
+    this.recommendedShards = opts.shards ?? 1;
+    this.maxConcurrency = opts.maxConcurrency ?? 1;
     this.apiUrl = `http://127.0.0.1:${port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${port}`;
     this.applicationId = opts.applicationId ?? this.ids.next();
@@ -285,16 +308,19 @@ export class FakeDiscord {
     this.defaultGuildId = guild.id;
     this.defaultChannelId = guild.channelId;
     this.routes = this.buildRoutes();
+    const owned = (shard: ShardTuple) => [...this.guilds.values()].filter((g) => shardOf(g.id, shard[1]) === shard[0]);
     this.gateway = new Gateway(server, {
-      readyPayload: (sessionId) =>
+      readyPayload: (sessionId, shard) =>
         readyJson({
           user: this.botUser,
-          guildIds: [...this.guilds.keys()],
+          guildIds: owned(shard).map((g) => g.id),
           sessionId,
           resumeUrl: this.gatewayUrl,
           applicationId: this.applicationId,
+          shard,
         }),
-      guildCreates: () => [...this.guilds.values()].map((g) => this.guildCreatePayload(g)),
+      guildCreates: (shard) => owned(shard).map((g) => this.guildCreatePayload(g)),
+      now: () => this.clock(),
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       void this.onRequest(req, res);
@@ -303,10 +329,16 @@ export class FakeDiscord {
 
   // ---- world setup --------------------------------------------------------------------------------------
 
-  /** Adds a guild with one text channel; after login the client gets its GUILD_CREATE. */
-  addGuild(opts: { name?: string; ownerId?: string; preferredLocale?: string } = {}): { id: string; channelId: string } {
+  /**
+   * Adds a guild with one text channel; after login the client gets its GUILD_CREATE (on the session of
+   * the shard that owns it). `shard` picks that shard among `shardCount` (default: `recommendedShards`)
+   * by choosing the id; otherwise the id, a snowflake, falls on whichever shard its millisecond gives.
+   */
+  addGuild(
+    opts: { name?: string; ownerId?: string; preferredLocale?: string; shard?: number; shardCount?: number } = {},
+  ): { id: string; channelId: string } {
     this.guildCounter += 1;
-    const id = this.ids.next();
+    const id = opts.shard === undefined ? this.ids.next() : this.ids.nextOnShard(opts.shard, opts.shardCount ?? this.recommendedShards);
     const joinedAt = this.nowIso();
     const botRole: RoleState = {
       id: this.ids.next(),
@@ -338,14 +370,14 @@ export class FakeDiscord {
     const channel = this.createChannel(guild, { name: 'general', type: ChannelType.GuildText });
     guild.defaultChannelId = channel.id;
     // Unset while the constructor creates the default guild (before any client could connect).
-    (this.gateway as Gateway | undefined)?.broadcast('GUILD_CREATE', this.guildCreatePayload(guild));
+    (this.gateway as Gateway | undefined)?.broadcast('GUILD_CREATE', this.guildCreatePayload(guild), guild.id);
     return { id, channelId: channel.id };
   }
 
   addChannel(guildId: string, opts: { name?: string; type?: number } = {}): string {
     const guild = this.requireGuild(guildId);
     const channel = this.createChannel(guild, { name: opts.name ?? `channel-${guild.channelIds.length + 1}`, type: opts.type ?? ChannelType.GuildText });
-    this.gateway.broadcast('CHANNEL_CREATE', channelJson(channel));
+    this.gateway.broadcast('CHANNEL_CREATE', channelJson(channel), guild.id);
     return channel.id;
   }
 
@@ -357,14 +389,14 @@ export class FakeDiscord {
     const channel = this.channels.get(channelId);
     if (!channel || channel.guildId === null) throw new Error(`FakeDiscord: unknown guild channel ${channelId}`);
     channel.botDeny = { botUserId: this.botUser.id, deny };
-    this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel));
+    this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel), channel.guildId);
   }
 
   addRole(guildId: string, name: string, opts: { permissions?: bigint } = {}): string {
     const guild = this.requireGuild(guildId);
     const role: RoleState = { id: this.ids.next(), name, permissions: opts.permissions ?? 0n, position: guild.roles.length, managed: false };
     guild.roles.push(role);
-    this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: guild.id, role: roleJson(role) });
+    this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
     return role.id;
   }
 
@@ -395,9 +427,14 @@ export class FakeDiscord {
     return this.gateway.ready();
   }
 
-  /** Resolves after the next IDENTIFY has been answered (READY + GUILD_CREATEs). */
-  nextReady(): Promise<void> {
-    return this.gateway.nextReady();
+  /** Resolves after the next IDENTIFY (of that shard id, if given) has been answered (READY + GUILD_CREATEs). */
+  nextReady(shardId?: number): Promise<void> {
+    return this.gateway.nextReady(shardId);
+  }
+
+  /** Resolves once every listed shard id has a live session (at once if so already). */
+  shardsReady(shardIds: number[]): Promise<void> {
+    return this.gateway.shardsReady(shardIds);
   }
 
   /** Resolves after the next RESUMED was sent. */
@@ -419,6 +456,43 @@ export class FakeDiscord {
 
   get resumeCount(): number {
     return this.gateway.resumeCount;
+  }
+
+  /** Every accepted IDENTIFY, in order: when (the fake's clock) and its `[shard_id, num_shards]`. */
+  get identifies(): readonly IdentifyRecord[] {
+    return this.gateway.identifies;
+  }
+
+  /** Gateway sessions not ended, in identify order, with their shard. */
+  gatewaySessions(): SessionInfo[] {
+    return this.gateway.sessionInfos();
+  }
+
+  /** The shard whose session received this interaction. */
+  interactionShard(interactionId: string): ShardTuple | undefined {
+    return this.interactions.get(interactionId)?.shard;
+  }
+
+  /** The shard of `count` (default: `recommendedShards`) that owns a guild: `(guild_id >> 22) % count`. */
+  shardOf(guildId: string, count = this.recommendedShards): number {
+    return shardOf(guildId, count);
+  }
+
+  /**
+   * IDENTIFYs of one rate-limit bucket (`shard_id % maxConcurrency`) less than `windowMs` apart, by the
+   * fake's clock: Discord allows one per bucket per 5 s. The fake records rather than refuses them, so a
+   * test with an injected clock and identify throttler can check the pacing without waiting for it.
+   */
+  identifyPacingViolations(windowMs = IDENTIFY_WINDOW_MS): IdentifyPacingViolation[] {
+    const lastInBucket = new Map<number, IdentifyRecord>();
+    const violations: IdentifyPacingViolation[] = [];
+    for (const record of this.gateway.identifies) {
+      const bucket = record.shard[0] % this.maxConcurrency;
+      const previous = lastInBucket.get(bucket);
+      if (previous && record.at - previous.at < windowMs) violations.push({ bucket, first: previous, second: record });
+      lastInBucket.set(bucket, record);
+    }
+    return violations;
   }
 
   // ---- dispatching what members do ----------------------------------------------------------------------
@@ -630,9 +704,12 @@ export class FakeDiscord {
 
   // ---- gateway faults -----------------------------------------------------------------------------------
 
-  /** Op 7: the client reconnects and resumes (op 6); RESUMED follows, missed dispatches are replayed. */
-  requestReconnect(): void {
-    this.gateway.requestReconnect();
+  /**
+   * Op 7 to the most recent session (of that shard id, if given): the client reconnects and resumes (op 6);
+   * RESUMED follows, missed dispatches are replayed.
+   */
+  requestReconnect(shardId?: number): void {
+    this.gateway.requestReconnect(shardId);
   }
 
   /** Holds the next IDENTIFY or RESUME unanswered until released (see Gateway.hold). */
@@ -640,9 +717,12 @@ export class FakeDiscord {
     return this.gateway.hold(op);
   }
 
-  /** Op 9: resumable → the client resumes on the same socket; otherwise it reconnects and identifies anew. */
-  invalidateSession(resumable: boolean): void {
-    this.gateway.invalidateSession(resumable);
+  /**
+   * Op 9 to the most recent session (of that shard id, if given): resumable → the client resumes on the
+   * same socket; otherwise it reconnects and identifies anew.
+   */
+  invalidateSession(resumable: boolean, shardId?: number): void {
+    this.gateway.invalidateSession(resumable, shardId);
   }
 
   async close(): Promise<void> {
@@ -701,18 +781,22 @@ export class FakeDiscord {
     };
   }
 
-  private dispatchComponent(user: FakeUser, stored: StoredMessage, data: Json, opts: DispatchOptions): InteractionHandle {
+  private dispatchComponent(user: FakeUser, stored: StoredMessage, data: Json, opts: DispatchOptions): Promise<InteractionHandle> {
     const ctx = this.context(user, opts, this.channels.get(stored.channelId));
     return this.dispatch(ctx, InteractionType.MessageComponent, 'component', data, stored);
   }
 
-  private dispatch(
+  private async dispatch(
     ctx: InteractionContext,
     type: number,
     kind: InteractionKind,
     data: Json,
     componentMessage?: StoredMessage,
-  ): InteractionHandle {
+  ): Promise<InteractionHandle> {
+    const guildId = ctx.guild?.id ?? null;
+    // With several shards, the guild's own shard may still be connecting when another is up.
+    await this.gateway.readyFor(guildId);
+    const payload = interactionJson(ctx, type, data, componentMessage ? messageJson(componentMessage) : undefined);
     const record: InteractionRecord = {
       id: ctx.id,
       token: ctx.token,
@@ -720,7 +804,8 @@ export class FakeDiscord {
       kind,
       user: ctx.user,
       channelId: ctx.channel.id,
-      guildId: ctx.guild?.id ?? null,
+      guildId,
+      shard: [0, 1],
       ephemeral: false,
       followUpIds: [],
       settled: false,
@@ -733,7 +818,7 @@ export class FakeDiscord {
     if (componentMessage) record.componentMessageId = componentMessage.id;
     this.interactions.set(record.id, record);
     this.interactionsByToken.set(record.token, record);
-    this.gateway.dispatch('INTERACTION_CREATE', interactionJson(ctx, type, data, componentMessage ? messageJson(componentMessage) : undefined));
+    record.shard = this.gateway.dispatch('INTERACTION_CREATE', payload, guildId);
     return this.handleOf(record);
   }
 
@@ -892,8 +977,8 @@ export class FakeDiscord {
       r('GET', '/gateway/bot', () =>
         json({
           url: this.gatewayUrl,
-          shards: 1,
-          session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+          shards: this.recommendedShards,
+          session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: this.maxConcurrency },
         }),
       ),
       r('GET', '/users/@me', () => json({ ...userJson(this.botUser, true), verified: true, mfa_enabled: false, email: null })),

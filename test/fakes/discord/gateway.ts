@@ -2,6 +2,10 @@
  * The gateway half of the fake: plain JSON text frames over `ws`, sharing the HTTP server's port.
  * One session per IDENTIFY; dispatches are numbered per session and kept, so a RESUME replays exactly
  * what the client missed (nothing, when it saw everything), as Discord does.
+ *
+ * Sessions are sharded as on Discord: IDENTIFY's `shard: [id, count]` (default [0, 1]) decides which
+ * guilds a session hears about, `(guild_id >> 22) % count === id`; DMs and other guild-less events
+ * go to shard 0.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -19,8 +23,38 @@ interface DispatchFrame {
   d: unknown;
 }
 
+/** `[shard_id, num_shards]`, as IDENTIFY and READY carry it. */
+export type ShardTuple = readonly [id: number, count: number];
+
+/** The shard that owns a guild among `count` shards, by Discord's formula. */
+export function shardOf(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+/** Whether a session of this shard receives the guild's events (guild-less ones: shard 0, as on Discord). */
+export function shardOwns(shard: ShardTuple, guildId: string | null): boolean {
+  return guildId === null ? shard[0] === 0 : shardOf(guildId, shard[1]) === shard[0];
+}
+
+/** One accepted IDENTIFY: when (the fake's clock) and for which shard. */
+export interface IdentifyRecord {
+  at: number;
+  shard: ShardTuple;
+}
+
+/** A gateway session as a test sees it. */
+export interface SessionInfo {
+  id: string;
+  shard: ShardTuple;
+  /** False once invalidated or closed normally. */
+  live: boolean;
+  /** True while its socket is open (a live session may be waiting for its client to resume). */
+  connected: boolean;
+}
+
 interface Session {
   id: string;
+  shard: ShardTuple;
   seq: number;
   history: DispatchFrame[];
   socket: WebSocket | null;
@@ -29,28 +63,35 @@ interface Session {
 }
 
 export interface GatewayHooks {
-  /** READY's `d` for a new session. */
-  readyPayload(sessionId: string): Json;
-  /** One GUILD_CREATE `d` per guild, sent right after READY. */
-  guildCreates(): Json[];
+  /** READY's `d` for a new session of this shard. */
+  readyPayload(sessionId: string, shard: ShardTuple): Json;
+  /** One GUILD_CREATE `d` per guild the shard owns, sent right after READY. */
+  guildCreates(shard: ShardTuple): Json[];
+  /** The fake's clock, for the identify record. */
+  now(): number;
 }
 
 interface Waiter {
   resolve: () => void;
 }
 
+/** Resolves once `met()` holds, checked after every IDENTIFY and RESUME. */
+interface ConditionWaiter extends Waiter {
+  met: () => boolean;
+}
+
 export class Gateway {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Map<string, Session>();
   private readonly socketSessions = new Map<WebSocket, Session>();
-  /** The session that receives interactions: the most recent live one. */
-  private current: Session | null = null;
-  private readyWaiters: Waiter[] = [];
-  private nextReadyWaiters: Waiter[] = [];
+  private conditionWaiters: ConditionWaiter[] = [];
+  private nextReadyWaiters: (Waiter & { shardId: number | undefined })[] = [];
   private resumeWaiters: Waiter[] = [];
   private disconnectWaiters: Waiter[] = [];
   identifyCount = 0;
   resumeCount = 0;
+  /** Every accepted IDENTIFY in order, so a test can check how they were paced. */
+  readonly identifies: IdentifyRecord[] = [];
 
   constructor(
     server: Server,
@@ -60,19 +101,47 @@ export class Gateway {
     this.wss.on('connection', (socket: WebSocket, _req: IncomingMessage) => this.onConnection(socket));
   }
 
-  /** True while a live session exists whose READY and GUILD_CREATEs were all sent. */
-  get isReady(): boolean {
-    return this.current !== null;
-  }
-
+  /** Some live session exists whose READY and GUILD_CREATEs were all sent. */
   ready(): Promise<void> {
-    if (this.current) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push({ resolve }));
+    return this.when(() => this.liveSessions().length > 0);
   }
 
-  /** The next completed IDENTIFY (READY + GUILD_CREATEs sent). */
-  nextReady(): Promise<void> {
-    return new Promise((resolve) => this.nextReadyWaiters.push({ resolve }));
+  /** A live session exists that receives this guild's events (`null`: DMs, i.e. shard 0). */
+  readyFor(guildId: string | null): Promise<void> {
+    return this.when(() => this.sessionFor(guildId) !== undefined);
+  }
+
+  /** Every listed shard id has a live session. */
+  shardsReady(shardIds: number[]): Promise<void> {
+    return this.when(() => shardIds.every((id) => this.liveSessions().some((session) => session.shard[0] === id)));
+  }
+
+  /** The next completed IDENTIFY (READY + GUILD_CREATEs sent), of that shard id if given. */
+  nextReady(shardId?: number): Promise<void> {
+    return new Promise((resolve) => this.nextReadyWaiters.push({ resolve, shardId }));
+  }
+
+  sessionInfos(): SessionInfo[] {
+    return [...this.sessions.values()].map((session) => ({
+      id: session.id,
+      shard: session.shard,
+      live: session.live,
+      connected: session.socket !== null && session.socket.readyState === WebSocket.OPEN,
+    }));
+  }
+
+  private when(met: () => boolean): Promise<void> {
+    if (met()) return Promise.resolve();
+    return new Promise((resolve) => this.conditionWaiters.push({ met, resolve }));
+  }
+
+  private checkConditions(): void {
+    const waiting = this.conditionWaiters;
+    this.conditionWaiters = [];
+    for (const waiter of waiting) {
+      if (waiter.met()) waiter.resolve();
+      else this.conditionWaiters.push(waiter);
+    }
   }
 
   /**
@@ -108,25 +177,38 @@ export class Gateway {
     return new Promise((resolve) => this.disconnectWaiters.push({ resolve }));
   }
 
-  /** To the session that handles interactions (queued for replay if its socket is down). */
-  dispatch(t: string, d: unknown): void {
-    if (!this.current) throw new Error('FakeDiscord: no gateway session to dispatch to (has a client logged in?)');
-    this.send(this.current, t, d);
+  /**
+   * To the one session that handles this guild's interactions (guild-less: shard 0's), the most
+   * recently identified live one; queued for replay if its socket is down. Returns that session's shard.
+   */
+  dispatch(t: string, d: unknown, guildId: string | null): ShardTuple {
+    const session = this.sessionFor(guildId);
+    if (!session) {
+      throw new Error(
+        guildId === null
+          ? 'FakeDiscord: no gateway session of shard 0 to dispatch a DM event to (has a client logged in?)'
+          : `FakeDiscord: no gateway session owns guild ${guildId} (has a client logged in with its shard?)`,
+      );
+    }
+    this.send(session, t, d);
+    return session.shard;
   }
 
-  /** To every live session (guild and channel events). */
-  broadcast(t: string, d: unknown): void {
-    for (const session of this.sessions.values()) if (session.live) this.send(session, t, d);
+  /** To every live session whose shard owns the guild (guild and channel events). */
+  broadcast(t: string, d: unknown, guildId: string): void {
+    for (const session of this.sessions.values()) if (session.live && shardOwns(session.shard, guildId)) this.send(session, t, d);
   }
 
-  requestReconnect(): void {
-    const socket = this.currentSocket('requestReconnect');
+  /** Op 7 to the most recent live session (of that shard id if given). */
+  requestReconnect(shardId?: number): void {
+    const socket = this.connectedSocket('requestReconnect', this.latestSession(shardId));
     socket.send(JSON.stringify({ op: GatewayOpcodes.Reconnect, d: null }));
   }
 
-  invalidateSession(resumable: boolean): void {
-    const session = this.current;
-    const socket = this.currentSocket('invalidateSession');
+  /** Op 9 to the most recent live session (of that shard id if given). */
+  invalidateSession(resumable: boolean, shardId?: number): void {
+    const session = this.latestSession(shardId);
+    const socket = this.connectedSocket('invalidateSession', session);
     if (!resumable && session) this.kill(session);
     socket.send(JSON.stringify({ op: GatewayOpcodes.InvalidSession, d: resumable }));
   }
@@ -136,13 +218,30 @@ export class Gateway {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.sessions.clear();
     this.socketSessions.clear();
-    this.current = null;
   }
 
   // ---- internals ---------------------------------------------------------------------------------------
 
-  private currentSocket(what: string): WebSocket {
-    const socket = this.current?.socket;
+  private liveSessions(): Session[] {
+    return [...this.sessions.values()].filter((session) => session.live);
+  }
+
+  /** The most recently identified live session (Map order is identify order). */
+  private latestSession(shardId?: number): Session | undefined {
+    return this.liveSessions()
+      .filter((session) => shardId === undefined || session.shard[0] === shardId)
+      .at(-1);
+  }
+
+  /** The session that receives the guild's interactions: the most recently identified live one owning it. */
+  private sessionFor(guildId: string | null): Session | undefined {
+    return this.liveSessions()
+      .filter((session) => shardOwns(session.shard, guildId))
+      .at(-1);
+  }
+
+  private connectedSocket(what: string, session: Session | undefined): WebSocket {
+    const socket = session?.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       throw new Error(`FakeDiscord.${what}: no connected gateway session`);
     }
@@ -161,10 +260,6 @@ export class Gateway {
   private kill(session: Session): void {
     session.live = false;
     this.sessions.delete(session.id);
-    if (this.current === session) {
-      this.current = null;
-      for (const other of this.sessions.values()) if (other.live) this.current = other;
-    }
   }
 
   private onConnection(socket: WebSocket): void {
@@ -205,7 +300,7 @@ export class Gateway {
         socket.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
         return;
       case GatewayOpcodes.Identify:
-        this.whenReleased('identify', () => this.onIdentify(socket));
+        this.whenReleased('identify', () => this.onIdentify(socket, d));
         return;
       case GatewayOpcodes.Resume:
         this.whenReleased('resume', () => this.onResume(socket, d));
@@ -216,13 +311,19 @@ export class Gateway {
     }
   }
 
-  private onIdentify(socket: WebSocket): void {
+  private onIdentify(socket: WebSocket, d: unknown): void {
     if (this.socketSessions.has(socket)) {
       socket.close(GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated.');
       return;
     }
+    const shard = identifyShard(d);
+    if (!shard) {
+      socket.close(GatewayCloseCodes.InvalidShard, 'Invalid shard.');
+      return;
+    }
     const session: Session = {
       id: randomBytes(16).toString('hex'),
+      shard,
       seq: 0,
       history: [],
       socket,
@@ -231,13 +332,16 @@ export class Gateway {
     this.sessions.set(session.id, session);
     this.socketSessions.set(socket, session);
     this.identifyCount += 1;
-    this.send(session, 'READY', this.hooks.readyPayload(session.id));
-    for (const guild of this.hooks.guildCreates()) this.send(session, 'GUILD_CREATE', guild);
-    this.current = session;
-    flush(this.readyWaiters);
-    this.readyWaiters = [];
-    flush(this.nextReadyWaiters);
+    this.identifies.push({ at: this.hooks.now(), shard });
+    this.send(session, 'READY', this.hooks.readyPayload(session.id, shard));
+    for (const guild of this.hooks.guildCreates(shard)) this.send(session, 'GUILD_CREATE', guild);
+    this.checkConditions();
+    const waiting = this.nextReadyWaiters;
     this.nextReadyWaiters = [];
+    for (const waiter of waiting) {
+      if (waiter.shardId === undefined || waiter.shardId === shard[0]) waiter.resolve();
+      else this.nextReadyWaiters.push(waiter);
+    }
   }
 
   private onResume(socket: WebSocket, d: unknown): void {
@@ -257,13 +361,24 @@ export class Gateway {
     const seen = typeof seq === 'number' ? seq : 0;
     for (const frame of session.history) if (frame.s > seen) socket.send(JSON.stringify(frame));
     this.send(session, 'RESUMED', { _trace: ['["fake-discord",{"micros":0}]'] });
-    if (!this.current) this.current = session;
     this.resumeCount += 1;
     flush(this.resumeWaiters);
     this.resumeWaiters = [];
-    flush(this.readyWaiters);
-    this.readyWaiters = [];
+    this.checkConditions();
   }
+}
+
+/**
+ * IDENTIFY's `shard`, checked as Discord checks it (close 4010 otherwise): whole numbers,
+ * count at least 1, id below count. No `shard` at all means the one shard, [0, 1].
+ */
+function identifyShard(d: unknown): ShardTuple | undefined {
+  const { shard } = (d ?? {}) as { shard?: unknown };
+  if (shard === undefined || shard === null) return [0, 1];
+  if (!Array.isArray(shard) || shard.length !== 2) return undefined;
+  const [id, count] = shard as unknown[];
+  if (typeof id !== 'number' || typeof count !== 'number' || !Number.isInteger(id) || !Number.isInteger(count)) return undefined;
+  return count >= 1 && id >= 0 && id < count ? [id, count] : undefined;
 }
 
 function flush(waiters: Waiter[]): void {

@@ -27,6 +27,19 @@ export class Snowflakes {
     this.lastMs = ms;
     return (((BigInt(ms) - DISCORD_EPOCH) << 22n) | BigInt(this.increment)).toString();
   }
+
+  /**
+   * The next snowflake that shard `shardId` of `count` owns (`(id >> 22) % count`, the timestamp part):
+   * the clock is stepped up to `count - 1` ms ahead, never back, so ids stay increasing.
+   */
+  nextOnShard(shardId: number, count: number): string {
+    const from = Math.max(Math.floor(this.clock()), this.lastMs + 1);
+    const offset = BigInt(from) - DISCORD_EPOCH;
+    const skip = Number((BigInt(shardId) - (offset % BigInt(count)) + BigInt(count)) % BigInt(count));
+    this.lastMs = from + skip;
+    this.increment = 0;
+    return (((BigInt(this.lastMs) - DISCORD_EPOCH) << 22n) | 0n).toString();
+  }
 }
 
 /** Interaction tokens look like Discord's: long, URL-safe, unguessable. */

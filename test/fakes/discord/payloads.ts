@@ -417,6 +417,8 @@ export function readyJson(opts: {
   sessionId: string;
   resumeUrl: string;
   applicationId: string;
+  /** IDENTIFY's `[shard_id, num_shards]`, echoed. */
+  shard: readonly [number, number];
 }): Json {
   return {
     v: 10,
@@ -425,7 +427,7 @@ export function readyJson(opts: {
     session_id: opts.sessionId,
     session_type: 'normal',
     resume_gateway_url: opts.resumeUrl,
-    shard: [0, 1],
+    shard: [...opts.shard],
     application: { id: opts.applicationId, flags: 0 },
     user_settings: {},
     private_channels: [],
