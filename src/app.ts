@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerCommands } from './discord/register.js';
 import { describeShardPlan, shardOptions, shardsOf } from './discord/sharding.js';
+import { redisIdentifyThrottlerFactory } from './discord/identify-throttler.js';
 import { InteractionRouter } from './discord/router.js';
 import { answerStorageFailureBeforeHandler } from './discord/storage-failure.js';
 import { isStorageError } from './storage/storage-error.js';
@@ -93,6 +94,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // Discord's global limit is per bot: with several processes each runs with its share (DISCORD_GLOBAL_RPS).
     rest: { api: config.DISCORD_API_URL, globalRequestsPerSecond: config.DISCORD_GLOBAL_RPS },
     ...shardOptions(config),
+    // Processes sharing Redis pace their identifies together (Discord's max_concurrency is per bot).
+    ...(coordination.redis ? { ws: { buildIdentifyThrottler: redisIdentifyThrottlerFactory(coordination.redis.client, coordination.redis.key('')) } } : {}),
     ...options.discordOptions,
     // The bot reads nothing from message history or presences: caching them would only cost memory.
     makeCache: Options.cacheWithLimits({

@@ -778,6 +778,7 @@ export class FakeDiscord {
       // What Discord sends with an interaction: the member's permissions in this channel, overwrites included.
       permissions: (opts.permissions ?? DEFAULT_MEMBER_PERMISSIONS) | (opts.channelAllow ?? 0n),
       appPermissions: opts.appPermissions ?? this.botPermissions,
+      ...(opts.session !== undefined ? { session: opts.session } : {}),
     };
   }
 
@@ -818,7 +819,7 @@ export class FakeDiscord {
     if (componentMessage) record.componentMessageId = componentMessage.id;
     this.interactions.set(record.id, record);
     this.interactionsByToken.set(record.token, record);
-    record.shard = this.gateway.dispatch('INTERACTION_CREATE', payload, guildId);
+    record.shard = this.gateway.dispatch('INTERACTION_CREATE', payload, guildId, ctx.session);
     return this.handleOf(record);
   }
 

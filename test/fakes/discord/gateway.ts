@@ -181,8 +181,8 @@ export class Gateway {
    * To the one session that handles this guild's interactions (guild-less: shard 0's), the most
    * recently identified live one; queued for replay if its socket is down. Returns that session's shard.
    */
-  dispatch(t: string, d: unknown, guildId: string | null): ShardTuple {
-    const session = this.sessionFor(guildId);
+  dispatch(t: string, d: unknown, guildId: string | null, sessionId?: string): ShardTuple {
+    const session = sessionId === undefined ? this.sessionFor(guildId) : this.chosenSession(sessionId, guildId);
     if (!session) {
       throw new Error(
         guildId === null
@@ -238,6 +238,14 @@ export class Gateway {
     return this.liveSessions()
       .filter((session) => shardOwns(session.shard, guildId))
       .at(-1);
+  }
+
+  /** The session a test chose for an interaction: live and owning the guild, or an error saying which is not. */
+  private chosenSession(sessionId: string, guildId: string | null): Session {
+    const session = this.sessions.get(sessionId);
+    if (!session?.live) throw new Error(`FakeDiscord: gateway session ${sessionId} is not live`);
+    if (!shardOwns(session.shard, guildId)) throw new Error(`FakeDiscord: gateway session ${sessionId} (shard ${session.shard.join('/')}) does not own guild ${guildId}`);
+    return session;
   }
 
   private connectedSocket(what: string, session: Session | undefined): WebSocket {

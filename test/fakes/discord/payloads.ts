@@ -375,6 +375,8 @@ export interface InteractionContext {
   locale: string;
   permissions: bigint;
   appPermissions: bigint;
+  /** The gateway session chosen by the test (DispatchOptions.session), if any. */
+  session?: string;
 }
 
 /** The INTERACTION_CREATE payload: everything discord.js reads without checking, always present. */

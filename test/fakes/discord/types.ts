@@ -93,6 +93,12 @@ export interface DispatchOptions {
   roles?: string[];
   /** Added: interaction.app_permissions; default: the bot's permissions. */
   appPermissions?: bigint;
+  /**
+   * The gateway session (an id from gatewaySessions()) that receives the interaction, instead of the
+   * newest one owning the guild: two bot processes serving the same shard while they overlap (a
+   * restart without downtime). It must be live and own the guild.
+   */
+  session?: string;
 }
 
 export interface ResolvedInput {
