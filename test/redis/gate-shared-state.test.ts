@@ -88,10 +88,10 @@ describe('the shared store gate (Redis)', () => {
     const gates = processes.map((coordination) => gateOf(coordination));
     let running = 0;
     let highest = 0;
-    const startedOnce = new Map<number, ReturnType<typeof deferred>>();
+    const startedOnce = new Map<number, ReturnType<typeof deferred<void>>>();
     for (let n = 1; n <= 12; n += 1) startedOnce.set(n, deferred());
     let count = 0;
-    const finishes: ReturnType<typeof deferred>[] = [];
+    const finishes: ReturnType<typeof deferred<void>>[] = [];
     const calls = Array.from({ length: 12 }, (_, index) =>
       gates[index % 2]!.run('POST', '/v4/cart/paymentUrl', async () => {
         running += 1;
