@@ -70,6 +70,8 @@ export class StoreGate {
   /** What the shared state said at the last admission: for `state` and `load` (metrics) only, never for deciding. */
   #lastShared: { view: SharedGateView; at: number } | undefined;
   #sharedDown = false;
+  /** Requests holding a local slot while they wait for a shared one: queued, to the operator. */
+  #waitingForShared = 0;
 
   constructor(options: GateOptions) {
     this.#now = options.now;
@@ -95,7 +97,11 @@ export class StoreGate {
   get load(): { inFlight: number; queued: number; paused: boolean } {
     const seen = this.#lastShared;
     const sharedPause = seen !== undefined && this.#now() < seen.at + seen.view.pausedMs;
-    return { inFlight: this.#active, queued: this.#queued, paused: this.#now() < this.#pausedUntil || sharedPause };
+    return {
+      inFlight: this.#active - this.#waitingForShared,
+      queued: this.#queued + this.#waitingForShared,
+      paused: this.#now() < this.#pausedUntil || sharedPause,
+    };
   }
 
   /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
@@ -161,11 +167,14 @@ export class StoreGate {
     let releaseSlot: (() => Promise<void>) | undefined;
     try {
       await this.#acquire(method, path, lane);
+      this.#waitingForShared += 1;
       try {
         releaseSlot = await this.#sharedCall(method, path, () => shared.slot());
       } catch (error) {
         this.#release();
         throw error;
+      } finally {
+        this.#waitingForShared -= 1;
       }
       if (!releaseSlot) {
         this.#release();
