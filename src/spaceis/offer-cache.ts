@@ -242,9 +242,9 @@ export class OfferCache {
   async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean): Promise<T> {
     await this.#dropping;
     const copy = await shared.get(key);
-    if (copy !== undefined) return copy as T;
+    if (copy !== undefined && this.#now() - copy.storedAt < this.ttlMs) return copy.value as T;
     const value = await fetcher();
-    if (stillWanted()) await shared.set([[key, value]], this.ttlMs);
+    if (stillWanted()) await shared.set([[key, { value, storedAt: this.#now() }]], this.ttlMs);
     return value;
   }
 

@@ -1,6 +1,6 @@
 import type { Coordination, SharedRedis } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
-import type { OfferDrop, SharedOfferCopy } from './shared-offer-copy.js';
+import type { OfferDrop, SharedOfferCopy, SharedOfferEntry } from './shared-offer-copy.js';
 
 /**
  * In-process lifetime of an offer entry when processes share a Redis copy. Drops travel by pub/sub,
@@ -14,7 +14,8 @@ const SCAN_COUNT = 500;
 
 /**
  * The shared offer copies of every license, in Redis under `<prefix>offers:<license id>:<cache key>`
- * (JSON values with the offer's TTL as PX). One subscription to the `offers` topic serves every
+ * (JSON `{ storedAt, value }` with the offer's TTL as PX: Redis drops what nobody reads, and
+ * readers judge freshness by `storedAt` on the bot's clock, like the in-process cache). One subscription to the `offers` topic serves every
  * license held by this process.
  */
 export class RedisOfferCopies {
@@ -46,7 +47,9 @@ export class RedisOfferCopies {
         try {
           const raw = await client.get(key(cacheKey));
           this.#worked();
-          return raw === null ? undefined : (JSON.parse(raw) as unknown);
+          if (raw === null) return undefined;
+          const entry = JSON.parse(raw) as Partial<SharedOfferEntry>;
+          return typeof entry.storedAt === 'number' && 'value' in entry ? { value: entry.value, storedAt: entry.storedAt } : undefined;
         } catch (error) {
           this.#failed(error);
           return undefined;
@@ -56,7 +59,7 @@ export class RedisOfferCopies {
         if (entries.length === 0) return;
         try {
           const pipeline = client.pipeline();
-          for (const [cacheKey, value] of entries) pipeline.set(key(cacheKey), JSON.stringify(value), 'PX', Math.max(1, Math.round(ttlMs)));
+          for (const [cacheKey, entry] of entries) pipeline.set(key(cacheKey), JSON.stringify(entry), 'PX', Math.max(1, Math.round(ttlMs)));
           failedIn(await pipeline.exec());
           this.#worked();
         } catch (error) {

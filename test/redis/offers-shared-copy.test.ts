@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Coordination } from '../../src/coordination/coordination.js';
 import { openCoordination } from '../../src/coordination/open.js';
 import { createLogger } from '../../src/logger.js';
-import { OfferCache, type OfferSource } from '../../src/spaceis/offer-cache.js';
+import { ManualClock } from '../../src/clock.js';
+import { DEFAULT_OFFER_TTL_MS, OfferCache, type OfferSource } from '../../src/spaceis/offer-cache.js';
 import { RedisOfferCopies } from '../../src/spaceis/redis-offer-copy.js';
 import type { ProductVariants, Server, ServerOffer } from '../../src/spaceis/schemas.js';
 import { testStorage } from '../support/redis.js';
@@ -109,6 +110,18 @@ describe('the shared offer copy (Redis)', () => {
     const offer = await b.cache.server('s1');
     expect(offer.categories[0]!.products[0]!.name).toBe('VIP (nowość)');
     expect(storeB.calls).toEqual(['server:s1']);
+  });
+
+  it("judges the shared copy's age on the bot's clock, like the in-process cache", async () => {
+    const clock = new ManualClock();
+    const [storeA, storeB] = [new CountingStore(), new CountingStore()];
+    const copies = processes.map((coordination) => new RedisOfferCopies(coordination.redis!, coordination, undefined));
+    const a = new OfferCache(storeA, { now: () => clock.now(), shared: copies[0]!.forLicense(LICENSE) });
+    const b = new OfferCache(storeB, { now: () => clock.now(), shared: copies[1]!.forLicense(LICENSE) });
+    await a.servers();
+    clock.advance(DEFAULT_OFFER_TTL_MS); // the offer is 5 minutes old: stale everywhere
+    await b.servers();
+    expect(storeB.calls).toEqual(['servers']);
   });
 
   it('reads from the store, logging once, when Redis cannot be reached', async () => {
