@@ -139,6 +139,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
         if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
       },
       demoFetch: demoStore,
+      coordination,
     })),
     carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS, locks: coordination.locks }),
     nicks: new NickRepository(storage.keyv),

@@ -1,6 +1,9 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { StoreGate } from '../spaceis/gate.js';
+import { redisSharedGate } from '../spaceis/redis-shared-gate.js';
+import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
+import type { Coordination } from '../coordination/coordination.js';
 import { DEMO_LICENSE } from '../demo/demo-store.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
@@ -46,6 +49,12 @@ export interface StoreDirectoryOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Answers the store's API for guilds on the demo shop (src/demo/demo-store.ts); without it there is no demo. */
   demoFetch?: typeof fetch;
+  /**
+   * How this process agrees with the others. On Redis (`coordination.redis` set) each license's gate
+   * shares its pause, breaker and four request slots with every process, and its offer cache keeps
+   * a shared copy that drops reach everywhere (docs/scaling-out.md). One process: nothing shared.
+   */
+  coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe'>;
 }
 
 /** A license no guild used for this long is let go: its client (and key), gate and offer cache. */
@@ -85,9 +94,12 @@ export class StoreDirectory {
   /** The built-in demo shop, once a guild uses it (never let go: it holds no key). */
   #demo: LicenseEntry | undefined;
   #lastSweep: number;
+  readonly #offerCopies: RedisOfferCopies | undefined;
 
   constructor(private readonly options: StoreDirectoryOptions) {
     this.#lastSweep = options.clock.now();
+    const { coordination } = options;
+    if (coordination?.redis) this.#offerCopies = new RedisOfferCopies(coordination.redis, coordination, options.logger);
     options.settings.onUpdate((guildId, before, after) => this.#licenseReplaced(guildId, before.license, after.license));
   }
 
@@ -198,15 +210,29 @@ export class StoreDirectory {
   }
 
   #hold(license: string, apiKey: string): LicenseEntry {
-    const gate = new StoreGate({ now: () => this.options.clock.now() });
+    const gate = new StoreGate({ now: () => this.options.clock.now(), ...this.#sharedGate(license) });
     const client = this.#newClient(apiKey, gate, fingerprintOf(license));
+    const shared = this.#offerCopies?.forLicense(license);
     const offers = new OfferCache(client, {
       now: () => this.options.clock.now(),
       ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
+      ...(shared ? { shared } : {}),
     });
     const entry = { client, offers, gate, lastUsed: this.options.clock.now() };
     this.#byLicense.set(license, entry);
     return entry;
+  }
+
+  /** On Redis: the license's pause, breaker and slots shared by every process (keyed by the license id, never the key). */
+  #sharedGate(license: string): { shared: ReturnType<typeof redisSharedGate>; onSharedFailure: (error: unknown) => void } | undefined {
+    const redis = this.options.coordination?.redis;
+    if (!redis) return undefined;
+    const { logger } = this.options;
+    return {
+      shared: redisSharedGate(redis, license, logger ? { logger } : {}),
+      onSharedFailure: (error) =>
+        logger?.warn({ fingerprint: fingerprintOf(license), err: { message: (error as Error).message } }, "the license's shared store gate (Redis) is unreachable; store requests are refused until it answers"),
+    };
   }
 
   /** A guild cleared or replaced its own license: the old one goes now, not an hour later. */
@@ -231,7 +257,9 @@ export class StoreDirectory {
 
   /** Requests in flight keep a license: its gate must stay the one every caller goes through. */
   #letGo(license: string): void {
-    if (this.#byLicense.get(license)?.gate.idle) this.#byLicense.delete(license);
+    if (!this.#byLicense.get(license)?.gate.idle) return;
+    this.#byLicense.delete(license);
+    this.#offerCopies?.forget(license);
   }
 
   #newClient(apiKey: string, gate?: StoreGate, license?: string): StoreClient {

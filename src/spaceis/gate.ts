@@ -1,4 +1,5 @@
 import { StoreError } from './errors.js';
+import type { SharedGate, SharedGateView } from './shared-gate.js';
 
 /**
  * Every call to one license's store goes through its gate. A license's rate limit is shared by
@@ -29,6 +30,13 @@ export interface GateOptions {
   openMs?: number;
   /** How long to hold off when the store says no requests remain but not when they come back. */
   exhaustedPauseMs?: number;
+  /**
+   * The license's pause, breaker and request slots shared with other bot processes (Redis). Without
+   * it (one process) the gate keeps all of that in memory, exactly as before.
+   */
+  shared?: SharedGate;
+  /** Told once per Redis outage when the shared state cannot be read (requests are refused meanwhile). */
+  onSharedFailure?: (error: unknown) => void;
 }
 
 /**
@@ -57,6 +65,13 @@ export class StoreGate {
   #openedAt: number | undefined;
   #trialInFlight = false;
   #pausedUntil = 0;
+  readonly #shared: SharedGate | undefined;
+  readonly #onSharedFailure: ((error: unknown) => void) | undefined;
+  /** What the shared state said at the last admission: for `state` and `load` (metrics) only, never for deciding. */
+  #lastShared: { view: SharedGateView; at: number } | undefined;
+  #sharedDown = false;
+  /** Requests holding a local slot while they wait for a shared one: queued, to the operator. */
+  #waitingForShared = 0;
 
   constructor(options: GateOptions) {
     this.#now = options.now;
@@ -68,16 +83,25 @@ export class StoreGate {
     this.#failureThreshold = options.failureThreshold ?? 5;
     this.#openMs = options.openMs ?? 30_000;
     this.#exhaustedPauseMs = options.exhaustedPauseMs ?? 1_000;
+    this.#shared = options.shared;
+    this.#onSharedFailure = options.onSharedFailure;
   }
 
   get state(): GateState {
+    if (this.#shared) return this.#sharedState();
     if (this.#openedAt === undefined) return 'closed';
     return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
   }
 
   /** What the gate holds right now, for the operator's metrics. */
   get load(): { inFlight: number; queued: number; paused: boolean } {
-    return { inFlight: this.#active, queued: this.#queued, paused: this.#now() < this.#pausedUntil };
+    const seen = this.#lastShared;
+    const sharedPause = seen !== undefined && this.#now() < seen.at + seen.view.pausedMs;
+    return {
+      inFlight: this.#active - this.#waitingForShared,
+      queued: this.#queued + this.#waitingForShared,
+      paused: this.#now() < this.#pausedUntil || sharedPause,
+    };
   }
 
   /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
@@ -87,6 +111,7 @@ export class StoreGate {
 
   /** Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness. */
   async run<T>(method: string, path: string, attempt: () => Promise<T>, lane = 'shared'): Promise<T> {
+    if (this.#shared) return this.#runShared(this.#shared, method, path, attempt, lane);
     this.#admit(method, path);
     // Marked before waiting for a slot, so a half-open breaker lets exactly one trial through.
     const trial = this.state === 'half-open';
@@ -112,25 +137,115 @@ export class StoreGate {
 
   /** Called with each response's `X-RateLimit-Remaining`. */
   noteRemaining(remaining: number): void {
-    if (remaining <= 0) this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#exhaustedPauseMs);
+    if (remaining > 0) return;
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#exhaustedPauseMs);
+    // Best effort: the answer that said so is already on its way to the member.
+    this.#shared?.pause(this.#exhaustedPauseMs).catch((error: unknown) => this.#sharedFailed(error));
+  }
+
+  /**
+   * Several processes on one license: the same rules, with the pause, the breaker and the slots
+   * read from and written to the shared state. Admission reads it first (one round trip), so a
+   * paused or failing store is refused without taking a local slot. Then the local queue (bound
+   * and lane fairness) and only then a shared slot: at most `maxConcurrent` callers per process
+   * poll Redis for one.
+   *
+   * If Redis cannot be reached the request is refused as "temporarily unavailable" rather than
+   * sent under local limits only: every process falling back at once would multiply the license's
+   * load by the number of processes exactly when nobody can see the store's pauses, and the bot's
+   * storage lives on that Redis too, so the member's cart could not be read or emptied anyway.
+   * Redis failing while the results are recorded never changes the member's answer.
+   */
+  async #runShared<T>(shared: SharedGate, method: string, path: string, attempt: () => Promise<T>, lane: string): Promise<T> {
+    const view = await this.#readShared(shared, method, path);
+    if (view.pausedMs > 0) throw throttled(method, path, view.pausedMs);
+    if (view.openMs > 0) throw circuitOpen(method, path);
+    const halfOpen = view.failures >= this.#failureThreshold;
+    const trial = halfOpen && (await this.#sharedCall(method, path, () => shared.claimTrial()));
+    if (halfOpen && !trial) throw circuitOpen(method, path);
+
+    let releaseSlot: (() => Promise<void>) | undefined;
+    try {
+      await this.#acquire(method, path, lane);
+      this.#waitingForShared += 1;
+      try {
+        releaseSlot = await this.#sharedCall(method, path, () => shared.slot());
+      } catch (error) {
+        this.#release();
+        throw error;
+      } finally {
+        this.#waitingForShared -= 1;
+      }
+      if (!releaseSlot) {
+        this.#release();
+        throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: no request slot of the license freed in time` });
+      }
+    } catch (error) {
+      if (trial) await shared.giveUpTrial().catch((failure: unknown) => this.#sharedFailed(failure));
+      throw error;
+    }
+
+    try {
+      const value = await attempt();
+      if (view.failures > 0 || trial) await shared.succeeded().catch((error: unknown) => this.#sharedFailed(error));
+      return value;
+    } catch (error) {
+      await this.#recordShared(shared, error, trial).catch((failure: unknown) => this.#sharedFailed(failure));
+      throw error;
+    } finally {
+      await releaseSlot?.().catch((error: unknown) => this.#sharedFailed(error));
+      this.#release();
+    }
+  }
+
+  async #readShared(shared: SharedGate, method: string, path: string): Promise<SharedGateView> {
+    const view = await this.#sharedCall(method, path, () => shared.read());
+    this.#lastShared = { view, at: this.#now() };
+    return view;
+  }
+
+  /** A shared-state call needed to admit a request; Redis failing refuses the request (see #runShared). */
+  async #sharedCall<T>(method: string, path: string, call: () => Promise<T>): Promise<T> {
+    try {
+      const value = await call();
+      this.#sharedDown = false;
+      return value;
+    } catch (error) {
+      this.#sharedFailed(error);
+      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the license's shared gate (Redis) did not answer` });
+    }
+  }
+
+  #sharedFailed(error: unknown): void {
+    if (this.#sharedDown) return;
+    this.#sharedDown = true;
+    this.#onSharedFailure?.(error);
+  }
+
+  async #recordShared(shared: SharedGate, error: unknown, trial: boolean): Promise<void> {
+    if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
+      await shared.pause(Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS));
+    }
+    if (countsAsOutage(error)) {
+      await shared.failed({ threshold: this.#failureThreshold, openMs: this.#openMs, trial });
+    } else if (trial) {
+      // The store answered (a business error, a 4xx): it is up.
+      await shared.succeeded();
+    }
+  }
+
+  #sharedState(): GateState {
+    const seen = this.#lastShared;
+    if (!seen) return 'closed';
+    if (this.#now() < seen.at + seen.view.openMs) return 'open';
+    return seen.view.failures >= this.#failureThreshold ? 'half-open' : 'closed';
   }
 
   #admit(method: string, path: string): void {
     const now = this.#now();
-    if (now < this.#pausedUntil) {
-      throw new StoreError({
-        kind: 'http',
-        status: 429,
-        method,
-        path,
-        message: `SpaceIs ${method} ${path} held back: the license's rate limit is paused`,
-        retryAfterSeconds: Math.max(1, Math.ceil((this.#pausedUntil - now) / 1000)),
-      });
-    }
+    if (now < this.#pausedUntil) throw throttled(method, path, this.#pausedUntil - now);
     const state = this.state;
-    if (state === 'open' || (state === 'half-open' && this.#trialInFlight)) {
-      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the store is failing (circuit open)` });
-    }
+    if (state === 'open' || (state === 'half-open' && this.#trialInFlight)) throw circuitOpen(method, path);
   }
 
   async #acquire(method: string, path: string, lane: string): Promise<void> {
@@ -184,6 +299,22 @@ export class StoreGate {
     this.#failures += 1;
     if (this.state === 'half-open' || this.#failures >= this.#failureThreshold) this.#openedAt = this.#now();
   }
+}
+
+/** The refusal while the license is paused: a throttling 429 saying how long is left, like the store's own. */
+function throttled(method: string, path: string, leftMs: number): StoreError {
+  return new StoreError({
+    kind: 'http',
+    status: 429,
+    method,
+    path,
+    message: `SpaceIs ${method} ${path} held back: the license's rate limit is paused`,
+    retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+  });
+}
+
+function circuitOpen(method: string, path: string): StoreError {
+  return new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the store is failing (circuit open)` });
 }
 
 /** Failures that say the store is down or overloaded, as opposed to an answer we did not like. */

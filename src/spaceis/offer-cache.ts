@@ -11,6 +11,7 @@
  */
 import type { StoreClient } from './client.js';
 import type { ProductVariants, Server, ServerOffer } from './schemas.js';
+import type { OfferDrop, SharedOfferCopy } from './shared-offer-copy.js';
 
 /** How much of the offer a reload found. */
 export interface OfferCounts {
@@ -30,6 +31,12 @@ export interface OfferCacheOptions {
   ttlMs?: number;
   /** Default Date.now; inject a manual clock in tests. */
   now?: () => number;
+  /**
+   * A copy shared with the other bot processes on this license (Redis). With it, entries live
+   * `ttlMs` there and only `shared.localTtlMs` here, a miss here looks there before asking the
+   * store, and drops reach every process. Without it (one process) nothing changes.
+   */
+  shared?: SharedOfferCopy;
 }
 
 export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
@@ -51,11 +58,20 @@ export class OfferCache {
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  readonly #shared: SharedOfferCopy | undefined;
+  /** How long an entry is served from this process's memory. */
+  readonly #localTtlMs: number;
+  /** The shared copy's deletion in progress: reads of the shared copy wait for it, so they never find what was just dropped. */
+  #dropping: Promise<void> = Promise.resolve();
 
   constructor(source: OfferSource, options: OfferCacheOptions = {}) {
     this.#source = source;
     this.ttlMs = options.ttlMs ?? DEFAULT_OFFER_TTL_MS;
     this.#now = options.now ?? Date.now;
+    this.#shared = options.shared;
+    this.#localTtlMs = this.#shared ? Math.min(this.#shared.localTtlMs, this.ttlMs) : this.ttlMs;
+    // Another process dropped part of the offer: drop it here too (the shared copy is already gone).
+    this.#shared?.onRemoteDrop((drop) => this.#dropLocally(drop));
   }
 
   // --- async readers ---------------------------------------------------------------------------
@@ -107,6 +123,24 @@ export class OfferCache {
    * their (possibly stale) results are not stored.
    */
   dropProduct(serverId: string, categoryId: string, productId: string): void {
+    const drop: OfferDrop = { kind: 'product', serverId, categoryId, productId };
+    this.#dropLocally(drop);
+    // Server offers are shared under the id they were asked by (the bot always asks by id).
+    this.#dropShared([variantsKey(serverId, categoryId, productId), serverKey(serverId)], drop);
+  }
+
+  dropAll(): void {
+    this.#dropLocally({ kind: 'all' });
+    this.#dropShared([], { kind: 'all' });
+  }
+
+  #dropLocally(drop: OfferDrop): void {
+    if (drop.kind === 'all') {
+      this.#entries.clear();
+      this.#inFlight.clear();
+      return;
+    }
+    const { serverId, categoryId, productId } = drop;
     this.#drop(variantsKey(serverId, categoryId, productId));
     this.#drop(serverKey(serverId));
     for (const [key, entry] of this.#entries) {
@@ -116,9 +150,18 @@ export class OfferCache {
     }
   }
 
-  dropAll(): void {
-    this.#entries.clear();
-    this.#inFlight.clear();
+  /** Deletes the shared copy's keys and tells the other processes; reads of the shared copy wait for it. */
+  #dropShared(keys: string[], drop: OfferDrop): void {
+    const shared = this.#shared;
+    if (!shared) return;
+    const previous = this.#dropping;
+    const dropping = previous.then(() => shared.drop(keys, drop)).catch(() => undefined);
+    this.#dropping = dropping;
+  }
+
+  /** Resolves once every drop made so far reached the shared copy (and was told to the other processes). */
+  settled(): Promise<void> {
+    return this.#dropping;
   }
 
   /**
@@ -168,8 +211,10 @@ export class OfferCache {
     const pending = this.#inFlight.get(key);
     if (pending) return pending as Promise<T>;
 
+    const shared = this.#shared;
+    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request) : fetcher;
     // `new Promise` turns a synchronous throw from a stub into a rejection too.
-    const request: Promise<T> = new Promise<T>((resolve) => resolve(fetcher())).then(
+    const request: Promise<T> = new Promise<T>((resolve) => resolve(read())).then(
       (value) => {
         // Store only if this request was not detached by a drop meanwhile.
         if (this.#inFlight.get(key) === request) {
@@ -189,6 +234,20 @@ export class OfferCache {
     return request;
   }
 
+  /**
+   * The shared copy first, then the store. What the store gave is written to the shared copy
+   * before the caller gets it (one round trip, small next to the store's), unless a drop detached
+   * this request meanwhile: a stale answer must not outlive the drop in Redis.
+   */
+  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean): Promise<T> {
+    await this.#dropping;
+    const copy = await shared.get(key);
+    if (copy !== undefined && this.#now() - copy.storedAt < this.ttlMs) return copy.value as T;
+    const value = await fetcher();
+    if (stillWanted()) await shared.set([[key, { value, storedAt: this.#now() }]], this.ttlMs);
+    return value;
+  }
+
   #fresh(key: string): unknown {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
@@ -198,7 +257,7 @@ export class OfferCache {
   }
 
   #isFresh(entry: Entry): boolean {
-    return this.#now() - entry.storedAt < this.ttlMs;
+    return this.#now() - entry.storedAt < this.#localTtlMs;
   }
 
   #evictExpired(): void {

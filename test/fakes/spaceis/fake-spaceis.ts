@@ -4,8 +4,9 @@
  * It answers the offer endpoints with the shapes public SpaceIs clients see (camelCase server
  * endpoint, snake_case `data.product` in the variants endpoint, 0/1 booleans, base64 long
  * descriptions) and enforces the cart rules of POST /v4/cart/paymentUrl as the contract
- * describes them. Tests mutate `shop` to change the offer, inject faults with `failNext`, and
- * pause a route with `hold` to simulate a slow store.
+ * describes them. Tests mutate `shop` to change the offer, inject faults with `failNext`, pause
+ * a route with `hold` to simulate a slow store, and read `maxInFlight` to see how many requests
+ * all clients together had in flight at once.
  *
  * Statuses chosen (the contract leaves them "not shown"; these follow the addendum):
  * - 401 `unauthorized` for a missing/wrong `Authorization: Bearer <apiKey>` (every route);
@@ -181,6 +182,8 @@ export class FakeSpaceIs {
   readonly #hanging = new Set<ServerResponse>();
   readonly #rateLimit: number;
   #answered = 0;
+  #inFlight = 0;
+  #maxInFlight = 0;
   #closed = false;
 
   private constructor(server: Server, url: string, apiKey: string, shop: ShopFixture, rateLimit: number) {
@@ -230,6 +233,23 @@ export class FakeSpaceIs {
     return hold;
   }
 
+  /**
+   * Requests being served right now (arrived, connection not yet closed), on every route and from
+   * every client: what the license's concurrency limit is about.
+   */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** The most requests ever in flight at once since start (or the last `resetInFlightMark`). */
+  get maxInFlight(): number {
+    return this.#maxInFlight;
+  }
+
+  resetInFlightMark(): void {
+    this.#maxInFlight = this.#inFlight;
+  }
+
   /** Requests recorded for one route (convenience for assertions). */
   requestsTo(route: FakeRoute): RecordedRequest[] {
     return this.requests.filter((request) => classify(request.method, pathSegments(request.path))?.route === route);
@@ -248,6 +268,10 @@ export class FakeSpaceIs {
 
   /** @internal called by the node:http server. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.#inFlight += 1;
+    this.#maxInFlight = Math.max(this.#maxInFlight, this.#inFlight);
+    // Until the answer is sent or the connection dropped (a held or hanging request stays in flight).
+    res.once('close', () => (this.#inFlight -= 1));
     try {
       const text = await readBody(req);
       const rawPath = req.url ?? '/';
