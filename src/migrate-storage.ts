@@ -26,7 +26,8 @@ const from = valueOf('--from');
 const to = valueOf('--to');
 if (unknown.length > 0 || from === undefined || to === undefined) {
   // The arguments are not echoed: a redis:// URL may hold a password.
-  process.stderr.write(`${unknown.length > 0 ? `Unknown option ${unknown[0]}. ` : ''}${from === undefined ? '--from is missing. ' : ''}${to === undefined ? '--to is missing. ' : ''}\n${USAGE}\n`);
+  const problems = [unknown.length > 0 ? `Unknown option ${unknown[0]}.` : '', from === undefined ? '--from is missing.' : '', to === undefined ? '--to is missing.' : ''];
+  process.stderr.write(`${problems.filter(Boolean).join(' ')}\n${USAGE}\n`);
   process.exit(1);
 }
 
