@@ -1,0 +1,228 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { SecretBox } from '../../src/security/secret-box.js';
+import { keyFingerprint, licenseId } from '../../src/security/license-id.js';
+import { CartRepository, type StoredCart } from '../../src/storage/carts.js';
+import { CheckoutTimes } from '../../src/storage/checkout-times.js';
+import { GuildSettingsRepository } from '../../src/storage/guild-settings.js';
+import { openStorage, type Storage } from '../../src/storage/keyv-store.js';
+import { migrateStorage, MigrationError } from '../../src/storage/migrate.js';
+import { NickRepository } from '../../src/storage/nicks.js';
+import { LINK_RETENTION_DAYS, PaymentLinkRepository, type NewPaymentLink } from '../../src/storage/payment-links.js';
+import { redisUrl, TEST_DB, testStorage } from '../support/redis.js';
+
+/**
+ * The migration, in-process: an installation written by the bot's own repositories on SQLite is
+ * copied to Redis and read back through the same repositories there, as the bot would read it.
+ */
+
+const logger = createLogger('silent');
+const DAY = 86_400_000;
+const GUILD = '100000000000000001';
+const OTHER_GUILD = '100000000000000002';
+const BUYER = '200000000000000001';
+const LICENSE = licenseId('license-key-NEVER-LOG-ME-9f8e7d');
+const GUILD_KEY = 'guild-own-license-key-SECRET-42';
+const box = new SecretBox(Buffer.alloc(32, 7));
+
+function repositories(storage: Storage) {
+  return {
+    carts: new CartRepository(storage.keyv, logger),
+    nicks: new NickRepository(storage.keyv),
+    settings: new GuildSettingsRepository(storage.keyv, logger, { secretBox: box }),
+    links: new PaymentLinkRepository(storage.keyv, logger),
+    times: new CheckoutTimes(storage.keyv),
+  };
+}
+
+const line = {
+  variantId: 'variant-vip-30',
+  quantity: 2,
+  serverId: 'server-survival',
+  categoryId: 'category-ranks',
+  productId: 'product-vip',
+  serverName: 'Survival',
+  productName: 'VIP',
+  variantName: '30 dni',
+};
+
+function link(index: number, createdAt: number, userId = BUYER): NewPaymentLink {
+  return {
+    guildId: GUILD,
+    userId,
+    nick: `Steve_${index}`,
+    items: [{ variantId: line.variantId, quantity: 1, serverName: 'Survival', productName: 'VIP', variantName: '30 dni' }],
+    url: `https://pay.example/order/${index}?sig=abc`,
+    license: LICENSE,
+    createdAt,
+  };
+}
+
+describe('migrating storage from SQLite to Redis', () => {
+  let dir: string;
+  let sqliteUrl: string;
+  let redis: ReturnType<typeof testStorage>;
+  let opened: Storage[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'shopbot-migrate-'));
+    sqliteUrl = `sqlite://${join(dir, 'store.sqlite')}`;
+    redis = testStorage('migrate');
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.map((storage) => storage.close()));
+    opened = [];
+    await redis.cleanUp();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(url: string): Promise<Storage> {
+    const storage = await openStorage(url);
+    opened.push(storage);
+    return storage;
+  }
+
+  /** An installation as the bot leaves it: a cart, a nick, a guild with its own sealed license, links old and new, checkout times. */
+  async function installation(now: number) {
+    const sqlite = await open(sqliteUrl);
+    const repos = repositories(sqlite);
+    const cart: StoredCart = { license: LICENSE, lines: [line] };
+    await repos.carts.update(GUILD, BUYER, () => ({ cart, result: undefined }));
+    await repos.carts.update(OTHER_GUILD, BUYER, () => ({ cart: { license: LICENSE, lines: [{ ...line, quantity: 5 }] }, result: undefined }));
+    await repos.nicks.set(BUYER, 'Steve_123');
+    await repos.settings.set(GUILD, {
+      license: { sealed: box.seal(GUILD_KEY, GUILD), fingerprint: keyFingerprint(GUILD_KEY), setBy: BUYER, setAt: now },
+      linkLifetimeHours: 48,
+    });
+    await repos.settings.set(OTHER_GUILD, { multiServerCart: true });
+    // One link past retention (pruning must still find it on Redis, through the day index), and recent ones.
+    const old = await repos.links.create(link(0, now - (LINK_RETENTION_DAYS + 5) * DAY));
+    const recent = [];
+    for (let index = 1; index <= 3; index += 1) recent.push(await repos.links.create(link(index, now - index * 60_000)));
+    await repos.times.record(GUILD, BUYER, now - 10 * 60_000);
+    await sqlite.close();
+    opened = opened.filter((storage) => storage !== sqlite);
+    return { old, recent };
+  }
+
+  it('copies carts, nicks, settings with their license, links with their indexes and checkout times; the bot reads them on Redis as on SQLite', async () => {
+    const now = Date.now();
+    const { old, recent } = await installation(now);
+
+    const progress: [number, number][] = [];
+    const counts = await migrateStorage({ from: sqliteUrl, to: redis.url, onProgress: (copied, total) => progress.push([copied, total]) });
+    expect(counts.byKind).toEqual({
+      carts: 2,
+      nicks: 1,
+      guildSettings: 2,
+      linkRecords: 4,
+      // Per link its URL entry; the member's list; the guild's recent list; two days' bucket counts and buckets; the list of days.
+      linkIndexes: 4 + 1 + 1 + 2 + 2 + 1,
+      checkoutTimes: 1,
+      other: 0,
+    });
+    expect(counts.guildLicenses).toBe(1);
+    expect(counts).toMatchObject({ total: 21, created: 21, replaced: 0, identical: 0, expired: 0 });
+    expect(progress.at(-1)).toEqual([21, 21]);
+
+    const onRedis = repositories(await open(redis.url));
+    const onSqlite = repositories(await open(sqliteUrl));
+    expect(await onRedis.carts.get(GUILD, BUYER)).toEqual(await onSqlite.carts.get(GUILD, BUYER));
+    expect((await onRedis.carts.get(GUILD, BUYER)).lines).toEqual([line]);
+    expect((await onRedis.carts.get(OTHER_GUILD, BUYER)).lines[0]!.quantity).toBe(5);
+    expect(await onRedis.nicks.get(BUYER)).toBe('Steve_123');
+
+    const settings = await onRedis.settings.get(GUILD);
+    expect(settings).toEqual(await onSqlite.settings.get(GUILD));
+    expect(settings.linkLifetimeHours).toBe(48);
+    // The sealed license still opens, bound to its guild: the copy is byte for byte.
+    expect(box.open(settings.license!.sealed, GUILD)).toBe(GUILD_KEY);
+    expect((await onRedis.settings.get(OTHER_GUILD)).multiServerCart).toBe(true);
+
+    const page = await onRedis.links.listForMember(GUILD, BUYER, 0, 10);
+    expect(page.total).toBe(4);
+    expect(page.links.map((each) => each.id)).toEqual([...recent.map((each) => each.id)].reverse().concat(old.id));
+    expect((await onRedis.links.findByUrl(GUILD, recent[1]!.url))?.id).toBe(recent[1]!.id);
+    expect((await onRedis.links.listRecent(GUILD)).map((each) => each.id)).toEqual((await onSqlite.links.listRecent(GUILD)).map((each) => each.id));
+
+    // The checkout cooldown carries over, and the record keeps its expiry (an hour from when it was written).
+    expect(await onRedis.times.recent(GUILD, BUYER, now)).toEqual([now - 10 * 60_000]);
+    const client = new Redis(`${redisUrl()}/${TEST_DB}`);
+    try {
+      const ttl = await client.pttl(`${redis.prefix}:checkout-times:${GUILD}:${BUYER}`);
+      expect(ttl).toBeGreaterThan(59 * 60_000 - 30_000);
+      expect(ttl).toBeLessThanOrEqual(60 * 60_000);
+      expect(await client.pttl(`${redis.prefix}:cart:${GUILD}:${BUYER}`)).toBe(-1);
+    } finally {
+      client.disconnect();
+    }
+
+    // Pruning on Redis finds the old link through the copied day index, and removes it from the member's list.
+    expect(await onRedis.links.prune(now)).toBe(1);
+    expect(await onRedis.links.get(GUILD, old.id)).toBeUndefined();
+    expect((await onRedis.links.listForMember(GUILD, BUYER, 0, 10)).total).toBe(3);
+  });
+
+  it('run twice, gives the same target and the same counts; the second run writes nothing', async () => {
+    const now = Date.now();
+    await installation(now);
+    const first = await migrateStorage({ from: sqliteUrl, to: redis.url });
+    const client = new Redis(`${redisUrl()}/${TEST_DB}`);
+    try {
+      const snapshot = async () => {
+        const keys = (await client.keys(`${redis.prefix}*`)).sort();
+        return { keys, values: keys.length > 0 ? await client.mget(keys) : [] };
+      };
+      const before = await snapshot();
+      const second = await migrateStorage({ from: sqliteUrl, to: redis.url });
+      expect(second.byKind).toEqual(first.byKind);
+      expect(second).toMatchObject({ total: first.total, created: 0, replaced: 0, identical: first.total });
+      expect(await snapshot()).toEqual(before);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('refuses to overwrite records the bot changed on the target since the copy, unless told to replace them; never deletes the target\'s own', async () => {
+    await installation(Date.now());
+    await migrateStorage({ from: sqliteUrl, to: redis.url });
+    const onRedis = repositories(await open(redis.url));
+    // The bot ran on Redis meanwhile: a new nick, and a member the source never had.
+    await onRedis.nicks.set(BUYER, 'Alex_Newer');
+    await onRedis.nicks.set('200000000000000099', 'Only_On_Redis');
+
+    await expect(migrateStorage({ from: sqliteUrl, to: redis.url })).rejects.toThrow(
+      "The target already holds 1 records that differ from the source's (the bot may have run on it since an earlier copy): nothing was written. Run again with --replace",
+    );
+    expect(await onRedis.nicks.get(BUYER)).toBe('Alex_Newer');
+
+    const replaced = await migrateStorage({ from: sqliteUrl, to: redis.url, replace: true });
+    expect(replaced).toMatchObject({ replaced: 1, created: 0 });
+    expect(await onRedis.nicks.get(BUYER)).toBe('Steve_123');
+    expect(await onRedis.nicks.get('200000000000000099')).toBe('Only_On_Redis');
+  });
+
+  it('names the flag and never the password when a URL is wrong or Redis cannot be reached, before reading anything', async () => {
+    await installation(Date.now());
+    const refused = (to: string, from = sqliteUrl) => migrateStorage({ from, to }).then(
+      () => expect.fail('the migration should have refused'),
+      (error: unknown) => {
+        expect(error).toBeInstanceOf(MigrationError);
+        return (error as Error).message;
+      },
+    );
+    const unreachable = await refused('redis://admin:hunter2-SECRET@127.0.0.1:1/3');
+    expect(unreachable).toMatch(/^--to: cannot reach Redis at 127\.0\.0\.1:1\/3 \(.*ECONNREFUSED.*\)\. Start Redis there or correct --to\.$/);
+    expect(await refused('redis://admin:hunter2-SECRET@127.0.0.1:6379/x')).toBe('--to must end in a database number (0–15), e.g. redis://127.0.0.1:6379/0');
+    expect(await refused('postgres://admin:hunter2-SECRET@db/shop')).toBe(
+      '--to must be sqlite://<file> (e.g. sqlite://data/store.sqlite) or redis://host:port/db (e.g. redis://127.0.0.1:6379/0)',
+    );
+    expect(await refused(redis.url, `sqlite://${join(dir, 'missing.sqlite')}`)).toBe(`--from: there is no file ${join(dir, 'missing.sqlite')}`);
+    expect(await refused(redis.url, `sqlite://${join(dir, 'store.sqlite')}?prefix=x`)).toMatch(/^--from: there is no file/);
+  });
+});
