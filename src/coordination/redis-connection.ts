@@ -5,6 +5,8 @@ import type { RedisTarget } from './redis-url.js';
 
 /** How long the first connection may take before the start fails with a clear message. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** Longest any one command may take; well under Discord's 3 s. */
+const COMMAND_TIMEOUT_MS = 2_000;
 /** Reconnection backs off up to this, forever: Redis coming back must bring the bot back by itself. */
 const MAX_RECONNECT_DELAY_MS = 5_000;
 
@@ -19,6 +21,8 @@ export async function connectRedis(target: RedisTarget, logger: Logger, role: st
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    // A Redis that accepts connections but stops answering must not stall an interaction either.
+    commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, MAX_RECONNECT_DELAY_MS),
   });
   let down = false;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { Mutex } from 'redis-semaphore';
+import { PrefixedMutex as Mutex } from './prefixed-locks.js';
 import type { Logger } from '../logger.js';
 import { StorageError } from '../storage/storage-error.js';
 import type { Coordination, Locks, Topic } from './coordination.js';

@@ -1,4 +1,5 @@
-import { Semaphore, TimeoutError } from 'redis-semaphore';
+import { TimeoutError } from 'redis-semaphore';
+import { PrefixedSemaphore } from '../coordination/prefixed-locks.js';
 import type { Redis } from 'ioredis';
 import type { SharedRedis } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
@@ -105,16 +106,4 @@ export function redisSharedGate(redis: SharedRedis, license: string, options: Re
 function remaining(pttl: unknown): number {
   const ms = Number(pttl);
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
-}
-
-/**
- * redis-semaphore names its key `semaphore:<key>`; every key of this bot must start with its
- * prefix (so a Redis database can hold several bots, and tests delete exactly what they wrote),
- * so the key is used as given.
- */
-class PrefixedSemaphore extends Semaphore {
-  constructor(client: Redis, key: string, limit: number, options: ConstructorParameters<typeof Semaphore>[3]) {
-    super(client, key, limit, options);
-    this._key = key;
-  }
 }
