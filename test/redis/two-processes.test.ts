@@ -12,7 +12,8 @@ import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { startBotProcess, type BotProcess } from '../support/bot-process.js';
 import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY } from '../support/harness.js';
-import { testStorage } from '../support/redis.js';
+import { deleteKeys, testStorage } from '../support/redis.js';
+import { Redis } from 'ioredis';
 import { StorageSwitch } from '../support/storage-switch.js';
 import { button, textOf } from '../support/ui.js';
 
@@ -45,6 +46,16 @@ async function startProcess(world: World): Promise<string> {
   const session = world.discord.gatewaySessions().at(-1)!.id;
   world.sessions.push(session);
   return session;
+}
+
+/** Deletes the offer copies the processes share in Redis, as when they expire. */
+async function forgetSharedOffer(world: World): Promise<void> {
+  const client = new Redis(world.redis.url.replace(/\?.*$/, ''));
+  try {
+    await deleteKeys(client, `${world.redis.prefix}offers:`);
+  } finally {
+    client.disconnect();
+  }
 }
 
 async function endWorld(world: World): Promise<void> {
@@ -80,7 +91,9 @@ describe('two bot processes on one Redis', () => {
     await openVariant(member, SKY_VIP);
     const menu = member.message!;
     const add = button(menu, en.quantity.addToCart).custom_id!;
-    // Process B has not read this product yet: its presses wait for the store, then all go at once.
+    // The shared copy of the offer has just expired: process B must ask the (slow) store, and its
+    // presses then all go at once, among A's.
+    await forgetSharedOffer(world);
     const slow = world.store.hold('variants');
     const presses = await Promise.all(
       Array.from({ length: 20 }, (_unused, index) => world.discord.click(member.user, menu, add, { session: index % 2 === 0 ? a : b })),
