@@ -5,6 +5,7 @@ import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { isRedisUrl, parseRedisUrl } from '../coordination/redis-url.js';
 import { guardAdapter } from './guarded-adapter.js';
 import { openRedisAdapter } from './redis-adapter.js';
+import type { Logger } from '../logger.js';
 
 export interface Storage {
   readonly keyv: Keyv;
@@ -25,7 +26,12 @@ const PROBE_KEY = 'storage-probe';
  * bot; the folder is created if missing, so a fresh checkout just runs) or Redis, which several
  * bot processes can share (docs/scaling-out.md). An unreachable Redis throws StorageUnreachableError.
  */
-export async function openStorage(storageUrl: string, wrap?: AdapterWrapper, onFailure?: (operation: 'read' | 'write') => void): Promise<Storage> {
+export async function openStorage(
+  storageUrl: string,
+  wrap?: AdapterWrapper,
+  onFailure?: (operation: 'read' | 'write') => void,
+  logger?: Logger,
+): Promise<Storage> {
   let adapter: KeyvStoreAdapter;
   let backend: string;
   // Every key is `<namespace>:<key>` on SQLite (as since the first version); on Redis the adapter
@@ -34,7 +40,7 @@ export async function openStorage(storageUrl: string, wrap?: AdapterWrapper, onF
   if (isRedisUrl(storageUrl)) {
     const target = parseRedisUrl(storageUrl);
     if ('problem' in target) throw new Error(`STORAGE_URL ${target.problem}`);
-    adapter = await openRedisAdapter(target);
+    adapter = await openRedisAdapter(target, logger);
     backend = 'redis';
     namespace = target.prefix.slice(0, -1);
   } else {

@@ -2,6 +2,7 @@ import KeyvRedis, { createClient } from '@keyv/redis';
 import type { KeyvStoreAdapter } from 'keyv';
 import { unreachable } from '../coordination/redis-connection.js';
 import type { RedisTarget } from '../coordination/redis-url.js';
+import type { Logger } from '../logger.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const MAX_RECONNECT_DELAY_MS = 5_000;
@@ -13,7 +14,7 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
  * StorageError and the member is told, instead of waiting past Discord's 3 s.
  * Keys are `<prefix>:<key>` (e.g. `shopbot::cart:<guild>:<member>`): the prefix of STORAGE_URL.
  */
-export async function openRedisAdapter(target: RedisTarget): Promise<KeyvStoreAdapter> {
+export async function openRedisAdapter(target: RedisTarget, logger?: Logger): Promise<KeyvStoreAdapter> {
   const client = createClient({
     url: target.url,
     disableOfflineQueue: true,
@@ -24,8 +25,18 @@ export async function openRedisAdapter(target: RedisTarget): Promise<KeyvStoreAd
     },
   });
   let connected = false;
-  // node-redis emits 'error' on every failed reconnect; the ioredis coordination connection logs outages once.
-  client.on('error', () => undefined);
+  let down = false;
+  // node-redis emits 'error' on every failed reconnect: one line per outage, one when it is over.
+  client.on('error', (error: Error) => {
+    if (!connected || down) return;
+    down = true;
+    logger?.warn({ redis: target.display, role: 'storage', err: { message: error.message } }, 'Redis connection lost; reconnecting');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger?.info({ redis: target.display, role: 'storage' }, 'Redis connection back');
+  });
   try {
     await Promise.race([
       client.connect().then(() => (connected = true)),

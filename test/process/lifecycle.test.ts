@@ -144,6 +144,21 @@ describe('the bot process', () => {
     }
   });
 
+  it('stops at start with one sentence naming STORAGE_URL when its Redis is unreachable or the URL is bad, never echoing a password', async () => {
+    const main = join(ROOT, 'dist', 'src', 'main.js');
+    const env = { PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl, SPACEIS_API_URL: store.url };
+    // Port 1 on this machine: nothing listens there, the connection is refused at once.
+    const unreachable = await runScript(main, [], { ...env, STORAGE_URL: 'redis://:hunter2@127.0.0.1:1/0' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr.trim()).toBe('STORAGE_URL: cannot reach Redis at 127.0.0.1:1/0 (connect ECONNREFUSED 127.0.0.1:1). Start Redis there or correct STORAGE_URL.');
+    const bad = await runScript(main, [], { ...env, STORAGE_URL: 'redis://:hunter2@127.0.0.1:6379/main' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('STORAGE_URL must end in a database number');
+    for (const output of [unreachable, bad]) expect(output.stdout + output.stderr).not.toContain('hunter2');
+    // Neither got as far as Discord.
+    expect(discord.identifies).toHaveLength(0);
+  });
+
   it('keeps a guild whose sealed license no longer opens answering, and lets its admins repair it', async () => {
     const guildKey = 'guild-own-license-key-rotated-1';
     store.otherKeys.add(guildKey);

@@ -35,6 +35,8 @@ export interface Harness {
   storage: StorageSwitch;
   /** Every log line the bot wrote, raw. */
   logs: string[];
+  /** Resolves once the bot has logged `count` lines (default 1) with this message (event-driven, no polling). */
+  logged(message: string, count?: number): Promise<void>;
   /** Delays the store client asked to wait between retries (it is never made to actually wait). */
   sleeps: number[];
   /** Stops the bot and starts a new one on the same storage and servers, as after a crash or deploy. */
@@ -54,6 +56,8 @@ export interface HarnessOptions {
   healthPort?: number;
   /** How long a silent handler may take before the router acknowledges for it. */
   ackGuardMs?: number;
+  /** STORAGE_URL instead of a SQLite file in a temporary folder (the test cleans up what it names). */
+  storageUrl?: string;
   /** The shard count the local Discord recommends (GET /gateway/bot); default 1. */
   recommendedShards?: number;
   /** SHARDS and SHARD_COUNT, as an operator sets them (default: SHARDS=auto, all recommended shards). */
@@ -67,6 +71,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop: options.shop ?? defaultShop() });
   const clock = new ManualClock();
   const logs: string[] = [];
+  const logWaiters = new Set<() => void>();
+  const countLogged = (message: string) => logs.filter((line) => (JSON.parse(line) as { msg?: string }).msg === message).length;
   const sleeps: number[] = [];
   const storage = new StorageSwitch();
   // The buyers-on-redis project (vitest.config.ts) runs the same flows on Redis, under a prefix of their own.
@@ -77,7 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     SPACEIS_API_URL: store.url,
     ...(options.noDefaultLicense ? {} : { SPACEIS_API_KEY: LICENSE_KEY }),
     ENCRYPTION_KEY,
-    STORAGE_URL: redis?.url ?? `sqlite://${join(dir, 'store.sqlite')}`,
+    STORAGE_URL: options.storageUrl ?? redis?.url ?? `sqlite://${join(dir, 'store.sqlite')}`,
     LOG_LEVEL: options.logLevel ?? 'debug',
     ...(options.healthPort !== undefined ? { HEALTH_PORT: String(options.healthPort) } : {}),
     ...(options.shards !== undefined ? { SHARDS: options.shards } : {}),
@@ -88,6 +94,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logSink = new Writable({
     write(chunk, _encoding, done) {
       logs.push(...String(chunk).split('\n').filter(Boolean));
+      for (const waiter of [...logWaiters]) waiter();
       done();
     },
   });
@@ -122,6 +129,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     storageFile: join(dir, 'store.sqlite'),
     storage,
     logs,
+    logged: (message, count = 1) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (countLogged(message) < count) return;
+          logWaiters.delete(check);
+          resolve();
+        };
+        logWaiters.add(check);
+        check();
+      }),
     sleeps,
     async restart() {
       await harness.bot.stop();
