@@ -18,8 +18,12 @@ export interface Coordination {
   /** True when several processes may share this bot's state (Redis). */
   readonly shared: boolean;
   readonly locks: Locks;
-  /** Tells every other process; best effort (a message can be lost), so caches also keep short lifetimes. */
-  publish(topic: Topic, message: string): void;
+  /**
+   * Tells every other process; resolves once Redis has taken the message (never rejects: best
+   * effort, a message can be lost, so caches also keep short lifetimes). Awaiting it before
+   * answering means the other processes have it before the member's next interaction.
+   */
+  publish(topic: Topic, message: string): Promise<void>;
   /** Hears what other processes published (never this process's own messages). */
   subscribe(topic: Topic, listener: (message: string) => void): void;
   /**

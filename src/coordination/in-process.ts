@@ -6,7 +6,7 @@ export function inProcessCoordination(): Coordination {
   return {
     shared: false,
     locks: new KeyLock(),
-    publish(_topic: Topic, _message: string) {
+    async publish(_topic: Topic, _message: string) {
       // No other process to tell.
     },
     subscribe() {

@@ -60,8 +60,8 @@ export async function redisCoordination(target: RedisTarget, options: RedisCoord
   return {
     shared: true,
     locks,
-    publish(topic, message) {
-      client.publish(channel(topic), JSON.stringify({ from: self, body: message })).catch((error: unknown) => {
+    async publish(topic, message) {
+      await client.publish(channel(topic), JSON.stringify({ from: self, body: message })).catch((error: unknown) => {
         // The other processes' caches expire soon anyway (short in-process lifetimes).
         logger.warn({ topic, err: { message: (error as Error).message } }, 'could not tell other processes of a change');
       });

@@ -75,7 +75,7 @@ export class RedisOfferCopies {
           // The copy expires by itself within the offer's TTL; other processes are still told.
           this.#failed(error);
         }
-        this.coordination.publish('offers', JSON.stringify({ license, drop }));
+        await this.coordination.publish('offers', JSON.stringify({ license, drop }));
       },
       onRemoteDrop: (listener) => {
         this.#listeners.set(license, listener);

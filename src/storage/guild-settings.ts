@@ -128,7 +128,7 @@ export class GuildSettingsRepository {
       // A failed write throws (StorageError): nothing is cached, the next read asks storage again.
       await this.keyv.set(settingsKey(guildId), after);
       this.#remember(guildId, after);
-      this.#coordination.publish('settings', guildId);
+      await this.#coordination.publish('settings', guildId);
       this.#tell(guildId, before, after);
       return { before, after };
     });

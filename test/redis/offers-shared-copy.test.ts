@@ -128,7 +128,7 @@ describe('the shared offer copy (Redis)', () => {
     const client = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
     const heard = listeningLogger();
-    const copies = new RedisOfferCopies({ client, key: (name) => `unreachable:${name}` }, { publish: () => undefined, subscribe: () => undefined }, heard.logger);
+    const copies = new RedisOfferCopies({ client, key: (name) => `unreachable:${name}` }, { publish: async () => undefined, subscribe: () => undefined }, heard.logger);
     const store = new CountingStore();
     const cache = new OfferCache(store, { shared: copies.forLicense(LICENSE) });
     expect((await cache.servers()).map((server) => server.name)).toEqual(['Survival']);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InteractionResponseType } from 'discord.js';
+import { InteractionResponseType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBot, type Bot } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -15,7 +15,7 @@ import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY } from '../support/harness.js';
 import { deleteKeys, testStorage } from '../support/redis.js';
 import { Redis } from 'ioredis';
 import { StorageSwitch } from '../support/storage-switch.js';
-import { button, textOf } from '../support/ui.js';
+import { button, optionLabels, textOf } from '../support/ui.js';
 
 /**
  * Two bot processes (node dist/src/main.js) on one Redis, one local Discord, one local store, both
@@ -30,6 +30,8 @@ interface World {
   bots: BotProcess[];
   sessions: string[];
 }
+
+const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
 
 async function startWorld(label: string): Promise<World> {
   const discord = await FakeDiscord.start();
@@ -122,6 +124,17 @@ describe('two bot processes on one Redis', () => {
     expect(dm.filter((message) => message.components?.length)).toHaveLength(1);
     // The press that lost the race is told the cart is already checked out, not given a second link.
     expect(outcomes.map((outcome) => textOf(outcome.message!)).join('\n')).toContain(en.checkout.emptyCart);
+  });
+
+  it('a settings change made through one process applies in the other at once', async () => {
+    const buyer = new Member(world, { session: b });
+    // Process B has this guild's settings in memory already (it served the tests above).
+    expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+    const admin = new Member(world, { session: a, permissions: ADMIN });
+    const menu = (await admin.sub('shop-admin', 'servers')).message!;
+    expect((await admin.choose('Survival', menu)).message!.content).toBe(en.admin.serversSaved('Survival'));
+    // No clock moved: B dropped its copy on A's notice, not because it aged out.
+    expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
   });
 });
 
