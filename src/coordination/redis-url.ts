@@ -33,7 +33,7 @@ export function parseRedisUrl(value: string): RedisTarget | { problem: string } 
     return { problem: 'must name a Redis host, e.g. redis://127.0.0.1:6379/0' };
   }
   const path = url.pathname.replace(/^\//, '');
-  if (path !== '' && !/^\d{1,2}$/.test(path)) return { problem: 'must end in a database number (0–15), e.g. redis://127.0.0.1:6379/0' };
+  if (path !== '' && !/^\d{1,2}$/.test(path)) return { problem: 'must end in a database number, e.g. redis://127.0.0.1:6379/0' };
   const db = path === '' ? 0 : Number(path);
   const name = url.searchParams.get('prefix') ?? 'shopbot';
   if (!PREFIX_NAME.test(name)) return { problem: 'prefix= may hold only letters, digits, "_", "." and "-" (at most 64)' };

@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeDiscord } from '../fakes/discord/fake-discord.js';
-import { FakeSpaceIs, type Hold } from '../fakes/spaceis/fake-spaceis.js';
+import type { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { startProcessPair, type ProcessPair } from '../support/process-pair.js';
+import type { FakeSpaceIs, Hold } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
-import { LICENSE_KEY } from '../support/harness.js';
-import { testStorage } from '../support/redis.js';
 import { en } from '../../src/i18n/en.js';
 
 /**
@@ -17,18 +11,6 @@ import { en } from '../../src/i18n/en.js';
  * guild and members), as two shards of one bot would.
  */
 const error = (message: string) => ({ success: false, type: 'error', message });
-
-/** A port free right now, for a process's health and metrics listener. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** What a process's gate metrics say (as an operator scraping /metrics sees them), summed over licenses. */
 async function gateLoad(port: number): Promise<{ inFlight: number; queued: number }> {
@@ -42,36 +24,16 @@ async function gateLoad(port: number): Promise<{ inFlight: number; queued: numbe
 }
 
 describe('the store gate across bot processes (Redis)', () => {
-  let storage: ReturnType<typeof testStorage>;
+  let pair: ProcessPair;
   let store: FakeSpaceIs;
   let discords: FakeDiscord[];
-  let bots: BotProcess[];
-  let dir: string;
   let metricsPorts: number[];
-
   beforeEach(async () => {
-    storage = testStorage('gate-processes');
-    store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
-    dir = mkdtempSync(join(tmpdir(), 'shopbot-gate-'));
-    // The second local Discord's snowflakes start 10 minutes later: its guild and members can never
-    // share an id with the first one's, as they could not on the real Discord.
-    discords = [await FakeDiscord.start(), await FakeDiscord.start({ clock: () => Date.now() + 10 * 60_000 })];
-    bots = [];
-    metricsPorts = [];
-    for (const discord of discords) {
-      const port = await freePort();
-      metricsPorts.push(port);
-      bots.push(await startBotProcess({ discord, store, cwd: dir, env: { STORAGE_URL: storage.url, HEALTH_PORT: String(port) } }));
-    }
+    pair = await startProcessPair('gate-processes', { metrics: true });
+    ({ store, discords, metricsPorts } = pair);
   });
 
-  afterEach(async () => {
-    await Promise.all(bots.map((bot) => bot.end()));
-    await Promise.all(discords.map((discord) => discord.close()));
-    await store.close();
-    await storage.cleanUp();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => pair.end());
 
   it("makes the other process wait out a 429's Retry-At without calling the store", async () => {
     const [inA, inB] = [new Member({ discord: discords[0]! }), new Member({ discord: discords[1]! })];

@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeDiscord } from '../fakes/discord/fake-discord.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import type { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { startProcessPair, type ProcessPair } from '../support/process-pair.js';
+import type { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
-import { LICENSE_KEY } from '../support/harness.js';
-import { testStorage } from '../support/redis.js';
 import { textOf } from '../support/ui.js';
 
 /**
@@ -15,29 +10,15 @@ import { textOf } from '../support/ui.js';
  * whatever process serves the menu, and a change one process learns of reaches the other.
  */
 describe('the offer cache across bot processes (Redis)', () => {
-  let storage: ReturnType<typeof testStorage>;
+  let pair: ProcessPair;
   let store: FakeSpaceIs;
   let discords: FakeDiscord[];
-  let bots: BotProcess[];
-  let dir: string;
-
   beforeEach(async () => {
-    storage = testStorage('offers-processes');
-    store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
-    dir = mkdtempSync(join(tmpdir(), 'shopbot-offers-'));
-    // The second local Discord's snowflakes start 10 minutes later, so no id is shared between them.
-    discords = [await FakeDiscord.start(), await FakeDiscord.start({ clock: () => Date.now() + 10 * 60_000 })];
-    bots = [];
-    for (const discord of discords) bots.push(await startBotProcess({ discord, store, cwd: dir, env: { STORAGE_URL: storage.url } }));
+    pair = await startProcessPair('offers-processes');
+    ({ store, discords } = pair);
   });
 
-  afterEach(async () => {
-    await Promise.all(bots.map((bot) => bot.end()));
-    await Promise.all(discords.map((discord) => discord.close()));
-    await store.close();
-    await storage.cleanUp();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => pair.end());
 
   it("asks the store once for a product's variants, whatever process serves the menu", async () => {
     await openVariant(new Member({ discord: discords[0]! }), VIP_30);
@@ -61,7 +42,7 @@ describe('the offer cache across bot processes (Redis)', () => {
     vip.variants.find((variant) => variant.name === '30 dni')!.name = '30 dni (nowość)';
     store.failNext('paymentUrl', { status: 422, body: { success: false, type: 'error', message: 'invalid variant' } });
     expect((await inA.run('checkout', { nick: 'Stale' })).message!.content).toContain('invalid variant');
-    await bots[1]!.outputContains('offer dropped by another process');
+    await pair.bots[1]!.outputContains('offer dropped by another process');
 
     await openVariant(inB, { ...VIP_30, variant: '30 dni (nowość)' });
     expect(textOf(inB.message!)).toContain('VIP — 30 dni (nowość)');
