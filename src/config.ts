@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isRedisUrl, parseRedisUrl } from './coordination/redis-url.js';
+import { storageUrlProblem } from './storage/storage-url.js';
 import { parseEncryptionKey } from './security/secret-box.js';
 
 /**
@@ -84,13 +84,8 @@ const configSchema = z.object({
     .trim()
     .default('sqlite://data/store.sqlite')
     .superRefine((value, context) => {
-      if (isRedisUrl(value)) {
-        const target = parseRedisUrl(value);
-        // The message never repeats the URL: it may hold Redis' password.
-        if ('problem' in target) context.addIssue({ code: 'custom', message: target.problem });
-      } else if (!value.startsWith('sqlite://') || value.length === 'sqlite://'.length) {
-        context.addIssue({ code: 'custom', message: 'must be sqlite://<file> (e.g. sqlite://data/store.sqlite) or redis://host:port/db (e.g. redis://127.0.0.1:6379/0)' });
-      }
+      const problem = storageUrlProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
   /** The demo shop's pay page listens on 127.0.0.1 at this port, once a guild uses the demo (0: any free port). */
   DEMO_PORT: wholeNumber(0, 65535, 'must be a port number (0–65535)').default(8787),

@@ -7,6 +7,7 @@ import { isRedisUrl, parseRedisUrl, type RedisTarget } from '../coordination/red
 import { createLogger } from '../logger.js';
 import { openStorage } from './keyv-store.js';
 import { StorageUnreachableError } from './storage-error.js';
+import { storageUrlProblem } from './storage-url.js';
 
 /**
  * Copies every record of one installation's storage (STORAGE_URL) into another: what
@@ -60,17 +61,11 @@ export class MigrationError extends Error {
   override readonly name = 'MigrationError';
 }
 
-/** What is wrong with a storage URL given as `flag`, by the rules of STORAGE_URL (src/config.ts); undefined when nothing. Never echoes the URL. */
-export function storageUrlProblem(value: string | undefined, flag: string): string | undefined {
+/** What is wrong with a storage URL given as `flag`, by the rules of STORAGE_URL; undefined when nothing. Never echoes the URL. */
+export function storageUrlProblemOf(value: string | undefined, flag: string): string | undefined {
   if (value === undefined || value.trim() === '') return `${flag} is required (a STORAGE_URL: sqlite://<file> or redis://host:port/db)`;
-  if (isRedisUrl(value)) {
-    const target = parseRedisUrl(value);
-    return 'problem' in target ? `${flag} ${target.problem}` : undefined;
-  }
-  if (!value.startsWith('sqlite://') || value.length === 'sqlite://'.length) {
-    return `${flag} must be sqlite://<file> (e.g. sqlite://data/store.sqlite) or redis://host:port/db (e.g. redis://127.0.0.1:6379/0)`;
-  }
-  return undefined;
+  const problem = storageUrlProblem(value);
+  return problem && `${flag} ${problem}`;
 }
 
 /** One record as stored: the bot's key (without namespace or prefix), the serialized string, and the time it has left. */
@@ -99,7 +94,7 @@ const PAGE_SIZE = 500;
 
 /** Opens `url` (given as `flag`) for the migration; a problem is thrown as one MigrationError sentence naming the flag. */
 export async function openRecordStore(url: string, flag: string, role: 'source' | 'target'): Promise<RecordStore> {
-  const problem = storageUrlProblem(url, flag);
+  const problem = storageUrlProblemOf(url, flag);
   if (problem) throw new MigrationError(problem);
   if (isRedisUrl(url)) {
     const target = parseRedisUrl(url) as RedisTarget;
