@@ -5,14 +5,17 @@ import type { Locks } from '../coordination/coordination.js';
 import { parseRecord } from './records.js';
 
 /**
- * Which links were created on each UTC day, across guilds: the one index that spans guilds, read
- * only when pruning, so pruning reads what it deletes. A day's entries live in buckets of at most
- * BUCKET_SIZE, so a checkout rewrites one bounded bucket whatever the day's traffic (a single list
- * per day made the bytes written grow with the square of the day's links).
+ * Which links were created on each UTC day, read only when pruning, so pruning reads what it
+ * deletes. Each guild has its own index of the day: a checkout rewrites only its own guild's
+ * (several bot processes on one Redis would otherwise all queue on one key per day), and entries
+ * live in buckets of at most BUCKET_SIZE, so a checkout rewrites one bounded bucket whatever the
+ * day's traffic (a single list per day made the bytes written grow with the square of the day's links).
  *
- * Keys: `link-day:<day>` (bucket 0: also the whole list as it was written before buckets),
- * `link-day:<day>:<n>` for n ≥ 1, `link-day-buckets:<day>` (how many numbered buckets), and
- * `link-days` (the days that have entries, oldest first).
+ * Keys of a guild's day: `link-day:<day>:g<guild>:<n>` (n ≥ 1), `link-day-buckets:<day>:g<guild>`
+ * (how many buckets). Which guilds have entries on a day: `link-day-guilds:<day>`; which days have
+ * entries: `link-days`. Both are written once per guild and day (and once per day), not per checkout.
+ * Days written before guilds had their own index (one index for all guilds, `link-day:<day>`,
+ * `link-day:<day>:<n>`, `link-day-buckets:<day>`) are read and pruned as the scope '' and never added to.
  */
 export type DayEntry = [guildId: string, linkId: string];
 
@@ -21,6 +24,9 @@ const entriesSchema = z.array(z.tuple([z.string(), z.string()]));
 const countSchema = z.number().int().nonnegative();
 const daysSchema = z.array(z.string());
 const DAYS_KEY = 'link-days';
+const guildsSchema = z.array(z.string());
+/** The index of every guild at once, as written before each guild had its own. */
+const SHARED_SCOPE = '';
 
 export class LinkDayIndex {
   constructor(
@@ -29,33 +35,36 @@ export class LinkDayIndex {
     private readonly logger: Logger,
   ) {}
 
-  /** The lock to hold while preparing an addition (see `addition`). */
-  lockKey(day: string): string {
-    return countKey(day);
+  /** The lock to hold while preparing an addition (see `addition`): the guild's own, for the day. */
+  lockKey(day: string, guildId: string): string {
+    return countKey(day, guildId);
   }
 
   /**
-   * The writes that add `entry` to its day, to be written together with the link (under `lockKey`):
-   * the last bucket with the entry, and the bucket count when a bucket is started.
+   * The writes that add `entry` to its guild's day, to be written together with the link (under
+   * `lockKey`): the last bucket with the entry, and the bucket count when a bucket is started.
    */
   async addition(day: string, entry: DayEntry): Promise<{ key: string; value: unknown }[]> {
-    const count = await this.count(day);
-    const current = count === 0 ? [] : await this.bucket(day, count);
+    const scope = entry[0];
+    const count = await this.count(day, scope);
+    const current = count === 0 ? [] : await this.read(bucketKey(day, scope, count));
     const writes: { key: string; value: unknown }[] = [];
     if (count === 0 || current.length >= BUCKET_SIZE) {
-      writes.push({ key: countKey(day), value: count + 1 }, { key: bucketKey(day, count + 1), value: [entry] });
+      writes.push({ key: countKey(day, scope), value: count + 1 }, { key: bucketKey(day, scope, count + 1), value: [entry] });
     } else {
-      writes.push({ key: bucketKey(day, count), value: [...current, entry] });
+      writes.push({ key: bucketKey(day, scope, count), value: [...current, entry] });
     }
     return writes;
   }
 
-  /** Records that `day` has entries (once per day). */
-  async noteDay(day: string): Promise<void> {
-    await this.locks.run(DAYS_KEY, async () => {
-      const days = await this.days();
-      if (!days.includes(day)) await this.keyv.set(DAYS_KEY, [...days, day].sort());
-    });
+  /**
+   * Records that `day` has entries, of `guildId` if given. Read first without a lock: the lists
+   * change once per day and guild, and every checkout taking their lock would make them the one
+   * key every checkout of every guild waits on.
+   */
+  async noteDay(day: string, guildId?: string): Promise<void> {
+    await this.addOnce(DAYS_KEY, day, true);
+    if (guildId !== undefined) await this.addOnce(guildsKey(day), guildId, false);
   }
 
   /** Days that have entries, oldest first. */
@@ -64,37 +73,76 @@ export class LinkDayIndex {
   }
 
   /**
-   * Runs `sift` over every entry of `day` (under the day's lock) and keeps those it returns; a day
-   * left empty is forgotten. Returns what `sift` returned besides the entries to keep.
+   * Runs `sift` over the entries of `day`, one guild's index at a time (under its lock), and keeps
+   * those it returns; an index left empty is forgotten, and so is a day left empty. Returns what
+   * each `sift` returned besides the entries to keep.
    */
-  async rewriteDay<T>(day: string, sift: (entries: DayEntry[]) => Promise<{ keep: DayEntry[]; result: T }>): Promise<T> {
-    const { result, emptied } = await this.locks.run(countKey(day), async () => {
-      const count = await this.count(day);
-      const buckets = [bucketKey(day, 0), ...Array.from({ length: count }, (_unused, index) => bucketKey(day, index + 1))];
+  async rewriteDay<T>(day: string, sift: (entries: DayEntry[]) => Promise<{ keep: DayEntry[]; result: T }>): Promise<T[]> {
+    const results: T[] = [];
+    let left = 0;
+    for (const scope of [SHARED_SCOPE, ...(await this.guildsOf(day))]) {
+      const { result, kept } = await this.rewriteScope(day, scope, sift);
+      results.push(result);
+      left += kept;
+      if (kept === 0 && scope !== SHARED_SCOPE) await this.remove(guildsKey(day), scope);
+    }
+    if (left === 0) {
+      await this.remove(DAYS_KEY, day);
+      await this.keyv.delete(guildsKey(day));
+    }
+    return results;
+  }
+
+  private async rewriteScope<T>(
+    day: string,
+    scope: string,
+    sift: (entries: DayEntry[]) => Promise<{ keep: DayEntry[]; result: T }>,
+  ): Promise<{ result: T; kept: number }> {
+    return this.locks.run(countKey(day, scope), async () => {
+      const count = await this.count(day, scope);
+      const buckets = [...(scope === SHARED_SCOPE ? [bucketKey(day, scope, 0)] : []), ...Array.from({ length: count }, (_unused, index) => bucketKey(day, scope, index + 1))];
       const entries = (await Promise.all(buckets.map((key) => this.read(key)))).flat();
       const { keep, result } = await sift(entries);
-      await this.keyv.delete([...buckets, countKey(day)]);
+      await this.keyv.delete([...buckets, countKey(day, scope)]);
       const chunks = Array.from({ length: Math.ceil(keep.length / BUCKET_SIZE) }, (_unused, index) => keep.slice(index * BUCKET_SIZE, (index + 1) * BUCKET_SIZE));
       if (chunks.length > 0) {
-        await this.keyv.setMany([{ key: countKey(day), value: chunks.length }, ...chunks.map((chunk, index) => ({ key: bucketKey(day, index + 1), value: chunk }))]);
+        await this.keyv.setMany([
+          { key: countKey(day, scope), value: chunks.length },
+          ...chunks.map((chunk, index) => ({ key: bucketKey(day, scope, index + 1), value: chunk })),
+        ]);
       }
-      return { result, emptied: keep.length === 0 };
+      return { result, kept: keep.length };
     });
-    if (emptied) {
-      await this.locks.run(DAYS_KEY, async () => {
-        const days = await this.days();
-        if (days.includes(day)) await this.keyv.set(DAYS_KEY, days.filter((other) => other !== day));
-      });
-    }
-    return result;
   }
 
-  private async count(day: string): Promise<number> {
-    return parseRecord(countSchema, await this.keyv.get(countKey(day)), () => 0, this.logger, countKey(day));
+  private async guildsOf(day: string): Promise<string[]> {
+    return parseRecord(guildsSchema, await this.keyv.get(guildsKey(day)), () => [], this.logger, guildsKey(day));
   }
 
-  private async bucket(day: string, index: number): Promise<DayEntry[]> {
-    return this.read(bucketKey(day, index));
+  /** Adds `item` to the list at `key` unless it is there (checked before and under the list's lock). */
+  private async addOnce(key: string, item: string, sorted: boolean): Promise<void> {
+    const read = async () => parseRecord(guildsSchema, await this.keyv.get(key), () => [], this.logger, key);
+    if ((await read()).includes(item)) return;
+    await this.locks.run(key, async () => {
+      const items = await read();
+      if (items.includes(item)) return;
+      const next = [...items, item];
+      await this.keyv.set(key, sorted ? next.sort() : next);
+    });
+  }
+
+  private async remove(key: string, item: string): Promise<void> {
+    await this.locks.run(key, async () => {
+      const items = parseRecord(guildsSchema, await this.keyv.get(key), () => [], this.logger, key);
+      if (!items.includes(item)) return;
+      const next = items.filter((other) => other !== item);
+      if (next.length > 0) await this.keyv.set(key, next);
+      else await this.keyv.delete(key);
+    });
+  }
+
+  private async count(day: string, scope: string): Promise<number> {
+    return parseRecord(countSchema, await this.keyv.get(countKey(day, scope)), () => 0, this.logger, countKey(day, scope));
   }
 
   private async read(key: string): Promise<DayEntry[]> {
@@ -102,9 +150,13 @@ export class LinkDayIndex {
   }
 }
 
-function countKey(day: string): string {
-  return `link-day-buckets:${day}`;
+function countKey(day: string, scope: string): string {
+  return scope === SHARED_SCOPE ? `link-day-buckets:${day}` : `link-day-buckets:${day}:g${scope}`;
 }
-function bucketKey(day: string, index: number): string {
+function bucketKey(day: string, scope: string, index: number): string {
+  if (scope !== SHARED_SCOPE) return `link-day:${day}:g${scope}:${index}`;
   return index === 0 ? `link-day:${day}` : `link-day:${day}:${index}`;
+}
+function guildsKey(day: string): string {
+  return `link-day-guilds:${day}`;
 }

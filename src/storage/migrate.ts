@@ -27,7 +27,7 @@ export function kindOf(key: string): RecordKind {
   if (key.startsWith('guild:')) return 'guildSettings';
   if (key.startsWith('link:')) return 'linkRecords';
   // payment-link-record.ts and link-day-index.ts: by URL, by member, the guild's recent, by day.
-  if (/^(link-url|links-of|links-recent|link-day|link-day-buckets):/.test(key) || key === 'link-days') return 'linkIndexes';
+  if (/^(link-url|links-of|links-recent|link-day|link-day-buckets|link-day-guilds):/.test(key) || key === 'link-days') return 'linkIndexes';
   if (key.startsWith('checkout-times:')) return 'checkoutTimes';
   return 'other';
 }

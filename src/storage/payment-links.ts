@@ -63,7 +63,7 @@ export class PaymentLinkRepository {
     const day = dayOf(record.createdAt);
     await this.#locks.run(member, () =>
       this.#locks.run(recent, () =>
-        this.#locks.run(this.#days.lockKey(day), async () => {
+        this.#locks.run(this.#days.lockKey(day, record.guildId), async () => {
           const [memberIds, recentIds, dayWrites] = await Promise.all([
             this.ids(member),
             this.ids(recent),
@@ -79,7 +79,7 @@ export class PaymentLinkRepository {
         }),
       ),
     );
-    await this.#days.noteDay(day);
+    await this.#days.noteDay(day, record.guildId);
     return record;
   }
 
@@ -183,7 +183,7 @@ export class PaymentLinkRepository {
       });
       for (const link of old) await this.deleteRecord(link);
       return { keep, result: old };
-    });
+    }).then((perGuild) => perGuild.flat());
     await this.removeFromIndexes(old);
     return old.length;
   }

@@ -121,14 +121,15 @@ describe('migrating storage from SQLite to Redis', () => {
       nicks: 1,
       guildSettings: 2,
       linkRecords: 4,
-      // Per link its URL entry; the member's list; the guild's recent list; two days' bucket counts and buckets; the list of days.
-      linkIndexes: 4 + 1 + 1 + 2 + 2 + 1,
+      // Per link its URL entry; the member's list; the guild's recent list; two days' bucket counts,
+      // buckets and lists of guilds (each day's index is the guild's own); the list of days.
+      linkIndexes: 4 + 1 + 1 + 2 + 2 + 2 + 1,
       checkoutTimes: 1,
       other: 0,
     });
     expect(counts.guildLicenses).toBe(1);
-    expect(counts).toMatchObject({ total: 21, created: 21, replaced: 0, identical: 0, expired: 0 });
-    expect(progress.at(-1)).toEqual([21, 21]);
+    expect(counts).toMatchObject({ total: 23, created: 23, replaced: 0, identical: 0, expired: 0 });
+    expect(progress.at(-1)).toEqual([23, 23]);
 
     const onRedis = repositories(await open(redis.url));
     const onSqlite = repositories(await open(sqliteUrl));

@@ -8,17 +8,19 @@ const DAY = 86_400_000;
 
 /** An in-memory store that counts what is written: statements (set / setMany calls) and bytes. */
 function countingRepository() {
-  const writes = { statements: 0, bytes: 0 };
+  const writes: { statements: number; bytes: number; onSet?: (key: string) => void } = { statements: 0, bytes: 0 };
   class CountingStore extends Map<string, unknown> {
     override set(key: string, value: unknown): this {
       writes.statements += 1;
       writes.bytes += key.length + JSON.stringify(value).length;
+      writes.onSet?.(key);
       return super.set(key, value);
     }
     setMany(entries: { key: string; value: unknown }[]): boolean[] {
       writes.statements += 1;
       for (const { key, value } of entries) {
         writes.bytes += key.length + JSON.stringify(value).length;
+        writes.onSet?.(key);
         super.set(key, value);
       }
       return entries.map(() => true);
@@ -44,9 +46,9 @@ function newLink(index: number, change: Partial<NewPaymentLink> = {}): NewPaymen
 describe('writing a payment link', () => {
   it('writes the record and all its indexes in one statement', async () => {
     const { repository, writes } = countingRepository();
-    await repository.create(newLink(0)); // the first link of a day also notes the day
+    await repository.create(newLink(0)); // a guild's first link of a day also notes the day and the guild
     writes.statements = 0;
-    await repository.create(newLink(1));
+    await repository.create(newLink(7)); // the same guild, the same day
     expect(writes.statements).toBe(1);
   });
 
@@ -69,7 +71,7 @@ describe('writing a payment link', () => {
     const legacy = await repository.create(newLink(1, { createdAt: T0 - 3 * DAY }));
     // As the previous version stored a day: one list of [guild, link] pairs under the day's key.
     const day = new Date(T0 - 3 * DAY).toISOString().slice(0, 10);
-    await keyv.delete([`link-day-buckets:${day}`, `link-day:${day}:1`]);
+    await keyv.delete([`link-day-buckets:${day}:g${legacy.guildId}`, `link-day:${day}:g${legacy.guildId}:1`, `link-day-guilds:${day}`]);
     await keyv.set(`link-day:${day}`, [[legacy.guildId, legacy.id]]);
     const current = await repository.create(newLink(2, { createdAt: T0 - 2 * DAY }));
     const kept = await repository.create(newLink(3, { createdAt: T0 }));
@@ -79,5 +81,16 @@ describe('writing a payment link', () => {
     expect(await repository.get(current.guildId, current.id)).toBeUndefined();
     expect(await repository.get(kept.guildId, kept.id)).toBeDefined();
     expect(await repository.pruneOlderThan(T0 - DAY)).toBe(0);
+  });
+
+  it("writes no key that every guild's checkouts rewrite: each guild's links of a day have an index of their own", async () => {
+    const { repository, writes } = countingRepository();
+    for (let index = 0; index < 7; index += 1) await repository.create(newLink(index)); // the first link of each of 7 guilds
+    const written = new Map<string, number>();
+    writes.onSet = (key) => written.set(key, (written.get(key) ?? 0) + 1);
+    for (let index = 7; index < 70; index += 1) await repository.create(newLink(index));
+    // 63 links over 7 guilds: no key was written by more than that guild's own 9 checkouts.
+    expect(Math.max(...written.values())).toBeLessThanOrEqual(9);
+    expect([...written.keys()].filter((key) => key.includes('link-day')).every((key) => /:gg\d/.test(key))).toBe(true);
   });
 });
