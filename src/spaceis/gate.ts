@@ -1,4 +1,5 @@
 import { StoreError } from './errors.js';
+import { FairSlots } from './fair-slots.js';
 import type { SharedGate, SharedGateView } from './shared-gate.js';
 
 /**
@@ -50,17 +51,11 @@ export type GateState = 'closed' | 'open' | 'half-open';
 
 export class StoreGate {
   readonly #now: () => number;
-  readonly #maxConcurrent: number;
-  readonly #maxQueue: number;
-  readonly #maxQueuePerLane: number;
   readonly #failureThreshold: number;
   readonly #openMs: number;
   readonly #exhaustedPauseMs: number;
 
-  #active = 0;
-  /** Waiting requests by lane, in the order lanes get their next turn. */
-  readonly #lanes = new Map<string, (() => void)[]>();
-  #queued = 0;
+  readonly #slots: FairSlots;
   #failures = 0;
   #openedAt: number | undefined;
   #trialInFlight = false;
@@ -75,11 +70,11 @@ export class StoreGate {
 
   constructor(options: GateOptions) {
     this.#now = options.now;
-    this.#maxConcurrent = options.maxConcurrent ?? 4;
+    const maxConcurrent = options.maxConcurrent ?? 4;
     // Waiting costs a closure each; 1 000 lets a crowd of checkouts queue (measured: 200 at once all
     // get their link) while still bounding memory and the wait behind a slow store.
-    this.#maxQueue = options.maxQueue ?? 1_000;
-    this.#maxQueuePerLane = options.maxQueuePerLane ?? Math.max(1, Math.floor(this.#maxQueue / 4));
+    const maxQueue = options.maxQueue ?? 1_000;
+    this.#slots = new FairSlots(maxConcurrent, maxQueue, options.maxQueuePerLane ?? Math.max(1, Math.floor(maxQueue / 4)));
     this.#failureThreshold = options.failureThreshold ?? 5;
     this.#openMs = options.openMs ?? 30_000;
     this.#exhaustedPauseMs = options.exhaustedPauseMs ?? 1_000;
@@ -98,15 +93,15 @@ export class StoreGate {
     const seen = this.#lastShared;
     const sharedPause = seen !== undefined && this.#now() < seen.at + seen.view.pausedMs;
     return {
-      inFlight: this.#active - this.#waitingForShared,
-      queued: this.#queued + this.#waitingForShared,
+      inFlight: this.#slots.active - this.#waitingForShared,
+      queued: this.#slots.queued + this.#waitingForShared,
       paused: this.#now() < this.#pausedUntil || sharedPause,
     };
   }
 
   /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
   get idle(): boolean {
-    return this.#active === 0 && this.#queued === 0;
+    return this.#slots.active === 0 && this.#slots.queued === 0;
   }
 
   /** Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness. */
@@ -249,35 +244,13 @@ export class StoreGate {
   }
 
   async #acquire(method: string, path: string, lane: string): Promise<void> {
-    if (this.#active < this.#maxConcurrent) {
-      this.#active += 1;
-      return;
-    }
-    const waiting = this.#lanes.get(lane) ?? [];
-    if (this.#queued >= this.#maxQueue || waiting.length >= this.#maxQueuePerLane) {
+    if (!(await this.#slots.acquire(lane))) {
       throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: too many requests waiting` });
     }
-    // The slot is handed over by #release, so `active` never drops while others wait.
-    await new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      this.#lanes.set(lane, waiting);
-      this.#queued += 1;
-    });
   }
 
-  /** Hands the slot to the next lane in turn (round-robin), or frees it. */
   #release(): void {
-    const turn = this.#lanes.entries().next();
-    if (turn.done) {
-      this.#active -= 1;
-      return;
-    }
-    const [lane, waiting] = turn.value;
-    const next = waiting.shift();
-    this.#lanes.delete(lane);
-    if (waiting.length > 0) this.#lanes.set(lane, waiting); // back of the rotation
-    this.#queued -= 1;
-    next?.();
+    this.#slots.release();
   }
 
   #succeeded(): void {
