@@ -22,7 +22,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REST } from 'discord.js';
@@ -31,7 +31,7 @@ import { registerBotCommands } from '../src/app.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, pacer, Recorder, type Sample } from './members.js';
-import { startWatched, type Watched } from './process.js';
+import { readProcCpuMs, startWatched, type Watched } from './process.js';
 import { shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
 
@@ -42,6 +42,8 @@ const LICENSE_KEY = 'bench-license-key';
 /** Away from database 0 (a developer's) and 14/15 (the tests'). */
 const BENCH_DB = 13;
 const P99_GOAL_MS = 100;
+/** USER_HZ of /proc/stat. */
+const CLOCK_TICKS = 100;
 
 /** One walk through the shop, as in the journeys of the other phases, up to Add to cart. */
 export const SCALE_KINDS = ['shop', 'server', 'category', 'product', 'variant', 'quantity', 'add'] as const;
@@ -116,8 +118,12 @@ export interface RampStep {
   botCpuMsByProcess?: number[];
   /** This process (local Discord, local store, members) per interaction, ms. */
   driverCpuMsPerInteraction: number;
-  /** Share of the machine's 2 cores busy over the step (bots + driver), %. */
+  /** Share of the machine's cores busy over the step (everything: bots, driver, Redis, the rest), %. */
   machineBusyPct?: number;
+  /** Share of the machine's cores used by neither the bots, the driver nor Redis: another load disturbing the step, %. */
+  otherCpuPct?: number;
+  /** CPU of the Redis server (when local) per interaction, ms. */
+  redisServerCpuMsPerInteraction?: number;
   /** INFO commandstats delta (every command Redis executed, those inside Lua scripts and MULTI included; server-wide), per interaction. */
   redisCommandsPerInteraction?: number;
   /** Commands the bots sent to the bench database (MONITOR), per interaction, and those run inside Lua scripts. */
@@ -330,6 +336,8 @@ class Setup {
   readonly work = mkdtempSync(join(tmpdir(), 'shopbot-scaleout-'));
   guilds: string[] = [];
   redis: Redis | undefined;
+  /** The Redis server's pid, when it runs on this machine (its CPU is part of what Redis costs). */
+  redisPid: number | undefined;
 
   private constructor(
     readonly name: SetupName,
@@ -347,7 +355,12 @@ class Setup {
     const setup = new Setup(name, options, discord, store, shop);
     await registerBotCommands(new REST({ api: discord.apiUrl }).setToken(TOKEN));
     for (let index = 0; index < options.guilds; index++) setup.guilds.push(discord.addGuild({ name: `Bench guild ${index}`, shard: index % 2, shardCount: 2 }).id);
-    if (name !== 'sqlite-1p') setup.redis = redisClient(options.redisUrl);
+    if (name !== 'sqlite-1p') {
+      setup.redis = redisClient(options.redisUrl);
+      const host = new URL(options.redisUrl).hostname;
+      const pid = Number(/^process_id:(\d+)/m.exec(await setup.redis.info('server'))?.[1]);
+      if (['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) && Number.isInteger(pid) && readProcCpuMs(pid) !== undefined) setup.redisPid = pid;
+    }
     return setup;
   }
 
@@ -534,6 +547,7 @@ async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: s
       const driverBefore = process.cpuUsage();
       const ticksBefore = readMachineTicks();
       const statsBefore = setup.redis ? await commandStats(setup.redis) : undefined;
+      const redisCpuBefore = setup.redisPid !== undefined ? readProcCpuMs(setup.redisPid) : undefined;
       const runStep = async () => {
         const start = performance.now() + 20;
         await Promise.all(
@@ -550,6 +564,7 @@ async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: s
       const watched = setup.redis ? await monitored(options.redisUrl, runStep) : (await runStep(), undefined);
       const statsAfter = setup.redis ? await commandStats(setup.redis) : undefined;
       const ticksAfter = readMachineTicks();
+      const redisCpuAfter = setup.redisPid !== undefined ? readProcCpuMs(setup.redisPid) : undefined;
       const driver = process.cpuUsage(driverBefore);
       const cpuAfter = setup.botCpu();
       const samples = warmRecorder.samples.slice(startSamples);
@@ -562,6 +577,7 @@ async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: s
       for (const sample of samples) callbackTypes[sample.callbackType] = (callbackTypes[sample.callbackType] ?? 0) + 1;
       const perProcess = cpuBefore.map((before, index) => (before !== undefined && cpuAfter[index] !== undefined ? cpuAfter[index]! - before : undefined));
       const botCpuKnown = perProcess.every((value) => value !== undefined);
+      const redisCpu = redisCpuBefore !== undefined && redisCpuAfter !== undefined ? redisCpuAfter - redisCpuBefore : undefined;
       const redisDelta = statsBefore && statsAfter ? statsDelta(statsBefore, statsAfter) : undefined;
       const top = redisDelta
         ? Object.fromEntries(
@@ -590,7 +606,15 @@ async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: s
             }
           : {}),
         driverCpuMsPerInteraction: round((driver.user + driver.system) / 1000 / Math.max(1, n), 3),
-        ...(ticksBefore && ticksAfter ? { machineBusyPct: round(((ticksAfter.busy - ticksBefore.busy) / Math.max(1, ticksAfter.total - ticksBefore.total)) * 100, 0) } : {}),
+        ...(ticksBefore && ticksAfter
+          ? (() => {
+              const totalMs = ((ticksAfter.total - ticksBefore.total) * 1000) / CLOCK_TICKS;
+              const busyMs = ((ticksAfter.busy - ticksBefore.busy) * 1000) / CLOCK_TICKS;
+              const known = perProcess.reduce((sum: number, value) => sum + (value ?? 0), 0) + (driver.user + driver.system) / 1000 + (redisCpu ?? 0);
+              return { machineBusyPct: round((busyMs / Math.max(1, totalMs)) * 100, 0), otherCpuPct: round((Math.max(0, busyMs - known) / Math.max(1, totalMs)) * 100, 0) };
+            })()
+          : {}),
+        ...(redisCpu !== undefined ? { redisServerCpuMsPerInteraction: round(redisCpu / Math.max(1, n), 3) } : {}),
         ...(redisDelta ? { redisCommandsPerInteraction: round((redisDelta.total - (redisDelta.byCommand.monitor ?? 0)) / Math.max(1, n), 2), redisTopCommands: top } : {}),
         ...(watched
           ? {
@@ -734,7 +758,8 @@ export async function scaleOut(options: ScaleOutOptions, log: (text: string) => 
     options: { ...shown, redisDb: BENCH_DB },
     setups,
     notes: [
-      'The machine has 2 cores shared by the driver (local Discord, local store, members) and the bot processes: two bot processes compete with each other and with the driver, so the two-process figures show contention, not the gain a second machine would bring.',
+      '"machine busy (other)": share of all cores busy over the step, and in brackets the share used by something other than the bots, the driver and Redis (another test run, say); above 10 % the step is flagged.',
+      `The machine has ${cpus().length} cores shared by the driver (local Discord, local store, members), Redis and the bot processes: two bot processes compete with each other and with the driver, so the two-process figures show contention, not the gain a second machine would bring.`,
       'One-process setups run SHARDS=auto against a local Discord recommending 2 shards: both shards in one process, the same guilds and gateway sessions as the two-process setup.',
       'Redis per interaction: "sent" = commands the bots sent to the bench database (MONITOR, db 13; MULTI/EXEC wrappers not shown, the bench\'s own INFO left out), "Lua" = commands run inside Lua scripts (redis-semaphore\'s release, the store gate), counted apart since they cost no round trip. Each sent command is at most one round trip (pipelined ones share one). latest.json also holds INFO commandstats deltas, which are server-wide and include script-internal commands.',
       'Each ramp step: members walk /shop → server → category → product → variant → quantity → Add to cart, one interaction of each kind per member, paced at the step rate; "max rate" is the highest step rate whose p99 first callback is ≤ 100 ms with no failure, before the first step that missed it.',
@@ -762,11 +787,11 @@ function emptySetup(name: SetupName): SetupResult {
 export function printScaleOut(result: ScaleOutResult, log: (text: string) => void): void {
   log(`\n=== scale-out: the same crowd, ${result.options.rates.join('/')} interactions/s for ${result.options.stepSeconds} s each (walks up to Add to cart) ===`);
   const rows: (string | number)[][] = [
-    ['setup', 'rate/s', 'achieved', 'n', 'first cb p50', 'p99', 'max', 'p99 add', 'settled p99', 'fail', 'Redis/int. sent+Lua', 'bot CPU ms/int.', 'driver CPU ms/int.', 'machine busy'],
+    ['setup', 'rate/s', 'achieved', 'n', 'first cb p50', 'p99', 'max', 'p99 add', 'settled p99', 'fail', 'Redis/int. sent+Lua', 'bot CPU ms/int.', 'driver CPU ms/int.', 'Redis CPU ms/int.', 'machine busy (other)'],
   ];
   for (const setup of result.setups) {
     if (setup.error && setup.steps.length === 0) {
-      rows.push([setup.name, 'error', setup.error.split('\n')[0]!.slice(0, 60), '', '', '', '', '', '', '', '', '', '', '']);
+      rows.push([setup.name, 'error', setup.error.split('\n')[0]!.slice(0, 60), '', '', '', '', '', '', '', '', '', '', '', '']);
       continue;
     }
     for (const step of setup.steps) {
@@ -784,10 +809,11 @@ export function printScaleOut(result: ScaleOutResult, log: (text: string) => voi
         step.redisSentPerInteraction !== undefined ? `${step.redisSentPerInteraction} + ${step.redisInsideScriptsPerInteraction}` : '–',
         step.botCpuMsPerInteraction !== undefined ? `${step.botCpuMsPerInteraction}${step.botCpuMsByProcess && step.botCpuMsByProcess.length > 1 ? ` (${step.botCpuMsByProcess.join('+')} ms)` : ''}` : '–',
         step.driverCpuMsPerInteraction,
-        step.machineBusyPct !== undefined ? `${step.machineBusyPct}%` : '–',
+        step.redisServerCpuMsPerInteraction ?? '–',
+        step.machineBusyPct !== undefined ? `${step.machineBusyPct}% (${step.otherCpuPct ?? '?'}%)` : '–',
       ]);
     }
-    for (const rate of setup.notRun) rows.push([setup.name, rate, 'not run (previous step too slow)', '', '', '', '', '', '', '', '', '', '', '']);
+    for (const rate of setup.notRun) rows.push([setup.name, rate, 'not run (previous step too slow)', '', '', '', '', '', '', '', '', '', '', '', '']);
   }
   log(table(rows));
 
@@ -831,5 +857,7 @@ export function printScaleOut(result: ScaleOutResult, log: (text: string) => voi
     ]);
     log(table(kindRows));
   }
+  const disturbed = result.setups.flatMap((setup) => setup.steps.filter((step) => (step.otherCpuPct ?? 0) > 10).map((step) => `${setup.name} @ ${step.targetRate}/s (${step.otherCpuPct}%)`));
+  if (disturbed.length > 0) log(`WARNING: another load used the CPU during ${disturbed.join(', ')}: those steps measured a busy machine.`);
   for (const note of result.notes) log(`note: ${note}`);
 }
