@@ -118,10 +118,12 @@ export interface RampStep {
   botCpuMsByProcess?: number[];
   /** This process (local Discord, local store, members) per interaction, ms. */
   driverCpuMsPerInteraction: number;
-  /** Share of the machine's cores busy over the step (everything: bots, driver, Redis, the rest), %. */
+  /** Share of the machine's cores busy in processes (user + nice + system) over the step: bots, driver, Redis, the rest, %. */
   machineBusyPct?: number;
   /** Share of the machine's cores used by neither the bots, the driver nor Redis: another load disturbing the step, %. */
   otherCpuPct?: number;
+  /** Share of the machine's CPU time the hypervisor gave to others (/proc/stat steal), %. */
+  cpuStealPct?: number;
   /** CPU of the Redis server (when local) per interaction, ms. */
   redisServerCpuMsPerInteraction?: number;
   /** INFO commandstats delta (every command Redis executed, those inside Lua scripts and MULTI included; server-wide), per interaction. */
@@ -301,12 +303,12 @@ async function monitored<T>(base: string, during: () => Promise<T>): Promise<{ v
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function readMachineTicks(): { busy: number; total: number } | undefined {
+/** /proc/stat's first line: busy = user + nice + system (what processes' utime + stime add up to), steal apart. */
+function readMachineTicks(): { busy: number; total: number; steal: number } | undefined {
   try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
     const total = fields.reduce((sum, value) => sum + value, 0);
-    return { busy: total - idle, total };
+    return { busy: (fields[0] ?? 0) + (fields[1] ?? 0) + (fields[2] ?? 0), total, steal: fields[7] ?? 0 };
   } catch {
     return undefined;
   }
@@ -611,7 +613,11 @@ async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: s
               const totalMs = ((ticksAfter.total - ticksBefore.total) * 1000) / CLOCK_TICKS;
               const busyMs = ((ticksAfter.busy - ticksBefore.busy) * 1000) / CLOCK_TICKS;
               const known = perProcess.reduce((sum: number, value) => sum + (value ?? 0), 0) + (driver.user + driver.system) / 1000 + (redisCpu ?? 0);
-              return { machineBusyPct: round((busyMs / Math.max(1, totalMs)) * 100, 0), otherCpuPct: round((Math.max(0, busyMs - known) / Math.max(1, totalMs)) * 100, 0) };
+              return {
+                machineBusyPct: round((busyMs / Math.max(1, totalMs)) * 100, 0),
+                otherCpuPct: round((Math.max(0, busyMs - known) / Math.max(1, totalMs)) * 100, 0),
+                cpuStealPct: round(((ticksAfter.steal - ticksBefore.steal) / Math.max(1, ticksAfter.total - ticksBefore.total)) * 100, 1),
+              };
             })()
           : {}),
         ...(redisCpu !== undefined ? { redisServerCpuMsPerInteraction: round(redisCpu / Math.max(1, n), 3) } : {}),
