@@ -24,7 +24,7 @@
  *   Scale-out (bench/scale-out.ts): the same crowd against one process on SQLite, one on Redis, and two
  *   processes (one shard each) on Redis; ramps the arrival rate and reports the highest rate whose p99
  *   first callback is ≤ 100 ms, store calls per product, Redis commands per interaction, CPU and RSS.
- *     BENCH_SCALE_RATES=50,100,200,400,800  BENCH_SCALE_STEP_S=4  BENCH_SCALE_GUILDS=8
+ *     BENCH_SCALE_RATES=50,100,200,400,800,1200,1600  BENCH_SCALE_STEP_S=4  BENCH_SCALE_GUILDS=8
  *     BENCH_SCALE_SETUPS=sqlite-1p,redis-1p,redis-2p  BENCH_SCALE_KIND_RATE=50  BENCH_SCALE_KIND_MEMBERS=70
  *     REDIS_URL=redis://127.0.0.1:6379 (database 13, prefix bench-<random>, deleted afterwards)
  *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)

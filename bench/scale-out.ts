@@ -84,7 +84,7 @@ export function scaleOutOptionsFromEnv(logLevel: string, startFlags: string[]): 
     return process.env[name] !== undefined && process.env[name] !== '' && Number.isFinite(value) ? value : fallback;
   };
   return {
-    rates: list('BENCH_SCALE_RATES', '50,100,200,400,800').map(Number).filter((rate) => rate > 0),
+    rates: list('BENCH_SCALE_RATES', '50,100,200,400,800,1200,1600').map(Number).filter((rate) => rate > 0),
     stepSeconds: number('BENCH_SCALE_STEP_S', 4),
     guilds: number('BENCH_SCALE_GUILDS', 8),
     kindRate: number('BENCH_SCALE_KIND_RATE', 50),
