@@ -764,7 +764,7 @@ export async function scaleOut(options: ScaleOutOptions, log: (text: string) => 
     options: { ...shown, redisDb: BENCH_DB },
     setups,
     notes: [
-      '"machine busy (other)": share of all cores busy over the step, and in brackets the share used by something other than the bots, the driver and Redis (another test run, say); above 10 % the step is flagged.',
+      '"busy (other; steal)": share of all cores busy in processes over the step; in brackets the share used by something other than the bots, the driver and Redis (another test run, say), and the share the hypervisor gave to other machines (steal). Steps above 10 % other or 5 % steal are flagged.',
       `The machine has ${cpus().length} cores shared by the driver (local Discord, local store, members), Redis and the bot processes: two bot processes compete with each other and with the driver, so the two-process figures show contention, not the gain a second machine would bring.`,
       'One-process setups run SHARDS=auto against a local Discord recommending 2 shards: both shards in one process, the same guilds and gateway sessions as the two-process setup.',
       'Redis per interaction: "sent" = commands the bots sent to the bench database (MONITOR, db 13; MULTI/EXEC wrappers not shown, the bench\'s own INFO left out), "Lua" = commands run inside Lua scripts (redis-semaphore\'s release, the store gate), counted apart since they cost no round trip. Each sent command is at most one round trip (pipelined ones share one). latest.json also holds INFO commandstats deltas, which are server-wide and include script-internal commands.',
@@ -793,7 +793,7 @@ function emptySetup(name: SetupName): SetupResult {
 export function printScaleOut(result: ScaleOutResult, log: (text: string) => void): void {
   log(`\n=== scale-out: the same crowd, ${result.options.rates.join('/')} interactions/s for ${result.options.stepSeconds} s each (walks up to Add to cart) ===`);
   const rows: (string | number)[][] = [
-    ['setup', 'rate/s', 'achieved', 'n', 'first cb p50', 'p99', 'max', 'p99 add', 'settled p99', 'fail', 'Redis/int. sent+Lua', 'bot CPU ms/int.', 'driver CPU ms/int.', 'Redis CPU ms/int.', 'machine busy (other)'],
+    ['setup', 'rate/s', 'achieved', 'n', 'first cb p50', 'p99', 'max', 'p99 add', 'settled p99', 'fail', 'Redis/int. sent+Lua', 'bot CPU ms/int.', 'driver CPU ms/int.', 'Redis CPU ms/int.', 'busy (other; steal)'],
   ];
   for (const setup of result.setups) {
     if (setup.error && setup.steps.length === 0) {
@@ -816,7 +816,7 @@ export function printScaleOut(result: ScaleOutResult, log: (text: string) => voi
         step.botCpuMsPerInteraction !== undefined ? `${step.botCpuMsPerInteraction}${step.botCpuMsByProcess && step.botCpuMsByProcess.length > 1 ? ` (${step.botCpuMsByProcess.join('+')} ms)` : ''}` : '–',
         step.driverCpuMsPerInteraction,
         step.redisServerCpuMsPerInteraction ?? '–',
-        step.machineBusyPct !== undefined ? `${step.machineBusyPct}% (${step.otherCpuPct ?? '?'}%)` : '–',
+        step.machineBusyPct !== undefined ? `${step.machineBusyPct}% (${step.otherCpuPct ?? '?'}%; ${step.cpuStealPct ?? '?'}%)` : '–',
       ]);
     }
     for (const rate of setup.notRun) rows.push([setup.name, rate, 'not run (previous step too slow)', '', '', '', '', '', '', '', '', '', '', '', '']);
@@ -863,7 +863,9 @@ export function printScaleOut(result: ScaleOutResult, log: (text: string) => voi
     ]);
     log(table(kindRows));
   }
-  const disturbed = result.setups.flatMap((setup) => setup.steps.filter((step) => (step.otherCpuPct ?? 0) > 10).map((step) => `${setup.name} @ ${step.targetRate}/s (${step.otherCpuPct}%)`));
-  if (disturbed.length > 0) log(`WARNING: another load used the CPU during ${disturbed.join(', ')}: those steps measured a busy machine.`);
+  const disturbed = result.setups.flatMap((setup) =>
+    setup.steps.filter((step) => (step.otherCpuPct ?? 0) > 10 || (step.cpuStealPct ?? 0) > 5).map((step) => `${setup.name} @ ${step.targetRate}/s (other ${step.otherCpuPct}%, steal ${step.cpuStealPct}%)`),
+  );
+  if (disturbed.length > 0) log(`WARNING: another load or the hypervisor took CPU during ${disturbed.join(', ')}: those steps measured a disturbed machine.`);
   for (const note of result.notes) log(`note: ${note}`);
 }
