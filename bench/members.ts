@@ -50,12 +50,14 @@ export class BenchMember {
     private readonly discord: FakeDiscord,
     private readonly recorder: Recorder,
     name: string,
+    /** The guild this member's slash commands come from; default: the local Discord's default guild. */
+    private readonly guildId?: string,
   ) {
     this.user = discord.newUser({ username: name });
   }
 
   slash(step: string, command: string, options: Record<string, string> = {}): Promise<InteractionOutcome> {
-    return this.timed(step, () => this.discord.slash(this.user, command, { options }), undefined);
+    return this.timed(step, () => this.discord.slash(this.user, command, { options, ...(this.guildId !== undefined ? { guildId: this.guildId } : {}) }), undefined);
   }
 
   choose(step: string, label: string): Promise<InteractionOutcome> {

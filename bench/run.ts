@@ -18,7 +18,15 @@
  *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,crowd,memflood,flood,storage,scaled,search   leave phases out
+ *   BENCH_SKIP=bare,crowd,memflood,metrics,flood,storage,scaled,search,scaleout   leave phases out
+ *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
+ *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it)
+ *   Scale-out (bench/scale-out.ts): the same crowd against one process on SQLite, one on Redis, and two
+ *   processes (one shard each) on Redis; ramps the arrival rate and reports the highest rate whose p99
+ *   first callback is ≤ 100 ms, store calls per product, Redis commands per interaction, CPU and RSS.
+ *     BENCH_SCALE_RATES=50,100,200,400,800,1200,1600  BENCH_SCALE_STEP_S=4  BENCH_SCALE_GUILDS=8
+ *     BENCH_SCALE_SETUPS=sqlite-1p,redis-1p,redis-2p  BENCH_SCALE_KIND_RATE=50  BENCH_SCALE_KIND_MEMBERS=70
+ *     REDIS_URL=redis://127.0.0.1:6379 (database 13, prefix bench-<random>, deleted afterwards)
  *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)
  *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
  *   BENCH_OUT=bench/results/latest.json
@@ -40,6 +48,7 @@ import { walkPhase, type WalkResult } from './walk.js';
 import { runToEnd, startWatched, type Watched } from './process.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
+import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { buttons, textOf } from '../test/support/ui.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,6 +80,7 @@ const options = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
   skip: new Set((process.env.BENCH_SKIP ?? '').split(',').map((part) => part.trim()).filter(Boolean)),
+  only: process.env.BENCH_ONLY?.trim() || undefined,
   out: resolve(ROOT, process.env.BENCH_OUT ?? 'bench/results/latest.json'),
 };
 
@@ -557,6 +567,16 @@ async function main(): Promise<void> {
     options: { ...options, skip: [...options.skip] },
   };
   const log = (text: string) => process.stdout.write(`${text}\n`);
+  if (options.only !== undefined) {
+    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout can run alone`);
+    await scaleOutPhase(report, log);
+    report.totalSeconds = round((performance.now() - began) / 1000, 1);
+    log(`\ntotal ${report.totalSeconds} s`);
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+    log(`JSON: ${options.out}`);
+    return;
+  }
   const shop = shopSizedFixture();
   report.offer = countOffer(shop);
   const work = mkdtempSync(join(tmpdir(), 'shopbot-bench-'));
@@ -748,6 +768,9 @@ async function main(): Promise<void> {
       report.search = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Json;
     }
 
+    // 8. Scale-out: one process on SQLite, one on Redis, two on Redis; each with its own local servers.
+    if (!options.skip.has('scaleout')) await scaleOutPhase(report, log, false);
+
     if (Object.keys(probes).length > 0) report.probes = probes;
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
@@ -889,6 +912,14 @@ function evaluate(report: Json): Target[] {
   return targets;
 }
 
+/** Runs bench/scale-out.ts into report.scaleOut; prints its table at once when alone, else with the report. */
+async function scaleOutPhase(report: Record<string, unknown>, log: (text: string) => void, printNow = true): Promise<void> {
+  log('[8] scale-out: the same crowd against one process on SQLite, one on Redis, two processes on Redis (one shard each)');
+  const result = await scaleOut(scaleOutOptionsFromEnv(options.logLevel, START_FLAGS), log);
+  report.scaleOut = result;
+  if (printNow) printScaleOut(result, log);
+}
+
 function printReport(report: Json, log: (text: string) => void): void {
   log('');
   log('=== startup ===');
@@ -1005,6 +1036,8 @@ function printReport(report: Json, log: (text: string) => void): void {
     }
     log(table(rows));
   }
+
+  if (report.scaleOut) printScaleOut(report.scaleOut, log);
 
   if (report.botLogs) log(`\nbot log lines: ${JSON.stringify(report.botLogs.levels)}${report.botLogs.first.length ? `; first: ${report.botLogs.first.join(' | ')}` : ''}`);
 
