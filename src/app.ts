@@ -113,6 +113,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   discord = client;
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
+  // On Redis each license's store gate is shared by every process (loaded only then: see StoreDirectory).
+  const redis = coordination.redis;
+  const sharedGate = redis
+    ? await import('./spaceis/redis-shared-gate.js').then(({ redisSharedGate }) => (license: string) => redisSharedGate(redis, license, { logger }))
+    : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
   const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
@@ -140,6 +145,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       },
       demoFetch: demoStore,
       coordination,
+      ...(sharedGate ? { sharedGate } : {}),
     })),
     carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS, locks: coordination.locks }),
     nicks: new NickRepository(storage.keyv),

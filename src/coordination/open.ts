@@ -1,7 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Coordination } from './coordination.js';
 import { inProcessCoordination } from './in-process.js';
-import { redisCoordination } from './redis-coordination.js';
 import { isRedisUrl, parseRedisUrl } from './redis-url.js';
 
 export interface CoordinationOptions {
@@ -19,6 +18,8 @@ export async function openCoordination(storageUrl: string, options: Coordination
   if (!isRedisUrl(storageUrl)) return inProcessCoordination();
   const target = parseRedisUrl(storageUrl);
   if ('problem' in target) throw new Error(`STORAGE_URL ${target.problem}`);
+  // Loaded only on Redis: ioredis and redis-semaphore would add to every start on SQLite.
+  const { redisCoordination } = await import('./redis-coordination.js');
   const shared = await redisCoordination(target, options);
   if (options.lockScope !== 'process') return shared;
   return { ...shared, locks: inProcessCoordination().locks };

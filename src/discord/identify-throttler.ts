@@ -9,17 +9,20 @@ import type { Redis } from 'ioredis';
  * for the whole bot, not per process. discord.js's own SimpleIdentifyThrottler keeps that count in one
  * process's memory; when several processes start together they would identify at once.
  *
- * Taking a bucket is one Redis `SET <prefix>identify:<bucket> <token> NX PX 5000`: whoever sets the key
+ * Taking a bucket is one Redis `SET <prefix>identify:<bucket> <token> NX PX 5500`: whoever sets the key
  * may identify, and the key is never released, only expires, so the next IDENTIFY of that bucket
- * anywhere comes at least 5 s later. A process that finds the key taken waits out its remaining
+ * anywhere comes at least 5 s later at Discord. The half second over Discord's 5 s covers the time
+ * between taking the bucket and the IDENTIFY reaching Discord, which differs between processes (a
+ * busy event loop, another machine's network): measured under a loaded test run, without it two
+ * identifies arrived less than 5 s apart. A process that finds the key taken waits out its remaining
  * lifetime (PTTL) and tries again, until it wins or discord.js aborts the wait.
  */
 
-/** Discord's identify window per bucket. */
-export const IDENTIFY_WINDOW_MS = 5_000;
+/** Discord's identify window per bucket (5 s), with a margin for the send's own delay (see above). */
+export const IDENTIFY_WINDOW_MS = 5_500;
 
 export interface RedisIdentifyThrottlerOptions {
-  /** How long a bucket stays taken after an IDENTIFY; Discord's 5 s unless a test shortens it. */
+  /** How long a bucket stays taken after an IDENTIFY; IDENTIFY_WINDOW_MS unless a test shortens it. */
   windowMs?: number;
   /** How the throttler waits before asking again; rejects when the signal aborts. Tests may count the waits. */
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;

@@ -1,7 +1,7 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { StoreGate } from '../spaceis/gate.js';
-import { redisSharedGate } from '../spaceis/redis-shared-gate.js';
+import type { SharedGate } from '../spaceis/shared-gate.js';
 import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { DEMO_LICENSE } from '../demo/demo-store.js';
@@ -55,6 +55,12 @@ export interface StoreDirectoryOptions {
    * a shared copy that drops reach everywhere (docs/scaling-out.md). One process: nothing shared.
    */
   coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe'>;
+  /**
+   * On Redis: a license's pause, breaker and slots as every process shares them
+   * (src/spaceis/redis-shared-gate.ts). Passed in by app.ts, which loads the Redis libraries only
+   * when STORAGE_URL is redis:// (they add a quarter of a second to every start otherwise).
+   */
+  sharedGate?: (license: string) => SharedGate;
 }
 
 /** A license no guild used for this long is let go: its client (and key), gate and offer cache. */
@@ -224,12 +230,12 @@ export class StoreDirectory {
   }
 
   /** On Redis: the license's pause, breaker and slots shared by every process (keyed by the license id, never the key). */
-  #sharedGate(license: string): { shared: ReturnType<typeof redisSharedGate>; onSharedFailure: (error: unknown) => void } | undefined {
-    const redis = this.options.coordination?.redis;
-    if (!redis) return undefined;
+  #sharedGate(license: string): { shared: SharedGate; onSharedFailure: (error: unknown) => void } | undefined {
+    const build = this.options.sharedGate;
+    if (!build) return undefined;
     const { logger } = this.options;
     return {
-      shared: redisSharedGate(redis, license, logger ? { logger } : {}),
+      shared: build(license),
       onSharedFailure: (error) =>
         logger?.warn({ fingerprint: fingerprintOf(license), err: { message: (error as Error).message } }, "the license's shared store gate (Redis) is unreachable; store requests are refused until it answers"),
     };
