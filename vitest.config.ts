@@ -13,7 +13,11 @@ const BUYER_FLOWS = ['test/flows/shop.test.ts', 'test/flows/cart.test.ts', 'test
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const unreachable = process.env.CI === 'true' ? undefined : await redisUnreachable();
-  if (unreachable) console.log(`\n  ⚠ ${howToRunRedisTests(unreachable)}\n`);
+  // Vitest reads this file more than once in one run: the line is shown once.
+  if (unreachable && !process.env.SHOPBOT_REDIS_NOTICE) {
+    process.env.SHOPBOT_REDIS_NOTICE = 'shown';
+    console.log(`\n  ⚠ ${howToRunRedisTests(unreachable)}\n`);
+  }
   const redisProjects: TestProjectInlineConfiguration[] = unreachable
     ? []
     : [

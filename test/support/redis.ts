@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { describe, it } from 'vitest';
 
 /**
  * The real Redis the Redis tests use: REDIS_URL, or the local one every developer machine and CI
@@ -11,7 +10,7 @@ import { describe, it } from 'vitest';
 
 /** The database of the bot-on-Redis tests (test/redis, buyers-on-redis). */
 export const TEST_DB = 14;
-/** The database of the lower-level Redis tests (identify throttler). */
+/** The database of the identify throttler's tests, which use raw key prefixes of their own. */
 export const TEST_REDIS_DB = 15;
 
 export function redisUrl(): string {
@@ -29,7 +28,7 @@ function shownUrl(): string {
   }
 }
 
-/** The line shown when the Redis tests cannot run (vitest.config.ts, describeWithRedis). */
+/** The line shown when the Redis tests cannot run (vitest.config.ts, test/redis/global-setup.ts). */
 export function howToRunRedisTests(reason: string): string {
   return `Redis tests need Redis at ${shownUrl()} (REDIS_URL), which is not reachable (${reason}): start redis-server on 127.0.0.1:6379, or set REDIS_URL, and run npm test again.`;
 }
@@ -49,14 +48,6 @@ export async function redisUnreachable(url = redisUrl()): Promise<string | undef
   } finally {
     client.disconnect();
   }
-}
-
-let reachability: Promise<string | undefined> | undefined;
-
-/** Undefined when Redis answers PING, else why not. Probed once per test file. */
-export function redisProblem(): Promise<string | undefined> {
-  reachability ??= redisUnreachable();
-  return reachability;
 }
 
 /** A STORAGE_URL of the test database with a fresh prefix, and a way to delete every key under it. */
@@ -97,26 +88,4 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
     cursor = next;
     if (keys.length > 0) await redis.unlink(...keys);
   } while (cursor !== '0');
-}
-
-/**
- * `describe` that runs only with a reachable Redis, for Redis tests inside the `bot` project.
- * Call it with top-level await:  await describeWithRedis('the identify throttler', () => { ... });
- */
-export async function describeWithRedis(name: string, fn: () => void): Promise<void> {
-  const problem = await redisProblem();
-  if (problem === undefined) {
-    describe(name, fn);
-    return;
-  }
-  if (process.env.CI === 'true') {
-    describe(name, () => {
-      it('needs a reachable Redis', () => {
-        throw new Error(`${howToRunRedisTests(problem)} Under CI=true Redis tests must run.`);
-      });
-    });
-    return;
-  }
-  console.warn(`[skipped] "${name}": ${howToRunRedisTests(problem)}`);
-  describe.skip(name, fn);
 }

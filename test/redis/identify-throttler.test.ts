@@ -2,14 +2,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, GatewayIntentBits } from 'discord.js';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisIdentifyThrottler, redisIdentifyThrottlerFactory } from '../../../src/discord/identify-throttler.js';
-import { FakeDiscord } from '../../fakes/discord/fake-discord.js';
-import { connectTestRedis, deleteKeys, describeWithRedis, testKeyPrefix } from '../../support/redis.js';
+import { RedisIdentifyThrottler, redisIdentifyThrottlerFactory } from '../../src/discord/identify-throttler.js';
+import { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { connectTestRedis, deleteKeys, testKeyPrefix } from '../support/redis.js';
 
 /** A short window instead of Discord's 5 s: the second identify of a bucket waits for Redis to expire the first's key. */
 const WINDOW_MS = 300;
 
-await describeWithRedis('the Redis identify throttler', () => {
+describe('the Redis identify throttler', () => {
   // Two connections, as two processes of the bot would have.
   let first: Redis;
   let second: Redis;
