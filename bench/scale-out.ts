@@ -473,18 +473,7 @@ function p99ByKind(samples: Sample[]): Record<string, number> {
 
 async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: string) => void): Promise<SetupResult> {
   const setup = await Setup.create(name, options);
-  const result: SetupResult = {
-    name,
-    title: SETUP_TITLES[name],
-    processes: [],
-    guildsByShard: {},
-    members: 0,
-    warmup: { interactions: 0, failures: 0, durationMs: 0 },
-    steps: [],
-    maxRateP99Within100ms: null,
-    notRun: [],
-    store: { total: 0, byRoute: {}, productsBrowsed: 0, variantCallsPerProduct: Number.NaN, offerCallsPerProduct: Number.NaN, duplicateOfferRequests: 0 },
-  };
+  const result = emptySetup(name);
   try {
     for (const guild of setup.guilds) {
       const shard = String(setup.discord.shardOf(guild, 2));

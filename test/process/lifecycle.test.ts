@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
-import { ROOT, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
+import { ROOT, runScript, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
 import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 import { keyFingerprint } from '../../src/security/license-id.js';
@@ -17,18 +17,6 @@ import { keyFingerprint } from '../../src/security/license-id.js';
  * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js),
  * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing.
  */
-
-/** Runs a script without blocking this process (the local Discord server lives here). */
-function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('the bot process', () => {
   let discord: FakeDiscord;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { dayOf, memberKey, newLinkId, recordKey, urlKey, type PaymentLink } from
 import { PaymentLinkRepository } from '../../src/storage/payment-links.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
-import { ROOT, startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { ROOT, runScript, startBotProcess, type BotProcess } from '../support/bot-process.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { LICENSE_KEY } from '../support/harness.js';
 import { testStorage } from '../support/redis.js';
@@ -29,18 +28,6 @@ const LINKS = 10_000;
 const BATCH = 500;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** Runs a script without blocking this process (the local Discord server lives here). */
-function runScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { PATH: process.env.PATH ?? '' }, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('moving an installation from SQLite to Redis', () => {
   let discord: FakeDiscord;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import type { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
@@ -91,4 +92,16 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     }),
   ]);
   return bot;
+}
+
+/** Runs a script of the bot (register-commands, migrate-storage) to its end without blocking this process (the local Discord lives here). */
+export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
