@@ -12,7 +12,7 @@ export interface Locks {
 }
 
 /** What changed, told to every other process: they drop their copies. */
-export type Topic = 'settings' | 'offers' | 'gate';
+export type Topic = 'settings' | 'offers';
 
 export interface Coordination {
   /** True when several processes may share this bot's state (Redis). */
