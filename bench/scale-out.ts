@@ -34,6 +34,7 @@ import { BenchMember, pacer, Recorder, type Sample } from './members.js';
 import { readProcCpuMs, startWatched, type Watched } from './process.js';
 import { shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
+import { deleteKeysMatching, scanKeys } from '../src/coordination/redis-keys.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
@@ -249,25 +250,13 @@ function statsDelta(before: Map<string, number>, after: Map<string, number>): { 
   return { total, byCommand };
 }
 
-async function deletePrefix(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
-  } while (cursor !== '0');
-  return deleted;
+function deletePrefix(redis: Redis, prefix: string): Promise<number> {
+  return deleteKeysMatching(redis, `${prefix}*`);
 }
 
 async function countPrefix(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
   let count = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    count += keys.length;
-  } while (cursor !== '0');
+  for await (const keys of scanKeys(redis, `${prefix}*`)) count += keys.length;
   return count;
 }
 

@@ -1,5 +1,6 @@
 import type { Coordination, SharedRedis } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
+import { deleteKeysMatching } from '../coordination/redis-keys.js';
 import type { OfferDrop, SharedOfferCopy, SharedOfferEntry } from './shared-offer-copy.js';
 
 /**
@@ -68,7 +69,7 @@ export class RedisOfferCopies {
       },
       drop: async (cacheKeys, drop) => {
         try {
-          if (drop.kind === 'all') await this.#deleteMatching(`${key('')}*`);
+          if (drop.kind === 'all') await deleteKeysMatching(client, `${key('')}*`, SCAN_COUNT);
           else if (cacheKeys.length > 0) await client.unlink(...cacheKeys.map(key));
           this.#worked();
         } catch (error) {
@@ -86,17 +87,6 @@ export class RedisOfferCopies {
   /** The license was let go in this process: its drops need no listener here any more. */
   forget(license: string): void {
     this.#listeners.delete(license);
-  }
-
-  /** SCAN, not KEYS: `/shop-admin refresh` is rare, but must not block a Redis shared by other work. */
-  async #deleteMatching(pattern: string): Promise<void> {
-    const { client } = this.redis;
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT);
-      cursor = next;
-      if (keys.length > 0) await client.unlink(...keys);
-    } while (cursor !== '0');
   }
 
   #worked(): void {

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../coordination/redis-connection.js';
+import { scanKeys } from '../coordination/redis-keys.js';
 import { isRedisUrl, parseRedisUrl, type RedisTarget } from '../coordination/redis-url.js';
 import { createLogger } from '../logger.js';
 import { openStorage } from './keyv-store.js';
@@ -200,14 +201,11 @@ class RedisRecords implements RecordStore {
   /** Unique keys of the prefix, about `pageSize` at a time (SCAN may return a key twice; it is counted once). */
   async *#scan(pageSize: number): AsyncIterable<string[]> {
     const seen = new Set<string>();
-    let cursor = '0';
-    do {
-      const [next, found] = await this.client.scan(cursor, 'MATCH', `${this.#keyPrefix}*`, 'COUNT', pageSize);
-      cursor = next;
+    for await (const found of scanKeys(this.client, `${this.#keyPrefix}*`, pageSize)) {
       const fresh = found.filter((key) => !seen.has(key));
       for (const key of fresh) seen.add(key);
       if (fresh.length > 0) yield fresh;
-    } while (cursor !== '0');
+    }
   }
 
   async lookup(keys: string[]): Promise<Map<string, string>> {

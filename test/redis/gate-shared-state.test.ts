@@ -1,12 +1,10 @@
 import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Coordination, SharedRedis } from '../../src/coordination/coordination.js';
-import { openCoordination } from '../../src/coordination/open.js';
-import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/spaceis/errors.js';
 import { StoreGate } from '../../src/spaceis/gate.js';
 import { redisSharedGate } from '../../src/spaceis/redis-shared-gate.js';
-import { testStorage } from '../support/redis.js';
+import { coordinationsPerTest } from '../support/redis.js';
 
 /**
  * The store gate's shared state on a real Redis: two gates on two connections stand for two bot
@@ -22,26 +20,14 @@ function deferred<T = void>() {
 }
 
 describe('the shared store gate (Redis)', () => {
-  let storage: ReturnType<typeof testStorage>;
-  let processes: Coordination[];
-
-  beforeEach(async () => {
-    storage = testStorage('gate');
-    const logger = createLogger('silent');
-    processes = [await openCoordination(storage.url, { logger }), await openCoordination(storage.url, { logger })];
-  });
-
-  afterEach(async () => {
-    await Promise.all(processes.map((coordination) => coordination.close()));
-    await storage.cleanUp();
-  });
+  const shared = coordinationsPerTest('gate');
 
   function gateOf(coordination: Coordination, options: { failureThreshold?: number; openMs?: number } = {}): StoreGate {
     return new StoreGate({ now: Date.now, ...options, shared: redisSharedGate(coordination.redis!, LICENSE) });
   }
 
   it("holds back the other process after a 429 with Retry-At, telling how long is left", async () => {
-    const [a, b] = processes.map((coordination) => gateOf(coordination));
+    const [a, b] = shared.processes.map((coordination) => gateOf(coordination));
     const throttled = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 20 });
     await expect(a!.run('POST', '/v4/cart/paymentUrl', () => Promise.reject(throttled))).rejects.toBe(throttled);
 
@@ -59,7 +45,7 @@ describe('the shared store gate (Redis)', () => {
 
   it('opens the breaker in every process after outages in one, then lets exactly one trial through', async () => {
     const openMs = 300;
-    const [a, b] = processes.map((coordination) => gateOf(coordination, { failureThreshold: 3, openMs }));
+    const [a, b] = shared.processes.map((coordination) => gateOf(coordination, { failureThreshold: 3, openMs }));
     for (let n = 0; n < 3; n += 1) await expect(a!.run('GET', '/v4/servers', () => Promise.reject(outage()))).rejects.toMatchObject({ status: 503 });
 
     let calls = 0;
@@ -75,7 +61,7 @@ describe('the shared store gate (Redis)', () => {
     await new Promise((resolve) => setTimeout(resolve, openMs + 50));
     const trial = deferred<string>();
     const first = b!.run('GET', '/v4/servers', () => trial.promise);
-    await expect.poll(() => redisKeys(processes[0]!.redis!, `gate:${LICENSE}:trial`)).toBe(1);
+    await expect.poll(() => redisKeys(shared.processes[0]!.redis!, `gate:${LICENSE}:trial`)).toBe(1);
     await expect(a!.run('GET', '/v4/servers', counted)).rejects.toMatchObject({ kind: 'unavailable' });
     expect(calls).toBe(0);
     trial.resolve('ok');
@@ -85,7 +71,7 @@ describe('the shared store gate (Redis)', () => {
   });
 
   it('keeps at most four requests in flight for the license across processes', async () => {
-    const gates = processes.map((coordination) => gateOf(coordination));
+    const gates = shared.processes.map((coordination) => gateOf(coordination));
     let running = 0;
     let highest = 0;
     const startedOnce = new Map<number, ReturnType<typeof deferred<void>>>();
@@ -139,13 +125,13 @@ describe('the shared store gate (Redis)', () => {
   });
 
   it('writes every key under the bot prefix, by license id', async () => {
-    const [a] = processes.map((coordination) => gateOf(coordination));
+    const [a] = shared.processes.map((coordination) => gateOf(coordination));
     const throttled = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 5 });
     await expect(a!.run('GET', '/v4/servers', () => Promise.reject(throttled))).rejects.toBe(throttled);
-    const all = await processes[0]!.redis!.client.keys('*');
+    const all = await shared.processes[0]!.redis!.client.keys('*');
     const ours = all.filter((key) => key.includes(LICENSE));
     expect(ours.length).toBeGreaterThan(0);
-    for (const key of ours) expect(key.startsWith(storage.prefix)).toBe(true);
+    for (const key of ours) expect(key.startsWith(shared.prefix)).toBe(true);
   });
 });
 

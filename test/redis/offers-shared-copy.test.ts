@@ -1,13 +1,12 @@
 import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Coordination } from '../../src/coordination/coordination.js';
-import { openCoordination } from '../../src/coordination/open.js';
 import { createLogger } from '../../src/logger.js';
 import { ManualClock } from '../../src/clock.js';
 import { DEFAULT_OFFER_TTL_MS, OfferCache, type OfferSource } from '../../src/spaceis/offer-cache.js';
 import { RedisOfferCopies } from '../../src/spaceis/redis-offer-copy.js';
 import type { ProductVariants, Server, ServerOffer } from '../../src/spaceis/schemas.js';
-import { testStorage } from '../support/redis.js';
+import { coordinationsPerTest } from '../support/redis.js';
 
 /**
  * The offer cache's shared copy on a real Redis: two caches on two connections stand for two bot
@@ -48,19 +47,7 @@ function listeningLogger() {
 }
 
 describe('the shared offer copy (Redis)', () => {
-  let storage: ReturnType<typeof testStorage>;
-  let processes: Coordination[];
-
-  beforeEach(async () => {
-    storage = testStorage('offers');
-    const logger = createLogger('silent');
-    processes = [await openCoordination(storage.url, { logger }), await openCoordination(storage.url, { logger })];
-  });
-
-  afterEach(async () => {
-    await Promise.all(processes.map((coordination) => coordination.close()));
-    await storage.cleanUp();
-  });
+  const shared = coordinationsPerTest('offers');
 
   function cacheIn(coordination: Coordination, store: OfferSource, logger = listeningLogger()) {
     const copies = new RedisOfferCopies(coordination.redis!, coordination, logger.logger);
@@ -69,8 +56,8 @@ describe('the shared offer copy (Redis)', () => {
 
   it('asks the store once for what any process already read', async () => {
     const [storeA, storeB] = [new CountingStore(), new CountingStore()];
-    const a = cacheIn(processes[0]!, storeA).cache;
-    const b = cacheIn(processes[1]!, storeB).cache;
+    const a = cacheIn(shared.processes[0]!, storeA).cache;
+    const b = cacheIn(shared.processes[1]!, storeB).cache;
     await a.variants('s1', 'c1', 'p1');
     const seen = await b.variants('s1', 'c1', 'p1');
     expect(seen.product.name).toBe('VIP');
@@ -82,8 +69,8 @@ describe('the shared offer copy (Redis)', () => {
 
   it('drops a product in every process on `invalid variant`, so the next read is fresh', async () => {
     const [storeA, storeB] = [new CountingStore(), new CountingStore()];
-    const a = cacheIn(processes[0]!, storeA).cache;
-    const b = cacheIn(processes[1]!, storeB);
+    const a = cacheIn(shared.processes[0]!, storeA).cache;
+    const b = cacheIn(shared.processes[1]!, storeB);
     await a.variants('s1', 'c1', 'p1');
     await b.cache.variants('s1', 'c1', 'p1');
     expect(b.cache.peekVariants('s1', 'c1', 'p1')).toBeDefined();
@@ -98,8 +85,8 @@ describe('the shared offer copy (Redis)', () => {
 
   it('refreshes the whole offer for every process with /shop-admin refresh (reload)', async () => {
     const [storeA, storeB] = [new CountingStore(), new CountingStore()];
-    const a = cacheIn(processes[0]!, storeA).cache;
-    const b = cacheIn(processes[1]!, storeB);
+    const a = cacheIn(shared.processes[0]!, storeA).cache;
+    const b = cacheIn(shared.processes[1]!, storeB);
     await b.cache.server('s1');
     storeA.name = 'VIP (nowość)';
     const counts = await a.reload();
@@ -115,7 +102,7 @@ describe('the shared offer copy (Redis)', () => {
   it("judges the shared copy's age on the bot's clock, like the in-process cache", async () => {
     const clock = new ManualClock();
     const [storeA, storeB] = [new CountingStore(), new CountingStore()];
-    const copies = processes.map((coordination) => new RedisOfferCopies(coordination.redis!, coordination, undefined));
+    const copies = shared.processes.map((coordination) => new RedisOfferCopies(coordination.redis!, coordination, undefined));
     const a = new OfferCache(storeA, { now: () => clock.now(), shared: copies[0]!.forLicense(LICENSE) });
     const b = new OfferCache(storeB, { now: () => clock.now(), shared: copies[1]!.forLicense(LICENSE) });
     await a.servers();
@@ -140,11 +127,11 @@ describe('the shared offer copy (Redis)', () => {
   });
 
   it('keeps entries in memory only briefly and in Redis for the offer TTL, under the bot prefix', async () => {
-    const a = cacheIn(processes[0]!, new CountingStore()).cache;
+    const a = cacheIn(shared.processes[0]!, new CountingStore()).cache;
     await a.servers();
-    const redis = processes[0]!.redis!;
+    const redis = shared.processes[0]!.redis!;
     const key = redis.key(`offers:${LICENSE}:servers`);
-    expect(key.startsWith(storage.prefix)).toBe(true);
+    expect(key.startsWith(shared.prefix)).toBe(true);
     const ttl = await redis.client.pttl(key);
     expect(ttl).toBeGreaterThan(4 * 60_000);
     expect(ttl).toBeLessThanOrEqual(5 * 60_000);

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterEach, beforeEach } from 'vitest';
+import type { Coordination } from '../../src/coordination/coordination.js';
+import { openCoordination } from '../../src/coordination/open.js';
+import { deleteKeysMatching } from '../../src/coordination/redis-keys.js';
+import { createLogger } from '../../src/logger.js';
 
 /**
  * The real Redis the Redis tests use: REDIS_URL, or the local one every developer machine and CI
@@ -80,12 +85,36 @@ export function testKeyPrefix(name: string): string {
   return `test-${name}-${randomBytes(4).toString('hex')}:`;
 }
 
-/** Deletes every key under the prefix (SCAN, never KEYS: the database may be large). */
+/** Deletes every key under the prefix. */
 export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysMatching(redis, `${prefix}*`);
+}
+
+/**
+ * Two processes' coordination (locks, change notices, the shared Redis) on one fresh test prefix,
+ * opened before each test of the enclosing `describe` and closed, keys deleted, after it.
+ */
+export function coordinationsPerTest(label: string): { readonly processes: [Coordination, Coordination]; readonly prefix: string } {
+  let storage: ReturnType<typeof testStorage> | undefined;
+  let processes: [Coordination, Coordination] | undefined;
+  beforeEach(async () => {
+    storage = testStorage(label);
+    const logger = createLogger('silent');
+    processes = [await openCoordination(storage.url, { logger }), await openCoordination(storage.url, { logger })];
+  });
+  afterEach(async () => {
+    await Promise.all((processes ?? []).map((coordination) => coordination.close()));
+    await storage?.cleanUp();
+  });
+  return {
+    get processes() {
+      if (!processes) throw new Error('coordinationsPerTest: read it inside a test');
+      return processes;
+    },
+    /** The prefix every key of this test's processes starts with. */
+    get prefix() {
+      if (!storage) throw new Error('coordinationsPerTest: read it inside a test');
+      return storage.prefix;
+    },
+  };
 }
