@@ -26,7 +26,11 @@ import { PaymentLinkRepository, type PaymentLink } from '../src/storage/payment-
 import { readProcMemory } from './process.js';
 import { shopSizedFixture } from './shop-fixture.js';
 import { summarize, roundSummary, round } from './stats.js';
-import { linkItemsOf } from '../src/services/checkout.js';
+import { linkItemsOf } from '../src/services/checkout-service.js';
+import { CartService } from '../src/services/cart-service.js';
+import { shortRef } from '../src/services/short-ref.js';
+import { NickRepository } from '../src/storage/nicks.js';
+import { systemClock } from '../src/clock.js';
 
 export const GUILD = '900000000000000001';
 export const LICENSE = licenseId('bench-license-key');
@@ -75,6 +79,13 @@ function cartFor(index: number, templates: Omit<CartLine, 'quantity'>[]): Stored
     if (!lines.some((line) => line.variantId === candidate.variantId)) lines.push({ ...candidate, quantity: 1 + ((index + k) % 5) });
   }
   return { license: LICENSE, lines };
+}
+
+const POLICY = { license: LICENSE, multiServer: false };
+
+/** The cart service the bot builds over the repository (in-process locks, as on SQLite). */
+function cartService(storage: Storage, repository: CartRepository): CartService {
+  return new CartService({ repository, nicks: new NickRepository(storage.keyv), clock: systemClock });
 }
 
 function silentLogger() {
@@ -173,6 +184,7 @@ async function fill(file: string, carts: number, links: number): Promise<Record<
   const logger = silentLogger();
   const storage = await openStorage(`sqlite://${file}`);
   const repo = new CartRepository(storage.keyv, logger);
+  const filler = cartService(storage, repo);
   const templates = lineTemplates();
 
   // The bot's own write path first, one cart at a time: the rate a one-by-one fill would have.
@@ -180,7 +192,7 @@ async function fill(file: string, carts: number, links: number): Promise<Record<
   const oneByOneStart = performance.now();
   for (let index = 0; index < viaRepository; index++) {
     const cart = cartFor(index, templates);
-    await repo.update(GUILD, userId(index), () => ({ cart, result: undefined }));
+    await filler.addMany({ guildId: GUILD, userId: userId(index) }, POLICY, cart.lines.map(({ quantity, ...item }) => ({ item, quantity })));
   }
   const oneByOneMs = performance.now() - oneByOneStart;
 
@@ -196,7 +208,7 @@ async function fill(file: string, carts: number, links: number): Promise<Record<
   const linksBulkMs = performance.now() - linksStart;
 
   // Read back through the repositories: what was written in bulk must be what the bot reads.
-  const check = await repo.get(GUILD, userId(carts - 1));
+  const check = await repo.read(GUILD, userId(carts - 1));
   if (check.lines.length !== 3) throw new Error('a bulk-written cart did not read back through CartRepository');
   const linkRepo = new PaymentLinkRepository(storage.keyv, logger);
   const mine = await linkRepo.listForMember(GUILD, userId(0), 0, 10);
@@ -224,6 +236,7 @@ async function measure(file: string, carts: number, links: number, cycles: numbe
   const openStart = performance.now();
   const storage = await openStorage(`sqlite://${file}`);
   const repo = new CartRepository(storage.keyv, logger);
+  const cartsService = cartService(storage, repo);
   const linkRepo = new PaymentLinkRepository(storage.keyv, logger);
   const openMs = performance.now() - openStart;
   const afterOpen = readProcMemory(process.pid);
@@ -234,24 +247,28 @@ async function measure(file: string, carts: number, links: number, cycles: numbe
   const pruneMs = performance.now() - pruneStart;
 
   const pick = (n: number) => userId((n * 7919) % carts);
-  const bump = (cart: StoredCart) => ({
-    cart: { ...cart, lines: cart.lines.map((line, index) => (index === 0 ? { ...line, quantity: (line.quantity % 99) + 1 } : line)) },
-    result: cart.lines.length,
-  });
+  const templates = lineTemplates();
+  // One click's read/modify/write through the bot's own path: a new quantity for the cart's first line.
+  const bump = async (n: number) => {
+    const index = (n * 7919) % carts;
+    const first = cartFor(index, templates).lines[0]!;
+    const change = await cartsService.setQuantity({ guildId: GUILD, userId: userId(index) }, shortRef(first.variantId), (n % 99) + 1);
+    return change.kind === 'changed' ? 1 : 0;
+  };
 
   // Sequential read/modify/write cycles: the latency one click sees.
   const rmw: number[] = [];
-  let linesSeen = 0;
+  let changed = 0;
   for (let n = 0; n < cycles; n++) {
     const start = performance.now();
-    linesSeen += await repo.update(GUILD, pick(n), bump);
+    changed += await bump(n);
     rmw.push(performance.now() - start);
   }
-  if (linesSeen !== cycles * 3) throw new Error(`expected 3 lines in every cart, saw ${linesSeen} over ${cycles} carts`);
+  if (changed !== cycles) throw new Error(`expected every cart to have its first line, changed ${changed} of ${cycles}`);
 
   // The same number of cycles all at once (different members): throughput under a crowd.
   const concurrentStart = performance.now();
-  await Promise.all(Array.from({ length: cycles }, (_unused, n) => repo.update(GUILD, pick(n + cycles), bump)));
+  await Promise.all(Array.from({ length: cycles }, (_unused, n) => bump(n + cycles)));
   const concurrentMs = performance.now() - concurrentStart;
 
   // Link records at scale: creating one (record + 4 indexes) and the moderators' lookups.

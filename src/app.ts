@@ -18,10 +18,13 @@ import { DemoPayPage } from './demo/pay-page.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
+import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
+import { CartService } from './services/cart-service.js';
+import { CheckoutService } from './services/checkout-service.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
 import { openCoordination, type CoordinationOptions } from './coordination/open.js';
@@ -123,6 +126,19 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
   const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, coordination.locks);
+  const repositories = { carts: new CartRepository(storage.keyv, logger), nicks: new NickRepository(storage.keyv), checkoutTimes: new CheckoutTimes(storage.keyv) };
+  // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
+  const dmWarmer = new DmWarmer(client, logger);
+  const carts = new CartService({
+    repository: repositories.carts,
+    nicks: repositories.nicks,
+    clock,
+    locks: coordination.locks,
+    expiryDays: config.CART_EXPIRY_DAYS,
+    onCartStarted: (userId) => dmWarmer.prepare(userId),
+  });
+  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger });
+  const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
   const services: BotServices = {
     logger,
     clock,
@@ -147,12 +163,12 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       coordination,
       ...(sharedGate ? { sharedGate } : {}),
     })),
-    carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS, locks: coordination.locks }),
-    nicks: new NickRepository(storage.keyv),
+    carts,
+    checkout,
     guildSettings,
     paymentLinks,
-    delivery: new LinkDelivery({ client, logger, paymentLinks, clock, metrics, ...options.linkDelivery }),
-    checkoutTimes: new CheckoutTimes(storage.keyv),
+    storage: repositories,
+    delivery,
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
     storageBackend: storage.backend,
@@ -208,7 +224,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
-    services.delivery.stop();
+    dmWarmer.stop();
     await client.destroy();
     await view.stop();
     await demoPage.close();

@@ -4,12 +4,21 @@ import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
 import type { BotMetrics } from './ops/metrics.js';
 import type { SecretBox } from './security/secret-box.js';
+import type { CartService } from './services/cart-service.js';
+import type { CheckoutService } from './services/checkout-service.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
 import type { CheckoutTimes } from './storage/checkout-times.js';
 import type { GuildSettingsRepository } from './storage/guild-settings.js';
 import type { NickRepository } from './storage/nicks.js';
 import type { PaymentLinkRepository } from './storage/payment-links.js';
+
+/** The repositories: what the services below are built on, and what tests read and seed. Never used by commands/. */
+export interface BotStorage {
+  carts: CartRepository;
+  nicks: NickRepository;
+  checkoutTimes: CheckoutTimes;
+}
 
 /**
  * Everything a handler may use, built once by the composition root (app.ts). Services below the
@@ -19,11 +28,13 @@ export interface BotServices {
   logger: Logger;
   clock: Clock;
   stores: StoreDirectory;
-  carts: CartRepository;
-  nicks: NickRepository;
+  /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */
+  carts: CartService;
+  /** The nick, the payment link for a cart, and the record of where it was delivered. */
+  checkout: CheckoutService;
   guildSettings: GuildSettingsRepository;
   paymentLinks: PaymentLinkRepository;
-  checkoutTimes: CheckoutTimes;
+  storage: BotStorage;
   guildLog: GuildLog;
   /** Takes payment links to their buyers: the DM, or the reply when DMs are closed or slow. */
   delivery: LinkDelivery;

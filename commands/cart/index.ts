@@ -1,11 +1,8 @@
-import { removeLine, setQuantity, type CartLine } from '../../src/cart/rules.js';
 import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand } from '../../src/discord/localize.js';
 import { clip } from '../../src/discord/text.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
-import { shortRef } from '../../src/services/short-ref.js';
-import { asCart } from '../../src/storage/carts.js';
 import { cartRoutes } from './routes.js';
 import { showCart } from './show.js';
 import { clearConfirmView, lineEditorView } from './views.js';
@@ -30,25 +27,23 @@ export const cartFeature: Feature = {
     on(cartRoutes.view, [], (_interaction, _values, ctx) => showCart(ctx)),
     on(cartRoutes.openFromPanel, [], (_interaction, _values, ctx) => showCart(ctx)),
     on(cartRoutes.askClear, [], async (_interaction, _values, ctx) => {
-      const cart = await ctx.services.carts.get(ctx.guildId, ctx.userId);
-      if (cart.lines.length === 0) return showCart(ctx);
-      return ctx.respond.show(clearConfirmView(ctx.t, ctx.userId, cart.lines.length));
+      const lines = await ctx.services.carts.lines(ctx);
+      if (lines.length === 0) return showCart(ctx);
+      return ctx.respond.show(clearConfirmView(ctx.t, ctx.userId, lines.length));
     }),
     on(cartRoutes.confirmClear, [], async (_interaction, _values, ctx) => {
-      await ctx.services.carts.update(ctx.guildId, ctx.userId, (cart) => ({ cart: { license: cart.license, lines: [] }, result: undefined }));
+      await ctx.services.carts.clear(ctx);
       ctx.log.info('cart cleared');
       return showCart(ctx, ctx.t.cart.cleared);
     }),
     on(cartRoutes.chooseLine, [], async (interaction, _values, ctx) => {
-      const line = lineByRef((await ctx.services.carts.get(ctx.guildId, ctx.userId)).lines, selectedValue(interaction));
+      const ref = selectedValue(interaction);
+      const line = ref === undefined ? undefined : await ctx.services.carts.line(ctx, ref);
       if (!line) return showCart(ctx, ctx.t.cart.lineGone);
       return ctx.respond.show(lineEditorView(ctx.t, ctx.userId, line));
     }),
-    on(cartRoutes.removeLine, [], async (_interaction, { line: ref }, ctx) => {
-      const removed = await ctx.services.carts.update(ctx.guildId, ctx.userId, (cart) => {
-        const line = lineByRef(cart.lines, ref);
-        return line ? { cart: { ...cart, ...removeLine(asCart(cart), line.variantId) }, result: true } : { result: false };
-      });
+    on(cartRoutes.removeLine, [], async (_interaction, { line }, ctx) => {
+      const removed = await ctx.services.carts.remove(ctx, line);
       return showCart(ctx, removed ? undefined : ctx.t.cart.lineGone);
     }),
     on(cartRoutes.chooseLineQuantity, [], async (interaction, { line }, ctx) => {
@@ -63,21 +58,9 @@ export const cartFeature: Feature = {
   ],
 };
 
-function lineByRef(lines: CartLine[], ref: string | undefined): CartLine | undefined {
-  return ref === undefined ? undefined : lines.find((line) => shortRef(line.variantId) === ref);
-}
-
-async function changeQuantity(ctx: HandlerContext, ref: string, quantity: number, typed: string): Promise<void> {
-  const { t, guildId, userId, services } = ctx;
-  type Outcome = { kind: 'gone' } | { kind: 'refused'; line: CartLine } | { kind: 'changed' };
-  const outcome = await services.carts.update<Outcome>(guildId, userId, (cart) => {
-    const line = lineByRef(cart.lines, ref);
-    if (!line) return { result: { kind: 'gone' } };
-    const change = setQuantity(asCart(cart), line.variantId, quantity);
-    if (!change.ok) return { result: { kind: 'refused', line } };
-    return { cart: { ...cart, ...change.cart }, result: { kind: 'changed' } };
-  });
-  if (outcome.kind === 'gone') return showCart(ctx, t.cart.lineGone);
-  if (outcome.kind === 'refused') return ctx.respond.show(lineEditorView(t, userId, outcome.line, t.quantity.invalid(clip(typed, 20))));
+async function changeQuantity(ctx: HandlerContext, line: string, quantity: number, typed: string): Promise<void> {
+  const outcome = await ctx.services.carts.setQuantity(ctx, line, quantity);
+  if (outcome.kind === 'gone') return showCart(ctx, ctx.t.cart.lineGone);
+  if (outcome.kind === 'refused') return ctx.respond.show(lineEditorView(ctx.t, ctx.userId, outcome.line, ctx.t.quantity.invalid(clip(typed, 20))));
   return showCart(ctx);
 }

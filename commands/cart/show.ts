@@ -2,37 +2,27 @@ import { estimateCart, type PricedVariant } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
 import type { HandlerContext } from '../../src/discord/context.js';
 import { offerReader, pricedVariant } from '../../src/services/catalog.js';
-import type { StoredCart } from '../../src/storage/carts.js';
 import { cartView } from './views.js';
 
 /** Draws the cart, with prices read through the offer cache (deferring only if the store must be asked). */
 export async function showCart(ctx: HandlerContext, notice?: string): Promise<void> {
-  const { t, userId, services } = ctx;
-  const stored = await takeNotice(ctx);
-  const message = notice ?? (stored.notice === 'license-changed' ? t.cart.licenseChanged : undefined);
+  const { t, userId } = ctx;
+  // With the guild's license the cart is read as it stands under it (a cart of another license is emptied, with a notice).
+  const cart = await ctx.services.carts.read(ctx, ctx.shop?.license);
+  const message = notice ?? (cart.notice === 'license-changed' ? t.cart.licenseChanged : undefined);
   // The cart stays readable when the guild's license cannot be used; the member learns why checkout will not work.
   const warning = ctx.licenseProblem ? t.shop.misconfigured : undefined;
-  const { variants, gone } = await priceLines(ctx, stored.lines);
-  const nick = stored.lines.length > 0 ? await services.nicks.get(userId) : undefined;
+  const { variants, gone } = await priceLines(ctx, cart.lines);
   await ctx.respond.show(
     cartView(t, ctx.locale, userId, {
-      lines: stored.lines,
-      estimate: estimateCart(stored.lines, variants),
+      lines: cart.lines,
+      estimate: estimateCart(cart.lines, variants),
       gone,
-      nick,
+      nick: cart.nick,
       ...(message ? { notice: message } : {}),
       ...(warning ? { warning } : {}),
     }),
   );
-}
-
-/** Reads the cart and clears a pending notice in the same step, so it is shown exactly once. */
-async function takeNotice(ctx: HandlerContext): Promise<StoredCart> {
-  const takeIt = (cart: StoredCart) =>
-    cart.notice ? { cart: { license: cart.license, lines: cart.lines }, result: cart } : { result: cart };
-  return ctx.shop
-    ? ctx.services.carts.updateFor(ctx.shop.license, ctx.guildId, ctx.userId, takeIt)
-    : ctx.services.carts.update(ctx.guildId, ctx.userId, takeIt);
 }
 
 /** Current prices of the cart's variants, and the lines whose variant the shop no longer offers. */

@@ -1,7 +1,7 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
-import { checkoutWithNick, startCheckout } from './checkout.js';
+import { checkoutWithNick, startCheckout } from './start-checkout.js';
 import { checkoutRoutes } from './routes.js';
 import { NICK_INPUT } from './views.js';
 

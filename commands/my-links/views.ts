@@ -1,5 +1,5 @@
 import { ButtonStyle } from 'discord.js';
-import { MAX_QUANTITY, type RuleViolation } from '../../src/cart/rules.js';
+import { MAX_QUANTITY } from '../../src/cart/rules.js';
 import type { ActionRow, View } from '../../src/discord/respond.js';
 import { clip, LIMITS, noticeLine, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
@@ -7,7 +7,7 @@ import { button, pagerRow, paginate, row, select } from '../../src/discord/views
 import { agoText, fieldBudget, itemsSummary, LINK_COLORS, LINKS_PAGE_SIZE, linkField } from '../../src/discord/payment-links/link-text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
-import type { LinkItem } from '../../src/services/reorder.js';
+import type { ReorderLine } from '../../src/services/reorder.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
 import { cartRoutes } from '../cart/routes.js';
 import { myLinksRoutes } from './routes.js';
@@ -62,15 +62,6 @@ export function buyerLinksView(t: Messages, input: BuyerLinksInput): View {
 }
 
 /** What Buy again did with one of the link's items. */
-export interface ReorderLine {
-  item: LinkItem;
-  outcome:
-    | { kind: 'added'; lineQuantity: number; capped: boolean }
-    | { kind: 'gone' }
-    | { kind: 'unavailable' }
-    | { kind: 'refused'; violation: RuleViolation };
-}
-
 /** Which items went back into the cart and which did not, and why; the cart is one press away, Checkout two. */
 export function buyAgainView(t: Messages, input: { owner: string; linkId: string; page: number; lines: ReorderLine[] }): View {
   const name = ({ item }: ReorderLine) => t.cart.line(item.quantity, plain(item.variantName), plain(item.productName));

@@ -1,5 +1,5 @@
 import { isPurchasable } from '../../src/cart/pricing.js';
-import { addItem, MAX_QUANTITY, type CartChange } from '../../src/cart/rules.js';
+import { MAX_QUANTITY } from '../../src/cart/rules.js';
 import type { ComponentInteraction } from '../../src/discord/context.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
@@ -7,7 +7,6 @@ import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-
 import { cartItemFrom, locate, variantPageOf, type OfferRefs, type VariantChoice } from '../../src/services/catalog.js';
 import type { OfferPath } from '../../src/services/catalog.js';
 import { shortRef } from '../../src/services/short-ref.js';
-import { asCart } from '../../src/storage/carts.js';
 import { readerFor, showNearest, type ShopContext } from './navigate.js';
 import { shopRoutes } from './routes.js';
 import { addedView, quantityView, variantListView } from './views.js';
@@ -71,17 +70,12 @@ export async function variantStep(ctx: ShopContext, refs: Required<OfferRefs>, s
 async function addToCart(ctx: ShopContext, { path, variant, variantPage }: Resolved, quantity: number): Promise<void> {
   const { t, locale, userId } = ctx;
   const policy = { license: ctx.shop.license, multiServer: ctx.settings.multiServerCart };
-  const item = cartItemFrom(path, variant.variant);
-  const change = await ctx.services.carts.updateFor<CartChange>(policy.license, ctx.guildId, userId, (stored) => {
-    const result = addItem(asCart(stored), item, quantity, policy);
-    return result.ok ? { cart: { ...stored, ...result.cart }, result } : { result };
-  });
+  const change = await ctx.services.carts.add(ctx, policy, cartItemFrom(path, variant.variant), quantity);
   if (!change.ok) {
     const shown = Math.max(1, Math.min(quantity, MAX_QUANTITY));
     return ctx.respond.show(quantityView(t, locale, userId, path, variant, shown, variantPage, violationText(change.violation, t)));
   }
   ctx.log.info({ variant: variant.variant.id, quantity: change.line.quantity, lines: change.cart.lines.length }, 'added to cart');
-  if (change.cart.lines.length === 1) ctx.services.delivery.prepareDm(userId);
   const added = {
     quantity,
     lineQuantity: change.line.quantity,

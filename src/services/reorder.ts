@@ -1,6 +1,10 @@
+import { isPurchasable } from '../cart/pricing.js';
+import type { CartPolicy, RuleViolation } from '../cart/rules.js';
+import { sameLicense } from '../security/license-id.js';
 import type { Server } from '../spaceis/schemas.js';
 import type { PaymentLink } from '../storage/payment-links.js';
-import { byRef, pricedVariant, type OfferPath, type OfferReader, type VariantChoice } from './catalog.js';
+import type { CartOwner, CartService } from './cart-service.js';
+import { byRef, cartItemFrom, pricedVariant, type OfferPath, type OfferReader, type VariantChoice } from './catalog.js';
 import { shortRef } from './short-ref.js';
 
 /**
@@ -16,6 +20,47 @@ export type LinkItem = PaymentLink['items'][number];
 export interface FoundItem {
   path: OfferPath;
   variant: VariantChoice;
+}
+
+/** What Buy again did with one item of the link. */
+export interface ReorderLine {
+  item: LinkItem;
+  outcome:
+    | { kind: 'added'; lineQuantity: number; capped: boolean }
+    | { kind: 'gone' }
+    | { kind: 'unavailable' }
+    | { kind: 'refused'; violation: RuleViolation };
+}
+
+/**
+ * Buy again: a link's items go back into the member's cart with the same quantities, each checked
+ * against today's offer and the cart rules, in one cart change (the cart service's `addMany`). It
+ * never asks for a payment link: that waits for the member's own Checkout.
+ */
+export async function putBackInCart(
+  carts: CartService,
+  reader: OfferReader,
+  owner: CartOwner,
+  policy: CartPolicy,
+  link: PaymentLink,
+): Promise<ReorderLine[]> {
+  // Items of a link issued from another license belong to another shop: none of them is on offer here.
+  // Records from before full license ids hold the short fingerprint: sameLicense reads both.
+  const found = sameLicense(link.license, policy.license) ? await findLinkItems(reader, link.items) : link.items.map(() => undefined);
+  const lines: ReorderLine[] = link.items.map((item) => ({ item, outcome: { kind: 'gone' } }));
+  const wanted: { index: number; item: ReturnType<typeof cartItemFrom>; quantity: number }[] = [];
+  for (const [index, match] of found.entries()) {
+    if (!match) continue;
+    if (!isPurchasable(match.variant.priced)) lines[index]!.outcome = { kind: 'unavailable' };
+    else wanted.push({ index, item: cartItemFrom(match.path, match.variant.variant), quantity: link.items[index]!.quantity });
+  }
+  if (wanted.length === 0) return lines;
+  const outcomes = await carts.addMany(owner, policy, wanted);
+  for (const [position, outcome] of outcomes.entries()) {
+    lines[wanted[position]!.index]!.outcome =
+      outcome.kind === 'added' ? { kind: 'added', lineQuantity: outcome.line.quantity, capped: outcome.capped } : outcome;
+  }
+  return lines;
 }
 
 export async function findLinkItems(reader: OfferReader, items: readonly LinkItem[]): Promise<(FoundItem | undefined)[]> {

@@ -373,7 +373,8 @@ describe('a cart and link records after the upgrade to full license ids', () => 
     await addToCart(buyer, VIP_30, 2);
     // As an earlier version stored it: the license named by its 8-character fingerprint.
     const guildId = h.discord.defaultGuildId;
-    await h.bot.services.carts.update(guildId, buyer.user.id, (cart) => ({ cart: { ...cart, license: sha256(LICENSE_KEY).slice(0, 8) }, result: undefined }));
+    const stored = await h.bot.services.storage.carts.read(guildId, buyer.user.id);
+    await h.bot.services.storage.carts.write(guildId, buyer.user.id, { ...stored, license: sha256(LICENSE_KEY).slice(0, 8) });
     await h.restart();
 
     const cart = await buyer.run('cart');

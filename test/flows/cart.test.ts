@@ -92,22 +92,19 @@ describe('the cart', () => {
     const path = { server: 'Survival', category: 'Monety', product: coins.name };
     // Twenty lines straight into storage, then the 21st through the menus.
     const { license } = (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!;
-    await h.bot.services.carts.update(h.discord.defaultGuildId, member.user.id, (cart) => ({
-      cart: {
-        license,
-        lines: coins.variants.slice(0, 20).map((variant) => ({
-          variantId: variant.id,
-          quantity: 1,
-          serverId: h.store.shop.servers[0]!.id,
-          categoryId: h.store.shop.servers[0]!.categories.find((category) => category.name === 'Monety')!.id,
-          productId: coins.id,
-          serverName: 'Survival',
-          productName: coins.name,
-          variantName: variant.name,
-        })),
-      },
-      result: cart,
-    }));
+    await h.bot.services.storage.carts.write(h.discord.defaultGuildId, member.user.id, {
+      license,
+      lines: coins.variants.slice(0, 20).map((variant) => ({
+        variantId: variant.id,
+        quantity: 1,
+        serverId: h.store.shop.servers[0]!.id,
+        categoryId: h.store.shop.servers[0]!.categories.find((category) => category.name === 'Monety')!.id,
+        productId: coins.id,
+        serverName: 'Survival',
+        productName: coins.name,
+        variantName: variant.name,
+      })),
+    });
     await openVariant(member, { ...path, variant: '10 monet' }); // already in the cart: raising it is fine
     expect(textOf((await member.press(en.quantity.addToCart)).message!)).toContain(en.added.lineTotal(2));
     await openVariant(member, { ...VIP_30 });

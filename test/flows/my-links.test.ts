@@ -127,6 +127,22 @@ describe('Buy again, from My payment links', () => {
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(links);
   });
 
+  it('opens the member’s DM channel when Buy again starts a cart, as Add to cart does, so the next DM is a single request', async () => {
+    const buyer = new Member(h);
+    const id = await checkout(buyer, [[VIP_30, 1]]);
+    // A restart forgets the DM channel opened for the first link.
+    await h.restart();
+    const opened = h.discord.waitForRequest('POST', /^\/users\/@me\/channels$/);
+    await buyAgain(buyer, id);
+    await opened;
+    const before = h.discord.requests.length;
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await buyer.run('checkout', { nick: 'Again_1' });
+    await dm;
+    const during = h.discord.requests.slice(before).map((request) => `${request.method} ${request.path}`);
+    expect(during.filter((request) => request.includes('/users/@me/channels'))).toEqual([]);
+  });
+
   it('names and skips an item the shop no longer sells, and adds the rest', async () => {
     const buyer = new Member(h);
     const id = await checkout(buyer, [[VIP_FOREVER, 1], [VIP_30, 1]]);
@@ -170,10 +186,10 @@ describe('Buy again, from My payment links', () => {
       variantName: ref.variant.name,
     });
     const coins = allVariants(h.store.shop, { category: 'Monety' }).slice(0, MAX_LINES - 1);
-    await h.bot.services.carts.update(h.discord.defaultGuildId, buyer.user.id, () => ({
-      cart: { license: keyFingerprint(LICENSE_KEY), lines: [line(vip30, 98), ...coins.map((coin) => line(coin, 1))] },
-      result: undefined,
-    }));
+    await h.bot.services.storage.carts.write(h.discord.defaultGuildId, buyer.user.id, {
+      license: keyFingerprint(LICENSE_KEY),
+      lines: [line(vip30, 98), ...coins.map((coin) => line(coin, 1))],
+    });
 
     const first = await buyAgain(buyer, id);
     expect(first).toContain(`• ${en.cart.line(2, '30 dni', 'VIP')} (${en.buyAgain.capped(MAX_QUANTITY)})`);
@@ -182,7 +198,7 @@ describe('Buy again, from My payment links', () => {
     const second = await buyAgain(buyer, id);
     expect(second).toContain(en.buyAgain.nothingAdded);
     expect(second).toContain(`• ${en.cart.line(2, '30 dni', 'VIP')}: ${en.rules.alreadyAtMax(MAX_QUANTITY)}`);
-    await h.bot.services.carts.update(h.discord.defaultGuildId, buyer.user.id, () => ({ cart: { license: '', lines: [] }, result: undefined }));
+    await h.bot.services.carts.clear({ guildId: h.discord.defaultGuildId, userId: buyer.user.id });
   });
 
   it('skips items of a server the admins hid since', async () => {

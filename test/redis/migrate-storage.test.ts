@@ -92,8 +92,8 @@ describe('migrating storage from SQLite to Redis', () => {
     const sqlite = await open(sqliteUrl);
     const repos = repositories(sqlite);
     const cart: StoredCart = { license: LICENSE, lines: [line] };
-    await repos.carts.update(GUILD, BUYER, () => ({ cart, result: undefined }));
-    await repos.carts.update(OTHER_GUILD, BUYER, () => ({ cart: { license: LICENSE, lines: [{ ...line, quantity: 5 }] }, result: undefined }));
+    await repos.carts.write(GUILD, BUYER, cart);
+    await repos.carts.write(OTHER_GUILD, BUYER, { license: LICENSE, lines: [{ ...line, quantity: 5 }] });
     await repos.nicks.set(BUYER, 'Steve_123');
     await repos.settings.set(GUILD, {
       license: { sealed: box.seal(GUILD_KEY, GUILD), fingerprint: keyFingerprint(GUILD_KEY), setBy: BUYER, setAt: now },
@@ -133,9 +133,9 @@ describe('migrating storage from SQLite to Redis', () => {
 
     const onRedis = repositories(await open(redis.url));
     const onSqlite = repositories(await open(sqliteUrl));
-    expect(await onRedis.carts.get(GUILD, BUYER)).toEqual(await onSqlite.carts.get(GUILD, BUYER));
-    expect((await onRedis.carts.get(GUILD, BUYER)).lines).toEqual([line]);
-    expect((await onRedis.carts.get(OTHER_GUILD, BUYER)).lines[0]!.quantity).toBe(5);
+    expect(await onRedis.carts.read(GUILD, BUYER)).toEqual(await onSqlite.carts.read(GUILD, BUYER));
+    expect((await onRedis.carts.read(GUILD, BUYER)).lines).toEqual([line]);
+    expect((await onRedis.carts.read(OTHER_GUILD, BUYER)).lines[0]!.quantity).toBe(5);
     expect(await onRedis.nicks.get(BUYER)).toBe('Steve_123');
 
     const settings = await onRedis.settings.get(GUILD);

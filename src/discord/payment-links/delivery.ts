@@ -3,13 +3,12 @@ import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
-import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
+import type { CheckoutService } from '../../services/checkout-service.js';
+import type { PaymentLink } from '../../storage/payment-links.js';
 import { DEMO_LICENSE } from '../../demo/demo-store.js';
-import { isStorageError } from '../../storage/storage-error.js';
 import { editOriginalReply, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, withdrawnDmView } from './dm-views.js';
-import { DmWarmer } from './dm-warmer.js';
 import { ReplyHandles } from './reply-handles.js';
 
 /**
@@ -26,7 +25,8 @@ import { ReplyHandles } from './reply-handles.js';
 export interface LinkDeliveryOptions {
   client: Client;
   logger: Logger;
-  paymentLinks: PaymentLinkRepository;
+  /** Where each delivery is written down (the checkout service owns the link's record). */
+  records: Pick<CheckoutService, 'recordDelivery'>;
   clock: Clock;
   /** How long checkout waits for the DM before the reply shows the link (default 2 s). */
   dmWaitMs?: number;
@@ -61,28 +61,17 @@ const DEFAULT_DM_QUEUE_LIMIT = 40;
 
 export class LinkDelivery {
   readonly #replies: ReplyHandles;
-  readonly #warmer: DmWarmer;
   /** DMs that follow a reply, still on their way. */
   readonly #following = new Set<Promise<void>>();
   #dmsOnTheirWay = 0;
 
   constructor(private readonly options: LinkDeliveryOptions) {
     this.#replies = new ReplyHandles(options.clock);
-    this.#warmer = new DmWarmer(options.client, options.logger);
-  }
-
-  /** A member started a cart: their DM channel is opened in the background, so checkout's DM is one request. */
-  prepareDm(userId: string): void {
-    this.#warmer.prepare(userId);
   }
 
   /** Resolves once every DM that follows a reply is out (or failed) and recorded: shutdown waits for them. */
   async whenIdle(): Promise<void> {
     while (this.#following.size > 0) await Promise.all(this.#following);
-  }
-
-  stop(): void {
-    this.#warmer.stop();
   }
 
   /**
@@ -106,7 +95,7 @@ export class LinkDelivery {
     const first = noWait ? 'slow' : await Promise.race([dm, this.#timer(waitMs)]);
     if (first === 'slow') {
       this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
-      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
+      await this.options.records.recordDelivery(link, { kind: 'reply' });
       // The DM follows in the background and, once out, becomes the link's home.
       const following = dm
         .then(async (sent) => {
@@ -121,7 +110,7 @@ export class LinkDelivery {
     }
     if (!first) {
       this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
-      await this.#recordDelivery(link, { kind: 'reply', shownInReply: true }, log);
+      await this.options.records.recordDelivery(link, { kind: 'reply' });
       this.options.metrics?.linksDelivered.inc({ where: 'reply' });
       return { kind: 'reply', dmFollows: false };
     }
@@ -186,37 +175,16 @@ export class LinkDelivery {
 
   /** Records a sent DM as the link's home (unless withdrawn meanwhile) and removes an earlier DM. */
   async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger, shownInReply: boolean): Promise<Delivery> {
-    const delivery = { kind: 'dm' as const, channelId: sent.channelId, messageId: sent.id, ...(shownInReply ? { shownInReply } : {}) };
-    let updated: PaymentLink | undefined;
-    try {
-      updated = await this.options.paymentLinks.update(link.guildId, link.id, (record) => (record.revoked ? record : { ...record, delivery }));
-    } catch (error) {
-      // The DM is out: the member has the link. Where it went is only lost from the record (logged once).
-      if (!isStorageError(error)) throw error;
-      log.error({ link: link.id, storage: { operation: error.operation, key: error.key } }, 'could not record where a payment link was delivered');
-      return { kind: 'dm', channelId: sent.channelId };
-    }
-    // No record (storage could not keep it: see services/checkout.ts): the link still stands.
-    if (updated?.revoked) {
+    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id, shownInReply });
+    // Not recorded (storage failed, logged): the DM is out and the member has the link; the earlier DM stays.
+    if (recorded === 'unrecorded') return { kind: 'dm', channelId: sent.channelId };
+    if (recorded === 'withdrawn') {
       // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
       await sent.edit(marked(t, link, withdrawnDmView(t, link, guildName))).catch(() => undefined);
       return { kind: 'withdrawn' };
     }
     await this.#deleteEarlierDm(link, sent.id, log);
     return { kind: 'dm', channelId: sent.channelId };
-  }
-
-  async #recordDelivery(link: PaymentLink, delivery: NonNullable<PaymentLink['delivery']>, log: Logger): Promise<void> {
-    try {
-      // A DM already on record stays the link's home; the reply is noted beside it.
-      await this.options.paymentLinks.update(link.guildId, link.id, (record) =>
-        record.delivery?.kind === 'dm' ? { ...record, delivery: { ...record.delivery, shownInReply: true } } : { ...record, delivery },
-      );
-    } catch (error) {
-      // The member is about to see the link in the reply: a failed note of it must not stop that.
-      if (!isStorageError(error)) throw error;
-      log.error({ link: link.id, storage: { operation: error.operation, key: error.key } }, 'could not record where a payment link was delivered');
-    }
   }
 
   async #deleteEarlierDm(link: PaymentLink, newMessageId: string, log: Logger): Promise<void> {

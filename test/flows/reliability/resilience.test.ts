@@ -50,7 +50,7 @@ describe('when Discord or the buyers misbehave', () => {
   it('answers a crash inside a handler with an apology and a reference that is also in the log', async () => {
     const member = new Member(h);
     await addToCart(member, VIP_30);
-    const spy = vi.spyOn(h.bot.services.carts, 'get').mockRejectedValueOnce(new Error('disk on fire'));
+    const spy = vi.spyOn(h.bot.services.carts, 'lines').mockRejectedValueOnce(new Error('disk on fire'));
     try {
       const reply = await member.run('checkout', { nick: 'Crashy' });
       const reference = /reference: ([0-9A-F]{8})$/.exec(reply.message!.content)?.[1];
@@ -68,7 +68,7 @@ describe('when Discord or the buyers misbehave', () => {
     const victim = new Member(h);
     await addToCart(victim, VIP_30, 8);
     const attacker = new Member(h);
-    const victimCart = () => h.bot.services.carts.get(h.discord.defaultGuildId, victim.user.id);
+    const victimCart = () => h.bot.services.storage.carts.read(h.discord.defaultGuildId, victim.user.id);
     const before = JSON.stringify(await victimCart());
     const logsBefore = h.logs.length;
     const channel = (await h.bot.client.channels.fetch(h.discord.defaultChannelId)) as SendableChannels;

@@ -4,7 +4,6 @@ import { linkInReplyView, sentToDmView } from '../../src/discord/payment-links/d
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
 import { clip } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
-import { issuePaymentLink } from '../../src/services/checkout.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import { nickModal } from './views.js';
 
@@ -15,12 +14,11 @@ type ShopContext = HandlerContext & { shop: ShopAccess };
  * `askNick` forces the question (the cart's "Change nick" button).
  */
 export async function startCheckout(ctx: ShopContext, options: { typedNick?: string; askNick?: boolean }): Promise<void> {
-  const { t, userId, guildId, services } = ctx;
-  const cart = await services.carts.get(guildId, userId);
-  if (cart.lines.length === 0) return ctx.respond.show({ content: t.checkout.emptyCart, embeds: [], components: [] });
+  const { t, userId, services } = ctx;
+  if ((await services.carts.lines(ctx)).length === 0) return ctx.respond.show({ content: t.checkout.emptyCart, embeds: [], components: [] });
 
   if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick);
-  const remembered = await services.nicks.get(userId);
+  const remembered = await services.checkout.rememberedNick(userId);
   if (options.askNick || !remembered) return ctx.respond.showModal(nickModal(t, userId, remembered));
   await checkoutAs(ctx, remembered);
 }
@@ -36,9 +34,7 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
   const { t, services, guildId, userId, respond, shop } = ctx;
   // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
   await respond.defer();
-  await services.nicks.set(userId, nick);
-
-  const outcome = await issuePaymentLink(services, shop, {
+  const outcome = await services.checkout.checkout(shop, {
     guildId,
     userId,
     nick,
