@@ -20,6 +20,7 @@ import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
+import { PaymentLinks } from './services/payment-links.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
@@ -151,6 +152,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     nicks: new NickRepository(storage.keyv),
     guildSettings,
     paymentLinks,
+    links: new PaymentLinks(paymentLinks, clock),
     delivery: new LinkDelivery({ client, logger, paymentLinks, clock, metrics, ...options.linkDelivery }),
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildLog: new GuildLog(client, guildSettings, logger, clock),

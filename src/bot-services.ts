@@ -4,6 +4,7 @@ import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
 import type { BotMetrics } from './ops/metrics.js';
 import type { SecretBox } from './security/secret-box.js';
+import type { PaymentLinks } from './services/payment-links.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
 import type { CheckoutTimes } from './storage/checkout-times.js';
@@ -24,6 +25,8 @@ export interface BotServices {
   guildSettings: GuildSettingsRepository;
   paymentLinks: PaymentLinkRepository;
   checkoutTimes: CheckoutTimes;
+  /** Payment links as members and moderators use them: their own, a member's, a withdrawal. */
+  links: PaymentLinks;
   guildLog: GuildLog;
   /** Takes payment links to their buyers: the DM, or the reply when DMs are closed or slow. */
   delivery: LinkDelivery;
