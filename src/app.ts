@@ -20,6 +20,7 @@ import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
+import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
@@ -153,6 +154,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildSettings,
     paymentLinks,
     links: new PaymentLinks(paymentLinks, clock),
+    setup: new GuildSetup(guildSettings, clock),
     delivery: new LinkDelivery({ client, logger, paymentLinks, clock, metrics, ...options.linkDelivery }),
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildLog: new GuildLog(client, guildSettings, logger, clock),

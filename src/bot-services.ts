@@ -4,6 +4,7 @@ import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
 import type { BotMetrics } from './ops/metrics.js';
 import type { SecretBox } from './security/secret-box.js';
+import type { GuildSetup } from './services/guild-setup.js';
 import type { PaymentLinks } from './services/payment-links.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
@@ -27,6 +28,8 @@ export interface BotServices {
   checkoutTimes: CheckoutTimes;
   /** Payment links as members and moderators use them: their own, a member's, a withdrawal. */
   links: PaymentLinks;
+  /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
+  setup: GuildSetup;
   guildLog: GuildLog;
   /** Takes payment links to their buyers: the DM, or the reply when DMs are closed or slow. */
   delivery: LinkDelivery;
