@@ -21,6 +21,8 @@ import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
+import { GuildSetup } from './services/guild-setup.js';
+import { PaymentLinks } from './services/payment-links.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { CartService } from './services/cart-service.js';
@@ -126,7 +128,13 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
   const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, coordination.locks);
-  const repositories = { carts: new CartRepository(storage.keyv, logger), nicks: new NickRepository(storage.keyv), checkoutTimes: new CheckoutTimes(storage.keyv) };
+  const repositories = {
+    carts: new CartRepository(storage.keyv, logger),
+    nicks: new NickRepository(storage.keyv),
+    checkoutTimes: new CheckoutTimes(storage.keyv),
+    guildSettings,
+    paymentLinks,
+  };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
   const carts = new CartService({
@@ -165,8 +173,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     })),
     carts,
     checkout,
-    guildSettings,
-    paymentLinks,
+    links: new PaymentLinks(paymentLinks, clock),
+    setup: new GuildSetup(guildSettings, clock),
     storage: repositories,
     delivery,
     guildLog: new GuildLog(client, guildSettings, logger, clock),
@@ -175,7 +183,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storage.probe,
   };
 
-  const linkPruner = schedulePruning(services.paymentLinks, clock, logger, coordination);
+  const linkPruner = schedulePruning(services.storage.paymentLinks, clock, logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: storage.probe });
   operator = view;
 

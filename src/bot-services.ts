@@ -6,6 +6,8 @@ import type { BotMetrics } from './ops/metrics.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { CartService } from './services/cart-service.js';
 import type { CheckoutService } from './services/checkout-service.js';
+import type { GuildSetup } from './services/guild-setup.js';
+import type { PaymentLinks } from './services/payment-links.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
 import type { CheckoutTimes } from './storage/checkout-times.js';
@@ -13,11 +15,13 @@ import type { GuildSettingsRepository } from './storage/guild-settings.js';
 import type { NickRepository } from './storage/nicks.js';
 import type { PaymentLinkRepository } from './storage/payment-links.js';
 
-/** The repositories: what the services below are built on, and what tests read and seed. Never used by commands/. */
+/** The repositories: what the services above are built on. */
 export interface BotStorage {
   carts: CartRepository;
   nicks: NickRepository;
   checkoutTimes: CheckoutTimes;
+  guildSettings: GuildSettingsRepository;
+  paymentLinks: PaymentLinkRepository;
 }
 
 /**
@@ -32,8 +36,11 @@ export interface BotServices {
   carts: CartService;
   /** The nick, the payment link for a cart, and the record of where it was delivered. */
   checkout: CheckoutService;
-  guildSettings: GuildSettingsRepository;
-  paymentLinks: PaymentLinkRepository;
+  /** Payment links as members and moderators use them: their own, a member's, a withdrawal. */
+  links: PaymentLinks;
+  /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
+  setup: GuildSetup;
+  /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;
   /** Takes payment links to their buyers: the DM, or the reply when DMs are closed or slow. */

@@ -3,7 +3,6 @@ import type { HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
 import { button, row } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
-import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { adminRoutes } from './routes.js';
@@ -24,7 +23,7 @@ export async function startDemo(ctx: HandlerContext): Promise<void> {
 
 export async function switchToDemo(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
-  const { before } = await services.guildSettings.update(ctx.guildId, ({ license: _dropped, ...settings }) => ({ ...settings, demo: true }) as GuildSettings);
+  const before = await services.setup.switchToDemo(ctx.guildId);
   if (before.demo) return ctx.respond.show({ content: t.admin.demoAlready, embeds: [], components: [] });
   const previous = before.license?.fingerprint ?? ctx.shop?.fingerprint;
   await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, t.admin.demoLicenseName);
@@ -35,7 +34,7 @@ export async function switchToDemo(ctx: HandlerContext): Promise<void> {
 /** `license clear` on a demo guild: back to the bot's default license, or to no shop. */
 export async function endDemo(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
-  await services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, demo: false }));
+  await services.setup.leaveDemo(ctx.guildId);
   const fallback = await services.stores.forGuild(ctx.guildId);
   await recordChange(ctx, 'license', t.admin.demoLicenseName, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
   ctx.log.info('guild left the demo shop');

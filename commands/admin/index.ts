@@ -2,7 +2,7 @@ import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBi
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
 import { localizedFrom } from '../../src/discord/localize.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
-import { SETTING_BOUNDS } from '../../src/storage/guild-settings.js';
+import { SETTING_BOUNDS } from '../../src/services/guild-setup.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, LICENSE_INPUT, saveLicense, startLicenseChange } from './license.js';

@@ -4,7 +4,6 @@ import type { HandlerContext } from '../../src/discord/context.js';
 import { clip, plain } from '../../src/discord/text.js';
 import { textInputModal } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
-import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { recordChange } from './change-log.js';
 import { endDemo } from './demo.js';
 import { adminRoutes } from './routes.js';
@@ -54,11 +53,7 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
 
   const previous = ctx.settings.demo ? t.admin.demoLicenseName : (ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint);
   // A real license replaces the demo.
-  await services.guildSettings.update(ctx.guildId, (settings) => ({
-    ...settings,
-    demo: false,
-    license: { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId, setAt: services.clock.now() },
-  }));
+  await services.setup.saveLicense(ctx.guildId, { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId });
   await recordChange(ctx, 'license', !previous ? t.admin.none : ctx.settings.demo ? previous : `\`${previous}\``, `\`${fingerprint}\``);
   await ctx.respond.show({ content: t.admin.licenseSaved(fingerprint, servers) });
 }
@@ -68,7 +63,7 @@ export async function clearLicense(ctx: HandlerContext): Promise<void> {
   if (ctx.settings.demo) return endDemo(ctx);
   const current = ctx.settings.license;
   if (!current) return ctx.respond.show({ content: t.admin.licenseNothingToClear });
-  await services.guildSettings.update(ctx.guildId, ({ license: _dropped, ...settings }) => settings as GuildSettings);
+  await services.setup.clearLicense(ctx.guildId);
   const fallback = await services.stores.forGuild(ctx.guildId);
   await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
   await ctx.respond.show({ content: t.admin.licenseCleared(fallback?.fingerprint) });

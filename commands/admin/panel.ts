@@ -30,7 +30,7 @@ export async function postPanel(interaction: CommandInteraction, ctx: HandlerCon
   const message = await channel.send(ctx.shop.source === 'demo' ? demoMarked(panelT, view) : view);
 
   const previous = ctx.settings.panel;
-  await services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, panel: { channelId: message.channelId, messageId: message.id } }));
+  await services.setup.rememberPanel(ctx.guildId, { channelId: message.channelId, messageId: message.id });
   if (previous) await deletePanel(interaction, previous, ctx);
   ctx.log.info({ channel: message.channelId, message: message.id }, 'shop panel posted');
   await ctx.respond.show({ content: t.admin.panelPosted(`<#${message.channelId}>`) });

@@ -33,7 +33,7 @@ export async function saveServers(ctx: ShopContext, chosenRefs: string[]): Promi
   const hidden = servers.filter((server) => !chosen.has(shortRef(server.id))).map((server) => server.id);
   const names = (list: typeof servers) => list.map((server) => plain(server.name)).join(', ') || ctx.t.admin.none;
   const before = servers.filter((server) => !ctx.settings.hiddenServerIds.includes(server.id));
-  await ctx.services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, hiddenServerIds: hidden }));
+  await ctx.services.setup.setHiddenServers(ctx.guildId, hidden);
   await recordChange(ctx, 'servers', names(before), names(shown));
   await ctx.respond.show({ content: ctx.t.admin.serversSaved(clip(names(shown), 1500)), embeds: [], components: [] });
 }

@@ -1,7 +1,8 @@
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
-import { SETTING_BOUNDS, type GuildSettings } from '../../src/storage/guild-settings.js';
+import type { SettingsChange } from '../../src/services/guild-setup.js';
+import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
@@ -24,12 +25,12 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
     if (problem) return ctx.respond.show({ content: problem });
   }
 
-  const changes: Partial<GuildSettings> = {};
+  const changes: SettingsChange = {};
   if (logChannel) changes.logChannelId = logChannel.id;
   if (role) changes.moderatorRoleId = role.id;
   if (multiServer !== null) changes.multiServerCart = multiServer;
-  if (lifetime !== null) changes.linkLifetimeHours = clamp(lifetime, SETTING_BOUNDS.linkLifetimeHours);
-  if (cooldown !== null) changes.checkoutCooldownSeconds = clamp(cooldown, SETTING_BOUNDS.checkoutCooldownSeconds);
+  if (lifetime !== null) changes.linkLifetimeHours = lifetime;
+  if (cooldown !== null) changes.checkoutCooldownSeconds = cooldown;
   if (locale === 'en' || locale === 'pl') changes.locale = locale;
   if (locale === 'auto') changes.locale = null;
   if (reset === 'log-channel') changes.logChannelId = null;
@@ -37,7 +38,7 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
 
   if (Object.keys(changes).length === 0) return ctx.respond.show(settingsView(t, ctx.settings));
 
-  const { before, after } = await services.guildSettings.update(ctx.guildId, (settings) => ({ ...settings, ...changes }));
+  const { before, after } = await services.setup.changeSettings(ctx.guildId, changes);
   const changed = EDITABLE_SETTINGS.filter(([key]) => describeSetting(t, key, before) !== describeSetting(t, key, after));
   // Reported in the log channel as it is after the change, so moving the log also announces the move there.
   const channelT = messages(await services.guildLog.localeFor(ctx.guildId));
@@ -45,10 +46,6 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
     await recordChange(ctx, label, describeSetting(channelT, key, before), describeSetting(channelT, key, after));
   }
   await ctx.respond.show(settingsView(t, after, changed.length > 0 ? t.admin.settingsSaved : t.admin.settingsUnchanged));
-}
-
-function clamp(value: number, bounds: { min: number; max: number }): number {
-  return Math.min(bounds.max, Math.max(bounds.min, Math.trunc(value)));
 }
 
 /** Each setting as an admin reads it: channel and role mentions, units, on/off. */

@@ -5,14 +5,7 @@ import { memberLinksView } from './views.js';
 /** One page of a member's links; a page past the end (links pruned meanwhile) shows the last one. */
 export async function showMemberLinks(ctx: HandlerContext, memberId: string, requestedPage: number): Promise<void> {
   const { services, guildId, settings } = ctx;
-  const read = (page: number) => services.paymentLinks.listForMember(guildId, memberId, page * LINKS_PAGE_SIZE, LINKS_PAGE_SIZE);
-  let page = requestedPage;
-  let { links, total } = await read(page);
-  const pages = Math.max(1, Math.ceil(total / LINKS_PAGE_SIZE));
-  if (page >= pages) {
-    page = pages - 1;
-    ({ links, total } = await read(page));
-  }
+  const { links, page, pages, total } = await services.links.memberPage(guildId, memberId, requestedPage, LINKS_PAGE_SIZE);
   const now = services.clock.now();
   await ctx.respond.show(
     memberLinksView(ctx.t, { owner: ctx.userId, memberId, links, page, pages, total, lifetimeHours: settings.linkLifetimeHours, now }),

@@ -10,18 +10,13 @@ import { revokedView, sentence } from './views.js';
  */
 export async function revokeLink(ctx: HandlerContext, typed: string, memberId: string | undefined): Promise<void> {
   const { t, services, guildId, userId } = ctx;
-  // References are shown upper-case; moderators type them however they like.
-  const id = typed.trim().toUpperCase();
-  const found = await services.paymentLinks.get(guildId, id);
-  if (!found) return ctx.respond.show(sentence(t.links.unknownLink(clip(typed, 40))));
-  if (memberId && found.userId !== memberId) return ctx.respond.show(sentence(t.links.notMembersLink(id, `<@${memberId}>`)));
-
-  const result = await services.paymentLinks.revoke(guildId, id, userId, services.clock.now());
-  if (!result) return ctx.respond.show(sentence(t.links.unknownLink(id)));
-  const { link, already } = result;
-  if (already && link.revoked) {
-    return ctx.respond.show(sentence(t.links.alreadyRevoked(id, `<@${link.revoked.by}>`, discordTime(link.revoked.at, 'R'))));
+  const outcome = await services.links.revoke(guildId, typed, { moderatorId: userId, memberId });
+  if (outcome.kind === 'unknown') return ctx.respond.show(sentence(t.links.unknownLink(clip(outcome.reference, 40))));
+  if (outcome.kind === 'not-members-link') return ctx.respond.show(sentence(t.links.notMembersLink(outcome.id, `<@${memberId}>`)));
+  if (outcome.kind === 'already-revoked') {
+    return ctx.respond.show(sentence(t.links.alreadyRevoked(outcome.id, `<@${outcome.by}>`, discordTime(outcome.at, 'R'))));
   }
+  const { id, link } = outcome;
 
   // Editing the DM is a call to Discord: acknowledge first.
   await ctx.respond.defer();

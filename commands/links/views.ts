@@ -17,7 +17,7 @@ import {
 } from '../../src/discord/payment-links/link-text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
-import { LINK_RETENTION_DAYS, type PaymentLink } from '../../src/storage/payment-links.js';
+import { LINK_RETENTION_DAYS, type PaymentLink } from '../../src/services/payment-links.js';
 import { linksRoutes } from './routes.js';
 
 /** What moderators see with /links: a member's links, a URL check, a withdrawal, and the revoke suggestions. */

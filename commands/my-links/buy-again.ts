@@ -11,8 +11,8 @@ import { buyAgainView } from './views.js';
  */
 export async function buyAgain(ctx: HandlerContext & { shop: ShopAccess }, id: string, page: number): Promise<void> {
   const { t, services, guildId, userId, shop, settings } = ctx;
-  const link = await services.paymentLinks.get(guildId, id);
-  if (!link || link.userId !== userId) return showMyLinks(ctx, page, t.buyAgain.notYours(id));
+  const link = await services.links.memberLink(guildId, userId, id);
+  if (!link) return showMyLinks(ctx, page, t.buyAgain.notYours(id));
 
   const reader = offerReader(shop.offers, () => ctx.respond.defer(), { hiddenServerIds: settings.hiddenServerIds, lane: guildId });
   const policy = { license: shop.license, multiServer: settings.multiServerCart };

@@ -3,7 +3,6 @@ import { on, type Feature } from '../../src/discord/feature.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { linkInReplyView } from '../../src/discord/payment-links/dm-views.js';
 import { clip } from '../../src/discord/text.js';
-import { linkState } from '../../src/services/link-state.js';
 import { myLinksRoutes } from './routes.js';
 import { buyAgain } from './buy-again.js';
 import { showMyLinks } from './list.js';
@@ -28,9 +27,8 @@ export const myLinksFeature: Feature = {
  */
 async function resendMyLink(ctx: HandlerContext, id: string, page: number): Promise<void> {
   const { t, services, guildId, userId, settings } = ctx;
-  const link = await services.paymentLinks.get(guildId, id);
-  const usable = link && link.userId === userId && linkState(link, settings.linkLifetimeHours, services.clock.now()) === 'pending';
-  if (!link || !usable) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
+  const link = await services.links.pendingMemberLink(guildId, userId, id, settings.linkLifetimeHours);
+  if (!link) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
 
   await ctx.respond.defer();
   const delivery = await services.delivery.resend(ctx.respond.interaction.user, t, link, ctx.guildName, ctx.log);

@@ -8,12 +8,10 @@ import { agoText, fieldBudget, itemsSummary, LINK_COLORS, LINKS_PAGE_SIZE, linkF
 import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
 import type { ReorderLine } from '../../src/services/reorder.js';
-import type { PaymentLink } from '../../src/storage/payment-links.js';
+import { BUYER_LINK_DAYS, type PaymentLink } from '../../src/services/payment-links.js';
 import { cartRoutes } from '../cart/routes.js';
 import { myLinksRoutes } from './routes.js';
 
-/** How far back "My payment links" looks: recent enough to be about an order in progress. */
-export const BUYER_LINK_DAYS = 7;
 /** Ten links a page: two rows of Buy again buttons, with the resend select and the pager within Discord's five rows. */
 const BUTTONS_PER_ROW = 5;
 

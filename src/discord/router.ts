@@ -155,7 +155,7 @@ export class InteractionRouter {
   private async baseContext(interaction: AnyInteraction | AutocompleteInteraction): Promise<AutocompleteContext> {
     const locale = localeOf(interaction.locale);
     const guildId = interaction.guildId ?? '';
-    const settings = await this.services.guildSettings.get(guildId);
+    const settings = await this.services.storage.guildSettings.get(guildId);
     const logger = this.services.logger;
     let log: Logger | undefined;
     return {
@@ -183,7 +183,7 @@ export class InteractionRouter {
       () => this.services.metrics.firstResponse.observe({ kind }, (performance.now() - received) / 1000),
       // Every answer in a guild on the demo shop carries the DEMO banner (settings are cached: no storage read).
       async (view) => {
-        const settings = await this.services.guildSettings.get(interaction.guildId ?? '');
+        const settings = await this.services.storage.guildSettings.get(interaction.guildId ?? '');
         return settings.demo ? demoMarked(messages(localeOf(interaction.locale)), view) : view;
       },
     );

@@ -68,7 +68,7 @@ describe('/shop-admin', () => {
     expect(refused.message!.content).toBe(
       `I can't post in <#${closed}>: give me View Channel, Send Messages and Embed Links there, then try again.`,
     );
-    expect((await h.bot.services.guildSettings.get(h.discord.defaultGuildId)).logChannelId).toBeNull();
+    expect((await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).logChannelId).toBeNull();
   });
 
   it('posts links and changes to the log channel in the guild’s language, never the URL', async () => {
@@ -85,7 +85,7 @@ describe('/shop-admin', () => {
     const logged = h.discord.waitForMessage(logId);
     await buyer.run('checkout', { nick: 'Logged' });
     const post = textOf(await logged);
-    const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, buyer.user.id, 0, 1)).links;
+    const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, buyer.user.id, 0, 1)).links;
     expect(post).toContain(pl.log.linkIssuedTitle);
     expect(post).toContain(`<@${buyer.user.id}> otrzymał(a) link do płatności dla nicku **Logged**.`);
     expect(post).toContain('2 × 30 dni — VIP');
@@ -112,9 +112,9 @@ describe('/shop-admin', () => {
 
   it('falls back to defaults, with a warning, when a stored settings record is damaged', async () => {
     const other = h.discord.addGuild({ name: 'Damaged' });
-    await h.bot.services.guildSettings.update(other.id, (settings) => ({ ...settings, checkoutCooldownSeconds: 5 }));
+    await h.bot.services.storage.guildSettings.update(other.id, (settings) => ({ ...settings, checkoutCooldownSeconds: 5 }));
     // Written behind the bot's back, as an old version or a broken disk might.
-    await h.bot.services.guildSettings['keyv'].set(`guild:${other.id}`, { checkoutCooldownSeconds: 'lots', logChannelId: 42 });
+    await h.bot.services.storage.guildSettings['keyv'].set(`guild:${other.id}`, { checkoutCooldownSeconds: 'lots', logChannelId: 42 });
     await h.restart();
     const shown = await new Member(h, { permissions: ADMIN, guildId: other.id, channelId: other.channelId }).sub('shop-admin', 'settings');
     expect(textOf(shown.message!)).toContain('Checkout cooldown\n30 s');
@@ -198,7 +198,7 @@ describe('/shop-admin', () => {
     expect(modal.modal!.title).toBe(en.admin.licenseModalTitle);
     const reply = await admin.submit({ key: 'not-a-real-license-key' });
     expect(reply.message!.content).toBe(en.admin.licenseRejected('unauthorized'));
-    expect((await h.bot.services.guildSettings.get(h.discord.defaultGuildId)).license).toBeUndefined();
+    expect((await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).license).toBeUndefined();
     for (const line of h.logs) expect(line).not.toContain('not-a-real-license-key');
   });
 
@@ -382,7 +382,7 @@ describe('a cart and link records after the upgrade to full license ids', () => 
     expect(textOf(cart.message!)).toContain('2 × 30 dni — VIP');
     await buyer.run('checkout', { nick: 'Upgraded' });
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(1);
-    const [link] = await h.bot.services.paymentLinks.listRecent(guildId);
+    const [link] = await h.bot.services.storage.paymentLinks.listRecent(guildId);
     expect(link!.license).toBe(sha256(LICENSE_KEY));
   });
 });
@@ -399,8 +399,8 @@ describe("a guild's sealed license", () => {
     await admin.sub('shop-admin', 'license set');
     await admin.submit({ key: GUILD_KEY });
     const other = h.discord.addGuild({ name: 'Copycat' });
-    const license = (await h.bot.services.guildSettings.get(h.discord.defaultGuildId)).license!;
-    await h.bot.services.guildSettings.set(other.id, { license });
+    const license = (await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).license!;
+    await h.bot.services.storage.guildSettings.set(other.id, { license });
     await h.restart();
 
     const requestsBefore = h.store.requests.length;
@@ -414,7 +414,7 @@ describe("a guild's sealed license", () => {
     const guild = h.discord.addGuild({ name: 'Old guild' });
     const at = { guildId: guild.id, channelId: guild.channelId };
     const legacy = sealedByEarlierVersion(GUILD_KEY);
-    await h.bot.services.guildSettings.set(guild.id, { license: { sealed: legacy, fingerprint: sha256(GUILD_KEY).slice(0, 8), setBy: '1', setAt: 0 } });
+    await h.bot.services.storage.guildSettings.set(guild.id, { license: { sealed: legacy, fingerprint: sha256(GUILD_KEY).slice(0, 8), setBy: '1', setAt: 0 } });
     await h.restart();
 
     expect(optionLabels((await new Member(h, at).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);

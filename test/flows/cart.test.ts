@@ -76,13 +76,13 @@ describe('the cart', () => {
     expect(refused.message!.content).toContain(en.rules.otherServer('Survival'));
     expect(textOf((await member.run('cart')).message!)).toContain(en.cart.linesHeading(1, 20));
 
-    await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: true });
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: true });
     try {
       const allowed = await addToCart(member, SKY_VIP);
       expect(textOf(allowed.message!)).toContain(en.added.cartSize(2));
       expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP Wyspy (SkyBlock)');
     } finally {
-      await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: false });
+      await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: false });
     }
   });
 

@@ -49,7 +49,7 @@ describe('checkout', () => {
 
     // The cart is emptied and the link is kept for the moderators.
     expect(textOf((await member.run('cart')).message!)).toContain('Your cart is empty');
-    const { links } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    const { links } = await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({
       userId: member.user.id,
@@ -129,7 +129,7 @@ describe('checkout', () => {
     const reply = await member.run('checkout', { nick: 'ClosedDms' });
     expect(reply.message!.content).toContain("I couldn't send you a DM (your DMs are closed)");
     expect(button(reply.message!, en.checkout.pay).url).toBe(h.store.paymentUrls.at(-1));
-    const { links } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    const { links } = await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
     expect(links[0]!.delivery).toEqual({ kind: 'reply', shownInReply: true });
   });
 
@@ -254,7 +254,7 @@ describe('checkout when DMs are slow (a crowd checking out at once)', () => {
     expect(buttons(sent).map((b) => [b.label, b.url])).toEqual([[en.checkout.pay, url]]);
 
     await h.bot.services.delivery.whenIdle();
-    const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
+    const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
     expect(link!.delivery).toEqual({
       kind: 'dm',
       channelId: sent.channel_id,
@@ -271,7 +271,7 @@ describe('checkout when DMs are slow (a crowd checking out at once)', () => {
     const reply = await member.run('checkout', { nick: 'Crowd_2' });
     const sent = await dm;
     await h.bot.services.delivery.whenIdle();
-    const [link] = (await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
+    const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
     expect(link!.delivery?.kind).toBe('dm');
 
     const mod = new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages });

@@ -102,7 +102,7 @@ describe('the demo shop (/shop-admin license demo)', () => {
 
     const url = button(message, en.checkout.pay).url!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/pay\/[A-Za-z0-9_-]{22}$/);
-    const [link] = (await h.bot.services.paymentLinks.listForMember(guild.id, member.user.id, 0, 10)).links;
+    const [link] = (await h.bot.services.storage.paymentLinks.listForMember(guild.id, member.user.id, 0, 10)).links;
     expect(link).toMatchObject({ url, license: 'demo', nick: 'Demo_Gracz' });
 
     const page = await fetch(url);
@@ -150,7 +150,7 @@ describe('the demo shop (/shop-admin license demo)', () => {
     await buyer.run('checkout', { nick: 'Kupiec' });
     const sent = await dm;
     const url = button(sent, en.checkout.pay).url!;
-    const [link] = (await h.bot.services.paymentLinks.listForMember(guild.id, buyer.user.id, 0, 10)).links;
+    const [link] = (await h.bot.services.storage.paymentLinks.listForMember(guild.id, buyer.user.id, 0, 10)).links;
 
     const mod = newMember({ permissions: MODERATOR });
     const list = await mod.sub('links', 'user', { member: buyer.user.id });
@@ -202,13 +202,13 @@ describe('the demo shop (/shop-admin license demo)', () => {
     const asked = await owner.sub('shop-admin', 'license demo');
     expect(textOf(asked.message!)).toContain(en.admin.demoConfirm(keyFingerprint(LICENSE_KEY)));
     expect((await owner.press(en.admin.demoCancel)).message!.content).toBe(en.admin.demoCancelled);
-    expect((await h.bot.services.guildSettings.get(own.id)).license).toBeDefined();
+    expect((await h.bot.services.storage.guildSettings.get(own.id)).license).toBeDefined();
 
     await owner.sub('shop-admin', 'license demo');
     const switched = await owner.press(en.admin.demoConfirmYes);
     expectDemo(switched.message);
     expect(switched.message!.content).toContain(en.admin.demoOn);
-    const settings = await h.bot.services.guildSettings.get(own.id);
+    const settings = await h.bot.services.storage.guildSettings.get(own.id);
     expect(settings.demo).toBe(true);
     expect(settings.license).toBeUndefined();
 
@@ -231,6 +231,6 @@ describe('the demo shop (/shop-admin license demo)', () => {
     await owner.press(en.admin.demoConfirmYes);
     const cleared = await owner.sub('shop-admin', 'license clear');
     expect(cleared.message!.content).toBe(en.admin.demoEnded(keyFingerprint(LICENSE_KEY)));
-    expect((await h.bot.services.guildSettings.get(own.id)).demo).toBe(false);
+    expect((await h.bot.services.storage.guildSettings.get(own.id)).demo).toBe(false);
   });
 });

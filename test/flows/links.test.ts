@@ -61,10 +61,10 @@ describe('/links: moderators check a member’s payment links', () => {
   it('asks who is a moderator of the whole server: Manage Messages from one channel’s overwrite is not enough', async () => {
     const buyer = new Member(h);
     const issued = await checkout(buyer, 'Ticket_1');
-    const record = (await h.bot.services.paymentLinks.get(guildId, issued.id))!;
+    const record = (await h.bot.services.storage.paymentLinks.get(guildId, issued.id))!;
     for (let index = 0; index < 10; index += 1) {
       const { id: _id, ...rest } = record;
-      await h.bot.services.paymentLinks.create({ ...rest, url: `${issued.url}&n=${index}`, createdAt: record.createdAt - index - 1 });
+      await h.bot.services.storage.paymentLinks.create({ ...rest, url: `${issued.url}&n=${index}`, createdAt: record.createdAt - index - 1 });
     }
     // A ticket channel where this member may manage messages; everywhere else they are an ordinary member.
     const ticketHelper = new Member(h, { channelAllow: PermissionFlagsBits.ManageMessages });
@@ -82,13 +82,13 @@ describe('/links: moderators check a member’s payment links', () => {
 
     // A moderator by role opens the list; once the admins take the role back, its Next button refuses them too.
     const roleId = h.discord.addRole(guildId, 'Helpers');
-    await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: roleId });
+    await h.bot.services.storage.guildSettings.set(guildId, { moderatorRoleId: roleId });
     const formerMod = new Member(h, { roles: [roleId], channelAllow: PermissionFlagsBits.ManageMessages });
     try {
       const list = (await links(formerMod, 'user', { member: buyer.user.id })).message!;
       expect(button(list, en.common.next).disabled).toBe(false);
     } finally {
-      await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: null });
+      await h.bot.services.storage.guildSettings.set(guildId, { moderatorRoleId: null });
     }
     await formerMod.press(en.common.next);
     expect(formerMod.message!.content).toBe(
@@ -104,14 +104,14 @@ describe('/links: moderators check a member’s payment links', () => {
     const withRole = new Member(h, { roles: [roleId] });
 
     expect((await links(withRole, 'user', { member: buyer.user.id })).message!.content).toContain('Only moderators can use /links');
-    await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: roleId });
+    await h.bot.services.storage.guildSettings.set(guildId, { moderatorRoleId: roleId });
     try {
       const reply = await links(withRole, 'user', { member: buyer.user.id });
       expect(reply.ephemeral).toBe(true);
       expect(textOf(reply.message!)).toContain(`The bot issued 1 payment link to <@${buyer.user.id}> in this server.`);
       expect(textOf(reply.message!)).toContain('Nick: **Role\\_Check**');
     } finally {
-      await h.bot.services.guildSettings.set(guildId, { moderatorRoleId: null });
+      await h.bot.services.storage.guildSettings.set(guildId, { moderatorRoleId: null });
     }
   });
 
@@ -150,14 +150,14 @@ describe('/links: moderators check a member’s payment links', () => {
     ]);
 
     // States are computed, not stored: a longer lifetime makes both usable again.
-    await h.bot.services.guildSettings.set(guildId, { linkLifetimeHours: 48 });
+    await h.bot.services.storage.guildSettings.set(guildId, { linkLifetimeHours: 48 });
     try {
       expect(names((await links(mod, 'user', { member: buyer.user.id })).message!)).toEqual([
         `🕒 ${second.id} · Pending`,
         `🕒 ${first.id} · Pending`,
       ]);
     } finally {
-      await h.bot.services.guildSettings.set(guildId, { linkLifetimeHours: 24 });
+      await h.bot.services.storage.guildSettings.set(guildId, { linkLifetimeHours: 24 });
     }
   });
 
@@ -229,7 +229,7 @@ describe('/links: moderators check a member’s payment links', () => {
 
   it('withdraws a link: the DM loses its Pay button, the log channel is told, and the list shows who did it', async () => {
     const logChannel = h.discord.addChannel(guildId, { name: 'shop-log' });
-    await h.bot.services.guildSettings.set(guildId, { logChannelId: logChannel });
+    await h.bot.services.storage.guildSettings.set(guildId, { logChannelId: logChannel });
     const buyer = new Member(h);
     const kept = await checkout(buyer, 'Keep_Me');
     const target = await checkout(buyer, 'Revoke_Me', VIP_30, 2);
@@ -284,7 +284,7 @@ describe('/links: moderators check a member’s payment links', () => {
     h.discord.refuseDms(closed.user.id);
     await addToCart(closed, VIP_30);
     await closed.run('checkout', { nick: 'Dms_Closed' });
-    const [inReply] = (await h.bot.services.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
+    const [inReply] = (await h.bot.services.storage.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
     // Past the 15 minutes Discord lets the bot edit a reply: only the moderator can warn the member.
     h.clock.advance(16 * MINUTE);
     const answer = textOf((await links(mod, 'revoke', { link: inReply!.id })).message!);
@@ -297,7 +297,7 @@ describe('/links: moderators check a member’s payment links', () => {
     await addToCart(closed, VIP_30);
     const reply = (await closed.run('checkout', { nick: 'Dms_Closed_2' })).message!;
     expect(buttonLabels(reply)).toEqual([en.checkout.pay]);
-    const [inReply] = (await h.bot.services.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
+    const [inReply] = (await h.bot.services.storage.paymentLinks.listForMember(guildId, closed.user.id, 0, 1)).links;
     const answer = textOf((await links(moderator(), 'revoke', { link: inReply!.id })).message!);
     expect(answer).toContain(en.links.replyEdited);
     expect(buttons(h.discord.message(reply.channel_id, reply.id)!)).toEqual([]);
@@ -361,7 +361,7 @@ describe('/links: moderators check a member’s payment links', () => {
       const newer = await checkout(buyer, 'Prune_New');
       h.clock.advance(31 * DAY);
 
-      expect(await h.bot.services.paymentLinks.prune(h.clock.now())).toBeGreaterThanOrEqual(1);
+      expect(await h.bot.services.storage.paymentLinks.prune(h.clock.now())).toBeGreaterThanOrEqual(1);
 
       const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
       expect(textOf(list)).toContain(`The bot issued 1 payment link to <@${buyer.user.id}> in this server.`);

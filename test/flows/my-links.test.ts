@@ -162,7 +162,7 @@ describe('Buy again, from My payment links', () => {
   it('finds the items of a link recorded before links kept where their items sat, by names', async () => {
     const buyer = new Member(h);
     const id = await checkout(buyer, [[EPIC_KEYS, 4]]);
-    await h.bot.services.paymentLinks.update(h.discord.defaultGuildId, id, (link) => ({
+    await h.bot.services.storage.paymentLinks.update(h.discord.defaultGuildId, id, (link) => ({
       ...link,
       items: link.items.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName })),
     }));
@@ -212,7 +212,7 @@ describe('Buy again, from My payment links', () => {
       expect(text).toContain(en.buyAgain.nothingAdded);
       expect(text).toContain(`• ${en.cart.line(1, '30 dni', 'VIP Wyspy')}: ${en.buyAgain.gone}`);
     } finally {
-      await h.bot.services.guildSettings.set(h.discord.defaultGuildId, { hiddenServerIds: [] });
+      await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { hiddenServerIds: [] });
     }
   });
 

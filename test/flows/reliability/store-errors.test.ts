@@ -40,7 +40,7 @@ describe('when the store says no', () => {
     // Its DM channel may be open (the bot opens it ahead of checkout), but nothing was sent there.
     const dmChannel = h.discord.dmChannelOf(member.user.id);
     expect(dmChannel ? h.discord.messagesIn(dmChannel) : []).toEqual([]);
-    const { total } = await h.bot.services.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    const { total } = await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
     expect(total).toBe(0);
   });
 

@@ -1,0 +1,69 @@
+import type { Clock } from '../clock.js';
+import { SETTING_BOUNDS, type GuildLicense, type GuildSettings, type GuildSettingsRepository } from '../storage/guild-settings.js';
+
+/**
+ * What a guild's admins change with /shop-admin, one named operation each, so the rules that go
+ * with a change (a real license replaces the demo, the demo drops the guild's license, numbers
+ * stay within their bounds) hold whoever asks. Below Discord: the handlers check channels and
+ * the store, post to the guild's log and show the outcome. Reads stay with the repository.
+ */
+
+// The command's definition offers the same bounds the settings are kept within.
+export { SETTING_BOUNDS } from '../storage/guild-settings.js';
+
+/** The settings /shop-admin settings changes; absent ones stay as they are. */
+export type SettingsChange = Partial<
+  Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale'>
+>;
+
+export class GuildSetup {
+  constructor(
+    private readonly settings: GuildSettingsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The guild sells from the demo shop; its own license is dropped. Returns the settings before, to say what was replaced. */
+  async switchToDemo(guildId: string): Promise<GuildSettings> {
+    const { before } = await this.settings.update(guildId, ({ license: _dropped, ...settings }) => ({ ...settings, demo: true }) as GuildSettings);
+    return before;
+  }
+
+  /** Back from the demo to the bot's default license, or to no shop. */
+  async leaveDemo(guildId: string): Promise<void> {
+    await this.settings.update(guildId, (settings) => ({ ...settings, demo: false }));
+  }
+
+  /** Keeps the guild's own license, sealed by the caller; a real license replaces the demo. */
+  async saveLicense(guildId: string, license: Omit<GuildLicense, 'setAt'>): Promise<void> {
+    const setAt = this.clock.now();
+    await this.settings.update(guildId, (settings) => ({ ...settings, demo: false, license: { ...license, setAt } }));
+  }
+
+  async clearLicense(guildId: string): Promise<void> {
+    await this.settings.update(guildId, ({ license: _dropped, ...settings }) => settings as GuildSettings);
+  }
+
+  /** The panel just posted, so posting it again replaces this one. */
+  async rememberPanel(guildId: string, panel: { channelId: string; messageId: string }): Promise<void> {
+    await this.settings.update(guildId, (settings) => ({ ...settings, panel }));
+  }
+
+  /** The license's servers /shop does not offer in this guild. */
+  async setHiddenServers(guildId: string, hiddenServerIds: string[]): Promise<void> {
+    await this.settings.update(guildId, (settings) => ({ ...settings, hiddenServerIds }));
+  }
+
+  /** Applies the change, numbers brought within SETTING_BOUNDS; returns the settings before and after. */
+  changeSettings(guildId: string, change: SettingsChange): Promise<{ before: GuildSettings; after: GuildSettings }> {
+    const bounded: SettingsChange = { ...change };
+    if (change.linkLifetimeHours !== undefined) bounded.linkLifetimeHours = clamp(change.linkLifetimeHours, SETTING_BOUNDS.linkLifetimeHours);
+    if (change.checkoutCooldownSeconds !== undefined) {
+      bounded.checkoutCooldownSeconds = clamp(change.checkoutCooldownSeconds, SETTING_BOUNDS.checkoutCooldownSeconds);
+    }
+    return this.settings.update(guildId, (settings) => ({ ...settings, ...bounded }));
+  }
+}
+
+function clamp(value: number, bounds: { min: number; max: number }): number {
+  return Math.min(bounds.max, Math.max(bounds.min, Math.trunc(value)));
+}
