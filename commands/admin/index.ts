@@ -1,4 +1,5 @@
 import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { subcommandKey } from '../../src/discord/command-names.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
 import { localizedFrom } from '../../src/discord/localize.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
@@ -6,6 +7,7 @@ import { SETTING_BOUNDS } from '../../src/storage/guild-settings.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, LICENSE_INPUT, saveLicense, startLicenseChange } from './license.js';
+import { shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
 import { adminRoutes } from './routes.js';
@@ -19,8 +21,10 @@ import { showStatus } from './status.js';
  * command to anyone, and an admin may lose the permission while a menu is open).
  */
 
+const { status, license, servers, settings, refresh, panel } = shopAdminNames.subcommands;
+
 const adminCommand = slashCommand({
-  name: 'shop-admin',
+  name: shopAdminNames.name,
   preconditions: [manageGuild],
   definition: () => ({
     ...localizedFrom((m) => m.admin.command),
@@ -92,14 +96,14 @@ const adminCommand = slashCommand({
     ],
   }),
   run: {
-    status: subcommand([], showStatus),
-    'license set': subcommand([], (_interaction, ctx) => startLicenseChange(ctx)),
-    'license clear': subcommand([], (_interaction, ctx) => clearLicense(ctx)),
-    'license demo': subcommand([], (_interaction, ctx) => startDemo(ctx)),
-    servers: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => chooseServers(ctx)),
-    settings: subcommand([], changeSettings),
-    refresh: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => refreshOffer(ctx)),
-    panel: subcommand([shopConfiguredForAdmins], postPanel),
+    [status.name]: subcommand([], showStatus),
+    [subcommandKey(license.name, license.subcommands.set.name)]: subcommand([], (_interaction, ctx) => startLicenseChange(ctx)),
+    [subcommandKey(license.name, license.subcommands.clear.name)]: subcommand([], (_interaction, ctx) => clearLicense(ctx)),
+    [subcommandKey(license.name, license.subcommands.demo.name)]: subcommand([], (_interaction, ctx) => startDemo(ctx)),
+    [servers.name]: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => chooseServers(ctx)),
+    [settings.name]: subcommand([], changeSettings),
+    [refresh.name]: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => refreshOffer(ctx)),
+    [panel.name]: subcommand([shopConfiguredForAdmins], postPanel),
   },
 });
 

@@ -6,6 +6,7 @@ import { clip } from '../../src/discord/text.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import { asCart } from '../../src/storage/carts.js';
+import { cartNames } from './names.js';
 import { cartRoutes } from './routes.js';
 import { showCart } from './show.js';
 import { clearConfirmView, lineEditorView } from './views.js';
@@ -17,14 +18,14 @@ import { clearConfirmView, lineEditorView } from './views.js';
  */
 
 const cartCommand = slashCommand({
-  name: 'cart',
+  name: cartNames.name,
   preconditions: [],
   definition: () => guildCommand('cart'),
   run: (_interaction, ctx) => showCart(ctx),
 });
 
 export const cartFeature: Feature = {
-  name: 'cart',
+  name: cartNames.name,
   command: cartCommand,
   components: [
     on(cartRoutes.view, [], (_interaction, _values, ctx) => showCart(ctx)),

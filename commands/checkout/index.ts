@@ -2,6 +2,7 @@ import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { checkoutWithNick, startCheckout } from './checkout.js';
+import { checkoutNames } from './names.js';
 import { checkoutRoutes } from './routes.js';
 import { NICK_INPUT } from './views.js';
 
@@ -11,14 +12,14 @@ import { NICK_INPUT } from './views.js';
  */
 
 const checkoutCommand = slashCommand({
-  name: 'checkout',
+  name: checkoutNames.name,
   preconditions: [shopConfigured],
   definition: () => guildCommand('checkout', { options: [optionalText('checkoutNick', { min_length: 1, max_length: 32 })] }),
-  run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString('nick') ?? undefined }),
+  run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString(checkoutNames.options.nick) ?? undefined }),
 });
 
 export const checkoutFeature: Feature = {
-  name: 'checkout',
+  name: checkoutNames.name,
   command: checkoutCommand,
   components: [
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),

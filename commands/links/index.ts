@@ -3,6 +3,7 @@ import { on, slashCommand, subcommand, type Feature } from '../../src/discord/fe
 import { guildCommand, localized } from '../../src/discord/localize.js';
 import { moderator } from '../../src/discord/preconditions.js';
 import { showMemberLinks } from './member-links.js';
+import { linksNames } from './names.js';
 import { pendingChoices } from './revoke-choices.js';
 import { revokeLink } from './revoke.js';
 import { linksRoutes } from './routes.js';
@@ -14,8 +15,10 @@ import { verifyUrl } from './verify.js';
  * change that per guild, so every entry point (command, autocomplete, page buttons) checks again.
  */
 
+const { user, verify, revoke } = linksNames.subcommands;
+
 const linksCommand = slashCommand({
-  name: 'links',
+  name: linksNames.name,
   preconditions: [moderator],
   definition: () =>
     guildCommand('links', {
@@ -43,10 +46,10 @@ const linksCommand = slashCommand({
       ],
     }),
   run: {
-    user: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser('member', true).id, 0)),
-    verify: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString('url', true))),
-    revoke: subcommand([], (interaction, ctx) =>
-      revokeLink(ctx, interaction.options.getString('link', true), interaction.options.getUser('member')?.id),
+    [user.name]: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser(user.options.member, true).id, 0)),
+    [verify.name]: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString(verify.options.url, true))),
+    [revoke.name]: subcommand([], (interaction, ctx) =>
+      revokeLink(ctx, interaction.options.getString(revoke.options.link, true), interaction.options.getUser(revoke.options.member)?.id),
     ),
   },
   autocomplete: async (interaction, ctx) => interaction.respond(await pendingChoices(interaction, ctx)),

@@ -3,6 +3,7 @@ import type { AutocompleteContext } from '../../src/discord/context.js';
 import { LIMITS } from '../../src/discord/text.js';
 import { linkState } from '../../src/services/link-state.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
+import { linksNames } from './names.js';
 import { linkChoiceName } from './views.js';
 
 /** Links read to suggest pending ones in autocomplete; pending links are the newest, so a short prefix suffices. */
@@ -11,7 +12,7 @@ const AUTOCOMPLETE_READ = 50;
 /** Pending links for the revoke option: the chosen member's, else the guild's most recent, filtered by what was typed. */
 export async function pendingChoices(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<{ name: string; value: string }[]> {
   const { services, guildId, settings } = ctx;
-  const memberId = interaction.options.get('member')?.value;
+  const memberId = interaction.options.get(linksNames.subcommands.revoke.options.member)?.value;
   const candidates =
     typeof memberId === 'string' && memberId
       ? (await services.paymentLinks.listForMember(guildId, memberId, 0, AUTOCOMPLETE_READ)).links
