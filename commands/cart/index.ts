@@ -1,7 +1,7 @@
 import { removeLine, setQuantity, type CartLine } from '../../src/cart/rules.js';
 import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand } from '../../src/discord/localize.js';
 import { clip } from '../../src/discord/text.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { shortRef } from '../../src/services/short-ref.js';
@@ -20,12 +20,12 @@ import { clearConfirmView, lineEditorView } from './views.js';
 const cartCommand = slashCommand({
   name: cartNames.name,
   preconditions: [],
-  definition: () => guildCommand('cart'),
+  definition: () => guildCommand(commandTexts('cart', cartNames)),
   run: (_interaction, ctx) => showCart(ctx),
 });
 
 export const cartFeature: Feature = {
-  name: cartNames.name,
+  name: 'cart',
   command: cartCommand,
   components: [
     on(cartRoutes.view, [], (_interaction, _values, ctx) => showCart(ctx)),

@@ -1,5 +1,5 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { checkoutWithNick, startCheckout } from './checkout.js';
 import { checkoutNames } from './names.js';
@@ -11,15 +11,17 @@ import { NICK_INPUT } from './views.js';
  * nick form). The nick comes from the option, else the one used last time, else a form asks for it.
  */
 
+const texts = commandTexts('checkout', checkoutNames);
+
 const checkoutCommand = slashCommand({
   name: checkoutNames.name,
   preconditions: [shopConfigured],
-  definition: () => guildCommand('checkout', { options: [optionalText('checkoutNick', { min_length: 1, max_length: 32 })] }),
+  definition: () => guildCommand(texts, { options: [optionalText(texts, 'nick', { min_length: 1, max_length: 32 })] }),
   run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString(checkoutNames.options.nick) ?? undefined }),
 });
 
 export const checkoutFeature: Feature = {
-  name: checkoutNames.name,
+  name: 'checkout',
   command: checkoutCommand,
   components: [
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),

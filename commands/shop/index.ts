@@ -1,6 +1,6 @@
 import { selectedValue } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
@@ -20,13 +20,14 @@ import { productListView, serverListView } from './views.js';
  */
 
 const shopOptions = shopNames.options;
+const texts = commandTexts('shop', shopNames);
 
 const shopCommand = slashCommand({
   name: shopNames.name,
   preconditions: [shopConfigured],
   definition: () =>
-    guildCommand('shop', {
-      options: [optionalText('shopServer', { autocomplete: true, max_length: 100 }), optionalText('shopItem', { autocomplete: true, max_length: 100 })],
+    guildCommand(texts, {
+      options: [optionalText(texts, 'server', { autocomplete: true, max_length: 100 }), optionalText(texts, 'item', { autocomplete: true, max_length: 100 })],
     }),
   run: (interaction, ctx) => {
     const server = interaction.options.getString(shopOptions.server) ?? undefined;
