@@ -3,6 +3,8 @@ import { subcommandKey } from '../../src/discord/command-names.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
 import { commandTexts, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 import { SETTING_BOUNDS } from '../../src/storage/guild-settings.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
@@ -74,10 +76,11 @@ const adminCommand = slashCommand({
           {
             type: ApplicationCommandOptionType.String,
             ...localizedOption(settingsTexts, 'locale'),
+            // The languages by their own names, the same in every language.
             choices: [
               { name: 'English', value: localeChoices.en },
               { name: 'Polski', value: localeChoices.pl },
-              { name: 'Auto (server language)', value: localeChoices.auto, name_localizations: { pl: 'Auto (język serwera)' } },
+              { name: en.admin.localeChoiceAuto, value: localeChoices.auto, name_localizations: { pl: pl.admin.localeChoiceAuto } },
             ],
           },
           {

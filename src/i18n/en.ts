@@ -154,6 +154,8 @@ export const en = {
     hours: (n: number) => `${n} h`,
     seconds: (n: number) => `${n} s`,
     localeAuto: "the server's language",
+    /** The choice of `/shop-admin settings locale` that follows the server's language (the others are the languages' own names). */
+    localeChoiceAuto: 'Auto (server language)',
     channelNotText: (channel: string) => `${channel} is not a text channel. Pick a text channel.`,
     channelNoAccess: (channel: string) =>
       `I can't post in ${channel}: give me View Channel, Send Messages and Embed Links there, then try again.`,

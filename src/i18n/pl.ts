@@ -155,6 +155,7 @@ export const pl: Messages = {
     hours: (n) => `${n} godz.`,
     seconds: (n) => `${n} s`,
     localeAuto: 'język serwera',
+    localeChoiceAuto: 'Auto (język serwera)',
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
