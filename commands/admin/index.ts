@@ -1,11 +1,15 @@
 import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { subcommandKey } from '../../src/discord/command-names.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
-import { localizedFrom } from '../../src/discord/localize.js';
+import { commandTexts, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 import { SETTING_BOUNDS } from '../../src/services/guild-setup.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, LICENSE_INPUT, saveLicense, startLicenseChange } from './license.js';
+import { localeChoices, shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
 import { adminRoutes } from './routes.js';
@@ -19,71 +23,81 @@ import { showStatus } from './status.js';
  * command to anyone, and an admin may lose the permission while a menu is open).
  */
 
+const { status, license, servers, settings, refresh, panel } = shopAdminNames.subcommands;
+const texts = commandTexts('shopAdmin', shopAdminNames);
+const licenseTexts = subcommandTexts(texts, 'license');
+const settingsTexts = subcommandTexts(texts, 'settings');
+const panelTexts = subcommandTexts(texts, 'panel');
+
+/** A choice of `settings reset:`: named, valued and localized as the option it clears. */
+function resetChoice(option: 'logChannel' | 'moderatorRole') {
+  const { name, name_localizations } = localizedOption(settingsTexts, option);
+  return { name, value: name, name_localizations };
+}
+
 const adminCommand = slashCommand({
-  name: 'shop-admin',
+  name: shopAdminNames.name,
   preconditions: [manageGuild],
   definition: () => ({
-    ...localizedFrom((m) => m.admin.command),
+    ...localized(texts),
     contexts: [InteractionContextType.Guild],
     default_member_permissions: PermissionFlagsBits.ManageGuild.toString(),
     options: [
-      { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.status) },
+      { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(texts, 'status')) },
       {
         type: ApplicationCommandOptionType.SubcommandGroup,
-        ...localizedFrom((m) => m.admin.license),
+        ...localized(licenseTexts),
         options: [
-          { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.licenseSet) },
-          { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.licenseClear) },
-          { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.licenseDemo) },
+          { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(licenseTexts, 'set')) },
+          { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(licenseTexts, 'clear')) },
+          { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(licenseTexts, 'demo')) },
         ],
       },
-      { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.servers) },
+      { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(texts, 'servers')) },
       {
         type: ApplicationCommandOptionType.Subcommand,
-        ...localizedFrom((m) => m.admin.settings),
+        ...localized(settingsTexts),
         options: [
-          { type: ApplicationCommandOptionType.Channel, ...localizedFrom((m) => m.admin.logChannel), channel_types: [...TEXT_CHANNELS] },
-          { type: ApplicationCommandOptionType.Role, ...localizedFrom((m) => m.admin.moderatorRole) },
-          { type: ApplicationCommandOptionType.Boolean, ...localizedFrom((m) => m.admin.multiServerCart) },
+          { type: ApplicationCommandOptionType.Channel, ...localizedOption(settingsTexts, 'logChannel'), channel_types: [...TEXT_CHANNELS] },
+          { type: ApplicationCommandOptionType.Role, ...localizedOption(settingsTexts, 'moderatorRole') },
+          { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'multiServerCart') },
           {
             type: ApplicationCommandOptionType.Integer,
-            ...localizedFrom((m) => m.admin.linkLifetime),
+            ...localizedOption(settingsTexts, 'linkLifetimeHours'),
             min_value: SETTING_BOUNDS.linkLifetimeHours.min,
             max_value: SETTING_BOUNDS.linkLifetimeHours.max,
           },
           {
             type: ApplicationCommandOptionType.Integer,
-            ...localizedFrom((m) => m.admin.cooldown),
+            ...localizedOption(settingsTexts, 'checkoutCooldownSeconds'),
             min_value: SETTING_BOUNDS.checkoutCooldownSeconds.min,
             max_value: SETTING_BOUNDS.checkoutCooldownSeconds.max,
           },
           {
             type: ApplicationCommandOptionType.String,
-            ...localizedFrom((m) => m.admin.locale),
+            ...localizedOption(settingsTexts, 'locale'),
+            // The languages by their own names, the same in every language.
             choices: [
-              { name: 'English', value: 'en' },
-              { name: 'Polski', value: 'pl' },
-              { name: 'Auto (server language)', value: 'auto', name_localizations: { pl: 'Auto (język serwera)' } },
+              { name: 'English', value: localeChoices.en },
+              { name: 'Polski', value: localeChoices.pl },
+              { name: en.admin.localeChoiceAuto, value: localeChoices.auto, name_localizations: { pl: pl.admin.localeChoiceAuto } },
             ],
           },
           {
             type: ApplicationCommandOptionType.String,
-            ...localizedFrom((m) => m.admin.reset),
-            choices: [
-              { name: 'log-channel', value: 'log-channel', name_localizations: { pl: 'kanał-logów' } },
-              { name: 'moderator-role', value: 'moderator-role', name_localizations: { pl: 'rola-moderatora' } },
-            ],
+            ...localizedOption(settingsTexts, 'reset'),
+            choices: [resetChoice('logChannel'), resetChoice('moderatorRole')],
           },
         ],
       },
-      { type: ApplicationCommandOptionType.Subcommand, ...localizedFrom((m) => m.admin.refresh) },
+      { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(texts, 'refresh')) },
       {
         type: ApplicationCommandOptionType.Subcommand,
-        ...localizedFrom((m) => m.admin.panel),
+        ...localized(panelTexts),
         options: [
           {
             type: ApplicationCommandOptionType.Channel,
-            ...localizedFrom((m) => m.admin.panelChannel),
+            ...localizedOption(panelTexts, 'channel'),
             channel_types: [...TEXT_CHANNELS],
             required: true,
           },
@@ -92,14 +106,14 @@ const adminCommand = slashCommand({
     ],
   }),
   run: {
-    status: subcommand([], showStatus),
-    'license set': subcommand([], (_interaction, ctx) => startLicenseChange(ctx)),
-    'license clear': subcommand([], (_interaction, ctx) => clearLicense(ctx)),
-    'license demo': subcommand([], (_interaction, ctx) => startDemo(ctx)),
-    servers: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => chooseServers(ctx)),
-    settings: subcommand([], changeSettings),
-    refresh: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => refreshOffer(ctx)),
-    panel: subcommand([shopConfiguredForAdmins], postPanel),
+    [status.name]: subcommand([], showStatus),
+    [subcommandKey(license.name, license.subcommands.set.name)]: subcommand([], (_interaction, ctx) => startLicenseChange(ctx)),
+    [subcommandKey(license.name, license.subcommands.clear.name)]: subcommand([], (_interaction, ctx) => clearLicense(ctx)),
+    [subcommandKey(license.name, license.subcommands.demo.name)]: subcommand([], (_interaction, ctx) => startDemo(ctx)),
+    [servers.name]: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => chooseServers(ctx)),
+    [settings.name]: subcommand([], changeSettings),
+    [refresh.name]: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => refreshOffer(ctx)),
+    [panel.name]: subcommand([shopConfiguredForAdmins], postPanel),
   },
 });
 

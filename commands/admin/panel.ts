@@ -12,12 +12,13 @@ import { cartRoutes } from '../cart/routes.js';
 import { shopRoutes } from '../shop/routes.js';
 import { channelProblem } from './channels.js';
 import { PANEL_COLOR } from './colors.js';
+import { shopAdminNames } from './names.js';
 
 /** /shop-admin panel: a public message with Open shop / My cart; each member who presses gets their own ephemeral flow. */
 
 export async function postPanel(interaction: CommandInteraction, ctx: HandlerContext & { shop: ShopAccess }): Promise<void> {
   const { t, services } = ctx;
-  const target = interaction.options.getChannel('channel', true);
+  const target = interaction.options.getChannel(shopAdminNames.subcommands.panel.options.channel, true);
   const problem = await channelProblem(interaction, target.id, ctx);
   if (problem) return ctx.respond.show({ content: problem });
   const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds, lane: ctx.guildId });

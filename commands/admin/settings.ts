@@ -6,19 +6,21 @@ import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
+import { localeChoices, shopAdminNames } from './names.js';
 
 /** /shop-admin settings: the log channel, moderator role, multi-server carts, link lifetime, cooldown and language. */
 
 export async function changeSettings(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
   const options = interaction.options;
-  const logChannel = options.getChannel('log-channel', false);
-  const role = options.getRole('moderator-role', false);
-  const multiServer = options.getBoolean('multi-server-cart', false);
-  const lifetime = options.getInteger('link-lifetime-hours', false);
-  const cooldown = options.getInteger('checkout-cooldown-seconds', false);
-  const locale = options.getString('locale', false);
-  const reset = options.getString('reset', false);
+  const names = shopAdminNames.subcommands.settings.options;
+  const logChannel = options.getChannel(names.logChannel, false);
+  const role = options.getRole(names.moderatorRole, false);
+  const multiServer = options.getBoolean(names.multiServerCart, false);
+  const lifetime = options.getInteger(names.linkLifetimeHours, false);
+  const cooldown = options.getInteger(names.checkoutCooldownSeconds, false);
+  const locale = options.getString(names.locale, false);
+  const reset = options.getString(names.reset, false);
 
   if (logChannel) {
     const problem = await channelProblem(interaction, logChannel.id, ctx);
@@ -31,10 +33,11 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   if (multiServer !== null) changes.multiServerCart = multiServer;
   if (lifetime !== null) changes.linkLifetimeHours = lifetime;
   if (cooldown !== null) changes.checkoutCooldownSeconds = cooldown;
-  if (locale === 'en' || locale === 'pl') changes.locale = locale;
-  if (locale === 'auto') changes.locale = null;
-  if (reset === 'log-channel') changes.logChannelId = null;
-  if (reset === 'moderator-role') changes.moderatorRoleId = null;
+  if (locale === localeChoices.en || locale === localeChoices.pl) changes.locale = locale;
+  if (locale === localeChoices.auto) changes.locale = null;
+  // The reset choices are valued as the options they clear (see the definition).
+  if (reset === names.logChannel) changes.logChannelId = null;
+  if (reset === names.moderatorRole) changes.moderatorRoleId = null;
 
   if (Object.keys(changes).length === 0) return ctx.respond.show(settingsView(t, ctx.settings));
 

@@ -1,8 +1,9 @@
 import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand } from '../../src/discord/localize.js';
 import { clip } from '../../src/discord/text.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
+import { cartNames } from './names.js';
 import { cartRoutes } from './routes.js';
 import { showCart } from './show.js';
 import { clearConfirmView, lineEditorView } from './views.js';
@@ -14,9 +15,9 @@ import { clearConfirmView, lineEditorView } from './views.js';
  */
 
 const cartCommand = slashCommand({
-  name: 'cart',
+  name: cartNames.name,
   preconditions: [],
-  definition: () => guildCommand('cart'),
+  definition: () => guildCommand(commandTexts('cart', cartNames)),
   run: (_interaction, ctx) => showCart(ctx),
 });
 

@@ -1,7 +1,8 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { checkoutWithNick, startCheckout } from './start-checkout.js';
+import { checkoutNames } from './names.js';
 import { checkoutRoutes } from './routes.js';
 import { NICK_INPUT } from './views.js';
 
@@ -10,11 +11,13 @@ import { NICK_INPUT } from './views.js';
  * nick form). The nick comes from the option, else the one used last time, else a form asks for it.
  */
 
+const texts = commandTexts('checkout', checkoutNames);
+
 const checkoutCommand = slashCommand({
-  name: 'checkout',
+  name: checkoutNames.name,
   preconditions: [shopConfigured],
-  definition: () => guildCommand('checkout', { options: [optionalText('checkoutNick', { min_length: 1, max_length: 32 })] }),
-  run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString('nick') ?? undefined }),
+  definition: () => guildCommand(texts, { options: [optionalText(texts, 'nick', { min_length: 1, max_length: 32 })] }),
+  run: (interaction, ctx) => startCheckout(ctx, { typedNick: interaction.options.getString(checkoutNames.options.nick) ?? undefined }),
 });
 
 export const checkoutFeature: Feature = {

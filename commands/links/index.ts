@@ -1,8 +1,9 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand, localized } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
 import { moderator } from '../../src/discord/preconditions.js';
 import { showMemberLinks } from './member-links.js';
+import { linksNames } from './names.js';
 import { pendingChoices } from './revoke-choices.js';
 import { revokeLink } from './revoke.js';
 import { linksRoutes } from './routes.js';
@@ -14,39 +15,45 @@ import { verifyUrl } from './verify.js';
  * change that per guild, so every entry point (command, autocomplete, page buttons) checks again.
  */
 
+const { user, verify, revoke } = linksNames.subcommands;
+const texts = commandTexts('links', linksNames);
+const userTexts = subcommandTexts(texts, 'user');
+const verifyTexts = subcommandTexts(texts, 'verify');
+const revokeTexts = subcommandTexts(texts, 'revoke');
+
 const linksCommand = slashCommand({
-  name: 'links',
+  name: linksNames.name,
   preconditions: [moderator],
   definition: () =>
-    guildCommand('links', {
+    guildCommand(texts, {
       default_member_permissions: PermissionFlagsBits.ManageMessages.toString(),
       options: [
         {
           type: ApplicationCommandOptionType.Subcommand,
-          ...localized('linksUser'),
-          options: [{ type: ApplicationCommandOptionType.User, ...localized('linksUserMember'), required: true }],
+          ...localized(userTexts),
+          options: [{ type: ApplicationCommandOptionType.User, ...localizedOption(userTexts, 'member'), required: true }],
         },
         {
           type: ApplicationCommandOptionType.Subcommand,
-          ...localized('linksVerify'),
+          ...localized(verifyTexts),
           // 6000 is Discord's ceiling for a string option: longer URLs cannot be pasted at all.
-          options: [{ type: ApplicationCommandOptionType.String, ...localized('linksVerifyUrl'), required: true, max_length: 6000 }],
+          options: [{ type: ApplicationCommandOptionType.String, ...localizedOption(verifyTexts, 'url'), required: true, max_length: 6000 }],
         },
         {
           type: ApplicationCommandOptionType.Subcommand,
-          ...localized('linksRevoke'),
+          ...localized(revokeTexts),
           options: [
-            { type: ApplicationCommandOptionType.String, ...localized('linksRevokeLink'), required: true, autocomplete: true, max_length: 32 },
-            { type: ApplicationCommandOptionType.User, ...localized('linksRevokeMember'), required: false },
+            { type: ApplicationCommandOptionType.String, ...localizedOption(revokeTexts, 'link'), required: true, autocomplete: true, max_length: 32 },
+            { type: ApplicationCommandOptionType.User, ...localizedOption(revokeTexts, 'member'), required: false },
           ],
         },
       ],
     }),
   run: {
-    user: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser('member', true).id, 0)),
-    verify: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString('url', true))),
-    revoke: subcommand([], (interaction, ctx) =>
-      revokeLink(ctx, interaction.options.getString('link', true), interaction.options.getUser('member')?.id),
+    [user.name]: subcommand([], (interaction, ctx) => showMemberLinks(ctx, interaction.options.getUser(user.options.member, true).id, 0)),
+    [verify.name]: subcommand([], (interaction, ctx) => verifyUrl(ctx, interaction.options.getString(verify.options.url, true))),
+    [revoke.name]: subcommand([], (interaction, ctx) =>
+      revokeLink(ctx, interaction.options.getString(revoke.options.link, true), interaction.options.getUser(revoke.options.member)?.id),
     ),
   },
   autocomplete: async (interaction, ctx) => interaction.respond(await pendingChoices(interaction, ctx)),

@@ -1,11 +1,12 @@
 import { selectedValue } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
 import { readerFor, showCategories, showNearest, showVariants, type ShopContext } from './navigate.js';
+import { shopNames } from './names.js';
 import { findItem, itemChoices, openFound } from './search.js';
 import { readItemRef } from '../../src/services/offer-search.js';
 import { openShop } from './open.js';
@@ -18,24 +19,27 @@ import { productListView, serverListView } from './views.js';
  * member's own ephemeral message.
  */
 
+const shopOptions = shopNames.options;
+const texts = commandTexts('shop', shopNames);
+
 const shopCommand = slashCommand({
-  name: 'shop',
+  name: shopNames.name,
   preconditions: [shopConfigured],
   definition: () =>
-    guildCommand('shop', {
-      options: [optionalText('shopServer', { autocomplete: true, max_length: 100 }), optionalText('shopItem', { autocomplete: true, max_length: 100 })],
+    guildCommand(texts, {
+      options: [optionalText(texts, 'server', { autocomplete: true, max_length: 100 }), optionalText(texts, 'item', { autocomplete: true, max_length: 100 })],
     }),
   run: (interaction, ctx) => {
-    const server = interaction.options.getString('server') ?? undefined;
-    const item = interaction.options.getString('item');
+    const server = interaction.options.getString(shopOptions.server) ?? undefined;
+    const item = interaction.options.getString(shopOptions.item);
     // With both, the server narrows the search (see search.ts); a chosen suggestion already names its server.
     return item ? findItem(ctx, item, server) : openShop(ctx, server);
   },
   autocomplete: async (interaction, ctx) => {
     const focused = interaction.options.getFocused(true);
     const choices =
-      focused.name === 'item'
-        ? await itemChoices(ctx, focused.value, interaction.options.getString('server'))
+      focused.name === shopOptions.item
+        ? await itemChoices(ctx, focused.value, interaction.options.getString(shopOptions.server))
         : await serverChoices(ctx, focused.value);
     return interaction.respond(choices);
   },

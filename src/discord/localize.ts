@@ -4,17 +4,40 @@ import {
   type APIApplicationCommandStringOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { en } from '../i18n/en.js';
-import { pl } from '../i18n/pl.js';
+import type {
+  CommandKey,
+  CommandNamesByKey,
+  EnglishText,
+  EnglishTexts,
+  OptionsOf,
+  PolishText,
+  PolishTexts,
+  SubcommandsOf,
+} from '../i18n/command-texts.js';
+import { enCommands } from '../i18n/en.js';
+import { plCommands } from '../i18n/pl.js';
+import type { CommandNames } from './command-names.js';
 
-type CommandTexts = keyof typeof en.commands;
-
-/** A command's or option's name and description in English with the Polish localizations, from the one catalog. */
-export function localized(key: CommandTexts): Localized {
-  return localizedFrom((catalog) => catalog.commands[key]);
+/** A command or subcommand of a feature: its wire names (from the feature) beside its texts in both catalogs. */
+export interface CommandTexts<N extends CommandNames> {
+  readonly names: N;
+  readonly en: EnglishTexts<N>;
+  readonly pl: PolishTexts<N>;
 }
 
-type NameAndDescription = { name: string; description: string };
+/** A command's texts, looked up in the catalogs by its key there; `names` is the feature's own constant. */
+export function commandTexts<K extends CommandKey>(key: K, names: CommandNamesByKey[K]): CommandTexts<CommandNamesByKey[K]> {
+  return { names, en: enCommands[key], pl: plCommands[key] } as CommandTexts<CommandNamesByKey[K]>;
+}
+
+/** A subcommand (or subcommand group) of `parent`, by its key. */
+export function subcommandTexts<N extends CommandNames, K extends keyof SubcommandsOf<N> & string>(
+  parent: CommandTexts<N>,
+  key: K,
+): CommandTexts<SubcommandsOf<N>[K]> {
+  const { names, en, pl } = parent as unknown as LooseTexts;
+  return { names: names.subcommands![key]!, en: en.subcommands![key]!, pl: pl.subcommands![key]! } as unknown as CommandTexts<SubcommandsOf<N>[K]>;
+}
 
 /** What Discord reads for a localized command or option: English names, with the Polish ones beside them. */
 interface Localized {
@@ -24,27 +47,46 @@ interface Localized {
   description_localizations: { pl: string };
 }
 
-/** Like `localized`, for texts anywhere in the catalogs (e.g. `(m) => m.admin.status`). */
-export function localizedFrom(pick: (catalog: typeof en) => NameAndDescription): Localized {
-  const english = pick(en);
-  const polish = pick(pl);
+/** A command's or subcommand's name (the wire name) and description, with the Polish localizations. */
+export function localized(command: CommandTexts<CommandNames>): Localized {
+  return localizedText(command.names.name, command.en, command.pl);
+}
+
+/** One option of a command or subcommand, named and described like `localized`. */
+export function localizedOption<N extends CommandNames>(command: CommandTexts<N>, key: keyof OptionsOf<N> & string): Localized {
+  const { names, en, pl } = command as unknown as LooseTexts;
+  return localizedText(names.options![key]!, en.options![key]!, pl.options![key]!);
+}
+
+function localizedText(name: string, english: EnglishText, polish: PolishText): Localized {
   return {
-    name: english.name,
+    name,
     description: english.description,
     name_localizations: { pl: polish.name },
     description_localizations: { pl: polish.description },
   };
 }
 
+/** The texts' tree without the per-command typing, for walking it by key. */
+interface LooseTexts {
+  names: CommandNames;
+  en: LooseNode<EnglishText>;
+  pl: LooseNode<PolishText>;
+}
+type LooseNode<Text> = Text & { options?: Record<string, Text>; subcommands?: Record<string, LooseNode<Text>> };
+
 type CommandBody = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-/** A slash command for servers (never DMs), named and described from the catalogs. */
-export function guildCommand(key: CommandTexts, extra: Omit<CommandBody, 'name' | 'description'> = {}): CommandBody {
-  return { ...localized(key), contexts: [InteractionContextType.Guild], ...extra };
+/** A slash command for servers (never DMs), named by its feature and described from the catalogs. */
+export function guildCommand(command: CommandTexts<CommandNames>, extra: Omit<CommandBody, 'name' | 'description'> = {}): CommandBody {
+  return { ...localized(command), contexts: [InteractionContextType.Guild], ...extra };
 }
 
-/** An optional text option, named and described from the catalogs. */
-export function optionalText(key: CommandTexts, extra: Partial<APIApplicationCommandStringOption> = {}): APIApplicationCommandStringOption {
-  return { type: ApplicationCommandOptionType.String, ...localized(key), required: false, ...extra } as APIApplicationCommandStringOption;
+/** An optional text option of `command`, named by its feature and described from the catalogs. */
+export function optionalText<N extends CommandNames>(
+  command: CommandTexts<N>,
+  key: keyof OptionsOf<N> & string,
+  extra: Partial<APIApplicationCommandStringOption> = {},
+): APIApplicationCommandStringOption {
+  return { type: ApplicationCommandOptionType.String, ...localizedOption(command, key), required: false, ...extra } as APIApplicationCommandStringOption;
 }
-

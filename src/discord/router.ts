@@ -5,6 +5,7 @@ import { localeOf, messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { InteractionKind, InteractionOutcome } from '../ops/metrics.js';
 import { isStoreError } from '../spaceis/errors.js';
+import { subcommandKey } from './command-names.js';
 import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
 import type { Feature, RouteHandler, SlashCommand } from './feature.js';
@@ -67,7 +68,7 @@ export class InteractionRouter {
     if (!command) return;
     const received = performance.now();
     const ctx = await this.context(interaction, this.responder(interaction, 'reply', 'command', received));
-    const key = subcommandKey(interaction);
+    const key = subcommandOf(interaction);
     const sub = typeof command.run === 'function' ? undefined : command.run[key];
     const preconditions = [...command.preconditions, ...(sub?.preconditions ?? [])];
     const name = sub ? `/${command.name} ${key}` : `/${command.name}`;
@@ -230,8 +231,8 @@ export class InteractionRouter {
 }
 
 /** `status`, or `license set` for a subcommand in a group: the keys of a command's subcommand table. */
-function subcommandKey(interaction: CommandInteraction): string {
+function subcommandOf(interaction: CommandInteraction): string {
   const group = interaction.options.getSubcommandGroup(false);
   const sub = interaction.options.getSubcommand(false) ?? '';
-  return group ? `${group} ${sub}` : sub;
+  return group ? subcommandKey(group, sub) : subcommandKey(sub);
 }

@@ -1,3 +1,77 @@
+import type { EnglishCommandTexts } from './command-texts.js';
+
+/**
+ * The slash commands' descriptions, by command, subcommand and option. Their English names are
+ * the wire names the features declare (commands/<feature>/names.ts); the type asks for a text for
+ * each of those, and for nothing else.
+ */
+export const enCommands: EnglishCommandTexts = {
+  shop: {
+    description: "Browse the shop's offer and add items to your cart",
+    options: {
+      server: { description: 'Go straight to one server (name or slug)' },
+      item: { description: 'Find an item by name: type a few letters, e.g. “vip 30” or “500”' },
+    },
+  },
+  cart: { description: 'Show your cart, change quantities or check out' },
+  checkout: {
+    description: 'Get a payment link for your cart in your DMs',
+    options: { nick: { description: 'Your Minecraft nick (3–16 letters, digits or _)' } },
+  },
+  links: {
+    description: "Moderators: check members' payment links and withdraw them",
+    subcommands: {
+      user: {
+        description: "A member's payment links in this server, newest first",
+        options: { member: { description: 'The member to look up' } },
+      },
+      verify: {
+        description: 'Check whether the bot issued a payment URL in this server',
+        options: { url: { description: 'The whole URL, exactly as the member got it' } },
+      },
+      revoke: {
+        description: 'Withdraw a payment link and remove its Pay button from the DM',
+        options: {
+          link: { description: 'The link reference (e.g. ABCD1234); type to search pending links' },
+          member: { description: "Only suggest this member's pending links" },
+        },
+      },
+    },
+  },
+  shopAdmin: {
+    description: 'Set up the shop for this server (admins)',
+    subcommands: {
+      status: { description: 'Check the license, the offer cache and the bot' },
+      license: {
+        description: "This server's SpaceIs license",
+        subcommands: {
+          set: { description: "Use this server's own license key (checked before saving)" },
+          clear: { description: "Go back to the bot's default license" },
+          demo: { description: 'Try the bot on a sample shop built into it (DEMO, no real payment)' },
+        },
+      },
+      servers: { description: 'Choose which servers /shop offers here' },
+      settings: {
+        description: 'Show or change the shop settings',
+        options: {
+          logChannel: { description: 'Where the bot reports links, changes and license problems' },
+          moderatorRole: { description: 'A role that may use /links besides Manage Messages' },
+          multiServerCart: { description: 'Allow items from several servers in one cart' },
+          linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
+          checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
+          locale: { description: 'Language of what the bot posts in channels' },
+          reset: { description: 'Clear a setting back to none' },
+        },
+      },
+      refresh: { description: 'Drop the cached offer and read it again' },
+      panel: {
+        description: 'Post (or re-post) the shop panel in a channel',
+        options: { channel: { description: 'The channel for the panel' } },
+      },
+    },
+  },
+};
+
 /**
  * English catalog. The Polish one (pl.ts) is typed against this object, so a key missing
  * in either language fails the type check. Texts are functions where they take values.
@@ -5,44 +79,8 @@
  * the views; nothing here may say or imply that an order was paid.
  */
 export const en = {
-  commands: {
-    shop: { name: 'shop', description: "Browse the shop's offer and add items to your cart" },
-    shopServer: { name: 'server', description: 'Go straight to one server (name or slug)' },
-    shopItem: { name: 'item', description: 'Find an item by name: type a few letters, e.g. “vip 30” or “500”' },
-    cart: { name: 'cart', description: 'Show your cart, change quantities or check out' },
-    checkout: { name: 'checkout', description: 'Get a payment link for your cart in your DMs' },
-    checkoutNick: { name: 'nick', description: 'Your Minecraft nick (3–16 letters, digits or _)' },
-    links: { name: 'links', description: "Moderators: check members' payment links and withdraw them" },
-    linksUser: { name: 'user', description: "A member's payment links in this server, newest first" },
-    linksUserMember: { name: 'member', description: 'The member to look up' },
-    linksVerify: { name: 'verify', description: 'Check whether the bot issued a payment URL in this server' },
-    linksVerifyUrl: { name: 'url', description: 'The whole URL, exactly as the member got it' },
-    linksRevoke: { name: 'revoke', description: 'Withdraw a payment link and remove its Pay button from the DM' },
-    linksRevokeLink: { name: 'link', description: 'The link reference (e.g. ABCD1234); type to search pending links' },
-    linksRevokeMember: { name: 'member', description: "Only suggest this member's pending links" },
-  },
-
-  /** /shop-admin: names, descriptions and every reply. */
+  /** /shop-admin: every reply. */
   admin: {
-    command: { name: 'shop-admin', description: 'Set up the shop for this server (admins)' },
-    status: { name: 'status', description: 'Check the license, the offer cache and the bot' },
-    license: { name: 'license', description: "This server's SpaceIs license" },
-    licenseSet: { name: 'set', description: "Use this server's own license key (checked before saving)" },
-    licenseClear: { name: 'clear', description: "Go back to the bot's default license" },
-    licenseDemo: { name: 'demo', description: 'Try the bot on a sample shop built into it (DEMO, no real payment)' },
-    servers: { name: 'servers', description: 'Choose which servers /shop offers here' },
-    settings: { name: 'settings', description: 'Show or change the shop settings' },
-    logChannel: { name: 'log-channel', description: 'Where the bot reports links, changes and license problems' },
-    moderatorRole: { name: 'moderator-role', description: 'A role that may use /links besides Manage Messages' },
-    multiServerCart: { name: 'multi-server-cart', description: 'Allow items from several servers in one cart' },
-    linkLifetime: { name: 'link-lifetime-hours', description: 'How long an issued payment link counts as pending' },
-    cooldown: { name: 'checkout-cooldown-seconds', description: 'How long a member waits between payment links' },
-    locale: { name: 'locale', description: 'Language of what the bot posts in channels' },
-    reset: { name: 'reset', description: 'Clear a setting back to none' },
-    refresh: { name: 'refresh', description: 'Drop the cached offer and read it again' },
-    panel: { name: 'panel', description: 'Post (or re-post) the shop panel in a channel' },
-    panelChannel: { name: 'channel', description: 'The channel for the panel' },
-
     notAllowed: 'Only members with the Manage Server permission can change the shop.',
     licenseUnreadable:
       "This server's stored license can't be opened right now (see /shop-admin status): set it again with /shop-admin license set, or clear it.",
@@ -116,6 +154,8 @@ export const en = {
     hours: (n: number) => `${n} h`,
     seconds: (n: number) => `${n} s`,
     localeAuto: "the server's language",
+    /** The choice of `/shop-admin settings locale` that follows the server's language (the others are the languages' own names). */
+    localeChoiceAuto: 'Auto (server language)',
     channelNotText: (channel: string) => `${channel} is not a text channel. Pick a text channel.`,
     channelNoAccess: (channel: string) =>
       `I can't post in ${channel}: give me View Channel, Send Messages and Embed Links there, then try again.`,

@@ -1,44 +1,87 @@
+import type { PolishCommandTexts } from './command-texts.js';
 import type { Messages } from './en.js';
+
+/** Polish names and descriptions of the slash commands: one for every name a feature declares (the type enforces it). */
+export const plCommands: PolishCommandTexts = {
+  shop: {
+    name: 'sklep',
+    description: 'Przeglądaj ofertę sklepu i dodawaj przedmioty do koszyka',
+    options: {
+      server: { name: 'serwer', description: 'Przejdź od razu do jednego serwera (nazwa lub slug)' },
+      item: { name: 'przedmiot', description: 'Znajdź przedmiot po nazwie: wpisz kilka liter, np. „vip 30” albo „500”' },
+    },
+  },
+  cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości albo przejdź do płatności' },
+  checkout: {
+    name: 'zamów',
+    description: 'Odbierz w wiadomości prywatnej link do płatności za koszyk',
+    options: { nick: { name: 'nick', description: 'Twój nick w Minecraft (3–16 liter, cyfr lub _)' } },
+  },
+  links: {
+    name: 'linki',
+    description: 'Moderacja: sprawdzaj i wycofuj linki do płatności członków',
+    subcommands: {
+      user: {
+        name: 'użytkownik',
+        description: 'Linki do płatności członka na tym serwerze, od najnowszych',
+        options: { member: { name: 'członek', description: 'Członek, którego linki chcesz zobaczyć' } },
+      },
+      verify: {
+        name: 'sprawdź',
+        description: 'Sprawdź, czy bot wydał ten adres płatności na tym serwerze',
+        options: { url: { name: 'adres', description: 'Cały adres, dokładnie taki, jaki dostał członek' } },
+      },
+      revoke: {
+        name: 'wycofaj',
+        description: 'Wycofaj link do płatności i usuń przycisk Zapłać z wiadomości',
+        options: {
+          link: { name: 'link', description: 'Numer linku (np. ABCD1234); zacznij pisać, by szukać aktywnych linków' },
+          member: { name: 'członek', description: 'Podpowiadaj tylko aktywne linki tego członka' },
+        },
+      },
+    },
+  },
+  shopAdmin: {
+    name: 'sklep-admin',
+    description: 'Konfiguracja sklepu na tym serwerze (administracja)',
+    subcommands: {
+      status: { name: 'status', description: 'Sprawdź licencję, pamięć oferty i bota' },
+      license: {
+        name: 'licencja',
+        description: 'Licencja SpaceIs tego serwera',
+        subcommands: {
+          set: { name: 'ustaw', description: 'Użyj własnego klucza licencji (sprawdzanego przed zapisem)' },
+          clear: { name: 'usuń', description: 'Wróć do domyślnej licencji bota' },
+          demo: { name: 'demo', description: 'Wypróbuj bota na wbudowanym sklepie przykładowym (DEMO, bez prawdziwej płatności)' },
+        },
+      },
+      servers: { name: 'serwery', description: 'Wybierz serwery, które /sklep tu oferuje' },
+      settings: {
+        name: 'ustawienia',
+        description: 'Pokaż lub zmień ustawienia sklepu',
+        options: {
+          logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
+          moderatorRole: { name: 'rola-moderatora', description: 'Rola, która oprócz Zarządzania wiadomościami może używać /linki' },
+          multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na przedmioty z kilku serwerów w jednym koszyku' },
+          linkLifetimeHours: { name: 'ważność-linku-godziny', description: 'Jak długo wydany link do płatności jest oczekujący' },
+          checkoutCooldownSeconds: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
+          locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
+          reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
+        },
+      },
+      refresh: { name: 'odśwież', description: 'Wyczyść zapamiętaną ofertę i pobierz ją ponownie' },
+      panel: {
+        name: 'panel',
+        description: 'Opublikuj (lub ponownie) panel sklepu na kanale',
+        options: { channel: { name: 'kanał', description: 'Kanał dla panelu' } },
+      },
+    },
+  },
+};
 
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
 export const pl: Messages = {
-  commands: {
-    shop: { name: 'sklep', description: 'Przeglądaj ofertę sklepu i dodawaj przedmioty do koszyka' },
-    shopServer: { name: 'serwer', description: 'Przejdź od razu do jednego serwera (nazwa lub slug)' },
-    shopItem: { name: 'przedmiot', description: 'Znajdź przedmiot po nazwie: wpisz kilka liter, np. „vip 30” albo „500”' },
-    cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości albo przejdź do płatności' },
-    checkout: { name: 'zamów', description: 'Odbierz w wiadomości prywatnej link do płatności za koszyk' },
-    checkoutNick: { name: 'nick', description: 'Twój nick w Minecraft (3–16 liter, cyfr lub _)' },
-    links: { name: 'linki', description: 'Moderacja: sprawdzaj i wycofuj linki do płatności członków' },
-    linksUser: { name: 'użytkownik', description: 'Linki do płatności członka na tym serwerze, od najnowszych' },
-    linksUserMember: { name: 'członek', description: 'Członek, którego linki chcesz zobaczyć' },
-    linksVerify: { name: 'sprawdź', description: 'Sprawdź, czy bot wydał ten adres płatności na tym serwerze' },
-    linksVerifyUrl: { name: 'adres', description: 'Cały adres, dokładnie taki, jaki dostał członek' },
-    linksRevoke: { name: 'wycofaj', description: 'Wycofaj link do płatności i usuń przycisk Zapłać z wiadomości' },
-    linksRevokeLink: { name: 'link', description: 'Numer linku (np. ABCD1234); zacznij pisać, by szukać aktywnych linków' },
-    linksRevokeMember: { name: 'członek', description: 'Podpowiadaj tylko aktywne linki tego członka' },
-  },
-
   admin: {
-    command: { name: 'sklep-admin', description: 'Konfiguracja sklepu na tym serwerze (administracja)' },
-    status: { name: 'status', description: 'Sprawdź licencję, pamięć oferty i bota' },
-    license: { name: 'licencja', description: 'Licencja SpaceIs tego serwera' },
-    licenseSet: { name: 'ustaw', description: 'Użyj własnego klucza licencji (sprawdzanego przed zapisem)' },
-    licenseClear: { name: 'usuń', description: 'Wróć do domyślnej licencji bota' },
-    licenseDemo: { name: 'demo', description: 'Wypróbuj bota na wbudowanym sklepie przykładowym (DEMO, bez prawdziwej płatności)' },
-    servers: { name: 'serwery', description: 'Wybierz serwery, które /sklep tu oferuje' },
-    settings: { name: 'ustawienia', description: 'Pokaż lub zmień ustawienia sklepu' },
-    logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
-    moderatorRole: { name: 'rola-moderatora', description: 'Rola, która oprócz Zarządzania wiadomościami może używać /linki' },
-    multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na przedmioty z kilku serwerów w jednym koszyku' },
-    linkLifetime: { name: 'ważność-linku-godziny', description: 'Jak długo wydany link do płatności jest oczekujący' },
-    cooldown: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
-    locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
-    reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
-    refresh: { name: 'odśwież', description: 'Wyczyść zapamiętaną ofertę i pobierz ją ponownie' },
-    panel: { name: 'panel', description: 'Opublikuj (lub ponownie) panel sklepu na kanale' },
-    panelChannel: { name: 'kanał', description: 'Kanał dla panelu' },
-
     notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
     licenseUnreadable:
       'Zapisanej licencji tego serwera nie da się teraz otworzyć (zobacz /sklep-admin status): ustaw ją ponownie przez /sklep-admin licencja ustaw albo ją usuń.',
@@ -112,6 +155,7 @@ export const pl: Messages = {
     hours: (n) => `${n} godz.`,
     seconds: (n) => `${n} s`,
     localeAuto: 'język serwera',
+    localeChoiceAuto: 'Auto (język serwera)',
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,

@@ -1,0 +1,31 @@
+import type { CommandNames } from '../../src/discord/command-names.js';
+
+/** /shop-admin's wire names, read by its definition, its subcommand table and its handlers (texts: `shopAdmin` in the catalogs' command texts). */
+export const shopAdminNames = {
+  name: 'shop-admin',
+  subcommands: {
+    status: { name: 'status' },
+    license: {
+      name: 'license',
+      subcommands: { set: { name: 'set' }, clear: { name: 'clear' }, demo: { name: 'demo' } },
+    },
+    servers: { name: 'servers' },
+    settings: {
+      name: 'settings',
+      options: {
+        logChannel: 'log-channel',
+        moderatorRole: 'moderator-role',
+        multiServerCart: 'multi-server-cart',
+        linkLifetimeHours: 'link-lifetime-hours',
+        checkoutCooldownSeconds: 'checkout-cooldown-seconds',
+        locale: 'locale',
+        reset: 'reset',
+      },
+    },
+    refresh: { name: 'refresh' },
+    panel: { name: 'panel', options: { channel: 'channel' } },
+  },
+} as const satisfies CommandNames;
+
+/** The values of `/shop-admin settings locale:` (a locale, or back to the server's language). */
+export const localeChoices = { en: 'en', pl: 'pl', auto: 'auto' } as const;
