@@ -1,10 +1,9 @@
 import { isPurchasable } from '../../src/cart/pricing.js';
 import { addItem, type Cart } from '../../src/cart/rules.js';
-import type { HandlerContext } from '../../src/discord/context.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { cartItemFrom, offerReader } from '../../src/services/catalog.js';
 import { sameLicense } from '../../src/security/license-id.js';
 import { findLinkItems } from '../../src/services/reorder.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
 import { asCart } from '../../src/storage/carts.js';
 import { showMyLinks } from './list.js';
 import { buyAgainView, type ReorderLine } from './views.js';
@@ -15,7 +14,7 @@ import { buyAgainView, type ReorderLine } from './views.js';
  * member's cart lock and the same license check as Add to cart. It never asks for a payment link:
  * that waits for the member's own Checkout.
  */
-export async function buyAgain(ctx: HandlerContext & { shop: ShopAccess }, id: string, page: number): Promise<void> {
+export async function buyAgain(ctx: ShopContext, id: string, page: number): Promise<void> {
   const { t, services, guildId, userId, shop, settings } = ctx;
   const link = await services.paymentLinks.get(guildId, id);
   if (!link || link.userId !== userId) return showMyLinks(ctx, page, t.buyAgain.notYours(id));

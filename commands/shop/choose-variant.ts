@@ -3,12 +3,13 @@ import { addItem, MAX_QUANTITY, type CartChange } from '../../src/cart/rules.js'
 import type { ComponentInteraction } from '../../src/discord/context.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { cartItemFrom, locate, variantPageOf, type OfferRefs, type VariantChoice } from '../../src/services/catalog.js';
 import type { OfferPath } from '../../src/services/catalog.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import { asCart } from '../../src/storage/carts.js';
-import { readerFor, showNearest, type ShopContext } from './navigate.js';
+import { readerFor, showNearest } from './navigate.js';
 import { shopRoutes } from './routes.js';
 import { addedView, quantityView, variantListView } from './views.js';
 

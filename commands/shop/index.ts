@@ -1,11 +1,11 @@
 import { selectedValue } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand, optionalText } from '../../src/discord/localize.js';
-import { shopConfigured } from '../../src/discord/preconditions.js';
+import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
-import { readerFor, showCategories, showNearest, showVariants, type ShopContext } from './navigate.js';
+import { readerFor, showCategories, showNearest, showVariants } from './navigate.js';
 import { findItem, itemChoices, openFound } from './search.js';
 import { readItemRef } from '../../src/services/offer-search.js';
 import { openShop } from './open.js';
