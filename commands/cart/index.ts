@@ -1,5 +1,5 @@
 import { removeLine, setQuantity, type CartLine } from '../../src/cart/rules.js';
-import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
+import type { HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand } from '../../src/discord/localize.js';
 import { clip } from '../../src/discord/text.js';
@@ -39,8 +39,8 @@ export const cartFeature: Feature = {
       ctx.log.info('cart cleared');
       return showCart(ctx, ctx.t.cart.cleared);
     }),
-    on(cartRoutes.chooseLine, [], async (interaction, _values, ctx) => {
-      const line = lineByRef((await ctx.services.carts.get(ctx.guildId, ctx.userId)).lines, selectedValue(interaction));
+    on(cartRoutes.chooseLine, [], async (_interaction, { selected }, ctx) => {
+      const line = lineByRef((await ctx.services.carts.get(ctx.guildId, ctx.userId)).lines, selected);
       if (!line) return showCart(ctx, ctx.t.cart.lineGone);
       return ctx.respond.show(lineEditorView(ctx.t, ctx.userId, line));
     }),
@@ -51,13 +51,13 @@ export const cartFeature: Feature = {
       });
       return showCart(ctx, removed ? undefined : ctx.t.cart.lineGone);
     }),
-    on(cartRoutes.chooseLineQuantity, [], async (interaction, { line }, ctx) => {
-      const picked = pickedQuantity(interaction);
+    on(cartRoutes.chooseLineQuantity, [], async (_interaction, { line, selected }, ctx) => {
+      const picked = pickedQuantity({ selected });
       if (picked.kind === 'other') return ctx.respond.showModal(quantityModal(ctx.t, cartRoutes.typeLineQuantity.build(ctx.userId, { line })));
       return changeQuantity(ctx, line, picked.quantity, picked.typed);
     }),
-    on(cartRoutes.typeLineQuantity, [], async (interaction, { line }, ctx) => {
-      const picked = pickedQuantity(interaction);
+    on(cartRoutes.typeLineQuantity, [], async (_interaction, { line, typed }, ctx) => {
+      const picked = pickedQuantity({ typed });
       return changeQuantity(ctx, line, picked.kind === 'amount' ? picked.quantity : 0, picked.kind === 'amount' ? picked.typed : '');
     }),
   ],

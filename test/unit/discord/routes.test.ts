@@ -67,7 +67,7 @@ describe('component routes', () => {
   });
 
   it('are refused at start-up when their longest id could pass 100 characters', () => {
-    expect(() => route('too.long', { scope: 'shop', code: 'long', params: { a: param.ref, b: param.ref, c: param.ref, d: param.ref, e: param.ref, f: param.ref, g: param.ref, h: param.ref } })).toThrow(/100/);
-    expect(() => route('fits', { scope: 'shop', code: 'fits', params: { a: param.ref, b: param.ref } })).not.toThrow();
+    expect(() => route('too.long', { kind: 'button', scope: 'shop', code: 'long', params: { a: param.ref, b: param.ref, c: param.ref, d: param.ref, e: param.ref, f: param.ref, g: param.ref, h: param.ref } })).toThrow(/100/);
+    expect(() => route('fits', { kind: 'button', scope: 'shop', code: 'fits', params: { a: param.ref, b: param.ref } })).not.toThrow();
   });
 });
