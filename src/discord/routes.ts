@@ -84,6 +84,12 @@ export function kindOf(interaction: ComponentInteraction): RouteKind | undefined
   return undefined;
 }
 
+declare const drawnAs: unique symbol;
+/** A custom id a route built: it remembers the route's kind, so a view cannot draw it as another component. */
+export type RouteId<K extends RouteKind> = string & { readonly [drawnAs]: K };
+/** What a view's builder takes for a component of kind K: that kind's route ids (or a plain string). */
+export type IdFor<K extends RouteKind> = string & { readonly [drawnAs]?: K };
+
 /** A modal's text inputs: the name the handler reads each by, and the input's custom id. */
 export type ModalFields = Record<string, string>;
 
@@ -99,7 +105,7 @@ export interface Route<P extends ParamShape = ParamShape, K extends RouteKind = 
   /** The named parameters, in the order they travel. */
   readonly params: P;
   /** The member's own components carry their owner; public ones carry none. */
-  build(owner: string | undefined, values: ParamValues<P>): string;
+  build(owner: string | undefined, values: ParamValues<P>): RouteId<K>;
   /** The parameters of an id already matched to this route (by scope and code), or undefined when they do not fit. */
   read(decoded: DecodedCustomId): ParamValues<P> | undefined;
   /**
@@ -160,7 +166,7 @@ export function route(name: string, spec: RouteSpec<ParamShape> & { kind: RouteK
     ...(kind === 'modal' ? { fields } : {}),
     build(owner, values) {
       if ((access === 'owner') !== (owner !== undefined)) throw new Error(`route ${name}: owner ${access === 'owner' ? 'required' : 'not allowed'}`);
-      return encodeCustomId(scope, code, owner, ...names.map((key) => params[key]!.encode(values[key])));
+      return encodeCustomId(scope, code, owner, ...names.map((key) => params[key]!.encode(values[key]))) as RouteId<RouteKind>;
     },
     read(decoded) {
       if (decoded.args.length !== names.length) return undefined;

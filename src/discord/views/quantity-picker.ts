@@ -1,6 +1,7 @@
 import type { APIStringSelectComponent } from 'discord.js';
 import { MAX_QUANTITY, parseQuantity } from '../../cart/rules.js';
 import type { Messages } from '../../i18n/index.js';
+import type { IdFor } from '../routes.js';
 import { select, textInputModal, type SelectOption } from './components.js';
 
 /**
@@ -15,7 +16,7 @@ const OTHER_QUANTITY = 'other';
 export const QUANTITY_FIELDS = { typed: 'quantity' } as const;
 
 /** The quantity select, with the current amount selected (added when it is not a common one). */
-export function quantitySelect(t: Messages, customId: string, current: number): APIStringSelectComponent {
+export function quantitySelect(t: Messages, customId: IdFor<'stringSelect'>, current: number): APIStringSelectComponent {
   const amounts = QUICK_QUANTITIES.includes(current) ? QUICK_QUANTITIES : [...QUICK_QUANTITIES, current].sort((a, b) => a - b);
   const options: SelectOption[] = [
     ...amounts.map((n) => ({ value: String(n), label: t.quantity.option(n), default: n === current })),
@@ -25,7 +26,7 @@ export function quantitySelect(t: Messages, customId: string, current: number): 
 }
 
 /** "Other amount…": any quantity from 1 to 99, typed (the field allows two characters at most). */
-export function quantityModal(t: Messages, customId: string) {
+export function quantityModal(t: Messages, customId: IdFor<'modal'>) {
   return textInputModal(customId, t.quantity.modalTitle, {
     customId: QUANTITY_FIELDS.typed,
     label: t.quantity.modalLabel,
