@@ -1,8 +1,8 @@
 import { isPurchasable } from '../../src/cart/pricing.js';
 import { addItem, MAX_QUANTITY, type CartChange } from '../../src/cart/rules.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
-import type { ShopContext } from '../../src/discord/preconditions.js';
 import { pickedQuantity, quantityModal, type QuantityInput } from '../../src/discord/views/quantity-picker.js';
 import { cartItemFrom, locate, variantPageOf, type OfferRefs, type VariantChoice } from '../../src/services/catalog.js';
 import type { OfferPath } from '../../src/services/catalog.js';
