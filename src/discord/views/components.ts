@@ -13,8 +13,8 @@ import type { IdFor } from '../routes.js';
 import { clip, LIMITS } from '../text.js';
 
 /**
- * Small builders over Discord's raw component JSON, clipping every text to Discord's limits. Each
- * takes only the ids of routes of its own kind (a select cannot be drawn with a button's route).
+ * Small builders over Discord's raw component JSON, clipping every text to Discord's limits. A
+ * route's id is taken only by the builder of its kind: a select cannot be drawn with a button's route.
  */
 
 export function row(...components: APIButtonComponent[] | [APIStringSelectComponent]): ActionRow {
