@@ -8,7 +8,7 @@ import { pl } from '../../src/i18n/pl.js';
 import { SETTING_BOUNDS } from '../../src/services/guild-setup.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
-import { clearLicense, LICENSE_INPUT, saveLicense, startLicenseChange } from './license.js';
+import { clearLicense, saveLicense, startLicenseChange } from './license.js';
 import { localeChoices, shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
@@ -121,15 +121,9 @@ export const adminFeature: Feature = {
   name: 'admin',
   command: adminCommand,
   components: [
-    on(adminRoutes.licenseForm, [manageGuild], async (interaction, _values, ctx) => {
-      if (!interaction.isModalSubmit()) return ctx.respond.aside(ctx.t.common.expired);
-      return saveLicense(ctx, interaction.fields.getTextInputValue(LICENSE_INPUT));
-    }),
+    on(adminRoutes.licenseForm, [manageGuild], (_interaction, { key }, ctx) => saveLicense(ctx, key)),
     on(adminRoutes.confirmDemo, [manageGuild], (_interaction, _values, ctx) => switchToDemo(ctx)),
     on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show({ content: ctx.t.admin.demoCancelled, embeds: [], components: [] })),
-    on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], async (interaction, _values, ctx) => {
-      if (!interaction.isStringSelectMenu()) return ctx.respond.aside(ctx.t.common.expired);
-      return saveServers(ctx, interaction.values);
-    }),
+    on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], (_interaction, { values }, ctx) => saveServers(ctx, values)),
   ],
 };

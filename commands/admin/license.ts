@@ -10,11 +10,9 @@ import { adminRoutes } from './routes.js';
 
 /** /shop-admin license set | clear: the guild's own license key, checked against the store before it is sealed and kept. */
 
-export const LICENSE_INPUT = 'key';
-
 export function licenseModal(t: Messages, owner: string) {
   return textInputModal(adminRoutes.licenseForm.build(owner, {}), t.admin.licenseModalTitle, {
-    customId: LICENSE_INPUT,
+    customId: adminRoutes.licenseForm.fields.key,
     label: t.admin.licenseInputLabel,
     placeholder: t.admin.licenseInputPlaceholder,
     minLength: 8,

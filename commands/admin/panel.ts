@@ -1,12 +1,12 @@
 import { ButtonStyle, type APIEmbed } from 'discord.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { button, row } from '../../src/discord/views/components.js';
 import { demoMarked } from '../../src/discord/views/demo-mark.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { offerReader } from '../../src/services/catalog.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
 import type { Server } from '../../src/spaceis/schemas.js';
 import { cartRoutes } from '../cart/routes.js';
 import { shopRoutes } from '../shop/routes.js';
@@ -16,7 +16,7 @@ import { shopAdminNames } from './names.js';
 
 /** /shop-admin panel: a public message with Open shop / My cart; each member who presses gets their own ephemeral flow. */
 
-export async function postPanel(interaction: CommandInteraction, ctx: HandlerContext & { shop: ShopAccess }): Promise<void> {
+export async function postPanel(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
   const { t, services } = ctx;
   const target = interaction.options.getChannel(shopAdminNames.subcommands.panel.options.channel, true);
   const problem = await channelProblem(interaction, target.id, ctx);

@@ -1,8 +1,7 @@
-import type { HandlerContext } from '../../src/discord/context.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 
 /** /shop-admin refresh: drops the cached offer and reads all of it again, to report what the store now shows. */
-export async function refreshOffer(ctx: HandlerContext & { shop: ShopAccess }): Promise<void> {
+export async function refreshOffer(ctx: ShopContext): Promise<void> {
   await ctx.respond.defer();
   const counts = await ctx.shop.offers.reload();
   ctx.log.info(counts, 'offer refreshed');

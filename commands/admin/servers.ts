@@ -1,10 +1,9 @@
 import { ComponentType } from 'discord.js';
-import type { HandlerContext } from '../../src/discord/context.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { offerReader } from '../../src/services/catalog.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import type { Server } from '../../src/spaceis/schemas.js';
 import { recordChange } from './change-log.js';
@@ -12,8 +11,6 @@ import { ADMIN_COLOR } from './colors.js';
 import { adminRoutes } from './routes.js';
 
 /** /shop-admin servers: which of the license's servers this Discord server offers. */
-
-type ShopContext = HandlerContext & { shop: ShopAccess };
 
 /** Every server of the license, hidden ones included: this is where admins hide them. */
 function allServers(ctx: ShopContext): Promise<Server[]> {

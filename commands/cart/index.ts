@@ -1,4 +1,4 @@
-import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
+import type { HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { commandTexts, guildCommand } from '../../src/discord/localize.js';
 import { clip } from '../../src/discord/text.js';
@@ -37,9 +37,8 @@ export const cartFeature: Feature = {
       ctx.log.info('cart cleared');
       return showCart(ctx, ctx.t.cart.cleared);
     }),
-    on(cartRoutes.chooseLine, [], async (interaction, _values, ctx) => {
-      const ref = selectedValue(interaction);
-      const line = ref === undefined ? undefined : await ctx.services.carts.line(ctx, ref);
+    on(cartRoutes.chooseLine, [], async (_interaction, { selected }, ctx) => {
+      const line = await ctx.services.carts.line(ctx, selected);
       if (!line) return showCart(ctx, ctx.t.cart.lineGone);
       return ctx.respond.show(lineEditorView(ctx.t, ctx.userId, line));
     }),
@@ -47,13 +46,13 @@ export const cartFeature: Feature = {
       const removed = await ctx.services.carts.remove(ctx, line);
       return showCart(ctx, removed ? undefined : ctx.t.cart.lineGone);
     }),
-    on(cartRoutes.chooseLineQuantity, [], async (interaction, { line }, ctx) => {
-      const picked = pickedQuantity(interaction);
+    on(cartRoutes.chooseLineQuantity, [], async (_interaction, { line, selected }, ctx) => {
+      const picked = pickedQuantity({ selected });
       if (picked.kind === 'other') return ctx.respond.showModal(quantityModal(ctx.t, cartRoutes.typeLineQuantity.build(ctx.userId, { line })));
       return changeQuantity(ctx, line, picked.quantity, picked.typed);
     }),
-    on(cartRoutes.typeLineQuantity, [], async (interaction, { line }, ctx) => {
-      const picked = pickedQuantity(interaction);
+    on(cartRoutes.typeLineQuantity, [], async (_interaction, { line, typed }, ctx) => {
+      const picked = pickedQuantity({ typed });
       return changeQuantity(ctx, line, picked.kind === 'amount' ? picked.quantity : 0, picked.kind === 'amount' ? picked.typed : '');
     }),
   ],

@@ -4,7 +4,6 @@ import { shopConfigured } from '../../src/discord/preconditions.js';
 import { checkoutWithNick, startCheckout } from './start-checkout.js';
 import { checkoutNames } from './names.js';
 import { checkoutRoutes } from './routes.js';
-import { NICK_INPUT } from './views.js';
 
 /**
  * /checkout and every other way to check out (the cart's Checkout and Change nick buttons, the
@@ -26,9 +25,6 @@ export const checkoutFeature: Feature = {
   components: [
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),
     on(checkoutRoutes.changeNick, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, { askNick: true })),
-    on(checkoutRoutes.nickForm, [shopConfigured], async (interaction, _values, ctx) => {
-      if (!interaction.isModalSubmit()) return ctx.respond.aside(ctx.t.common.expired);
-      return checkoutWithNick(ctx, interaction.fields.getTextInputValue(NICK_INPUT));
-    }),
+    on(checkoutRoutes.nickForm, [shopConfigured], (_interaction, { nick }, ctx) => checkoutWithNick(ctx, nick)),
   ],
 };

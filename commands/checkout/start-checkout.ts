@@ -1,13 +1,10 @@
 import { normalizeNick } from '../../src/cart/nick.js';
-import type { HandlerContext } from '../../src/discord/context.js';
 import { linkInReplyView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
 import { clip } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
 import { nickModal } from './views.js';
-
-type ShopContext = HandlerContext & { shop: ShopAccess };
 
 /**
  * Checks out with the given nick, the remembered one, or asks for one.

@@ -4,11 +4,9 @@ import { checkoutRoutes } from './routes.js';
 
 /** The nick question. The link's own messages (DM, replies) are src/discord/payment-links/dm-views.ts. */
 
-export const NICK_INPUT = 'nick';
-
 export function nickModal(t: Messages, owner: string, current: string | undefined) {
   return textInputModal(checkoutRoutes.nickForm.build(owner, {}), t.nick.modalTitle, {
-    customId: NICK_INPUT,
+    customId: checkoutRoutes.nickForm.fields.nick,
     label: t.nick.label,
     placeholder: t.nick.placeholder,
     minLength: 3,

@@ -1,7 +1,6 @@
-import type { HandlerContext } from '../../src/discord/context.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { offerReader } from '../../src/services/catalog.js';
 import { putBackInCart } from '../../src/services/reorder.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
 import { showMyLinks } from './list.js';
 import { buyAgainView } from './views.js';
 
@@ -9,7 +8,7 @@ import { buyAgainView } from './views.js';
  * "Buy again" under a link in My payment links: the link's items go back into the member's cart
  * (src/services/reorder.ts), and the member is told item by item what was added and what was not.
  */
-export async function buyAgain(ctx: HandlerContext & { shop: ShopAccess }, id: string, page: number): Promise<void> {
+export async function buyAgain(ctx: ShopContext, id: string, page: number): Promise<void> {
   const { t, services, guildId, userId, shop, settings } = ctx;
   const link = await services.links.memberLink(guildId, userId, id);
   if (!link) return showMyLinks(ctx, page, t.buyAgain.notYours(id));

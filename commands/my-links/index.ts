@@ -1,4 +1,4 @@
-import { selectedValue, type HandlerContext } from '../../src/discord/context.js';
+import type { HandlerContext } from '../../src/discord/context.js';
 import { on, type Feature } from '../../src/discord/feature.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { linkInReplyView } from '../../src/discord/payment-links/dm-views.js';
@@ -16,7 +16,7 @@ export const myLinksFeature: Feature = {
   name: 'my-links',
   components: [
     on(myLinksRoutes.list, [], (_interaction, { page }, ctx) => showMyLinks(ctx, page)),
-    on(myLinksRoutes.resend, [], (interaction, { page }, ctx) => resendMyLink(ctx, selectedValue(interaction) ?? '', page)),
+    on(myLinksRoutes.resend, [], (_interaction, { page, selected }, ctx) => resendMyLink(ctx, selected, page)),
     on(myLinksRoutes.buyAgain, [shopConfigured], (_interaction, { page, link }, ctx) => buyAgain(ctx, link, page)),
   ],
 };

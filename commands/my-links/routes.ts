@@ -6,9 +6,9 @@ const page = param.int(10_000);
 const linkId: Param<string> = { maxLength: 8, encode: (value) => value, decode: (text) => (/^[0-9A-Z]{8}$/.test(text) ? text : undefined) };
 
 export const myLinksRoutes = {
-  list: route('myLinks.list', { scope: 'cart', code: 'links', params: { page } }),
+  list: route('myLinks.list', { kind: 'button', scope: 'cart', code: 'links', params: { page } }),
   /** The select of pending links to send to the DMs again. */
-  resend: route('myLinks.resend', { scope: 'cart', code: 'resend', params: { page } }),
+  resend: route('myLinks.resend', { kind: 'stringSelect', scope: 'cart', code: 'resend', params: { page } }),
   /** "Buy again" under one link: its items go back into the cart. */
-  buyAgain: route('myLinks.buyAgain', { scope: 'cart', code: 'again', params: { page, link: linkId } }),
+  buyAgain: route('myLinks.buyAgain', { kind: 'button', scope: 'cart', code: 'again', params: { page, link: linkId } }),
 };

@@ -1,10 +1,10 @@
-import type { AutocompleteContext } from '../../src/discord/context.js';
+import type { ShopAutocompleteContext } from '../../src/discord/preconditions.js';
 import { clip, LIMITS } from '../../src/discord/text.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import type { Server } from '../../src/spaceis/schemas.js';
 
 /** Suggestions for `/shop server:`: the guild's visible servers whose name or slug contains what was typed. */
-export async function serverChoices(ctx: AutocompleteContext & { shop: ShopAccess }, focused: string): Promise<{ name: string; value: string }[]> {
+export async function serverChoices(ctx: ShopAutocompleteContext, focused: string): Promise<{ name: string; value: string }[]> {
   const typed = focused.toLowerCase();
   const hidden = new Set(ctx.settings.hiddenServerIds);
   const servers = await serversWithin(ctx.shop.offers, AUTOCOMPLETE_BUDGET_MS);

@@ -1,13 +1,13 @@
 import { isPurchasable } from '../../src/cart/pricing.js';
 import { MAX_QUANTITY } from '../../src/cart/rules.js';
-import type { ComponentInteraction } from '../../src/discord/context.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
-import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
+import { pickedQuantity, quantityModal, type QuantityInput } from '../../src/discord/views/quantity-picker.js';
 import { cartItemFrom, locate, variantPageOf, type OfferRefs, type VariantChoice } from '../../src/services/catalog.js';
 import type { OfferPath } from '../../src/services/catalog.js';
 import { shortRef } from '../../src/services/short-ref.js';
-import { readerFor, showNearest, type ShopContext } from './navigate.js';
+import { readerFor, showNearest } from './navigate.js';
 import { shopRoutes } from './routes.js';
 import { addedView, quantityView, variantListView } from './views.js';
 
@@ -19,7 +19,7 @@ import { addedView, quantityView, variantListView } from './views.js';
 
 type Step =
   | { kind: 'chosen' }
-  | { kind: 'quantity'; interaction: ComponentInteraction }
+  | { kind: 'quantity'; input: QuantityInput }
   | { kind: 'add'; quantity: number };
 
 interface Resolved {
@@ -47,7 +47,7 @@ async function resolve(ctx: ShopContext, refs: Required<OfferRefs>): Promise<Res
 
 export async function variantStep(ctx: ShopContext, refs: Required<OfferRefs>, step: Step): Promise<void> {
   // The quantity form must be the first answer: it needs nothing from the store.
-  if (step.kind === 'quantity' && !step.interaction.isModalSubmit() && pickedQuantity(step.interaction).kind === 'other') {
+  if (step.kind === 'quantity' && pickedQuantity(step.input).kind === 'other') {
     return ctx.respond.showModal(quantityModal(ctx.t, shopRoutes.typeQuantity.build(ctx.userId, refs)));
   }
   const resolved = await resolve(ctx, refs);
@@ -57,11 +57,11 @@ export async function variantStep(ctx: ShopContext, refs: Required<OfferRefs>, s
 
   if (step.kind === 'chosen') return ctx.respond.show(quantityView(t, locale, userId, path, variant, 1, variantPage));
   if (step.kind === 'quantity') {
-    const picked = pickedQuantity(step.interaction);
+    const picked = pickedQuantity(step.input);
     const quantity = picked.kind === 'amount' ? picked.quantity : 0;
     if (quantity > 0) return ctx.respond.show(quantityView(t, locale, userId, path, variant, quantity, variantPage));
     // A typed amount outside 1–99 is named back; a select cannot carry one, so it falls back to 1.
-    const problem = step.interaction.isModalSubmit() && picked.kind === 'amount' ? t.quantity.invalid(clip(picked.typed, 20)) : undefined;
+    const problem = 'typed' in step.input && picked.kind === 'amount' ? t.quantity.invalid(clip(picked.typed, 20)) : undefined;
     return ctx.respond.show(quantityView(t, locale, userId, path, variant, 1, variantPage, problem));
   }
   return addToCart(ctx, resolved, step.quantity);

@@ -1,11 +1,10 @@
-import { selectedValue } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
-import { shopConfigured } from '../../src/discord/preconditions.js';
+import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
-import { readerFor, showCategories, showNearest, showVariants, type ShopContext } from './navigate.js';
+import { readerFor, showCategories, showNearest, showVariants } from './navigate.js';
 import { shopNames } from './names.js';
 import { findItem, itemChoices, openFound } from './search.js';
 import { readItemRef } from '../../src/services/offer-search.js';
@@ -54,33 +53,29 @@ export const shopFeature: Feature = {
     on(shopRoutes.openFromCart, needs, (_interaction, _values, ctx) => openShop(ctx)),
     on(shopRoutes.openFromPanel, needs, (_interaction, _values, ctx) => openShop(ctx)),
     on(shopRoutes.browse, needs, (_interaction, _values, ctx) => openShop(ctx)),
-    on(shopRoutes.pickFound, needs, (interaction, _values, ctx) => {
-      const refs = readItemRef(selectedValue(interaction) ?? '');
+    on(shopRoutes.pickFound, needs, (_interaction, { selected }, ctx) => {
+      const refs = readItemRef(selected);
       return refs ? openFound(ctx, refs) : ctx.respond.aside(ctx.t.common.expired);
     }),
     on(shopRoutes.serverPage, needs, async (_interaction, { page }, ctx) => {
       const servers = await readerFor(ctx).servers();
       return ctx.respond.show(serverListView(ctx.t, ctx.userId, servers, page));
     }),
-    on(shopRoutes.chooseServer, needs, async (interaction, _values, ctx) => {
+    on(shopRoutes.chooseServer, needs, async (_interaction, { selected }, ctx) => {
       const reader = readerFor(ctx);
-      return showCategories(ctx, reader, await locate(reader, { server: selectedValue(interaction) }), 0);
+      return showCategories(ctx, reader, await locate(reader, { server: selected }), 0);
     }),
     on(shopRoutes.categoryPage, needs, async (_interaction, { server, page }, ctx) => {
       const reader = readerFor(ctx);
       return showCategories(ctx, reader, await locate(reader, { server }), page);
     }),
-    on(shopRoutes.chooseCategory, needs, (interaction, { server }, ctx) => showProducts(ctx, { server, category: selectedValue(interaction) ?? '' }, 0)),
+    on(shopRoutes.chooseCategory, needs, (_interaction, { server, selected }, ctx) => showProducts(ctx, { server, category: selected }, 0)),
     on(shopRoutes.productPage, needs, (_interaction, { server, category, page }, ctx) => showProducts(ctx, { server, category }, page)),
-    on(shopRoutes.chooseProduct, needs, (interaction, { server, category }, ctx) =>
-      showVariants(ctx, { server, category, product: selectedValue(interaction) ?? '' }, 0),
-    ),
+    on(shopRoutes.chooseProduct, needs, (_interaction, { server, category, selected }, ctx) => showVariants(ctx, { server, category, product: selected }, 0)),
     on(shopRoutes.variantPage, needs, (_interaction, { page, ...refs }, ctx) => showVariants(ctx, refs, page)),
-    on(shopRoutes.chooseVariant, needs, (interaction, refs, ctx) =>
-      variantStep(ctx, { ...refs, variant: selectedValue(interaction) ?? '' }, { kind: 'chosen' }),
-    ),
-    on(shopRoutes.chooseQuantity, needs, (interaction, refs, ctx) => variantStep(ctx, refs, { kind: 'quantity', interaction })),
-    on(shopRoutes.typeQuantity, needs, (interaction, refs, ctx) => variantStep(ctx, refs, { kind: 'quantity', interaction })),
+    on(shopRoutes.chooseVariant, needs, (_interaction, { selected, ...refs }, ctx) => variantStep(ctx, { ...refs, variant: selected }, { kind: 'chosen' })),
+    on(shopRoutes.chooseQuantity, needs, (_interaction, { selected, ...refs }, ctx) => variantStep(ctx, refs, { kind: 'quantity', input: { selected } })),
+    on(shopRoutes.typeQuantity, needs, (_interaction, { typed, ...refs }, ctx) => variantStep(ctx, refs, { kind: 'quantity', input: { typed } })),
     on(shopRoutes.addToCart, needs, (_interaction, { quantity, ...refs }, ctx) => variantStep(ctx, refs, { kind: 'add', quantity })),
   ],
 };

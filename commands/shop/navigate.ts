@@ -1,11 +1,7 @@
-import type { HandlerContext } from '../../src/discord/context.js';
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { LIMITS } from '../../src/discord/text.js';
 import { locate, offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
 import { categoryListView, productListView, serverListView, variantListView } from './views.js';
-
-/** The shop's handlers run only where the guild sells from a license (the `shopConfigured` precondition). */
-export type ShopContext = HandlerContext & { shop: ShopAccess };
 
 /** The offer as this member may see it (hidden servers left out), deferring only when the store must be asked. */
 export function readerFor(ctx: ShopContext): OfferReader {

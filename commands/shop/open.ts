@@ -1,6 +1,7 @@
+import type { ShopContext } from '../../src/discord/preconditions.js';
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
-import { readerFor, type ShopContext } from './navigate.js';
+import { readerFor } from './navigate.js';
 import { categoryListView, serverListView } from './views.js';
 
 /** The shop's first screen: the server list, or straight to the categories when there is one server (or one was named). */

@@ -1,4 +1,4 @@
-import type { AutocompleteContext } from '../../src/discord/context.js';
+import type { ShopAutocompleteContext, ShopContext } from '../../src/discord/preconditions.js';
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, searchableParts, warmForSearch } from '../../src/services/offer-search.js';
@@ -7,7 +7,7 @@ import type { ShopAccess } from '../../src/services/store-directory.js';
 import type { Variant } from '../../src/spaceis/schemas.js';
 import { AUTOCOMPLETE_BUDGET_MS } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
-import { readerFor, showVariants, type ShopContext } from './navigate.js';
+import { readerFor, showVariants } from './navigate.js';
 import { lowestOf, nothingFoundView, searchResultsView, suggestionLabel } from './search-views.js';
 import { serverListView } from './views.js';
 
@@ -21,7 +21,7 @@ import { serverListView } from './views.js';
 const SUGGESTIONS = 25;
 
 export async function itemChoices(
-  ctx: AutocompleteContext & { shop: ShopAccess },
+  ctx: ShopAutocompleteContext,
   focused: string,
   serverInput: string | null,
 ): Promise<{ name: string; value: string }[]> {

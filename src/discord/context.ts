@@ -29,8 +29,3 @@ export type AutocompleteContext = Omit<HandlerContext, 'respond'>;
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
 export type CommandInteraction = ChatInputCommandInteraction;
-
-/** The value a member picked in a (single-choice) select menu, or undefined for any other component. */
-export function selectedValue(interaction: ComponentInteraction): string | undefined {
-  return interaction.isStringSelectMenu() ? interaction.values[0] : undefined;
-}

@@ -1,7 +1,7 @@
 import type { AutocompleteInteraction, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import type { Narrowed, Precondition } from './preconditions.js';
-import type { AnyRoute, ParamValues, Route } from './routes.js';
+import type { AnyRoute, ParamValues, Route, RouteInteractions, RouteKind } from './routes.js';
 
 /**
  * What a feature folder under commands/ hands the router: its slash command (if it has one) and
@@ -60,11 +60,15 @@ export function subcommand<const Pre extends Preconditions>(
   return { preconditions, run: run as Subcommand['run'] };
 }
 
-/** The handler of one route, with the checks it needs; it receives the route's named parameters. */
-export function on<P extends Record<string, any>, const Pre extends Preconditions>(
-  route: Route<P>,
+/**
+ * The handler of one route, with the checks it needs. It receives the interaction of the route's
+ * kind (a button's, a select's, a modal's) and the route's named values: its parameters, and what
+ * the member chose (`selected`, `values`) or typed (the modal's fields by name).
+ */
+export function on<P extends Record<string, any>, K extends RouteKind, Input, const Pre extends Preconditions>(
+  route: Route<P, K, Input>,
   preconditions: Pre,
-  run: (interaction: ComponentInteraction, values: ParamValues<P>, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>,
+  run: (interaction: RouteInteractions[K], values: ParamValues<P> & Input, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>,
 ): RouteHandler {
   return { route, preconditions, run: run as RouteHandler['run'] };
 }

@@ -1,7 +1,7 @@
 import { GuildMember, PermissionFlagsBits, type APIInteractionGuildMember, type PermissionsBitField } from 'discord.js';
 import type { Messages } from '../i18n/index.js';
 import type { ShopAccess } from '../services/store-directory.js';
-import type { AutocompleteContext } from './context.js';
+import type { AutocompleteContext, HandlerContext } from './context.js';
 
 /**
  * Checks the router runs before a handler, declared on the command, subcommand or route that
@@ -49,6 +49,11 @@ function shopConfiguredAnswering(answers: { none: (t: Messages) => string; unusa
 export const shopConfigured = shopConfiguredAnswering({ none: (t) => t.shop.notSetUp, unusable: (t) => t.shop.misconfigured });
 /** The same check on the admins' screens, which tell them what to do. */
 export const shopConfiguredForAdmins = shopConfiguredAnswering({ none: (t) => t.admin.notConfigured, unusable: (t) => t.admin.licenseUnreadable });
+
+/** A handler's context once `shopConfigured` (or the admins' twin) passed: the guild's shop is set. */
+export type ShopContext = Narrowed<HandlerContext, [typeof shopConfigured]>;
+/** The same for autocomplete, which has no responder. */
+export type ShopAutocompleteContext = Narrowed<AutocompleteContext, [typeof shopConfigured]>;
 
 /**
  * Manage Server. /shop-admin is registered for it, but a guild can open a command to anyone,

@@ -11,6 +11,7 @@ import { decodeCustomId } from './custom-id.js';
 import type { Feature, RouteHandler, SlashCommand } from './feature.js';
 import type { Member, Precondition } from './preconditions.js';
 import { Responder, type AnyInteraction } from './respond.js';
+import { kindOf } from './routes.js';
 import { answerStoreFailure } from './store-failure.js';
 import { isStorageError } from '../storage/storage-error.js';
 import { answerStorageFailure } from './storage-failure.js';
@@ -20,9 +21,9 @@ import { demoMarked } from './views/demo-mark.js';
 export const ACK_GUARD_MS = 2_000;
 
 /**
- * The one place interactions come in: find the command or the route that owns a component, run
- * the checks it declared (the route's owner, then its preconditions), run the handler, and turn
- * any failure into a clear ephemeral answer.
+ * The one place interactions come in: find the command or the route that owns a component, check
+ * the component is of the route's kind, run the checks it declared (the route's owner, then its
+ * preconditions), run the handler, and turn any failure into a clear ephemeral answer.
  */
 export class InteractionRouter {
   readonly #commands = new Map<string, SlashCommand>();
@@ -84,6 +85,9 @@ export class InteractionRouter {
     const decoded = decodeCustomId(interaction.customId);
     const handler = decoded ? this.#routes.get(`${decoded.scope}:${decoded.action}`) : undefined;
     const values = decoded && handler ? handler.route.read(decoded) : undefined;
+    // What the member chose or typed; undefined when the id came on another kind of component
+    // (a select's id on a button, a button's on a modal) or a form lacks the route's fields.
+    const input = handler?.route.input(interaction);
     // Components on the buyer's own ephemeral menus are edited in place; a modal opened from a
     // slash command has no message to edit, so it answers with a new ephemeral message. Public
     // components (the panel) are never changed for one member: they answer with a message of their own.
@@ -92,7 +96,11 @@ export class InteractionRouter {
     const ctx = await this.context(interaction, this.responder(interaction, decoded?.owner ? mode : 'reply', 'component', received));
     const what = { kind: 'component', name: handler?.route.name ?? 'unknown' } as const;
 
-    if (!decoded || !handler || !values) {
+    if (!decoded || !handler || !values || !input) {
+      // A route's id on another kind of component is as tampered as an unknown id, and answered the same.
+      if (handler && values && !input) {
+        ctx.log.info({ route: handler.route.name, expected: handler.route.kind, got: kindOf(interaction) ?? 'other' }, 'component does not fit its route: refused');
+      }
       await this.run(ctx, what, async () => {
         await ctx.respond.aside(ctx.t.common.expired);
         return 'refused';
@@ -110,7 +118,7 @@ export class InteractionRouter {
     }
     await this.run(ctx, what, async () => {
       if (await this.refused(interaction, ctx, handler.preconditions)) return 'refused';
-      await handler.run(interaction, values, ctx);
+      await handler.run(interaction, { ...values, ...input }, ctx);
     });
   }
 

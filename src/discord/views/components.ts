@@ -9,16 +9,20 @@ import {
 } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import type { ActionRow } from '../respond.js';
+import type { IdFor } from '../routes.js';
 import { clip, LIMITS } from '../text.js';
 
-/** Small builders over Discord's raw component JSON, clipping every text to Discord's limits. */
+/**
+ * Small builders over Discord's raw component JSON, clipping every text to Discord's limits. A
+ * route's id is taken only by the builder of its kind: a select cannot be drawn with a button's route.
+ */
 
 export function row(...components: APIButtonComponent[] | [APIStringSelectComponent]): ActionRow {
   return { type: ComponentType.ActionRow, components };
 }
 
 export function button(
-  customId: string,
+  customId: IdFor<'button'>,
   label: string,
   style: ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger = ButtonStyle.Secondary,
   disabled = false,
@@ -37,7 +41,7 @@ export interface SelectOption {
   default?: boolean;
 }
 
-export function select(customId: string, placeholder: string, options: SelectOption[]): APIStringSelectComponent {
+export function select(customId: IdFor<'stringSelect'>, placeholder: string, options: SelectOption[]): APIStringSelectComponent {
   return {
     type: ComponentType.StringSelect,
     custom_id: customId,
@@ -80,7 +84,7 @@ export function paginate<T>(items: T[], page: number, size: number = LIMITS.sele
 export function pagerRow(
   t: Messages,
   page: Page<unknown>,
-  idForPage: (page: number) => string,
+  idForPage: (page: number) => IdFor<'button'>,
   extra: APIButtonComponent[] = [],
 ): ActionRow | undefined {
   const buttons: APIButtonComponent[] = [];
@@ -93,7 +97,7 @@ export function pagerRow(
 }
 
 export function textInputModal(
-  customId: string,
+  customId: IdFor<'modal'>,
   title: string,
   input: { customId: string; label: string; placeholder?: string; value?: string; minLength: number; maxLength: number },
 ): APIModalInteractionResponseCallbackData {

@@ -1,7 +1,7 @@
 import type { APIStringSelectComponent } from 'discord.js';
 import { MAX_QUANTITY, parseQuantity } from '../../cart/rules.js';
 import type { Messages } from '../../i18n/index.js';
-import type { ComponentInteraction } from '../context.js';
+import type { IdFor } from '../routes.js';
 import { select, textInputModal, type SelectOption } from './components.js';
 
 /**
@@ -12,10 +12,11 @@ import { select, textInputModal, type SelectOption } from './components.js';
 /** Common amounts first; anything else from 1 to 99 through "Other amount…". */
 const QUICK_QUANTITIES: readonly number[] = [1, 2, 3, 4, 5, 8, 10, 16, 20, 32, 50, 64, 99];
 const OTHER_QUANTITY = 'other';
-const QUANTITY_INPUT = 'quantity';
+/** The "Other amount…" modal's one field, as its routes declare it: the handler reads it as `typed`. */
+export const QUANTITY_FIELDS = { typed: 'quantity' } as const;
 
 /** The quantity select, with the current amount selected (added when it is not a common one). */
-export function quantitySelect(t: Messages, customId: string, current: number): APIStringSelectComponent {
+export function quantitySelect(t: Messages, customId: IdFor<'stringSelect'>, current: number): APIStringSelectComponent {
   const amounts = QUICK_QUANTITIES.includes(current) ? QUICK_QUANTITIES : [...QUICK_QUANTITIES, current].sort((a, b) => a - b);
   const options: SelectOption[] = [
     ...amounts.map((n) => ({ value: String(n), label: t.quantity.option(n), default: n === current })),
@@ -25,9 +26,9 @@ export function quantitySelect(t: Messages, customId: string, current: number): 
 }
 
 /** "Other amount…": any quantity from 1 to 99, typed (the field allows two characters at most). */
-export function quantityModal(t: Messages, customId: string) {
+export function quantityModal(t: Messages, customId: IdFor<'modal'>) {
   return textInputModal(customId, t.quantity.modalTitle, {
-    customId: QUANTITY_INPUT,
+    customId: QUANTITY_FIELDS.typed,
     label: t.quantity.modalLabel,
     placeholder: '1–99',
     minLength: 1,
@@ -41,12 +42,15 @@ export function quantityModal(t: Messages, customId: string) {
  */
 export type PickedQuantity = { kind: 'other' } | { kind: 'amount'; quantity: number; typed: string };
 
-export function pickedQuantity(interaction: ComponentInteraction): PickedQuantity {
-  if (interaction.isModalSubmit()) {
-    const typed = interaction.fields.getTextInputValue(QUANTITY_INPUT).trim();
+/** What a quantity route hands its handler: the select's value, or the text typed in the modal. */
+export type QuantityInput = { selected: string } | { typed: string };
+
+export function pickedQuantity(input: QuantityInput): PickedQuantity {
+  if ('typed' in input) {
+    const typed = input.typed.trim();
     return { kind: 'amount', quantity: validOrZero(parseQuantity(typed)), typed };
   }
-  const value = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : '';
+  const value = input.selected;
   if (value === OTHER_QUANTITY) return { kind: 'other' };
   return { kind: 'amount', quantity: /^\d{1,2}$/.test(value) ? validOrZero(Number(value)) : 0, typed: value };
 }

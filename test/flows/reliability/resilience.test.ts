@@ -1,12 +1,14 @@
 import { ButtonStyle, ComponentType, type SendableChannels } from 'discord.js';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { cartRoutes } from '../../../commands/cart/routes.js';
+import { checkoutRoutes } from '../../../commands/checkout/routes.js';
 import { shortRef } from '../../../src/services/short-ref.js';
 import type { ShopFixture } from '../../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
 import { useHarness } from '../../support/harness.js';
-import { button, optionLabels, textOf } from '../../support/ui.js';
+import { button, optionLabels, textOf, theSelect } from '../../support/ui.js';
 import { en } from '../../../src/i18n/en.js';
 
 
@@ -119,6 +121,51 @@ describe('when Discord or the buyers misbehave', () => {
     expect(JSON.stringify(await victimCart())).toBe(before);
     // Every tampered id got an ordinary answer ("out of date", "not yours", the current offer), never an apology.
     expect(h.logs.slice(logsBefore).filter((line) => line.includes('"handler failed"')).map((line) => line.slice(0, 600))).toEqual([]);
+  });
+
+  it('answers a route’s id on another kind of component as a tampered id, and its handler does not run', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 2);
+    const cart = async () => JSON.stringify(await h.bot.services.storage.carts.read(h.discord.defaultGuildId, member.user.id));
+    const before = await cart();
+    const logsBefore = h.logs.length;
+    const channel = (await h.bot.client.channels.fetch(h.discord.defaultChannelId)) as SendableChannels;
+    const pressButton = async (customId: string) => {
+      const sent = await channel.send({
+        components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId, label: 'x' }] }],
+      });
+      return (await h.discord.click(member.user, h.discord.message(sent.channelId, sent.id)!, customId)).settled();
+    };
+
+    await openVariant(member, VIP_30);
+    const menu = member.message!;
+    const quantityId = theSelect(menu).custom_id!; // the quantity select (shop.chooseQuantity)
+    const tampered = await pressButton(`${quantityId}:9`);
+    expect(tampered.message!.content).toBe(en.common.expired);
+    // The select's own id on a button: the same answer, where its handler would redraw the quantity menu.
+    const asButton = await pressButton(quantityId);
+    expect(asButton.message!.content).toBe(en.common.expired);
+    expect(asButton.ephemeral).toBe(true);
+
+    // "Other amount…" opens a form; sent back with the id of "Clear cart"'s confirmation, it must not clear the cart.
+    await member.choose(en.quantity.other);
+    const form = member.modal!;
+    const submitAs = async (customId: string) =>
+      (await h.discord.submitModal(member.user, { ...form, custom_id: customId }, { quantity: '5' }, { message: menu })).settled();
+    const asForm = await submitAs(cartRoutes.confirmClear.build(member.user.id, {}));
+    expect(asForm.message!.content).toBe(en.common.expired);
+    // A form of the right kind without the route's field (the nick form reads "nick"): the same, not an apology.
+    const otherForm = await submitAs(checkoutRoutes.nickForm.build(member.user.id, {}));
+    expect(otherForm.message!.content).toBe(en.common.expired);
+
+    expect(await cart()).toBe(before);
+    const lines = h.logs.slice(logsBefore).map((line) => JSON.parse(line) as { msg: string; route?: string; level: number });
+    expect(lines.filter((line) => line.msg === 'component does not fit its route: refused').map(({ route, level }) => ({ route, level }))).toEqual([
+      { route: 'shop.chooseQuantity', level: 30 },
+      { route: 'cart.confirmClear', level: 30 },
+      { route: 'checkout.nickForm', level: 30 },
+    ]);
+    expect(lines.filter((line) => line.msg === 'handler failed')).toEqual([]);
   });
 });
 

@@ -66,8 +66,38 @@ describe('component routes', () => {
     expect(decodeCustomId('v1:shop:add:not-a-member:x')).toBeUndefined();
   });
 
+  it('record the kind of component each is drawn as, and a form the fields it reads', () => {
+    const kinds = Object.fromEntries(everyRoute.map((each) => [each.name, each.kind]));
+    expect(kinds).toMatchObject({
+      'shop.chooseServer': 'stringSelect',
+      'shop.chooseQuantity': 'stringSelect',
+      'shop.typeQuantity': 'modal',
+      'shop.addToCart': 'button',
+      'cart.chooseLine': 'stringSelect',
+      'cart.typeLineQuantity': 'modal',
+      'checkout.nickForm': 'modal',
+      'admin.chooseServers': 'stringSelect',
+      'myLinks.resend': 'stringSelect',
+      'links.memberPage': 'button',
+    });
+    expect(new Set(Object.values(kinds))).toEqual(new Set(['button', 'stringSelect', 'modal']));
+    // The text inputs' ids are the ones forms already open in members' hands carry.
+    expect(checkoutRoutes.nickForm.fields).toEqual({ nick: 'nick' });
+    expect(adminRoutes.licenseForm.fields).toEqual({ key: 'key' });
+    expect(shopRoutes.typeQuantity.fields).toEqual({ typed: 'quantity' });
+    expect(cartRoutes.typeLineQuantity.fields).toEqual({ typed: 'quantity' });
+  });
+
+  it('are refused at start-up when what the member chooses or types is named like a parameter', () => {
+    const page = param.int(9);
+    expect(() => route('clash', { kind: 'modal', scope: 'shop', code: 'x', params: { page }, fields: { page: 'page-input' } })).toThrow(/"page"/);
+    expect(() => route('clash', { kind: 'stringSelect', scope: 'shop', code: 'x', params: { selected: param.ref } })).toThrow(/"selected"/);
+    expect(() => route('clash', { kind: 'userSelect', multiple: true, scope: 'shop', code: 'x', params: { values: param.ref } })).toThrow(/"values"/);
+    expect(() => route('fine', { kind: 'button', scope: 'shop', code: 'x', params: { selected: param.ref, values: param.ref } })).not.toThrow();
+  });
+
   it('are refused at start-up when their longest id could pass 100 characters', () => {
-    expect(() => route('too.long', { scope: 'shop', code: 'long', params: { a: param.ref, b: param.ref, c: param.ref, d: param.ref, e: param.ref, f: param.ref, g: param.ref, h: param.ref } })).toThrow(/100/);
-    expect(() => route('fits', { scope: 'shop', code: 'fits', params: { a: param.ref, b: param.ref } })).not.toThrow();
+    expect(() => route('too.long', { kind: 'button', scope: 'shop', code: 'long', params: { a: param.ref, b: param.ref, c: param.ref, d: param.ref, e: param.ref, f: param.ref, g: param.ref, h: param.ref } })).toThrow(/100/);
+    expect(() => route('fits', { kind: 'button', scope: 'shop', code: 'fits', params: { a: param.ref, b: param.ref } })).not.toThrow();
   });
 });
