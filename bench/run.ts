@@ -47,7 +47,8 @@ import { measureMetricsCost } from './metrics-cost.js';
 import { walkPhase, type WalkResult } from './walk.js';
 import { runToEnd, startWatched, type Watched } from './process.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
-import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
+import { mb, ms, ratio, round, table } from './stats.js';
+import { byStep, rangeVariantRequests, stepStats, storeStats, type StepStats, type StoreStats } from './phase-stats.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { buttons, textOf } from '../test/support/ui.js';
 
@@ -83,82 +84,6 @@ const options = {
   only: process.env.BENCH_ONLY?.trim() || undefined,
   out: resolve(ROOT, process.env.BENCH_OUT ?? 'bench/results/latest.json'),
 };
-
-// ---- measurements -------------------------------------------------------------------------------
-
-interface StepStats {
-  n: number;
-  /** How the bot first answered: callback type → count (4 reply, 5 defer, 6 defer update, 7 update, 9 modal). */
-  callbackTypes: Record<string, number>;
-  firstCallbackMs: Summary;
-  settledMs: Summary;
-}
-
-function stepStats(samples: Sample[]): StepStats {
-  const callbackTypes: Record<string, number> = {};
-  for (const sample of samples) callbackTypes[sample.callbackType] = (callbackTypes[sample.callbackType] ?? 0) + 1;
-  return {
-    n: samples.length,
-    callbackTypes,
-    firstCallbackMs: roundSummary(summarize(samples.map((sample) => sample.ack)), 3),
-    settledMs: roundSummary(summarize(samples.map((sample) => sample.settled)), 3),
-  };
-}
-
-/** Steps that only browse and fill the cart, as opposed to checking out (Checkout, the nick form and its payment link). */
-const CHECKOUT_STEPS = new Set(['checkout', 'nick']);
-
-function byStep(samples: Sample[], steps: readonly string[]): Record<string, StepStats> {
-  const result: Record<string, StepStats> = {};
-  for (const step of steps) {
-    const mine = samples.filter((sample) => sample.step === step);
-    if (mine.length > 0) result[step] = stepStats(mine);
-  }
-  result['browse+cart'] = stepStats(samples.filter((sample) => !CHECKOUT_STEPS.has(sample.step)));
-  result.all = stepStats(samples);
-  return result;
-}
-
-type StoreRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'other';
-function storeRoute(method: string, path: string): StoreRoute {
-  const clean = path.split('?')[0] ?? '';
-  if (method === 'GET' && clean === '/v4/servers') return 'servers';
-  if (method === 'GET' && /^\/v4\/server\/[^/]+$/.test(clean)) return 'server';
-  if (method === 'GET' && /\/variants$/.test(clean)) return 'variants';
-  if (method === 'POST' && clean === '/v4/cart/paymentUrl') return 'paymentUrl';
-  return 'other';
-}
-
-interface StoreStats {
-  total: number;
-  perJourney?: number;
-  byRoute: Record<string, { requests: number; distinct: number }>;
-  /** Requests beyond one per distinct offer key (payment links excluded): what the cache failed to save. */
-  duplicateOfferRequests: number;
-}
-
-function storeStats(store: FakeSpaceIs, from: number, journeys?: number): StoreStats {
-  const requests = store.requests.slice(from);
-  const byRoute: Record<string, { requests: number; paths: Set<string> }> = {};
-  for (const request of requests) {
-    const route = storeRoute(request.method, request.path);
-    const entry = (byRoute[route] ??= { requests: 0, paths: new Set() });
-    entry.requests += 1;
-    entry.paths.add(request.path);
-  }
-  let duplicates = 0;
-  const out: StoreStats['byRoute'] = {};
-  for (const [route, entry] of Object.entries(byRoute)) {
-    out[route] = { requests: entry.requests, distinct: entry.paths.size };
-    if (route !== 'paymentUrl') duplicates += entry.requests - entry.paths.size;
-  }
-  return {
-    total: requests.length,
-    ...(journeys ? { perJourney: round(requests.length / journeys, 3) } : {}),
-    byRoute: out,
-    duplicateOfferRequests: duplicates,
-  };
-}
 
 // ---- the world ----------------------------------------------------------------------------------
 
@@ -555,9 +480,6 @@ interface Target {
   met: boolean | null;
 }
 
-function ratio(ours: number, bare: number): number {
-  return round(ours / bare, 2);
-}
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -714,11 +636,7 @@ async function main(): Promise<void> {
       );
     }
     report.journeys = journeys;
-    // Every member opened the coin pack in the paced phase: how often did the store hear about it?
-    const rangeProduct = shop.servers.flatMap((server) => server.categories.flatMap((category) => category.products)).find((product) => product.name === RANGE_PRODUCT)!;
-    report.rangeVariantRequests = store.requests
-      .slice(storeAtStart)
-      .filter((request) => storeRoute(request.method, request.path) === 'variants' && decodeURIComponent(request.path).includes(rangeProduct.id)).length;
+    report.rangeVariantRequests = rangeVariantRequests(store, shop, storeAtStart);
     const memory = bot.proc.memory();
     report.botMemory = {
       peakRssBytes: memory?.hwm,
