@@ -31,41 +31,27 @@
  *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
  *   BENCH_OUT=bench/results/latest.json
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { REST } from 'discord.js';
-import { registerBotCommands } from '../src/app.js';
-import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
-import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
+import type { ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
+import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan } from './members.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { walkPhase, type WalkResult } from './walk.js';
-import { runToEnd, startWatched, type Watched } from './process.js';
+import { runToEnd } from './process.js';
+import { npmStartToReady, probe, ROOT, START_FLAGS, startProcess, stopAndSumUp, type BotLaunch, type RunningBot } from './bot-process.js';
+import { closeWorld, openWorld, registerCommands, type World } from './world.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, ratio, round, table } from './stats.js';
 import { byStep, rangeVariantRequests, stepStats, storeStats, type StepStats, type StoreStats } from './phase-stats.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { buttons, textOf } from '../test/support/ui.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
-/** The node flags of `npm start` (package.json), so the bot is measured as the README starts it. */
-const START_FLAGS = (() => {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  return start.split(' ').filter((word) => word.startsWith('--'));
-})();
-const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
 const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
-const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
 const SEARCH_ENTRY = join(ROOT, 'dist-bench/bench/search-bench.js');
-
-const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
-const LICENSE_KEY = 'bench-license-key';
 
 const envNumber = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -84,118 +70,12 @@ const options = {
   only: process.env.BENCH_ONLY?.trim() || undefined,
   out: resolve(ROOT, process.env.BENCH_OUT ?? 'bench/results/latest.json'),
 };
-
-// ---- the world ----------------------------------------------------------------------------------
-
-interface World {
-  discord: FakeDiscord;
-  store: FakeSpaceIs;
-  shop: ShopFixture;
-}
-
-interface RunningBot {
-  proc: Watched;
-  /** Spawn → the local Discord saw IDENTIFY and sent READY and every GUILD_CREATE. */
-  startToReadyMs: number;
-  /** Spawn → the bot's first callback to a /shop dispatched the moment it was ready. */
-  startToFirstAnswerMs?: number;
-  firstAnswerCallbackType?: number;
-}
-
-/** The environment a bot process gets: the local servers, its own SQLite file, nothing else. */
-function botEnv(world: World, storageFile: string, home: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: world.discord.apiUrl,
-    SPACEIS_API_URL: world.store.url,
-    SPACEIS_API_KEY: world.store.apiKey,
-    STORAGE_URL: `sqlite://${storageFile}`,
-    LOG_LEVEL: options.logLevel,
-  };
-}
-
-async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
-  const env = botEnv(world, storageFile, cwd);
-  const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
-  if (options.cpuProfile) {
-    const dir = join(ROOT, 'bench/results/profiles');
-    mkdirSync(dir, { recursive: true });
-    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${kind}-${Date.now()}.cpuprofile`);
-  }
-  if (process.env.BENCH_PROBE === '1') nodeArgs.push('--expose-gc', '--import', pathToFileURL(PROBE_ENTRY).href);
-  // Extra flags for investigations, e.g. BENCH_NODE_ARGS="--trace-gc" (the bot's output lands in bench/results/<kind>-output.log).
-  nodeArgs.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  const ready = world.discord.nextReady();
-  const proc = startWatched(process.execPath, [...nodeArgs, kind === 'bot' ? BOT_ENTRY : BARE_ENTRY], { cwd, env });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    ready,
-    proc.exited.then((code) => {
-      throw new Error(`${kind} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
-    }),
-    new Promise((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`${kind} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  const running: RunningBot = { proc, startToReadyMs: performance.now() - proc.spawnedAt };
-  // The first member arrives the moment the gateway session is up: when is it answered?
-  const probe = new Recorder();
-  await new BenchMember(world.discord, probe, `${kind}-probe`).slash('probe', 'shop');
-  const sample = probe.samples[0];
-  if (sample) {
-    running.startToFirstAnswerMs = sample.at + sample.ack - proc.spawnedAt;
-    running.firstAnswerCallbackType = sample.callbackType;
-  }
-  return running;
-}
-
-/**
- * `npm start` → READY, as an operator's restart (systemd, pm2, Docker) runs it: npm itself, the
- * up-to-date check of the build, then the bot. The build is up to date here (npm run bench built it).
- */
-async function npmStartToReady(world: World, storageFile: string): Promise<number | undefined> {
-  const ready = world.discord.nextReady();
-  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, storageFile, dirname(storageFile)) });
-  const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
-  const elapsed = performance.now() - proc.spawnedAt;
-  // npm does not always pass signals on: stop the bot it started by its process group's members.
-  for (const pid of childPids(proc.pid)) process.kill(pid, 'SIGTERM');
-  await proc.stop();
-  return outcome === 'ready' ? round(elapsed, 1) : undefined;
-}
-
-function childPids(pid: number): number[] {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-    return children.flatMap((child) => [child, ...childPids(child)]);
-  } catch {
-    return [];
-  }
-}
-
-/** With BENCH_PROBE=1: the bot's memory and event-loop delay since the last probe (see bench/probe.ts). */
-const probes: Record<string, unknown> = {};
-async function probe(bot: RunningBot, label: string): Promise<void> {
-  if (process.env.BENCH_PROBE !== '1') return;
-  const isProbe = (line: string) => line.startsWith('BENCH-PROBE ');
-  const before = bot.proc.lines.filter(isProbe).length;
-  bot.proc.child.kill('SIGUSR2');
-  for (let waited = 0; waited < 2000; waited += 20) {
-    const lines = bot.proc.lines.filter(isProbe);
-    if (lines.length > before) {
-      probes[label] = JSON.parse(lines.at(-1)!.slice('BENCH-PROBE '.length)) as unknown;
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function registerWith(world: World): Promise<void> {
-  const rest = new REST({ api: world.discord.apiUrl }).setToken(TOKEN);
-  await registerBotCommands(rest);
-}
+const launch: BotLaunch = {
+  logLevel: options.logLevel,
+  cpuProfile: options.cpuProfile,
+  probe: process.env.BENCH_PROBE === '1',
+  nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+};
 
 // ---- phases -------------------------------------------------------------------------------------
 
@@ -305,8 +185,8 @@ async function journeyPhase(world: World, bot: RunningBot, name: string, descrip
   const driver = process.cpuUsage(driverBefore);
   driverLoop.disable();
   const stealAfter = readSteal();
-  await probe(bot, `journeys ${name}`);
-  if (process.env.BENCH_SAMPLES === '1') rawSamples[name] = recorder.samples.map((sample) => ({ ...sample, at: round(sample.at - start, 2) }));
+  await probe(world, bot, `journeys ${name}`);
+  if (world.samples) world.samples[name] = recorder.samples.map((sample) => ({ ...sample, at: round(sample.at - start, 2) }));
   const samples = recorder.samples;
   const dispatches = samples.map((sample) => sample.at).sort((a, b) => a - b);
   const first = dispatches[0] ?? 0;
@@ -343,9 +223,6 @@ async function journeyPhase(world: World, bot: RunningBot, name: string, descrip
     ...(stealBefore && stealAfter ? { cpuStealPct: round(((stealAfter.steal - stealBefore.steal) / Math.max(1, stealAfter.total - stealBefore.total)) * 100, 1) } : {}),
   };
 }
-
-/** Every timed interaction by phase, written to bench/results/samples.json when BENCH_SAMPLES=1. */
-const rawSamples: Record<string, Sample[]> = {};
 
 /** CPU ticks in total and stolen by the hypervisor, from the first line of /proc/stat. */
 function readSteal(): { steal: number; total: number } | undefined {
@@ -445,19 +322,6 @@ function machine() {
   return { nproc: cpus().length, cpuModel, node: process.version, platform: `${process.platform} ${process.arch}`, memoryBytes: totalmem() };
 }
 
-function logSummary(proc: Watched) {
-  const levels: Record<string, number> = {};
-  const notable: string[] = [];
-  for (const line of proc.lines) {
-    if (line.startsWith('BENCH-PROBE ')) continue;
-    const level = /"level":(\d+)/.exec(line)?.[1];
-    const name = level === undefined ? 'other' : Number(level) >= 50 ? 'error' : Number(level) >= 40 ? 'warn' : 'info';
-    levels[name] = (levels[name] ?? 0) + 1;
-    if (name !== 'info' && notable.length < 5) notable.push(line.slice(0, 300));
-  }
-  return { lines: proc.lines.length, levels, first: notable };
-}
-
 function stepRows(steps: Record<string, StepStats>): (string | number)[][] {
   const rows: (string | number)[][] = [
     ['step', 'n', 'callbacks', 'first cb p50', 'p95', 'p99', 'max', 'settled p50', 'p95', 'p99', 'max'],
@@ -501,32 +365,26 @@ async function main(): Promise<void> {
   }
   const shop = shopSizedFixture();
   report.offer = countOffer(shop);
-  const work = mkdtempSync(join(tmpdir(), 'shopbot-bench-'));
-  const discord = await FakeDiscord.start();
-  // The fake's rate-limit budget never refills (a real store's window does): make it large enough that
-  // the bot's gate never sees it run out, so the bench measures the bot, not the fake's counter.
-  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
-  const world: World = { discord, store, shop };
-  const running: RunningBot[] = [];
+  const world = await openWorld(shop, launch, process.env.BENCH_SAMPLES === '1');
+  const { discord, store, work } = world;
   const K = options.members;
   const m = machine();
   log(`bench: ${K} members, ${options.rate} interactions/s; ${m.nproc} × ${m.cpuModel}; Node ${m.node}`);
   log(`offer: ${JSON.stringify(report.offer)}`);
 
   try {
-    await registerWith(world);
+    await registerCommands(world);
 
     // 1. The floor: a bare discord.js bot, same servers, same first step.
     let bare: { paced: FirstStepResult; burst: FirstStepResult; walk: WalkResult; startToReadyMs: number; peakRssBytes?: number } | undefined;
     if (!options.skip.has('bare')) {
       log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
       const bareBot = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
-      running.push(bareBot);
       await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(K, 100));
       const paced = await firstStep(world, bareBot, 'bare', 'paced', K);
       const burst = await firstStep(world, bareBot, 'bare', 'burst', K);
       const walk = await walkPhase(discord, () => bareBot.proc.cpuMs(), K, options.rate, 'bare', undefined);
-      await probe(bareBot, 'bare: after first steps');
+      await probe(world, bareBot, 'bare: after first steps');
       bare = { paced, burst, walk, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
       await bareBot.proc.stop();
       report.bare = bare;
@@ -540,14 +398,12 @@ async function main(): Promise<void> {
       const flood: { ours?: MemoryFloodResult; bare?: MemoryFloodResult; startFlags: string[] } = { startFlags: START_FLAGS };
       if (!options.skip.has('bare')) {
         const bareFresh = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
-        running.push(bareFresh);
         flood.bare = await memoryFlood(discord, () => bareFresh.proc.memory(), floodMembers, floodRate, 'bare');
         await bareFresh.proc.stop();
       }
       const floodDir = join(work, 'flood');
       mkdirSync(floodDir, { recursive: true });
       const botFresh = await startProcess(world, 'bot', join(floodDir, 'store.sqlite'), floodDir);
-      running.push(botFresh);
       flood.ours = await memoryFlood(discord, () => botFresh.proc.memory(), floodMembers, floodRate, 'ours');
       await botFresh.proc.stop();
       report.memoryFlood = flood;
@@ -558,8 +414,7 @@ async function main(): Promise<void> {
     const botDir = join(work, 'bot');
     mkdirSync(botDir, { recursive: true });
     const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
-    running.push(bot);
-    await probe(bot, 'bot: ready');
+    await probe(world, bot, 'bot: ready');
     const storeAtStart = store.requests.length;
     await firstStep(world, bot, 'warmup', 'paced', Math.min(K, 100));
     const oursPaced = await firstStep(world, bot, 'ours', 'paced', K);
@@ -568,7 +423,7 @@ async function main(): Promise<void> {
     const walkRoute = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
     await walkPhase(discord, () => bot.proc.cpuMs(), Math.min(K, 50), options.rate, 'ours-warmup', walkRoute);
     report.walk = { ours: await walkPhase(discord, () => bot.proc.cpuMs(), K, options.rate, 'ours', walkRoute), bare: bare?.walk };
-    await probe(bot, 'bot: after first steps');
+    await probe(world, bot, 'bot: after first steps');
     const npmStart = await npmStartToReady(world, join(work, 'npm-start.sqlite'));
     report.startup = {
       npmStartToReadyMs: npmStart,
@@ -637,19 +492,7 @@ async function main(): Promise<void> {
     }
     report.journeys = journeys;
     report.rangeVariantRequests = rangeVariantRequests(store, shop, storeAtStart);
-    const memory = bot.proc.memory();
-    report.botMemory = {
-      peakRssBytes: memory?.hwm,
-      peakSampledRssBytes: bot.proc.peakSampledRss,
-      rssAtEndBytes: memory?.rss,
-      measuredAs: 'VmHWM from /proc/<pid>/status just before stopping; VmRSS sampled every 200 ms',
-    };
-    await bot.proc.stop();
-    report.botLogs = logSummary(bot.proc);
-    if (process.env.BENCH_NODE_ARGS) {
-      mkdirSync(dirname(options.out), { recursive: true });
-      writeFileSync(join(dirname(options.out), 'bot-output.log'), `${bot.proc.lines.join('\n')}\n`);
-    }
+    Object.assign(report, await stopAndSumUp(bot, process.env.BENCH_NODE_ARGS ? join(dirname(options.out), 'bot-output.log') : undefined));
 
     // 5. Storage at scale, in its own processes.
     let storage: StorageResult | undefined;
@@ -665,7 +508,6 @@ async function main(): Promise<void> {
     if (storage && !storage.error && !options.skip.has('scaled')) {
       log('[6/6] the bot on the filled storage: start, paced journeys, memory');
       const scaledBot = await startProcess(world, 'bot', scaledFile, dirname(scaledFile));
-      running.push(scaledBot);
       const scaledJourney = await journeyPhase(world, scaledBot, 'paced-on-100k', `as "paced", new members, on storage holding ${options.carts} carts and ${options.links} link records`, mainServerPlans(shop, K, 'Nowy'), options.rate);
       const scaledMemory = scaledBot.proc.memory();
       report.scaledBot = {
@@ -689,18 +531,15 @@ async function main(): Promise<void> {
     // 8. Scale-out: one process on SQLite, one on Redis, two on Redis; each with its own local servers.
     if (!options.skip.has('scaleout')) await scaleOutPhase(report, log, false);
 
-    if (Object.keys(probes).length > 0) report.probes = probes;
+    if (Object.keys(world.probes).length > 0) report.probes = world.probes;
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     printReport(report, log);
   } finally {
-    for (const bot of running) await bot.proc.stop().catch(() => undefined);
-    await discord.close().catch(() => undefined);
-    await store.close().catch(() => undefined);
-    rmSync(work, { recursive: true, force: true });
+    await closeWorld(world);
     mkdirSync(dirname(options.out), { recursive: true });
     writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
-    if (Object.keys(rawSamples).length > 0) writeFileSync(join(dirname(options.out), 'samples.json'), JSON.stringify(rawSamples));
+    if (world.samples && Object.keys(world.samples).length > 0) writeFileSync(join(dirname(options.out), 'samples.json'), JSON.stringify(world.samples));
     log(`\nJSON: ${options.out}`);
   }
 }
