@@ -40,13 +40,13 @@ import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPl
 import { checkoutCrowd } from './checkout-crowd.js';
 import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
-import { walkPhase, type WalkResult } from './walk.js';
+import { bareFirstSteps, ourFirstSteps, type BareResult, type FirstStepResult } from './first-step.js';
 import { runToEnd } from './process.js';
-import { npmStartToReady, probe, ROOT, START_FLAGS, startProcess, stopAndSumUp, type BotLaunch, type RunningBot } from './bot-process.js';
+import { probe, ROOT, START_FLAGS, startProcess, stopAndSumUp, type BotLaunch, type RunningBot } from './bot-process.js';
 import { closeWorld, openWorld, registerCommands, type World } from './world.js';
 import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, ratio, round, table } from './stats.js';
-import { byStep, rangeVariantRequests, stepStats, storeStats, type StepStats, type StoreStats } from './phase-stats.js';
+import { byStep, rangeVariantRequests, storeStats, type StepStats, type StoreStats } from './phase-stats.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { buttons, textOf } from '../test/support/ui.js';
 
@@ -78,50 +78,6 @@ const launch: BotLaunch = {
 };
 
 // ---- phases -------------------------------------------------------------------------------------
-
-interface FirstStepResult {
-  mode: 'paced' | 'burst';
-  members: number;
-  targetRate?: number;
-  achievedRate: number;
-  steps: StepStats;
-  failures: number;
-  /** CPU the bot process spent over the run, per interaction (ms). */
-  botCpuMsPerInteraction?: number;
-}
-
-/** K members send /shop: paced at the arrival rate, or all in the same instant (a crowd after an announcement). */
-async function firstStep(world: World, bot: RunningBot, label: string, mode: 'paced' | 'burst', members: number): Promise<FirstStepResult> {
-  const recorder = new Recorder();
-  const cpuBefore = bot.proc.cpuMs();
-  const crowd = Array.from({ length: members }, (_unused, index) => new BenchMember(world.discord, recorder, `${label}-${mode}-${index}`));
-  const start = performance.now() + 20;
-  await Promise.all(
-    crowd.map(async (member, index) => {
-      if (mode === 'paced') await pacer(start, index, members, options.rate)();
-      try {
-        await member.slash('shop', 'shop');
-      } catch (error) {
-        recorder.failures.push({ step: 'shop', member: member.user.username, message: String(error) });
-      }
-    }),
-  );
-  const samples = recorder.samples;
-  const first = Math.min(...samples.map((sample) => sample.at));
-  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
-  // Let the bot finish whatever follows its answer (logging, GC) before reading its CPU time.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  const cpuAfter = bot.proc.cpuMs();
-  return {
-    mode,
-    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerInteraction: round((cpuAfter - cpuBefore) / Math.max(1, samples.length), 3) } : {}),
-    members,
-    ...(mode === 'paced' ? { targetRate: options.rate } : {}),
-    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
-    steps: stepStats(samples),
-    failures: recorder.failures.length,
-  };
-}
 
 interface JourneyResult {
   name: string;
@@ -376,17 +332,10 @@ async function main(): Promise<void> {
     await registerCommands(world);
 
     // 1. The floor: a bare discord.js bot, same servers, same first step.
-    let bare: { paced: FirstStepResult; burst: FirstStepResult; walk: WalkResult; startToReadyMs: number; peakRssBytes?: number } | undefined;
+    let bare: BareResult | undefined;
     if (!options.skip.has('bare')) {
       log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
-      const bareBot = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
-      await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(K, 100));
-      const paced = await firstStep(world, bareBot, 'bare', 'paced', K);
-      const burst = await firstStep(world, bareBot, 'bare', 'burst', K);
-      const walk = await walkPhase(discord, () => bareBot.proc.cpuMs(), K, options.rate, 'bare', undefined);
-      await probe(world, bareBot, 'bare: after first steps');
-      bare = { paced, burst, walk, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
-      await bareBot.proc.stop();
+      bare = await bareFirstSteps(world, K, options.rate);
       report.bare = bare;
     }
 
@@ -411,46 +360,8 @@ async function main(): Promise<void> {
 
     // 2. The bot, started as `npm start` starts it.
     log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
-    const botDir = join(work, 'bot');
-    mkdirSync(botDir, { recursive: true });
-    const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
-    await probe(world, bot, 'bot: ready');
-    const storeAtStart = store.requests.length;
-    await firstStep(world, bot, 'warmup', 'paced', Math.min(K, 100));
-    const oursPaced = await firstStep(world, bot, 'ours', 'paced', K);
-    const oursBurst = await firstStep(world, bot, 'ours', 'burst', K);
-    // The walk through a big shop, as the bare bot walked it (its menus are the same size).
-    const walkRoute = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
-    await walkPhase(discord, () => bot.proc.cpuMs(), Math.min(K, 50), options.rate, 'ours-warmup', walkRoute);
-    report.walk = { ours: await walkPhase(discord, () => bot.proc.cpuMs(), K, options.rate, 'ours', walkRoute), bare: bare?.walk };
-    await probe(world, bot, 'bot: after first steps');
-    const npmStart = await npmStartToReady(world, join(work, 'npm-start.sqlite'));
-    report.startup = {
-      npmStartToReadyMs: npmStart,
-      startToReadyMs: round(bot.startToReadyMs, 1),
-      startToFirstAnswerMs: round(bot.startToFirstAnswerMs ?? Number.NaN, 1),
-      firstAnswerCallbackType: bot.firstAnswerCallbackType,
-      measuredAs: 'spawn of `node dist/src/main.js` → the local Discord answered IDENTIFY with READY and every GUILD_CREATE; first answer: → the bot\'s first callback to a /shop dispatched at that moment (cold cache: a defer)',
-      bareStartToReadyMs: bare?.startToReadyMs,
-    };
-    report.firstStep = {
-      ours: { paced: oursPaced, burst: oursBurst },
-      store: storeStats(store, storeAtStart),
-      ...(bare
-        ? {
-            ratio: {
-              paced: {
-                median: ratio(oursPaced.steps.settledMs.median, bare.paced.steps.settledMs.median),
-                p99: ratio(oursPaced.steps.settledMs.p99, bare.paced.steps.settledMs.p99),
-              },
-              burst: {
-                median: ratio(oursBurst.steps.settledMs.median, bare.burst.steps.settledMs.median),
-                p99: ratio(oursBurst.steps.settledMs.p99, bare.burst.steps.settledMs.p99),
-              },
-            },
-          }
-        : {}),
-    };
+    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare);
+    Object.assign(report, figures); // walk, startup, firstStep
 
     // 3. Full journeys at the target arrival rate; everyone opens the same 300-variant product. A short
     //    warm-up journey first, reported on its own: it meets every code path (and the main server's
