@@ -33,22 +33,21 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
-import type { ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan } from './members.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { bareFirstSteps, ourFirstSteps, type BareResult, type FirstStepResult } from './first-step.js';
 import { runToEnd } from './process.js';
-import { probe, ROOT, START_FLAGS, startProcess, stopAndSumUp, type BotLaunch, type RunningBot } from './bot-process.js';
-import { closeWorld, openWorld, registerCommands, type World } from './world.js';
-import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
+import { ROOT, START_FLAGS, startProcess, stopAndSumUp, type BotLaunch } from './bot-process.js';
+import { closeWorld, openWorld, registerCommands } from './world.js';
+import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS, type JourneyResult } from './journeys.js';
+import { crowdPicks } from './journey-plans.js';
+import { scaledBot } from './scaled-bot.js';
+import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, ratio, round, table } from './stats.js';
-import { byStep, rangeVariantRequests, storeStats, type StepStats, type StoreStats } from './phase-stats.js';
+import { rangeVariantRequests, type StepStats } from './phase-stats.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
-import { buttons, textOf } from '../test/support/ui.js';
 
 const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
 const SEARCH_ENTRY = join(ROOT, 'dist-bench/bench/search-bench.js');
@@ -76,176 +75,6 @@ const launch: BotLaunch = {
   probe: process.env.BENCH_PROBE === '1',
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
 };
-
-// ---- phases -------------------------------------------------------------------------------------
-
-interface JourneyResult {
-  name: string;
-  description: string;
-  members: number;
-  /** Interactions per second aimed at; 0 = none (flood: every member acts as soon as it sees the answer). */
-  targetRate: number;
-  interactions: number;
-  durationMs: number;
-  achievedRate: number;
-  /** Interactions per second over the busiest 90% of the phase (first and last 5% of dispatches cut). */
-  sustainedRate: number;
-  steps: Record<string, StepStats>;
-  store: StoreStats;
-  journeysCompleted: number;
-  linksIssued: number;
-  dmsDelivered: number;
-  failures: { count: number; first: string[] };
-  bot: { cpuMs?: number; cpuMsPerInteraction?: number; rssAfterBytes?: number };
-  /** CPU of this process (local Discord, local store and the members), to show the driver was not the bottleneck. */
-  driverCpuMs: number;
-  /** This process's own event-loop delay: time its measurements may have waited (ms). */
-  driverLoopDelayMs: { p99: number; max: number };
-  /** Share of the machine's CPU time the hypervisor gave to others meanwhile (/proc/stat steal), %. */
-  cpuStealPct?: number;
-}
-
-async function journeyPhase(world: World, bot: RunningBot, name: string, description: string, plans: JourneyPlan[], rate: number): Promise<JourneyResult> {
-  const recorder = new Recorder();
-  const crowd = plans.map((_plan, index) => new BenchMember(world.discord, recorder, `${name}-${index}`));
-  const storeFrom = world.store.requests.length;
-  const linksFrom = world.store.issuedLinks.length;
-  const cpuBefore = bot.proc.cpuMs();
-  const driverBefore = process.cpuUsage();
-  const stealBefore = readSteal();
-  const driverLoop = monitorEventLoopDelay({ resolution: 1 });
-  driverLoop.enable();
-  let completed = 0;
-  const start = performance.now() + 50;
-  await Promise.all(
-    crowd.map(async (member, index) => {
-      const pace = rate > 0 ? pacer(start, index, crowd.length, rate) : () => Promise.resolve();
-      if (rate <= 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - performance.now())));
-      try {
-        const last = await runJourney(member, plans[index]!, pace);
-        const channel = world.discord.dmChannelOf(member.user.id);
-        const inDm = channel !== undefined && world.discord.messagesIn(channel).length > 0;
-        // Under a crowd the reply carries the Pay button and the DM follows: either is a completed journey.
-        const inReply = last.message !== undefined && buttons(last.message).some((button) => button.url !== undefined);
-        if (inDm || inReply) completed += 1;
-        else {
-          const said = last.message ? textOf(last.message).replace(/\s+/g, ' ').slice(0, 160) : '(nothing)';
-          recorder.failures.push({ step: 'nick', member: member.user.username, message: `no payment link in the DMs or the reply; the bot said: ${said}` });
-        }
-      } catch (error) {
-        recorder.failures.push({ step: '?', member: member.user.username, message: String((error as Error).message ?? error) });
-      }
-    }),
-  );
-  const cpuAfter = bot.proc.cpuMs();
-  const driver = process.cpuUsage(driverBefore);
-  driverLoop.disable();
-  const stealAfter = readSteal();
-  await probe(world, bot, `journeys ${name}`);
-  if (world.samples) world.samples[name] = recorder.samples.map((sample) => ({ ...sample, at: round(sample.at - start, 2) }));
-  const samples = recorder.samples;
-  const dispatches = samples.map((sample) => sample.at).sort((a, b) => a - b);
-  const first = dispatches[0] ?? 0;
-  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
-  const cut = Math.floor(dispatches.length * 0.05);
-  const windowStart = dispatches[cut] ?? first;
-  const windowEnd = dispatches[dispatches.length - 1 - cut] ?? last;
-  const dmsDelivered = crowd.filter((member) => {
-    const channel = world.discord.dmChannelOf(member.user.id);
-    return channel !== undefined && world.discord.messagesIn(channel).length > 0;
-  }).length;
-  const cpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
-  return {
-    name,
-    description,
-    members: crowd.length,
-    targetRate: rate,
-    interactions: samples.length,
-    durationMs: round(last - first, 0),
-    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
-    sustainedRate: round(((dispatches.length - 2 * cut) / Math.max(1, windowEnd - windowStart)) * 1000, 1),
-    steps: byStep(samples, JOURNEY_STEPS),
-    store: storeStats(world.store, storeFrom, crowd.length),
-    journeysCompleted: completed,
-    linksIssued: world.store.issuedLinks.length - linksFrom,
-    dmsDelivered,
-    failures: { count: recorder.failures.length, first: recorder.failures.slice(0, 5).map((failure) => `${failure.member}: ${failure.message}`) },
-    bot: {
-      ...(cpuMs !== undefined ? { cpuMs: round(cpuMs, 0), cpuMsPerInteraction: round(cpuMs / Math.max(1, samples.length), 3) } : {}),
-      ...(bot.proc.memory() ? { rssAfterBytes: bot.proc.memory()!.rss } : {}),
-    },
-    driverCpuMs: round((driver.user + driver.system) / 1000, 0),
-    driverLoopDelayMs: { p99: round(driverLoop.percentile(99) / 1e6, 1), max: round(driverLoop.max / 1e6, 1) },
-    ...(stealBefore && stealAfter ? { cpuStealPct: round(((stealAfter.steal - stealBefore.steal) / Math.max(1, stealAfter.total - stealBefore.total)) * 100, 1) } : {}),
-  };
-}
-
-/** CPU ticks in total and stolen by the hypervisor, from the first line of /proc/stat. */
-function readSteal(): { steal: number; total: number } | undefined {
-  try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    return { steal: fields[7] ?? 0, total: fields.reduce((sum, value) => sum + value, 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-// ---- journeys -----------------------------------------------------------------------------------
-
-interface Shelf {
-  server: string;
-  category: string;
-  product: string;
-  variants: string[];
-}
-
-function shelves(shop: ShopFixture, serverName: string): Shelf[] {
-  const server = shop.servers.find((candidate) => candidate.name === serverName);
-  if (!server) throw new Error(`no server ${serverName}`);
-  return server.categories.flatMap((category) =>
-    category.products.map((product) => ({
-      server: server.name,
-      category: category.name,
-      product: product.name,
-      // Members pick from the first page of the variant menu.
-      variants: product.variants.slice(0, 25).map((variant) => variant.name),
-    })),
-  );
-}
-
-function pickFrom(shelf: Shelf, member: number, quantity: number) {
-  return { server: shelf.server, category: shelf.category, product: shelf.product, variant: shelf.variants[member % shelf.variants.length]!, quantity };
-}
-
-/**
- * Everyone in the main server: every member opens the 300-variant coin pack first (the same product
- * within one cache period), then two of the server's 20 other products.
- */
-function mainServerPlans(shop: ShopFixture, members: number, nickPrefix: string): JourneyPlan[] {
-  const all = shelves(shop, 'Survival');
-  const range = all.find((shelf) => shelf.product === RANGE_PRODUCT)!;
-  const others = all.filter((shelf) => shelf !== range);
-  return Array.from({ length: members }, (_unused, index) => ({
-    picks: [
-      pickFrom(range, index, 1 + (index % 5)),
-      pickFrom(others[index % others.length]!, index, 1 + ((index + 1) % 5)),
-      pickFrom(others[(index + 7) % others.length]!, index, 1 + ((index + 2) % 5)),
-    ],
-    nick: `${nickPrefix}_${index}`,
-  }));
-}
-
-/** Members spread over all servers, three neighbouring products each. */
-function spreadPlans(shop: ShopFixture, members: number, nickPrefix: string): JourneyPlan[] {
-  return Array.from({ length: members }, (_unused, index) => {
-    const server = shop.servers[index % shop.servers.length]!;
-    const list = shelves(shop, server.name);
-    return {
-      picks: [0, 1, 2].map((k) => pickFrom(list[(index + k) % list.length]!, index + k, 1 + ((index + k) % 5))),
-      nick: `${nickPrefix}_${index}`,
-    };
-  });
-}
 
 // ---- storage scale ------------------------------------------------------------------------------
 
@@ -363,26 +192,9 @@ async function main(): Promise<void> {
     const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare);
     Object.assign(report, figures); // walk, startup, firstStep
 
-    // 3. Full journeys at the target arrival rate; everyone opens the same 300-variant product. A short
-    //    warm-up journey first, reported on its own: it meets every code path (and the main server's
-    //    offer) for the first time, so the measured phase shows the steady state of a running bot.
-    const journeys: JourneyResult[] = [];
-    const warmupMembers = Math.min(K, 50);
-    log(`[3/6] journeys: warm-up (${warmupMembers} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
-    journeys.push(
-      await journeyPhase(world, bot, 'warm-up', `${warmupMembers} members at ${options.rate}/s, the first journeys the bot serves (cold code paths, cold offer cache)`, mainServerPlans(shop, warmupMembers, 'Rozgrzewka'), options.rate),
-    );
-    const mainPlans = mainServerPlans(shop, K, 'Gracz');
-    journeys.push(
-      await journeyPhase(
-        world,
-        bot,
-        'paced',
-        `${K} members, ${options.rate} interactions/s overall (each member acts every ${round(K / options.rate, 2)} s), every member: the 300-variant product + 2 others in Survival, then /cart, Checkout, nick`,
-        mainPlans,
-        options.rate,
-      ),
-    );
+    // 3. Full journeys at the target arrival rate, all in the main server.
+    log(`[3/6] journeys: warm-up (${Math.min(K, WARM_UP_MEMBERS)} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
+    const journeys = await mainServerJourneys(world, bot, K, options.rate);
 
     // 3a. What the operator's metrics add to each interaction (in this process, against the walk's CPU).
     if (!options.skip.has('metrics')) report.metricsCost = await measureMetricsCost();
@@ -390,16 +202,13 @@ async function main(): Promise<void> {
     // 3b. The checkout crowd: everyone presses /checkout in the same instant.
     if (!options.skip.has('crowd')) {
       log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
-      const picks = mainServerPlans(shop, K, 'Tlum').map((plan) => plan.picks[1]!);
-      report.checkoutCrowd = await checkoutCrowd(discord, picks, 'Tlum', 60_000);
+      report.checkoutCrowd = await checkoutCrowd(discord, crowdPicks(shop, K), 'Tlum', 60_000);
     }
 
-    // 4. Flood: new members, no pause between steps, all servers: the most the bot sustains.
+    // 4. Flood: the most the bot sustains.
     if (!options.skip.has('flood')) {
       log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
-      journeys.push(
-        await journeyPhase(world, bot, 'flood', `${K} new members all at once, each acting as soon as it sees the answer, spread over all 4 servers`, spreadPlans(shop, K, 'Kupiec'), 0),
-      );
+      journeys.push(await floodJourneys(world, bot, K));
     }
     report.journeys = journeys;
     report.rangeVariantRequests = rangeVariantRequests(store, shop, storeAtStart);
@@ -418,17 +227,7 @@ async function main(): Promise<void> {
     // 6. The bot on the filled storage: start, journeys, memory.
     if (storage && !storage.error && !options.skip.has('scaled')) {
       log('[6/6] the bot on the filled storage: start, paced journeys, memory');
-      const scaledBot = await startProcess(world, 'bot', scaledFile, dirname(scaledFile));
-      const scaledJourney = await journeyPhase(world, scaledBot, 'paced-on-100k', `as "paced", new members, on storage holding ${options.carts} carts and ${options.links} link records`, mainServerPlans(shop, K, 'Nowy'), options.rate);
-      const scaledMemory = scaledBot.proc.memory();
-      report.scaledBot = {
-        startToReadyMs: round(scaledBot.startToReadyMs, 1),
-        startToFirstAnswerMs: round(scaledBot.startToFirstAnswerMs ?? Number.NaN, 1),
-        journey: scaledJourney,
-        peakRssBytes: scaledMemory?.hwm,
-        peakSampledRssBytes: scaledBot.proc.peakSampledRss,
-      };
-      await scaledBot.proc.stop();
+      report.scaledBot = await scaledBot(world, scaledFile, K, options.rate, options.carts, options.links);
     }
 
     // 7. The search matcher alone, in its own process so the fake servers' work does not land in its figures.
