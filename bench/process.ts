@@ -90,7 +90,7 @@ export function startWatched(command: string, args: string[], options: { cwd: st
 }
 
 /** Runs a node script to completion and returns its stdout (stderr is passed through). */
-export function runToEnd(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string }> {
+function runToEnd(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
@@ -98,4 +98,13 @@ export function runToEnd(command: string, args: string[], options: { cwd: string
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, stdout }));
   });
+}
+
+/**
+ * Runs one of the bench's scripts under node to its end, in a process of its own so that its figures
+ * are its own, with no more of this environment than PATH; its result is the JSON line it prints last.
+ */
+export async function runJsonScript(script: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const { stdout } = await runToEnd(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 }

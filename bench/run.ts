@@ -38,7 +38,8 @@ import { checkoutCrowd } from './checkout-crowd.js';
 import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { bareFirstSteps, ourFirstSteps, type BareResult, type FirstStepResult } from './first-step.js';
-import { runToEnd } from './process.js';
+import { storageAtScale, type StorageResult } from './storage-phase.js';
+import { searchMatcher } from './search-phase.js';
 import { ROOT, START_FLAGS, startProcess, stopAndSumUp, type BotLaunch } from './bot-process.js';
 import { closeWorld, openWorld, registerCommands } from './world.js';
 import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS, type JourneyResult } from './journeys.js';
@@ -49,8 +50,6 @@ import { mb, ms, ratio, round, table } from './stats.js';
 import { rangeVariantRequests, type StepStats } from './phase-stats.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 
-const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
-const SEARCH_ENTRY = join(ROOT, 'dist-bench/bench/search-bench.js');
 
 const envNumber = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -75,25 +74,6 @@ const launch: BotLaunch = {
   probe: process.env.BENCH_PROBE === '1',
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
 };
-
-// ---- storage scale ------------------------------------------------------------------------------
-
-interface StorageResult {
-  fill?: Record<string, unknown>;
-  measure?: Record<string, unknown>;
-  error?: string;
-}
-
-async function storageScale(file: string, cwd: string): Promise<StorageResult> {
-  const env = { PATH: process.env.PATH ?? '', HOME: cwd };
-  const parse = (stdout: string): Record<string, unknown> => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-  const fill = parse((await runToEnd(process.execPath, [STORAGE_ENTRY, 'fill', file, String(options.carts), String(options.links)], { cwd, env })).stdout);
-  if (fill.error) return { fill, error: String(fill.error) };
-  const measure = parse(
-    (await runToEnd(process.execPath, [STORAGE_ENTRY, 'measure', file, String(options.carts), String(options.links), String(options.rmwCycles)], { cwd, env })).stdout,
-  );
-  return { fill, measure, ...(measure.error ? { error: String(measure.error) } : {}) };
-}
 
 // ---- report -------------------------------------------------------------------------------------
 
@@ -219,8 +199,7 @@ async function main(): Promise<void> {
     const scaledFile = join(work, 'scaled', 'store.sqlite');
     if (!options.skip.has('storage')) {
       log(`[5/6] storage: ${options.carts} carts + ${options.links} link records, then ${options.rmwCycles} read/modify/write cycles`);
-      mkdirSync(dirname(scaledFile), { recursive: true });
-      storage = await storageScale(scaledFile, work);
+      storage = await storageAtScale(scaledFile, work, options.carts, options.links, options.rmwCycles);
       report.storage = storage;
     }
 
@@ -233,9 +212,7 @@ async function main(): Promise<void> {
     // 7. The search matcher alone, in its own process so the fake servers' work does not land in its figures.
     if (!options.skip.has('search')) {
       log('[7] search matcher: keystrokes over a 5 000-variant offer');
-      const env = { PATH: process.env.PATH ?? '', HOME: work, BENCH_SEARCH_ROUNDS: process.env.BENCH_SEARCH_ROUNDS ?? '' };
-      const { stdout } = await runToEnd(process.execPath, [SEARCH_ENTRY], { cwd: work, env });
-      report.search = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Json;
+      report.search = await searchMatcher(work, process.env.BENCH_SEARCH_ROUNDS);
     }
 
     // 8. Scale-out: one process on SQLite, one on Redis, two on Redis; each with its own local servers.
