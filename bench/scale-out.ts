@@ -341,7 +341,7 @@ class Setup {
   static async create(name: SetupName, options: ScaleOutOptions): Promise<Setup> {
     const shop = shopSizedFixture();
     const discord = await FakeDiscord.start({ shards: 2, maxConcurrency: 2 });
-    // As in run.ts: the fake's budget never refills; make it large enough never to run out.
+    // As in world.ts: the fake's budget never refills; make it large enough never to run out.
     const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
     const setup = new Setup(name, options, discord, store, shop);
     await registerBotCommands(new REST({ api: discord.apiUrl }).setToken(TOKEN));
