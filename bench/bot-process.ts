@@ -5,8 +5,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
+import type { FakeSpaceIs } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, Recorder } from './members.js';
-import { startWatched, type Watched } from './process.js';
+import { startWatched, untilReady, type Watched } from './process.js';
 import { round } from './stats.js';
 import type { World } from './world.js';
 
@@ -42,23 +44,23 @@ export interface RunningBot {
   firstAnswerCallbackType?: number;
 }
 
-/** The environment a bot process gets: the local servers, its own SQLite file, nothing else. */
-function botEnv(world: World, storageFile: string, home: string): NodeJS.ProcessEnv {
+/** The environment a bot process gets: the local servers, its own storage, nothing else of this process's. */
+export function botEnv(servers: { discord: FakeDiscord; store: FakeSpaceIs }, storageUrl: string, home: string, logLevel: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: home,
     DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: world.discord.apiUrl,
-    SPACEIS_API_URL: world.store.url,
-    SPACEIS_API_KEY: world.store.apiKey,
-    STORAGE_URL: `sqlite://${storageFile}`,
-    LOG_LEVEL: world.launch.logLevel,
+    DISCORD_API_URL: servers.discord.apiUrl,
+    SPACEIS_API_URL: servers.store.url,
+    SPACEIS_API_KEY: servers.store.apiKey,
+    STORAGE_URL: storageUrl,
+    LOG_LEVEL: logLevel,
   };
 }
 
 /** Starts the bot or the bare bot and waits until it is ready; world.running holds it from then on. */
 export async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
-  const env = botEnv(world, storageFile, cwd);
+  const env = botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel);
   const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
   if (world.launch.cpuProfile) {
     const dir = join(ROOT, 'bench/results/profiles');
@@ -69,16 +71,7 @@ export async function startProcess(world: World, kind: 'bot' | 'bare', storageFi
   nodeArgs.push(...world.launch.nodeArgs);
   const ready = world.discord.nextReady();
   const proc = startWatched(process.execPath, [...nodeArgs, kind === 'bot' ? BOT_ENTRY : BARE_ENTRY], { cwd, env });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    ready,
-    proc.exited.then((code) => {
-      throw new Error(`${kind} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
-    }),
-    new Promise((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`${kind} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  await untilReady(proc, kind, ready);
   const running: RunningBot = { proc, startToReadyMs: performance.now() - proc.spawnedAt };
   // The first member arrives the moment the gateway session is up: when is it answered?
   const probe = new Recorder();
@@ -98,7 +91,7 @@ export async function startProcess(world: World, kind: 'bot' | 'bare', storageFi
  */
 export async function npmStartToReady(world: World, storageFile: string): Promise<number | undefined> {
   const ready = world.discord.nextReady();
-  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, storageFile, dirname(storageFile)) });
+  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, `sqlite://${storageFile}`, dirname(storageFile), world.launch.logLevel) });
   const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
   const elapsed = performance.now() - proc.spawnedAt;
   // npm does not always pass signals on: stop the bot it started by its process group's members.

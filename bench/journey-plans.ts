@@ -3,7 +3,7 @@ import type { ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import type { JourneyPlan, Pick } from './members.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
 
-interface Shelf {
+export interface Shelf {
   server: string;
   category: string;
   product: string;

@@ -89,6 +89,20 @@ export function startWatched(command: string, args: string[], options: { cwd: st
   return watched;
 }
 
+/** Waits for `ready`; fails with the process's last lines if it exits first or is not ready within 30 s. */
+export async function untilReady(proc: Watched, label: string, ready: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ready,
+    proc.exited.then((code) => {
+      throw new Error(`${label} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
+    }),
+    new Promise((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`${label} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /** Runs a node script to completion and returns its stdout (stderr is passed through). */
 function runToEnd(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {

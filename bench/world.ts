@@ -27,17 +27,23 @@ export interface World {
   samples: Record<string, Sample[]> | undefined;
 }
 
+/**
+ * The local store. Its rate-limit budget never refills (a real store's window does): large enough that
+ * the bot's gate never sees it run out, so the bench measures the bot, not the fake's counter.
+ */
+export function startStore(shop: ShopFixture): Promise<FakeSpaceIs> {
+  return FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
+}
+
 export async function openWorld(shop: ShopFixture, launch: BotLaunch, keepSamples: boolean): Promise<World> {
   const work = mkdtempSync(join(tmpdir(), 'shopbot-bench-'));
   const discord = await FakeDiscord.start();
-  // The fake's rate-limit budget never refills (a real store's window does): make it large enough that
-  // the bot's gate never sees it run out, so the bench measures the bot, not the fake's counter.
-  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
+  const store = await startStore(shop);
   return { discord, store, shop, work, launch, running: [], probes: {}, samples: keepSamples ? {} : undefined };
 }
 
-export async function registerCommands(world: World): Promise<void> {
-  await registerBotCommands(new REST({ api: world.discord.apiUrl }).setToken(TOKEN));
+export async function registerCommands(servers: { discord: FakeDiscord }): Promise<void> {
+  await registerBotCommands(new REST({ api: servers.discord.apiUrl }).setToken(TOKEN));
 }
 
 export async function closeWorld(world: World): Promise<void> {
