@@ -6,9 +6,6 @@
  * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
  * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
  * Prints tables and writes bench/results/latest.json. Always exits 0: it measures, it does not judge.
- * This file only picks the phases and runs them in order; each lives in a module of its own (first-step.ts,
- * memory-flood.ts, journeys.ts, checkout-crowd.ts, storage-phase.ts, scaled-bot.ts, search-phase.ts,
- * scale-out.ts), and report.ts and targets.ts print what they measured.
  *
  * Options (environment):
  *   BENCH_MEMBERS=200     simulated members per phase
