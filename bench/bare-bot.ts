@@ -3,7 +3,7 @@
  * (an embed and a select of the shop's servers, about the size of the real bot's first screen),
  * and every component with a full page of a menu (25 options, Previous/Next).
  * No storage, no store, no router: whatever this costs per interaction, discord.js and the
- * machine cost the real bot too. Run by bench/run.ts with DISCORD_TOKEN and DISCORD_API_URL.
+ * machine cost the real bot too. Started by bench/bot-process.ts with DISCORD_TOKEN and DISCORD_API_URL.
  */
 import {
   ButtonStyle,

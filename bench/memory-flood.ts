@@ -3,9 +3,13 @@
  * started process, whose peak RSS (VmHWM) is then read: what a crowd after an announcement costs in
  * memory, with the start command the README gives.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
+import { START_FLAGS, startProcess } from './bot-process.js';
 import { BenchMember, pacer, Recorder } from './members.js';
 import { round, summarize, type Summary } from './stats.js';
+import type { World } from './world.js';
 
 export interface MemoryFloodResult {
   members: number;
@@ -16,7 +20,7 @@ export interface MemoryFloodResult {
   failures: number;
 }
 
-export async function memoryFlood(
+async function memoryFlood(
   discord: FakeDiscord,
   memory: () => { hwm: number } | undefined,
   members: number,
@@ -49,4 +53,20 @@ export async function memoryFlood(
     ...(peak !== undefined ? { peakRssBytes: peak } : {}),
     failures,
   };
+}
+
+/** The bare bot first (when it is measured at all), then the bot, each freshly started and stopped afterwards. */
+export async function memoryFloodPhase(world: World, members: number, rate: number, withBare: boolean) {
+  const flood: { ours?: MemoryFloodResult; bare?: MemoryFloodResult; startFlags: string[] } = { startFlags: START_FLAGS };
+  if (withBare) {
+    const bareFresh = await startProcess(world, 'bare', join(world.work, 'unused.sqlite'), world.work);
+    flood.bare = await memoryFlood(world.discord, () => bareFresh.proc.memory(), members, rate, 'bare');
+    await bareFresh.proc.stop();
+  }
+  const floodDir = join(world.work, 'flood');
+  mkdirSync(floodDir, { recursive: true });
+  const botFresh = await startProcess(world, 'bot', join(floodDir, 'store.sqlite'), floodDir);
+  flood.ours = await memoryFlood(world.discord, () => botFresh.proc.memory(), members, rate, 'ours');
+  await botFresh.proc.stop();
+  return flood;
 }

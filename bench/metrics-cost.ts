@@ -1,7 +1,7 @@
 /**
  * What the operator's metrics cost per interaction: the counter and histogram updates the router
  * makes for every interaction (plus a store request's), timed in this process over many rounds, and
- * a scrape of the whole registry. Compared in run.ts with the bot's CPU per interaction.
+ * a scrape of the whole registry. Compared in targets.ts with the bot's CPU per interaction.
  */
 import { BotMetrics } from '../src/ops/metrics.js';
 

@@ -89,8 +89,22 @@ export function startWatched(command: string, args: string[], options: { cwd: st
   return watched;
 }
 
+/** Waits for `ready`; fails with the process's last lines if it exits first or is not ready within 30 s. */
+export async function untilReady(proc: Watched, label: string, ready: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ready,
+    proc.exited.then((code) => {
+      throw new Error(`${label} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
+    }),
+    new Promise((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`${label} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /** Runs a node script to completion and returns its stdout (stderr is passed through). */
-export function runToEnd(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string }> {
+function runToEnd(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
@@ -98,4 +112,13 @@ export function runToEnd(command: string, args: string[], options: { cwd: string
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, stdout }));
   });
+}
+
+/**
+ * Runs one of the bench's scripts under node to its end, in a process of its own so that its figures
+ * are its own, with no more of this environment than PATH; its result is the JSON line it prints last.
+ */
+export async function runJsonScript(script: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const { stdout } = await runToEnd(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 }

@@ -31,46 +31,32 @@
  *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
  *   BENCH_OUT=bench/results/latest.json
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { REST } from 'discord.js';
-import { registerBotCommands } from '../src/app.js';
-import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
-import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { BenchMember, JOURNEY_STEPS, pacer, Recorder, runJourney, type JourneyPlan, type Sample } from './members.js';
+import { ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
 import { checkoutCrowd } from './checkout-crowd.js';
-import { memoryFlood, type MemoryFloodResult } from './memory-flood.js';
+import { bareFirstSteps, ourFirstSteps, type BareResult } from './first-step.js';
+import { crowdPicks } from './journey-plans.js';
+import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.js';
+import { memoryFloodPhase } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
-import { walkPhase, type WalkResult } from './walk.js';
-import { runToEnd, startWatched, type Watched } from './process.js';
-import { countOffer, RANGE_PRODUCT, shopSizedFixture } from './shop-fixture.js';
-import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
+import { rangeVariantRequests } from './phase-stats.js';
+import { machine, printReport } from './report.js';
+import { scaledBot } from './scaled-bot.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
-import { buttons, textOf } from '../test/support/ui.js';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
-/** The node flags of `npm start` (package.json), so the bot is measured as the README starts it. */
-const START_FLAGS = (() => {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  return start.split(' ').filter((word) => word.startsWith('--'));
-})();
-const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
-const STORAGE_ENTRY = join(ROOT, 'dist-bench/bench/storage-scale.js');
-const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
-const SEARCH_ENTRY = join(ROOT, 'dist-bench/bench/search-bench.js');
-
-const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
-const LICENSE_KEY = 'bench-license-key';
+import { searchMatcher } from './search-phase.js';
+import { countOffer, shopSizedFixture } from './shop-fixture.js';
+import { round } from './stats.js';
+import { storageAtScale, type StorageResult } from './storage-phase.js';
+import { evaluate } from './targets.js';
+import { closeWorld, openWorld, registerCommands } from './world.js';
 
 const envNumber = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && process.env[name] !== '' && process.env[name] !== undefined ? value : fallback;
 };
 
+/** Written into the results as they are: the run's shape. */
 const options = {
   members: envNumber('BENCH_MEMBERS', 200),
   rate: envNumber('BENCH_RATE', 200),
@@ -83,967 +69,116 @@ const options = {
   only: process.env.BENCH_ONLY?.trim() || undefined,
   out: resolve(ROOT, process.env.BENCH_OUT ?? 'bench/results/latest.json'),
 };
+// The rest stay out of the results, as they always have: investigation switches and per-phase sizes.
+const launch: BotLaunch = {
+  logLevel: options.logLevel,
+  cpuProfile: options.cpuProfile,
+  probe: process.env.BENCH_PROBE === '1',
+  nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+};
+const botOutputLog = process.env.BENCH_NODE_ARGS ? join(dirname(options.out), 'bot-output.log') : undefined;
+const keepSamples = process.env.BENCH_SAMPLES === '1';
+const floodMembers = envNumber('BENCH_FLOOD_MEMBERS', 4000);
+const floodRate = envNumber('BENCH_FLOOD_RATE', 800);
+const searchRounds = process.env.BENCH_SEARCH_ROUNDS;
 
-// ---- measurements -------------------------------------------------------------------------------
+const runs = (phase: string) => !options.skip.has(phase);
+const log = (text: string) => process.stdout.write(`${text}\n`);
 
-interface StepStats {
-  n: number;
-  /** How the bot first answered: callback type → count (4 reply, 5 defer, 6 defer update, 7 update, 9 modal). */
-  callbackTypes: Record<string, number>;
-  firstCallbackMs: Summary;
-  settledMs: Summary;
+function writeResults(report: Record<string, unknown>): void {
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
 }
 
-function stepStats(samples: Sample[]): StepStats {
-  const callbackTypes: Record<string, number> = {};
-  for (const sample of samples) callbackTypes[sample.callbackType] = (callbackTypes[sample.callbackType] ?? 0) + 1;
-  return {
-    n: samples.length,
-    callbackTypes,
-    firstCallbackMs: roundSummary(summarize(samples.map((sample) => sample.ack)), 3),
-    settledMs: roundSummary(summarize(samples.map((sample) => sample.settled)), 3),
-  };
-}
-
-/** Steps that only browse and fill the cart, as opposed to checking out (Checkout, the nick form and its payment link). */
-const CHECKOUT_STEPS = new Set(['checkout', 'nick']);
-
-function byStep(samples: Sample[], steps: readonly string[]): Record<string, StepStats> {
-  const result: Record<string, StepStats> = {};
-  for (const step of steps) {
-    const mine = samples.filter((sample) => sample.step === step);
-    if (mine.length > 0) result[step] = stepStats(mine);
-  }
-  result['browse+cart'] = stepStats(samples.filter((sample) => !CHECKOUT_STEPS.has(sample.step)));
-  result.all = stepStats(samples);
-  return result;
-}
-
-type StoreRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'other';
-function storeRoute(method: string, path: string): StoreRoute {
-  const clean = path.split('?')[0] ?? '';
-  if (method === 'GET' && clean === '/v4/servers') return 'servers';
-  if (method === 'GET' && /^\/v4\/server\/[^/]+$/.test(clean)) return 'server';
-  if (method === 'GET' && /\/variants$/.test(clean)) return 'variants';
-  if (method === 'POST' && clean === '/v4/cart/paymentUrl') return 'paymentUrl';
-  return 'other';
-}
-
-interface StoreStats {
-  total: number;
-  perJourney?: number;
-  byRoute: Record<string, { requests: number; distinct: number }>;
-  /** Requests beyond one per distinct offer key (payment links excluded): what the cache failed to save. */
-  duplicateOfferRequests: number;
-}
-
-function storeStats(store: FakeSpaceIs, from: number, journeys?: number): StoreStats {
-  const requests = store.requests.slice(from);
-  const byRoute: Record<string, { requests: number; paths: Set<string> }> = {};
-  for (const request of requests) {
-    const route = storeRoute(request.method, request.path);
-    const entry = (byRoute[route] ??= { requests: 0, paths: new Set() });
-    entry.requests += 1;
-    entry.paths.add(request.path);
-  }
-  let duplicates = 0;
-  const out: StoreStats['byRoute'] = {};
-  for (const [route, entry] of Object.entries(byRoute)) {
-    out[route] = { requests: entry.requests, distinct: entry.paths.size };
-    if (route !== 'paymentUrl') duplicates += entry.requests - entry.paths.size;
-  }
-  return {
-    total: requests.length,
-    ...(journeys ? { perJourney: round(requests.length / journeys, 3) } : {}),
-    byRoute: out,
-    duplicateOfferRequests: duplicates,
-  };
-}
-
-// ---- the world ----------------------------------------------------------------------------------
-
-interface World {
-  discord: FakeDiscord;
-  store: FakeSpaceIs;
-  shop: ShopFixture;
-}
-
-interface RunningBot {
-  proc: Watched;
-  /** Spawn → the local Discord saw IDENTIFY and sent READY and every GUILD_CREATE. */
-  startToReadyMs: number;
-  /** Spawn → the bot's first callback to a /shop dispatched the moment it was ready. */
-  startToFirstAnswerMs?: number;
-  firstAnswerCallbackType?: number;
-}
-
-/** The environment a bot process gets: the local servers, its own SQLite file, nothing else. */
-function botEnv(world: World, storageFile: string, home: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: world.discord.apiUrl,
-    SPACEIS_API_URL: world.store.url,
-    SPACEIS_API_KEY: world.store.apiKey,
-    STORAGE_URL: `sqlite://${storageFile}`,
-    LOG_LEVEL: options.logLevel,
-  };
-}
-
-async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
-  const env = botEnv(world, storageFile, cwd);
-  const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
-  if (options.cpuProfile) {
-    const dir = join(ROOT, 'bench/results/profiles');
-    mkdirSync(dir, { recursive: true });
-    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${kind}-${Date.now()}.cpuprofile`);
-  }
-  if (process.env.BENCH_PROBE === '1') nodeArgs.push('--expose-gc', '--import', pathToFileURL(PROBE_ENTRY).href);
-  // Extra flags for investigations, e.g. BENCH_NODE_ARGS="--trace-gc" (the bot's output lands in bench/results/<kind>-output.log).
-  nodeArgs.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  const ready = world.discord.nextReady();
-  const proc = startWatched(process.execPath, [...nodeArgs, kind === 'bot' ? BOT_ENTRY : BARE_ENTRY], { cwd, env });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    ready,
-    proc.exited.then((code) => {
-      throw new Error(`${kind} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
-    }),
-    new Promise((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`${kind} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  const running: RunningBot = { proc, startToReadyMs: performance.now() - proc.spawnedAt };
-  // The first member arrives the moment the gateway session is up: when is it answered?
-  const probe = new Recorder();
-  await new BenchMember(world.discord, probe, `${kind}-probe`).slash('probe', 'shop');
-  const sample = probe.samples[0];
-  if (sample) {
-    running.startToFirstAnswerMs = sample.at + sample.ack - proc.spawnedAt;
-    running.firstAnswerCallbackType = sample.callbackType;
-  }
-  return running;
-}
-
-/**
- * `npm start` → READY, as an operator's restart (systemd, pm2, Docker) runs it: npm itself, the
- * up-to-date check of the build, then the bot. The build is up to date here (npm run bench built it).
- */
-async function npmStartToReady(world: World, storageFile: string): Promise<number | undefined> {
-  const ready = world.discord.nextReady();
-  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, storageFile, dirname(storageFile)) });
-  const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
-  const elapsed = performance.now() - proc.spawnedAt;
-  // npm does not always pass signals on: stop the bot it started by its process group's members.
-  for (const pid of childPids(proc.pid)) process.kill(pid, 'SIGTERM');
-  await proc.stop();
-  return outcome === 'ready' ? round(elapsed, 1) : undefined;
-}
-
-function childPids(pid: number): number[] {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-    return children.flatMap((child) => [child, ...childPids(child)]);
-  } catch {
-    return [];
-  }
-}
-
-/** With BENCH_PROBE=1: the bot's memory and event-loop delay since the last probe (see bench/probe.ts). */
-const probes: Record<string, unknown> = {};
-async function probe(bot: RunningBot, label: string): Promise<void> {
-  if (process.env.BENCH_PROBE !== '1') return;
-  const isProbe = (line: string) => line.startsWith('BENCH-PROBE ');
-  const before = bot.proc.lines.filter(isProbe).length;
-  bot.proc.child.kill('SIGUSR2');
-  for (let waited = 0; waited < 2000; waited += 20) {
-    const lines = bot.proc.lines.filter(isProbe);
-    if (lines.length > before) {
-      probes[label] = JSON.parse(lines.at(-1)!.slice('BENCH-PROBE '.length)) as unknown;
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function registerWith(world: World): Promise<void> {
-  const rest = new REST({ api: world.discord.apiUrl }).setToken(TOKEN);
-  await registerBotCommands(rest);
-}
-
-// ---- phases -------------------------------------------------------------------------------------
-
-interface FirstStepResult {
-  mode: 'paced' | 'burst';
-  members: number;
-  targetRate?: number;
-  achievedRate: number;
-  steps: StepStats;
-  failures: number;
-  /** CPU the bot process spent over the run, per interaction (ms). */
-  botCpuMsPerInteraction?: number;
-}
-
-/** K members send /shop: paced at the arrival rate, or all in the same instant (a crowd after an announcement). */
-async function firstStep(world: World, bot: RunningBot, label: string, mode: 'paced' | 'burst', members: number): Promise<FirstStepResult> {
-  const recorder = new Recorder();
-  const cpuBefore = bot.proc.cpuMs();
-  const crowd = Array.from({ length: members }, (_unused, index) => new BenchMember(world.discord, recorder, `${label}-${mode}-${index}`));
-  const start = performance.now() + 20;
-  await Promise.all(
-    crowd.map(async (member, index) => {
-      if (mode === 'paced') await pacer(start, index, members, options.rate)();
-      try {
-        await member.slash('shop', 'shop');
-      } catch (error) {
-        recorder.failures.push({ step: 'shop', member: member.user.username, message: String(error) });
-      }
-    }),
-  );
-  const samples = recorder.samples;
-  const first = Math.min(...samples.map((sample) => sample.at));
-  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
-  // Let the bot finish whatever follows its answer (logging, GC) before reading its CPU time.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  const cpuAfter = bot.proc.cpuMs();
-  return {
-    mode,
-    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerInteraction: round((cpuAfter - cpuBefore) / Math.max(1, samples.length), 3) } : {}),
-    members,
-    ...(mode === 'paced' ? { targetRate: options.rate } : {}),
-    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
-    steps: stepStats(samples),
-    failures: recorder.failures.length,
-  };
-}
-
-interface JourneyResult {
-  name: string;
-  description: string;
-  members: number;
-  /** Interactions per second aimed at; 0 = none (flood: every member acts as soon as it sees the answer). */
-  targetRate: number;
-  interactions: number;
-  durationMs: number;
-  achievedRate: number;
-  /** Interactions per second over the busiest 90% of the phase (first and last 5% of dispatches cut). */
-  sustainedRate: number;
-  steps: Record<string, StepStats>;
-  store: StoreStats;
-  journeysCompleted: number;
-  linksIssued: number;
-  dmsDelivered: number;
-  failures: { count: number; first: string[] };
-  bot: { cpuMs?: number; cpuMsPerInteraction?: number; rssAfterBytes?: number };
-  /** CPU of this process (local Discord, local store and the members), to show the driver was not the bottleneck. */
-  driverCpuMs: number;
-  /** This process's own event-loop delay: time its measurements may have waited (ms). */
-  driverLoopDelayMs: { p99: number; max: number };
-  /** Share of the machine's CPU time the hypervisor gave to others meanwhile (/proc/stat steal), %. */
-  cpuStealPct?: number;
-}
-
-async function journeyPhase(world: World, bot: RunningBot, name: string, description: string, plans: JourneyPlan[], rate: number): Promise<JourneyResult> {
-  const recorder = new Recorder();
-  const crowd = plans.map((_plan, index) => new BenchMember(world.discord, recorder, `${name}-${index}`));
-  const storeFrom = world.store.requests.length;
-  const linksFrom = world.store.issuedLinks.length;
-  const cpuBefore = bot.proc.cpuMs();
-  const driverBefore = process.cpuUsage();
-  const stealBefore = readSteal();
-  const driverLoop = monitorEventLoopDelay({ resolution: 1 });
-  driverLoop.enable();
-  let completed = 0;
-  const start = performance.now() + 50;
-  await Promise.all(
-    crowd.map(async (member, index) => {
-      const pace = rate > 0 ? pacer(start, index, crowd.length, rate) : () => Promise.resolve();
-      if (rate <= 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - performance.now())));
-      try {
-        const last = await runJourney(member, plans[index]!, pace);
-        const channel = world.discord.dmChannelOf(member.user.id);
-        const inDm = channel !== undefined && world.discord.messagesIn(channel).length > 0;
-        // Under a crowd the reply carries the Pay button and the DM follows: either is a completed journey.
-        const inReply = last.message !== undefined && buttons(last.message).some((button) => button.url !== undefined);
-        if (inDm || inReply) completed += 1;
-        else {
-          const said = last.message ? textOf(last.message).replace(/\s+/g, ' ').slice(0, 160) : '(nothing)';
-          recorder.failures.push({ step: 'nick', member: member.user.username, message: `no payment link in the DMs or the reply; the bot said: ${said}` });
-        }
-      } catch (error) {
-        recorder.failures.push({ step: '?', member: member.user.username, message: String((error as Error).message ?? error) });
-      }
-    }),
-  );
-  const cpuAfter = bot.proc.cpuMs();
-  const driver = process.cpuUsage(driverBefore);
-  driverLoop.disable();
-  const stealAfter = readSteal();
-  await probe(bot, `journeys ${name}`);
-  if (process.env.BENCH_SAMPLES === '1') rawSamples[name] = recorder.samples.map((sample) => ({ ...sample, at: round(sample.at - start, 2) }));
-  const samples = recorder.samples;
-  const dispatches = samples.map((sample) => sample.at).sort((a, b) => a - b);
-  const first = dispatches[0] ?? 0;
-  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
-  const cut = Math.floor(dispatches.length * 0.05);
-  const windowStart = dispatches[cut] ?? first;
-  const windowEnd = dispatches[dispatches.length - 1 - cut] ?? last;
-  const dmsDelivered = crowd.filter((member) => {
-    const channel = world.discord.dmChannelOf(member.user.id);
-    return channel !== undefined && world.discord.messagesIn(channel).length > 0;
-  }).length;
-  const cpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
-  return {
-    name,
-    description,
-    members: crowd.length,
-    targetRate: rate,
-    interactions: samples.length,
-    durationMs: round(last - first, 0),
-    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
-    sustainedRate: round(((dispatches.length - 2 * cut) / Math.max(1, windowEnd - windowStart)) * 1000, 1),
-    steps: byStep(samples, JOURNEY_STEPS),
-    store: storeStats(world.store, storeFrom, crowd.length),
-    journeysCompleted: completed,
-    linksIssued: world.store.issuedLinks.length - linksFrom,
-    dmsDelivered,
-    failures: { count: recorder.failures.length, first: recorder.failures.slice(0, 5).map((failure) => `${failure.member}: ${failure.message}`) },
-    bot: {
-      ...(cpuMs !== undefined ? { cpuMs: round(cpuMs, 0), cpuMsPerInteraction: round(cpuMs / Math.max(1, samples.length), 3) } : {}),
-      ...(bot.proc.memory() ? { rssAfterBytes: bot.proc.memory()!.rss } : {}),
-    },
-    driverCpuMs: round((driver.user + driver.system) / 1000, 0),
-    driverLoopDelayMs: { p99: round(driverLoop.percentile(99) / 1e6, 1), max: round(driverLoop.max / 1e6, 1) },
-    ...(stealBefore && stealAfter ? { cpuStealPct: round(((stealAfter.steal - stealBefore.steal) / Math.max(1, stealAfter.total - stealBefore.total)) * 100, 1) } : {}),
-  };
-}
-
-/** Every timed interaction by phase, written to bench/results/samples.json when BENCH_SAMPLES=1. */
-const rawSamples: Record<string, Sample[]> = {};
-
-/** CPU ticks in total and stolen by the hypervisor, from the first line of /proc/stat. */
-function readSteal(): { steal: number; total: number } | undefined {
-  try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    return { steal: fields[7] ?? 0, total: fields.reduce((sum, value) => sum + value, 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-// ---- journeys -----------------------------------------------------------------------------------
-
-interface Shelf {
-  server: string;
-  category: string;
-  product: string;
-  variants: string[];
-}
-
-function shelves(shop: ShopFixture, serverName: string): Shelf[] {
-  const server = shop.servers.find((candidate) => candidate.name === serverName);
-  if (!server) throw new Error(`no server ${serverName}`);
-  return server.categories.flatMap((category) =>
-    category.products.map((product) => ({
-      server: server.name,
-      category: category.name,
-      product: product.name,
-      // Members pick from the first page of the variant menu.
-      variants: product.variants.slice(0, 25).map((variant) => variant.name),
-    })),
-  );
-}
-
-function pickFrom(shelf: Shelf, member: number, quantity: number) {
-  return { server: shelf.server, category: shelf.category, product: shelf.product, variant: shelf.variants[member % shelf.variants.length]!, quantity };
-}
-
-/**
- * Everyone in the main server: every member opens the 300-variant coin pack first (the same product
- * within one cache period), then two of the server's 20 other products.
- */
-function mainServerPlans(shop: ShopFixture, members: number, nickPrefix: string): JourneyPlan[] {
-  const all = shelves(shop, 'Survival');
-  const range = all.find((shelf) => shelf.product === RANGE_PRODUCT)!;
-  const others = all.filter((shelf) => shelf !== range);
-  return Array.from({ length: members }, (_unused, index) => ({
-    picks: [
-      pickFrom(range, index, 1 + (index % 5)),
-      pickFrom(others[index % others.length]!, index, 1 + ((index + 1) % 5)),
-      pickFrom(others[(index + 7) % others.length]!, index, 1 + ((index + 2) % 5)),
-    ],
-    nick: `${nickPrefix}_${index}`,
-  }));
-}
-
-/** Members spread over all servers, three neighbouring products each. */
-function spreadPlans(shop: ShopFixture, members: number, nickPrefix: string): JourneyPlan[] {
-  return Array.from({ length: members }, (_unused, index) => {
-    const server = shop.servers[index % shop.servers.length]!;
-    const list = shelves(shop, server.name);
-    return {
-      picks: [0, 1, 2].map((k) => pickFrom(list[(index + k) % list.length]!, index + k, 1 + ((index + k) % 5))),
-      nick: `${nickPrefix}_${index}`,
-    };
-  });
-}
-
-// ---- storage scale ------------------------------------------------------------------------------
-
-interface StorageResult {
-  fill?: Record<string, unknown>;
-  measure?: Record<string, unknown>;
-  error?: string;
-}
-
-async function storageScale(file: string, cwd: string): Promise<StorageResult> {
-  const env = { PATH: process.env.PATH ?? '', HOME: cwd };
-  const parse = (stdout: string): Record<string, unknown> => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-  const fill = parse((await runToEnd(process.execPath, [STORAGE_ENTRY, 'fill', file, String(options.carts), String(options.links)], { cwd, env })).stdout);
-  if (fill.error) return { fill, error: String(fill.error) };
-  const measure = parse(
-    (await runToEnd(process.execPath, [STORAGE_ENTRY, 'measure', file, String(options.carts), String(options.links), String(options.rmwCycles)], { cwd, env })).stdout,
-  );
-  return { fill, measure, ...(measure.error ? { error: String(measure.error) } : {}) };
-}
-
-// ---- report -------------------------------------------------------------------------------------
-
-function machine() {
-  let cpuModel = cpus()[0]?.model ?? 'unknown';
-  try {
-    cpuModel = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
-  } catch {
-    /* not Linux */
-  }
-  return { nproc: cpus().length, cpuModel, node: process.version, platform: `${process.platform} ${process.arch}`, memoryBytes: totalmem() };
-}
-
-function logSummary(proc: Watched) {
-  const levels: Record<string, number> = {};
-  const notable: string[] = [];
-  for (const line of proc.lines) {
-    if (line.startsWith('BENCH-PROBE ')) continue;
-    const level = /"level":(\d+)/.exec(line)?.[1];
-    const name = level === undefined ? 'other' : Number(level) >= 50 ? 'error' : Number(level) >= 40 ? 'warn' : 'info';
-    levels[name] = (levels[name] ?? 0) + 1;
-    if (name !== 'info' && notable.length < 5) notable.push(line.slice(0, 300));
-  }
-  return { lines: proc.lines.length, levels, first: notable };
-}
-
-function stepRows(steps: Record<string, StepStats>): (string | number)[][] {
-  const rows: (string | number)[][] = [
-    ['step', 'n', 'callbacks', 'first cb p50', 'p95', 'p99', 'max', 'settled p50', 'p95', 'p99', 'max'],
-  ];
-  for (const [step, stats] of Object.entries(steps)) {
-    const callbacks = Object.entries(stats.callbackTypes)
-      .map(([type, count]) => `${type}:${count}`)
-      .join(' ');
-    const a = stats.firstCallbackMs;
-    const s = stats.settledMs;
-    rows.push([step, stats.n, callbacks, ms(a.median), ms(a.p95), ms(a.p99), ms(a.max), ms(s.median), ms(s.p95), ms(s.p99), ms(s.max)]);
-  }
-  return rows;
-}
-
-interface Target {
-  target: string;
-  goal: string;
-  measured: string;
-  met: boolean | null;
-}
-
-function ratio(ours: number, bare: number): number {
-  return round(ours / bare, 2);
-}
-
-async function main(): Promise<void> {
-  const began = performance.now();
-  const report: Record<string, unknown> = {
-    when: new Date().toISOString(),
-    machine: machine(),
-    options: { ...options, skip: [...options.skip] },
-  };
-  const log = (text: string) => process.stdout.write(`${text}\n`);
-  if (options.only !== undefined) {
-    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout can run alone`);
-    await scaleOutPhase(report, log);
-    report.totalSeconds = round((performance.now() - began) / 1000, 1);
-    log(`\ntotal ${report.totalSeconds} s`);
-    mkdirSync(dirname(options.out), { recursive: true });
-    writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
-    log(`JSON: ${options.out}`);
-    return;
-  }
-  const shop = shopSizedFixture();
-  report.offer = countOffer(shop);
-  const work = mkdtempSync(join(tmpdir(), 'shopbot-bench-'));
-  const discord = await FakeDiscord.start();
-  // The fake's rate-limit budget never refills (a real store's window does): make it large enough that
-  // the bot's gate never sees it run out, so the bench measures the bot, not the fake's counter.
-  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
-  const world: World = { discord, store, shop };
-  const running: RunningBot[] = [];
-  const K = options.members;
-  const m = machine();
-  log(`bench: ${K} members, ${options.rate} interactions/s; ${m.nproc} × ${m.cpuModel}; Node ${m.node}`);
-  log(`offer: ${JSON.stringify(report.offer)}`);
-
-  try {
-    await registerWith(world);
-
-    // 1. The floor: a bare discord.js bot, same servers, same first step.
-    let bare: { paced: FirstStepResult; burst: FirstStepResult; walk: WalkResult; startToReadyMs: number; peakRssBytes?: number } | undefined;
-    if (!options.skip.has('bare')) {
-      log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
-      const bareBot = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
-      running.push(bareBot);
-      await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(K, 100));
-      const paced = await firstStep(world, bareBot, 'bare', 'paced', K);
-      const burst = await firstStep(world, bareBot, 'bare', 'burst', K);
-      const walk = await walkPhase(discord, () => bareBot.proc.cpuMs(), K, options.rate, 'bare', undefined);
-      await probe(bareBot, 'bare: after first steps');
-      bare = { paced, burst, walk, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
-      await bareBot.proc.stop();
-      report.bare = bare;
-    }
-
-    // 1b. Memory under a flood: fresh processes (bare, then the bot), 4 000 members at 800/s.
-    if (!options.skip.has('memflood')) {
-      const floodMembers = envNumber('BENCH_FLOOD_MEMBERS', 4000);
-      const floodRate = envNumber('BENCH_FLOOD_RATE', 800);
-      log(`[1b] memory flood: ${floodMembers} members send /shop or /cart at ${floodRate}/s to a fresh process`);
-      const flood: { ours?: MemoryFloodResult; bare?: MemoryFloodResult; startFlags: string[] } = { startFlags: START_FLAGS };
-      if (!options.skip.has('bare')) {
-        const bareFresh = await startProcess(world, 'bare', join(work, 'unused.sqlite'), work);
-        running.push(bareFresh);
-        flood.bare = await memoryFlood(discord, () => bareFresh.proc.memory(), floodMembers, floodRate, 'bare');
-        await bareFresh.proc.stop();
-      }
-      const floodDir = join(work, 'flood');
-      mkdirSync(floodDir, { recursive: true });
-      const botFresh = await startProcess(world, 'bot', join(floodDir, 'store.sqlite'), floodDir);
-      running.push(botFresh);
-      flood.ours = await memoryFlood(discord, () => botFresh.proc.memory(), floodMembers, floodRate, 'ours');
-      await botFresh.proc.stop();
-      report.memoryFlood = flood;
-    }
-
-    // 2. The bot, started as `npm start` starts it.
-    log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
-    const botDir = join(work, 'bot');
-    mkdirSync(botDir, { recursive: true });
-    const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
-    running.push(bot);
-    await probe(bot, 'bot: ready');
-    const storeAtStart = store.requests.length;
-    await firstStep(world, bot, 'warmup', 'paced', Math.min(K, 100));
-    const oursPaced = await firstStep(world, bot, 'ours', 'paced', K);
-    const oursBurst = await firstStep(world, bot, 'ours', 'burst', K);
-    // The walk through a big shop, as the bare bot walked it (its menus are the same size).
-    const walkRoute = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
-    await walkPhase(discord, () => bot.proc.cpuMs(), Math.min(K, 50), options.rate, 'ours-warmup', walkRoute);
-    report.walk = { ours: await walkPhase(discord, () => bot.proc.cpuMs(), K, options.rate, 'ours', walkRoute), bare: bare?.walk };
-    await probe(bot, 'bot: after first steps');
-    const npmStart = await npmStartToReady(world, join(work, 'npm-start.sqlite'));
-    report.startup = {
-      npmStartToReadyMs: npmStart,
-      startToReadyMs: round(bot.startToReadyMs, 1),
-      startToFirstAnswerMs: round(bot.startToFirstAnswerMs ?? Number.NaN, 1),
-      firstAnswerCallbackType: bot.firstAnswerCallbackType,
-      measuredAs: 'spawn of `node dist/src/main.js` → the local Discord answered IDENTIFY with READY and every GUILD_CREATE; first answer: → the bot\'s first callback to a /shop dispatched at that moment (cold cache: a defer)',
-      bareStartToReadyMs: bare?.startToReadyMs,
-    };
-    report.firstStep = {
-      ours: { paced: oursPaced, burst: oursBurst },
-      store: storeStats(store, storeAtStart),
-      ...(bare
-        ? {
-            ratio: {
-              paced: {
-                median: ratio(oursPaced.steps.settledMs.median, bare.paced.steps.settledMs.median),
-                p99: ratio(oursPaced.steps.settledMs.p99, bare.paced.steps.settledMs.p99),
-              },
-              burst: {
-                median: ratio(oursBurst.steps.settledMs.median, bare.burst.steps.settledMs.median),
-                p99: ratio(oursBurst.steps.settledMs.p99, bare.burst.steps.settledMs.p99),
-              },
-            },
-          }
-        : {}),
-    };
-
-    // 3. Full journeys at the target arrival rate; everyone opens the same 300-variant product. A short
-    //    warm-up journey first, reported on its own: it meets every code path (and the main server's
-    //    offer) for the first time, so the measured phase shows the steady state of a running bot.
-    const journeys: JourneyResult[] = [];
-    const warmupMembers = Math.min(K, 50);
-    log(`[3/6] journeys: warm-up (${warmupMembers} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
-    journeys.push(
-      await journeyPhase(world, bot, 'warm-up', `${warmupMembers} members at ${options.rate}/s, the first journeys the bot serves (cold code paths, cold offer cache)`, mainServerPlans(shop, warmupMembers, 'Rozgrzewka'), options.rate),
-    );
-    const mainPlans = mainServerPlans(shop, K, 'Gracz');
-    journeys.push(
-      await journeyPhase(
-        world,
-        bot,
-        'paced',
-        `${K} members, ${options.rate} interactions/s overall (each member acts every ${round(K / options.rate, 2)} s), every member: the 300-variant product + 2 others in Survival, then /cart, Checkout, nick`,
-        mainPlans,
-        options.rate,
-      ),
-    );
-
-    // 3a. What the operator's metrics add to each interaction (in this process, against the walk's CPU).
-    if (!options.skip.has('metrics')) report.metricsCost = await measureMetricsCost();
-
-    // 3b. The checkout crowd: everyone presses /checkout in the same instant.
-    if (!options.skip.has('crowd')) {
-      log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
-      const picks = mainServerPlans(shop, K, 'Tlum').map((plan) => plan.picks[1]!);
-      report.checkoutCrowd = await checkoutCrowd(discord, picks, 'Tlum', 60_000);
-    }
-
-    // 4. Flood: new members, no pause between steps, all servers: the most the bot sustains.
-    if (!options.skip.has('flood')) {
-      log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
-      journeys.push(
-        await journeyPhase(world, bot, 'flood', `${K} new members all at once, each acting as soon as it sees the answer, spread over all 4 servers`, spreadPlans(shop, K, 'Kupiec'), 0),
-      );
-    }
-    report.journeys = journeys;
-    // Every member opened the coin pack in the paced phase: how often did the store hear about it?
-    const rangeProduct = shop.servers.flatMap((server) => server.categories.flatMap((category) => category.products)).find((product) => product.name === RANGE_PRODUCT)!;
-    report.rangeVariantRequests = store.requests
-      .slice(storeAtStart)
-      .filter((request) => storeRoute(request.method, request.path) === 'variants' && decodeURIComponent(request.path).includes(rangeProduct.id)).length;
-    const memory = bot.proc.memory();
-    report.botMemory = {
-      peakRssBytes: memory?.hwm,
-      peakSampledRssBytes: bot.proc.peakSampledRss,
-      rssAtEndBytes: memory?.rss,
-      measuredAs: 'VmHWM from /proc/<pid>/status just before stopping; VmRSS sampled every 200 ms',
-    };
-    await bot.proc.stop();
-    report.botLogs = logSummary(bot.proc);
-    if (process.env.BENCH_NODE_ARGS) {
-      mkdirSync(dirname(options.out), { recursive: true });
-      writeFileSync(join(dirname(options.out), 'bot-output.log'), `${bot.proc.lines.join('\n')}\n`);
-    }
-
-    // 5. Storage at scale, in its own processes.
-    let storage: StorageResult | undefined;
-    const scaledFile = join(work, 'scaled', 'store.sqlite');
-    if (!options.skip.has('storage')) {
-      log(`[5/6] storage: ${options.carts} carts + ${options.links} link records, then ${options.rmwCycles} read/modify/write cycles`);
-      mkdirSync(dirname(scaledFile), { recursive: true });
-      storage = await storageScale(scaledFile, work);
-      report.storage = storage;
-    }
-
-    // 6. The bot on the filled storage: start, journeys, memory.
-    if (storage && !storage.error && !options.skip.has('scaled')) {
-      log('[6/6] the bot on the filled storage: start, paced journeys, memory');
-      const scaledBot = await startProcess(world, 'bot', scaledFile, dirname(scaledFile));
-      running.push(scaledBot);
-      const scaledJourney = await journeyPhase(world, scaledBot, 'paced-on-100k', `as "paced", new members, on storage holding ${options.carts} carts and ${options.links} link records`, mainServerPlans(shop, K, 'Nowy'), options.rate);
-      const scaledMemory = scaledBot.proc.memory();
-      report.scaledBot = {
-        startToReadyMs: round(scaledBot.startToReadyMs, 1),
-        startToFirstAnswerMs: round(scaledBot.startToFirstAnswerMs ?? Number.NaN, 1),
-        journey: scaledJourney,
-        peakRssBytes: scaledMemory?.hwm,
-        peakSampledRssBytes: scaledBot.proc.peakSampledRss,
-      };
-      await scaledBot.proc.stop();
-    }
-
-    // 7. The search matcher alone, in its own process so the fake servers' work does not land in its figures.
-    if (!options.skip.has('search')) {
-      log('[7] search matcher: keystrokes over a 5 000-variant offer');
-      const env = { PATH: process.env.PATH ?? '', HOME: work, BENCH_SEARCH_ROUNDS: process.env.BENCH_SEARCH_ROUNDS ?? '' };
-      const { stdout } = await runToEnd(process.execPath, [SEARCH_ENTRY], { cwd: work, env });
-      report.search = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Json;
-    }
-
-    // 8. Scale-out: one process on SQLite, one on Redis, two on Redis; each with its own local servers.
-    if (!options.skip.has('scaleout')) await scaleOutPhase(report, log, false);
-
-    if (Object.keys(probes).length > 0) report.probes = probes;
-    report.targets = evaluate(report);
-    report.totalSeconds = round((performance.now() - began) / 1000, 1);
-    printReport(report, log);
-  } finally {
-    for (const bot of running) await bot.proc.stop().catch(() => undefined);
-    await discord.close().catch(() => undefined);
-    await store.close().catch(() => undefined);
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(dirname(options.out), { recursive: true });
-    writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
-    if (Object.keys(rawSamples).length > 0) writeFileSync(join(dirname(options.out), 'samples.json'), JSON.stringify(rawSamples));
-    log(`\nJSON: ${options.out}`);
-  }
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report is plain JSON assembled above
-type Json = any;
-
-function evaluate(report: Json): Target[] {
-  const targets: Target[] = [];
-  const ratioPaced = report.firstStep?.ratio?.paced;
-  if (ratioPaced) {
-    targets.push({
-      target: 'warm interaction median round trip vs the bare bot',
-      goal: '≤ 1.3 ×',
-      measured: `${ratioPaced.median} × (ours ${ms(report.firstStep.ours.paced.steps.settledMs.median)} ms, bare ${ms(report.bare.paced.steps.settledMs.median)} ms)`,
-      met: ratioPaced.median <= 1.3,
-    });
-  }
-  const paced = (report.journeys as JourneyResult[] | undefined)?.find((journey) => journey.name === 'paced');
-  if (paced) {
-    const all = paced.steps.all!;
-    const browse = paced.steps['browse+cart']!;
-    const nick = paced.steps.nick;
-    targets.push({
-      target: `p99 to first callback at ${paced.targetRate} interactions/s (sustained ${paced.sustainedRate}/s)`,
-      goal: '≤ 10 ms',
-      measured: `${ms(all.firstCallbackMs.p99)} ms over all ${all.n} (browsing and cart steps alone: ${ms(browse.firstCallbackMs.p99)} ms; the nick form that issues the payment link: ${ms(nick?.firstCallbackMs.p99 ?? Number.NaN)} ms)`,
-      met: all.firstCallbackMs.p99 <= 10,
-    });
-    const phases: JourneyResult[] = [...(report.journeys as JourneyResult[]), ...(report.scaledBot ? [report.scaledBot.journey as JourneyResult] : [])];
-    const maxAck = Math.max(...phases.map((phase) => phase.steps.all!.firstCallbackMs.max));
-    const maxSettled = Math.max(...phases.map((phase) => phase.steps.all!.settledMs.max));
-    const worst = phases
-      .flatMap((phase) => Object.entries(phase.steps).filter(([step]) => step !== 'all').map(([step, stats]) => ({ where: `${phase.name}/${step}`, max: stats.settledMs.max })))
-      .sort((a, b) => b.max - a.max)[0];
-    targets.push({
-      target: 'nothing over 3 s, ever (every journey phase)',
-      goal: '≤ 3000 ms',
-      measured: `first callback max ${ms(maxAck)} ms; settled max ${ms(maxSettled)} ms (${worst?.where ?? ''})`,
-      met: maxAck <= 3000 && maxSettled <= 3000,
-    });
-    const variants = paced.store.byRoute.variants;
-    const rangeRequests = (report.rangeVariantRequests as number | undefined) ?? undefined;
-    targets.push({
-      target: `store calls while ${paced.members} members open the same product in one cache period`,
-      goal: '1 for its variants (+1 per server/offer listing)',
-      measured: `${rangeRequests ?? '?'} for the 300-variant product; paced phase: ${paced.store.total} requests (${JSON.stringify(paced.store.byRoute)}), ${paced.store.duplicateOfferRequests} beyond one per offer key; ${variants?.distinct ?? 0} products`,
-      met: rangeRequests === 1 && paced.store.duplicateOfferRequests === 0,
-    });
-  }
-  const flood = report.memoryFlood;
-  if (flood?.ours?.peakRssBytes !== undefined) {
-    targets.push({
-      target: `peak RSS during a ${flood.ours.rate}/s flood of /shop and /cart from ${flood.ours.members} members (start flags: ${flood.startFlags.join(' ') || 'none'})`,
-      goal: '≤ 200 MB',
-      measured: `${mb(flood.ours.peakRssBytes)} (bare discord.js bot: ${flood.bare?.peakRssBytes ? mb(flood.bare.peakRssBytes) : '–'}); achieved ${flood.ours.achievedRate}/s, settled p99 ${ms(flood.ours.settledMs.p99)} ms, ${flood.ours.failures} failures`,
-      met: flood.ours.peakRssBytes <= 200 * 1024 * 1024 && flood.ours.failures === 0,
-    });
-  }
-  const walk = report.walk;
-  if (walk?.bare) {
-    const median = ratio(walk.ours.settledMs.median, walk.bare.settledMs.median);
-    const cpu = ratio(walk.ours.botCpuMsPerInteraction, walk.bare.botCpuMsPerInteraction);
-    targets.push({
-      target: `${walk.ours.members} members walk /shop → server → category → product → Next at ${report.options.rate}/s, vs the bare bot`,
-      goal: 'median ≤ 1.3 ×, bot CPU per interaction ≤ 1.15 ×',
-      measured: `median ${median} × (ours ${ms(walk.ours.settledMs.median)} ms, bare ${ms(walk.bare.settledMs.median)} ms); CPU ${cpu} × (ours ${walk.ours.botCpuMsPerInteraction} ms, bare ${walk.bare.botCpuMsPerInteraction} ms)`,
-      met: median <= 1.3 && cpu <= 1.15 && walk.ours.failures.length === 0,
-    });
-  }
-  const metricsCost = report.metricsCost;
-  const walkCpuMs = report.walk?.ours?.botCpuMsPerInteraction as number | undefined;
-  if (metricsCost && walkCpuMs) {
-    const share = round((metricsCost.perInteractionUs / 1000 / walkCpuMs) * 100, 2);
-    targets.push({
-      target: 'metrics cost per interaction (counter + histogram updates) against the bot CPU per interaction in the walk',
-      goal: '≤ 3 %',
-      measured: `${share} % (${metricsCost.perInteractionUs} µs of ${walkCpuMs} ms; a store request ${metricsCost.perStoreRequestUs} µs; a scrape ${metricsCost.scrapeMs} ms)`,
-      met: share <= 3,
-    });
-  }
-  const crowd = report.checkoutCrowd;
-  if (crowd) {
-    targets.push({
-      target: `${crowd.members} members press /checkout at once: time to a usable Pay button (reply or DM)`,
-      goal: 'every one ≤ 3000 ms, p50 ≤ 1000 ms',
-      measured: `p50 ${ms(crowd.payButtonMs.median)} ms, p95 ${ms(crowd.payButtonMs.p95)} ms, max ${ms(crowd.payButtonMs.max)} ms; ${crowd.over3s} over 3 s; in the reply ${crowd.shownInReply}, in the DM ${crowd.shownInDm}; DMs ${crowd.dmsDelivered} (last at ${ms(crowd.lastDmMs)} ms); DM channels opened ahead ${crowd.dmChannelsOpenedAhead}`,
-      met: crowd.over3s === 0 && crowd.payButtonMs.max <= 3000 && crowd.payButtonMs.median <= 1000 && crowd.failures.length === 0,
-    });
-  }
-  if (report.startup?.npmStartToReadyMs !== undefined) {
-    targets.push({
-      target: '`npm start` to gateway READY (build up to date)',
-      goal: '≤ 1500 ms',
-      measured: `${ms(report.startup.npmStartToReadyMs)} ms`,
-      met: report.startup.npmStartToReadyMs <= 1500,
-    });
-  }
-  if (report.startup) {
-    targets.push({
-      target: 'process start to ready',
-      goal: '≤ 1500 ms',
-      measured: `${ms(report.startup.startToReadyMs)} ms (first answer at ${ms(report.startup.startToFirstAnswerMs)} ms)`,
-      met: report.startup.startToReadyMs <= 1500,
-    });
-  }
-  const scaledRss = report.scaledBot?.peakRssBytes as number | undefined;
-  const storageRss = report.storage?.measure?.hwmBytes as number | undefined;
-  if (scaledRss !== undefined || storageRss !== undefined) {
-    const worst = Math.max(scaledRss ?? 0, storageRss ?? 0);
-    targets.push({
-      target: `RSS with ${report.options.carts} carts stored`,
-      goal: '≤ 150 MB',
-      measured: `bot serving journeys on that storage: peak ${scaledRss ? mb(scaledRss) : '–'}; storage alone: peak ${storageRss ? mb(storageRss) : '–'}`,
-      met: worst <= 150 * 1024 * 1024,
-    });
-  }
-  if (report.search?.typingMs) {
-    const worst = Math.max(report.search.typingMs.p99, report.search.coldMs.p99);
-    targets.push({
-      target: `search matcher per keystroke over ${report.search.variants} variants, p99`,
-      goal: '< 5 ms',
-      measured: `typing ${ms(report.search.typingMs.p99)} ms, cold ${ms(report.search.coldMs.p99)} ms (p50 ${ms(report.search.typingMs.median)} ms)`,
-      met: worst < 5,
-    });
-  }
-  return targets;
-}
-
-/** Runs bench/scale-out.ts into report.scaleOut; prints its table at once when alone, else with the report. */
-async function scaleOutPhase(report: Record<string, unknown>, log: (text: string) => void, printNow = true): Promise<void> {
+/** Prints the scale-out table at once when it runs alone, else with the report. */
+async function scaleOutPhase(report: Record<string, unknown>, printNow: boolean): Promise<void> {
   log('[8] scale-out: the same crowd against one process on SQLite, one on Redis, two processes on Redis (one shard each)');
   const result = await scaleOut(scaleOutOptionsFromEnv(options.logLevel, START_FLAGS), log);
   report.scaleOut = result;
   if (printNow) printScaleOut(result, log);
 }
 
-function printReport(report: Json, log: (text: string) => void): void {
-  log('');
-  log('=== startup ===');
-  log(
-    table([
-      ['process', 'start → ready', 'start → first answer'],
-      ['bot (node dist/src/main.js)', `${ms(report.startup.startToReadyMs)} ms`, `${ms(report.startup.startToFirstAnswerMs)} ms`],
-      ...(report.bare ? [['bare discord.js bot', `${ms(report.bare.startToReadyMs)} ms`, '–']] : []),
-      ...(report.scaledBot ? [['bot on the 100k storage', `${ms(report.scaledBot.startToReadyMs)} ms`, `${ms(report.scaledBot.startToFirstAnswerMs)} ms`]] : []),
-    ]),
-  );
-
-  log('\n=== first step (/shop, menu from the cache) vs the bare discord.js bot ===');
-  const rows: (string | number)[][] = [['run', 'n', 'rate/s', 'callbacks', 'first cb p50', 'p99', 'max', 'settled p50', 'p95', 'p99', 'max', 'bot CPU ms/interaction']];
-  const add = (name: string, result: FirstStepResult) => {
-    const a = result.steps.firstCallbackMs;
-    const s = result.steps.settledMs;
-    const callbacks = Object.entries(result.steps.callbackTypes)
-      .map(([type, count]) => `${type}:${count}`)
-      .join(' ');
-    rows.push([name, result.steps.n, result.achievedRate, callbacks, ms(a.median), ms(a.p99), ms(a.max), ms(s.median), ms(s.p95), ms(s.p99), ms(s.max), result.botCpuMsPerInteraction ?? '–']);
-  };
-  if (report.bare) add('bare, paced', report.bare.paced);
-  add('ours, paced', report.firstStep.ours.paced);
-  if (report.bare) add('bare, burst', report.bare.burst);
-  add('ours, burst', report.firstStep.ours.burst);
-  log(table(rows));
-  if (report.firstStep.ratio) {
-    const r = report.firstStep.ratio;
-    log(`ratio ours / bare: paced median ${r.paced.median} ×, p99 ${r.paced.p99} ×; burst median ${r.burst.median} ×, p99 ${r.burst.p99} ×`);
+async function main(): Promise<void> {
+  const began = performance.now();
+  const report: Record<string, unknown> = { when: new Date().toISOString(), machine: machine(), options: { ...options, skip: [...options.skip] } };
+  if (options.only !== undefined) {
+    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout can run alone`);
+    await scaleOutPhase(report, true);
+    report.totalSeconds = round((performance.now() - began) / 1000, 1);
+    log(`\ntotal ${report.totalSeconds} s`);
+    writeResults(report);
+    log(`JSON: ${options.out}`);
+    return;
   }
+  const shop = shopSizedFixture();
+  report.offer = countOffer(shop);
+  const world = await openWorld(shop, launch, keepSamples);
+  const K = options.members;
+  const m = machine();
+  log(`bench: ${K} members, ${options.rate} interactions/s; ${m.nproc} × ${m.cpuModel}; Node ${m.node}`);
+  log(`offer: ${JSON.stringify(report.offer)}`);
 
-  const phases: JourneyResult[] = [...(report.journeys ?? []), ...(report.scaledBot ? [report.scaledBot.journey] : [])];
-  for (const phase of phases) {
-    log(`\n=== journeys: ${phase.name} — ${phase.description} ===`);
-    log(table(stepRows(phase.steps)));
-    log(
-      `interactions ${phase.interactions} in ${(phase.durationMs / 1000).toFixed(1)} s: ${phase.achievedRate}/s overall, ${phase.sustainedRate}/s sustained; ` +
-        `journeys completed ${phase.journeysCompleted}/${phase.members}; links issued ${phase.linksIssued}; DMs delivered ${phase.dmsDelivered}; failures ${phase.failures.count}`,
-    );
-    log(
-      `store API: ${phase.store.total} requests (${phase.store.perJourney} per journey): ` +
-        Object.entries(phase.store.byRoute)
-          .map(([route, entry]) => `${route} ${entry.requests} (${entry.distinct} distinct)`)
-          .join(', ') +
-        `; beyond one per offer key: ${phase.store.duplicateOfferRequests}`,
-    );
-    if (phase.bot.cpuMs !== undefined) {
-      log(
-        `CPU: bot ${phase.bot.cpuMs} ms (${phase.bot.cpuMsPerInteraction} ms per interaction, ${Math.round((phase.bot.cpuMs / phase.durationMs) * 100)}% of a core); ` +
-          `driver (local Discord + store + members) ${phase.driverCpuMs} ms (${Math.round((phase.driverCpuMs / phase.durationMs) * 100)}% of a core), its event-loop delay p99 ${phase.driverLoopDelayMs.p99} ms, max ${phase.driverLoopDelayMs.max} ms` +
-          (phase.cpuStealPct !== undefined ? `; CPU stolen by the hypervisor: ${phase.cpuStealPct}%` : ''),
-      );
+  try {
+    await registerCommands(world);
+
+    let bare: BareResult | undefined;
+    if (runs('bare')) {
+      log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
+      bare = await bareFirstSteps(world, K, options.rate);
+      report.bare = bare;
     }
-    for (const failure of phase.failures.first) log(`  failure: ${failure}`);
-  }
-
-  log('\n=== memory ===');
-  log(
-    table([
-      ['process', 'peak RSS (VmHWM)', 'peak sampled RSS'],
-      ['bot (startup, first step, journeys)', report.botMemory.peakRssBytes ? mb(report.botMemory.peakRssBytes) : '–', mb(report.botMemory.peakSampledRssBytes)],
-      ...(report.scaledBot ? [['bot on the 100k storage', mb(report.scaledBot.peakRssBytes), mb(report.scaledBot.peakSampledRssBytes)]] : []),
-      ...(report.bare?.peakRssBytes ? [['bare discord.js bot', mb(report.bare.peakRssBytes), '–']] : []),
-      ...(report.storage?.measure?.hwmBytes ? [['storage alone (100k carts, measure process)', mb(report.storage.measure.hwmBytes), '–']] : []),
-    ]),
-  );
-
-  if (report.storage) {
-    log('\n=== storage at scale ===');
-    const { fill, measure, error } = report.storage;
-    if (error) log(`error: ${error}`);
-    if (fill && !fill.error) {
-      log(
-        `fill: ${fill.carts} carts + ${fill.links} link records in ${(fill.totalMs / 1000).toFixed(1)} s; ` +
-          `first ${fill.oneByOne.carts} carts one by one through CartRepository.update: ${fill.oneByOne.perCartMs} ms each (all ${fill.carts} that way: ~${fill.oneByOne.projectedAllCartsS} s); ` +
-          `rest in SQLite transactions (${fill.bulk.cartRows + fill.bulk.linkRows} rows); file ${mb(fill.fileBytes)}`,
-      );
+    if (runs('memflood')) {
+      log(`[1b] memory flood: ${floodMembers} members send /shop or /cart at ${floodRate}/s to a fresh process`);
+      report.memoryFlood = await memoryFloodPhase(world, floodMembers, floodRate, runs('bare'));
     }
-    if (measure && !measure.error) {
-      log(
-        table([
-          ['operation at scale', 'n', 'p50', 'p95', 'p99', 'max'],
-          ['cart read/modify/write (CartRepository.update)', measure.rmwMs.n, `${ms(measure.rmwMs.median)} ms`, `${ms(measure.rmwMs.p95)} ms`, `${ms(measure.rmwMs.p99)} ms`, `${ms(measure.rmwMs.max)} ms`],
-          ['payment link create (record + 4 indexes)', measure.linkCreateMs.n, `${ms(measure.linkCreateMs.median)} ms`, `${ms(measure.linkCreateMs.p95)} ms`, `${ms(measure.linkCreateMs.p99)} ms`, `${ms(measure.linkCreateMs.max)} ms`],
-          ['link lookup (findByUrl + listForMember)', measure.linkLookupMs.n, `${ms(measure.linkLookupMs.median)} ms`, `${ms(measure.linkLookupMs.p95)} ms`, `${ms(measure.linkLookupMs.p99)} ms`, `${ms(measure.linkLookupMs.max)} ms`],
-        ]),
-      );
-      log(
-        `${measure.cycles} concurrent read/modify/writes: ${measure.concurrentRmw.perSecond}/s; open ${ms(measure.openMs)} ms; prune at start ${ms(measure.pruneMs)} ms; ` +
-          `RSS after open ${mb(measure.rssAfterOpenBytes)}, at end ${mb(measure.rssBytes)}, peak ${mb(measure.hwmBytes)}`,
-      );
+
+    // The bot started here serves every phase up to the flood, so their figures are those of one running bot.
+    log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
+    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare);
+    Object.assign(report, figures); // walk, startup, firstStep
+    log(`[3/6] journeys: warm-up (${Math.min(K, WARM_UP_MEMBERS)} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
+    const journeys = await mainServerJourneys(world, bot, K, options.rate);
+    // Measured in this process; targets.ts weighs it against the walk's bot CPU.
+    if (runs('metrics')) report.metricsCost = await measureMetricsCost();
+    if (runs('crowd')) {
+      log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
+      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000);
     }
-  }
-
-  if (report.search?.typingMs) {
-    const { typingMs, coldMs } = report.search;
-    log(`\n=== search matcher: ${report.search.variants} variants, index built in ${ms(report.search.indexBuildMs)} ms ===`);
-    log(
-      table([
-        ['per keystroke', 'n', 'p50', 'p99', 'max'],
-        ['typing (earlier words remembered)', typingMs.n, `${ms(typingMs.median)} ms`, `${ms(typingMs.p99)} ms`, `${ms(typingMs.max)} ms`],
-        ['cold (nothing remembered)', coldMs.n, `${ms(coldMs.median)} ms`, `${ms(coldMs.p99)} ms`, `${ms(coldMs.max)} ms`],
-      ]),
-    );
-  }
-
-  if (report.probes) {
-    log('\n=== probes (BENCH_PROBE=1): memory and event-loop delay since the previous probe ===');
-    const rows: (string | number)[][] = [['when', 'RSS', 'heap total', 'heap used', 'live heap (after GC)', 'external', 'loop delay p50', 'p99', 'max']];
-    for (const [label, value] of Object.entries(report.probes as Record<string, Json>)) {
-      const live = value.memory.heapLiveAfterGc;
-      rows.push([label, mb(value.memory.rss), mb(value.memory.heapTotal), mb(value.memory.heapUsed), live ? mb(live) : '–', mb(value.memory.external), `${value.loopDelayMs.p50} ms`, `${value.loopDelayMs.p99} ms`, `${value.loopDelayMs.max} ms`]);
+    if (runs('flood')) {
+      log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
+      journeys.push(await floodJourneys(world, bot, K));
     }
-    log(table(rows));
+    report.journeys = journeys;
+    report.rangeVariantRequests = rangeVariantRequests(world.store, shop, storeAtStart);
+    Object.assign(report, await stopAndSumUp(bot, botOutputLog)); // botMemory, botLogs
+
+    let storage: StorageResult | undefined;
+    const scaledFile = join(world.work, 'scaled', 'store.sqlite');
+    if (runs('storage')) {
+      log(`[5/6] storage: ${options.carts} carts + ${options.links} link records, then ${options.rmwCycles} read/modify/write cycles`);
+      storage = await storageAtScale(scaledFile, world.work, options.carts, options.links, options.rmwCycles);
+      report.storage = storage;
+    }
+    if (storage && !storage.error && runs('scaled')) {
+      log('[6/6] the bot on the filled storage: start, paced journeys, memory');
+      report.scaledBot = await scaledBot(world, scaledFile, K, options.rate, options.carts, options.links);
+    }
+    if (runs('search')) {
+      log('[7] search matcher: keystrokes over a 5 000-variant offer');
+      report.search = await searchMatcher(world.work, searchRounds);
+    }
+    if (runs('scaleout')) await scaleOutPhase(report, false);
+
+    if (Object.keys(world.probes).length > 0) report.probes = world.probes;
+    report.targets = evaluate(report);
+    report.totalSeconds = round((performance.now() - began) / 1000, 1);
+    printReport(report, log);
+  } finally {
+    await closeWorld(world);
+    writeResults(report);
+    if (world.samples && Object.keys(world.samples).length > 0) writeFileSync(join(dirname(options.out), 'samples.json'), JSON.stringify(world.samples));
+    log(`\nJSON: ${options.out}`);
   }
-
-  if (report.scaleOut) printScaleOut(report.scaleOut, log);
-
-  if (report.botLogs) log(`\nbot log lines: ${JSON.stringify(report.botLogs.levels)}${report.botLogs.first.length ? `; first: ${report.botLogs.first.join(' | ')}` : ''}`);
-
-  log('\n=== targets ===');
-  for (const t of report.targets as Target[]) log(`${t.met === null ? '  –' : t.met ? ' ok' : ' NO'}  ${t.target}: goal ${t.goal}; measured ${t.measured}`);
-  log(`\ntotal ${report.totalSeconds} s`);
 }
 
 try {

@@ -23,23 +23,19 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { REST } from 'discord.js';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { registerBotCommands } from '../src/app.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
-import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
+import type { FakeSpaceIs, ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { BenchMember, pacer, Recorder, type Sample } from './members.js';
-import { readProcCpuMs, startWatched, type Watched } from './process.js';
+import { readProcCpuMs, startWatched, untilReady, type Watched } from './process.js';
+import { BOT_ENTRY, botEnv } from './bot-process.js';
+import { registerCommands, startStore } from './world.js';
+import { shelves, type Shelf } from './journey-plans.js';
 import { shopSizedFixture } from './shop-fixture.js';
 import { mb, ms, round, roundSummary, summarize, table, type Summary } from './stats.js';
 import { deleteKeysMatching, scanKeys } from '../src/coordination/redis-keys.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
-const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
-const LICENSE_KEY = 'bench-license-key';
 /** Away from database 0 (a developer's) and 14/15 (the tests'). */
 const BENCH_DB = 13;
 const P99_GOAL_MS = 100;
@@ -192,21 +188,6 @@ export interface ScaleOutResult {
 
 // ---- the world ----------------------------------------------------------------------------------
 
-interface Shelf {
-  server: string;
-  category: string;
-  product: string;
-  variants: string[];
-}
-
-function shelvesOf(shop: ShopFixture): Shelf[][] {
-  return shop.servers.map((server) =>
-    server.categories.flatMap((category) =>
-      category.products.map((product) => ({ server: server.name, category: category.name, product: product.name, variants: product.variants.slice(0, 25).map((variant) => variant.name) })),
-    ),
-  );
-}
-
 interface Bot {
   label: string;
   proc: Watched;
@@ -341,10 +322,9 @@ class Setup {
   static async create(name: SetupName, options: ScaleOutOptions): Promise<Setup> {
     const shop = shopSizedFixture();
     const discord = await FakeDiscord.start({ shards: 2, maxConcurrency: 2 });
-    // As in run.ts: the fake's budget never refills; make it large enough never to run out.
-    const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop, rateLimit: 100_000_000 });
+    const store = await startStore(shop);
     const setup = new Setup(name, options, discord, store, shop);
-    await registerBotCommands(new REST({ api: discord.apiUrl }).setToken(TOKEN));
+    await registerCommands(setup);
     for (let index = 0; index < options.guilds; index++) setup.guilds.push(discord.addGuild({ name: `Bench guild ${index}`, shard: index % 2, shardCount: 2 }).id);
     if (name !== 'sqlite-1p') {
       setup.redis = redisClient(options.redisUrl);
@@ -356,18 +336,8 @@ class Setup {
   }
 
   private env(extra: Record<string, string>, cwd: string): Record<string, string> {
-    return {
-      PATH: process.env.PATH ?? '',
-      HOME: cwd,
-      DISCORD_TOKEN: TOKEN,
-      DISCORD_API_URL: this.discord.apiUrl,
-      SPACEIS_API_URL: this.store.url,
-      SPACEIS_API_KEY: LICENSE_KEY,
-      LOG_LEVEL: this.options.logLevel,
-      DEMO_PORT: '0',
-      STORAGE_URL: this.name === 'sqlite-1p' ? `sqlite://${join(cwd, 'store.sqlite')}` : redisStorageUrl(this.options.redisUrl, this.prefix),
-      ...extra,
-    };
+    const storageUrl = this.name === 'sqlite-1p' ? `sqlite://${join(cwd, 'store.sqlite')}` : redisStorageUrl(this.options.redisUrl, this.prefix);
+    return { ...botEnv(this, storageUrl, cwd, this.options.logLevel), DEMO_PORT: '0', ...extra };
   }
 
   /** Starts the setup's processes together, as an operator's service manager would; resolves once every shard is READY. */
@@ -388,16 +358,7 @@ class Setup {
         const proc = startWatched(process.execPath, [...this.options.startFlags, BOT_ENTRY], { cwd, env });
         const bot: Bot = { label: plan.label, proc, env: plan.extra, startToReadyMs: Number.NaN };
         this.bots.push(bot);
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          ready,
-          proc.exited.then((code) => {
-            throw new Error(`${plan.label} exited with ${code} before it was ready:\n${proc.lines.slice(-10).join('\n')}`);
-          }),
-          new Promise((_resolve, reject) => {
-            timer = setTimeout(() => reject(new Error(`${plan.label} not ready within 30 s:\n${proc.lines.slice(-10).join('\n')}`)), 30_000);
-          }),
-        ]).finally(() => clearTimeout(timer));
+        await untilReady(proc, plan.label, ready);
         bot.startToReadyMs = round(performance.now() - proc.spawnedAt, 1);
       }),
     );
@@ -474,7 +435,7 @@ async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: s
     // The crowd: enough members for the fastest step, each walking once per step (one interaction of each kind).
     const maxRate = Math.max(...options.rates);
     const poolSize = Math.max(options.kindMembers, Math.ceil((maxRate * options.stepSeconds) / SCALE_KINDS.length));
-    const byServer = shelvesOf(setup.shop);
+    const byServer = setup.shop.servers.map((server) => shelves(setup.shop, server.name));
     // One recorder for the whole setup; each step reads the samples it added.
     const warmRecorder = new Recorder();
     const pool: PoolMember[] = Array.from({ length: poolSize }, (_unused, index) => ({

@@ -6,7 +6,7 @@
  * (each query from its first letter) and cold (every keystroke with nothing remembered).
  *
  * Run alone with `node dist-bench/bench/search-bench.js` (after `tsc -p tsconfig.bench.json`), or as
- * a step of `npm run bench`. Prints a JSON line last, which run.ts reads.
+ * a step of `npm run bench`. Prints a JSON line last, which search-phase.ts reads.
  */
 import { pathToFileURL } from 'node:url';
 import { forgetScores, productPart, search, variantPart, type SearchPart } from '../src/services/search.js';

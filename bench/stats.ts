@@ -32,6 +32,11 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
+/** ours / bare, as the report prints ratios. */
+export function ratio(ours: number, bare: number): number {
+  return round(ours / bare, 2);
+}
+
 export function roundSummary(summary: Summary, digits = 2): Summary {
   return {
     n: summary.n,

@@ -1,0 +1,160 @@
+/**
+ * The bot, and the bare discord.js bot, as processes of their own on the local servers: started as
+ * `npm start` starts them, read between phases (BENCH_PROBE=1), summed up once stopped.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
+import type { FakeSpaceIs } from '../test/fakes/spaceis/fake-spaceis.js';
+import { BenchMember, Recorder } from './members.js';
+import { startWatched, untilReady, type Watched } from './process.js';
+import { round } from './stats.js';
+import type { World } from './world.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
+/** The node flags of `npm start` (package.json), so the bot is measured as the README starts it. */
+export const START_FLAGS = (() => {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  return start.split(' ').filter((word) => word.startsWith('--'));
+})();
+const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
+const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
+
+export const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
+export const LICENSE_KEY = 'bench-license-key';
+
+/** How bot processes are started (BENCH_LOG_LEVEL, BENCH_CPU_PROF, BENCH_PROBE, BENCH_NODE_ARGS). */
+export interface BotLaunch {
+  logLevel: string;
+  cpuProfile: boolean;
+  /** Preload bench/probe.js, so that probe() can read the bot's memory and event-loop delay. */
+  probe: boolean;
+  /** Extra node flags for investigations, e.g. --trace-gc. */
+  nodeArgs: string[];
+}
+
+export interface RunningBot {
+  proc: Watched;
+  /** Spawn → the local Discord saw IDENTIFY and sent READY and every GUILD_CREATE. */
+  startToReadyMs: number;
+  /** Spawn → the bot's first callback to a /shop dispatched the moment it was ready. */
+  startToFirstAnswerMs?: number;
+  firstAnswerCallbackType?: number;
+}
+
+/** The environment a bot process gets: the local servers, its own storage, nothing else of this process's. */
+export function botEnv(servers: { discord: FakeDiscord; store: FakeSpaceIs }, storageUrl: string, home: string, logLevel: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    DISCORD_TOKEN: TOKEN,
+    DISCORD_API_URL: servers.discord.apiUrl,
+    SPACEIS_API_URL: servers.store.url,
+    SPACEIS_API_KEY: servers.store.apiKey,
+    STORAGE_URL: storageUrl,
+    LOG_LEVEL: logLevel,
+  };
+}
+
+/** Starts the bot or the bare bot and waits until it is ready; world.running holds it from then on. */
+export async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
+  const env = botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel);
+  const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
+  if (world.launch.cpuProfile) {
+    const dir = join(ROOT, 'bench/results/profiles');
+    mkdirSync(dir, { recursive: true });
+    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${kind}-${Date.now()}.cpuprofile`);
+  }
+  if (world.launch.probe) nodeArgs.push('--expose-gc', '--import', pathToFileURL(PROBE_ENTRY).href);
+  nodeArgs.push(...world.launch.nodeArgs);
+  const ready = world.discord.nextReady();
+  const proc = startWatched(process.execPath, [...nodeArgs, kind === 'bot' ? BOT_ENTRY : BARE_ENTRY], { cwd, env });
+  await untilReady(proc, kind, ready);
+  const running: RunningBot = { proc, startToReadyMs: performance.now() - proc.spawnedAt };
+  // The first member arrives the moment the gateway session is up: when is it answered?
+  const probe = new Recorder();
+  await new BenchMember(world.discord, probe, `${kind}-probe`).slash('probe', 'shop');
+  const sample = probe.samples[0];
+  if (sample) {
+    running.startToFirstAnswerMs = sample.at + sample.ack - proc.spawnedAt;
+    running.firstAnswerCallbackType = sample.callbackType;
+  }
+  world.running.push(running);
+  return running;
+}
+
+/**
+ * `npm start` → READY, as an operator's restart (systemd, pm2, Docker) runs it: npm itself, the
+ * up-to-date check of the build, then the bot. The build is up to date here (npm run bench built it).
+ */
+export async function npmStartToReady(world: World, storageFile: string): Promise<number | undefined> {
+  const ready = world.discord.nextReady();
+  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, `sqlite://${storageFile}`, dirname(storageFile), world.launch.logLevel) });
+  const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
+  const elapsed = performance.now() - proc.spawnedAt;
+  // npm does not always pass signals on: stop the bot it started by its process group's members.
+  for (const pid of childPids(proc.pid)) process.kill(pid, 'SIGTERM');
+  await proc.stop();
+  return outcome === 'ready' ? round(elapsed, 1) : undefined;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    return children.flatMap((child) => [child, ...childPids(child)]);
+  } catch {
+    return [];
+  }
+}
+
+/** With BENCH_PROBE=1: the bot's memory and event-loop delay since the last probe (see bench/probe.ts), into world.probes. */
+export async function probe(world: World, bot: RunningBot, label: string): Promise<void> {
+  if (!world.launch.probe) return;
+  const isProbe = (line: string) => line.startsWith('BENCH-PROBE ');
+  const before = bot.proc.lines.filter(isProbe).length;
+  bot.proc.child.kill('SIGUSR2');
+  for (let waited = 0; waited < 2000; waited += 20) {
+    const lines = bot.proc.lines.filter(isProbe);
+    if (lines.length > before) {
+      world.probes[label] = JSON.parse(lines.at(-1)!.slice('BENCH-PROBE '.length)) as unknown;
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function logSummary(proc: Watched) {
+  const levels: Record<string, number> = {};
+  const notable: string[] = [];
+  for (const line of proc.lines) {
+    if (line.startsWith('BENCH-PROBE ')) continue;
+    const level = /"level":(\d+)/.exec(line)?.[1];
+    const name = level === undefined ? 'other' : Number(level) >= 50 ? 'error' : Number(level) >= 40 ? 'warn' : 'info';
+    levels[name] = (levels[name] ?? 0) + 1;
+    if (name !== 'info' && notable.length < 5) notable.push(line.slice(0, 300));
+  }
+  return { lines: proc.lines.length, levels, first: notable };
+}
+
+/**
+ * Stops the bot: its peak memory (read just before stopping, while /proc still has it) and a summary
+ * of what it logged; with `outputLog`, also everything it wrote, for an investigation with BENCH_NODE_ARGS.
+ */
+export async function stopAndSumUp(bot: RunningBot, outputLog: string | undefined) {
+  const memory = bot.proc.memory();
+  const botMemory = {
+    peakRssBytes: memory?.hwm,
+    peakSampledRssBytes: bot.proc.peakSampledRss,
+    rssAtEndBytes: memory?.rss,
+    measuredAs: 'VmHWM from /proc/<pid>/status just before stopping; VmRSS sampled every 200 ms',
+  };
+  await bot.proc.stop();
+  const botLogs = logSummary(bot.proc);
+  if (outputLog) {
+    mkdirSync(dirname(outputLog), { recursive: true });
+    writeFileSync(outputLog, `${bot.proc.lines.join('\n')}\n`);
+  }
+  return { botMemory, botLogs };
+}

@@ -1,0 +1,128 @@
+/**
+ * Phases 1 and 2 of run.ts: the first step (/shop, answered from the cache), paced at the arrival
+ * rate and as a burst, then the walk (walk.ts); first on a bare discord.js bot, the floor
+ * discord.js sets on this machine, then on the bot itself, which keeps running for the journeys.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { npmStartToReady, probe, startProcess, type RunningBot } from './bot-process.js';
+import { BenchMember, pacer, Recorder } from './members.js';
+import { stepStats, storeStats, type StepStats } from './phase-stats.js';
+import { RANGE_PRODUCT } from './shop-fixture.js';
+import { ratio, round } from './stats.js';
+import { walkPhase, type WalkResult } from './walk.js';
+import type { World } from './world.js';
+
+export interface FirstStepResult {
+  mode: 'paced' | 'burst';
+  members: number;
+  targetRate?: number;
+  achievedRate: number;
+  steps: StepStats;
+  failures: number;
+  /** CPU the bot process spent over the run, per interaction (ms). */
+  botCpuMsPerInteraction?: number;
+}
+
+/** K members send /shop: paced at the arrival rate, or all in the same instant (a crowd after an announcement). */
+async function firstStep(world: World, bot: RunningBot, label: string, mode: 'paced' | 'burst', members: number, rate: number): Promise<FirstStepResult> {
+  const recorder = new Recorder();
+  const cpuBefore = bot.proc.cpuMs();
+  const crowd = Array.from({ length: members }, (_unused, index) => new BenchMember(world.discord, recorder, `${label}-${mode}-${index}`));
+  const start = performance.now() + 20;
+  await Promise.all(
+    crowd.map(async (member, index) => {
+      if (mode === 'paced') await pacer(start, index, members, rate)();
+      try {
+        await member.slash('shop', 'shop');
+      } catch (error) {
+        recorder.failures.push({ step: 'shop', member: member.user.username, message: String(error) });
+      }
+    }),
+  );
+  const samples = recorder.samples;
+  const first = Math.min(...samples.map((sample) => sample.at));
+  const last = Math.max(...samples.map((sample) => sample.at + sample.settled));
+  // Let the bot finish whatever follows its answer (logging, GC) before reading its CPU time.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const cpuAfter = bot.proc.cpuMs();
+  return {
+    mode,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerInteraction: round((cpuAfter - cpuBefore) / Math.max(1, samples.length), 3) } : {}),
+    members,
+    ...(mode === 'paced' ? { targetRate: rate } : {}),
+    achievedRate: round((samples.length / Math.max(1, last - first)) * 1000, 1),
+    steps: stepStats(samples),
+    failures: recorder.failures.length,
+  };
+}
+
+export interface BareResult {
+  paced: FirstStepResult;
+  burst: FirstStepResult;
+  walk: WalkResult;
+  startToReadyMs: number;
+  peakRssBytes?: number;
+}
+
+/** Phase 1: the bare bot on the same servers, the same first step and walk; stopped afterwards. */
+export async function bareFirstSteps(world: World, members: number, rate: number): Promise<BareResult> {
+  const bareBot = await startProcess(world, 'bare', join(world.work, 'unused.sqlite'), world.work);
+  await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(members, 100), rate);
+  const paced = await firstStep(world, bareBot, 'bare', 'paced', members, rate);
+  const burst = await firstStep(world, bareBot, 'bare', 'burst', members, rate);
+  const walk = await walkPhase(world.discord, () => bareBot.proc.cpuMs(), members, rate, 'bare', undefined);
+  await probe(world, bareBot, 'bare: after first steps');
+  const bare = { paced, burst, walk, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
+  await bareBot.proc.stop();
+  return bare;
+}
+
+/**
+ * Phase 2: the bot, started as `npm start` starts it, the same first step and walk, and how long
+ * `npm start` itself takes to READY. The bot is left running for the journeys; `storeAtStart` is
+ * where its store requests begin.
+ */
+export async function ourFirstSteps(world: World, members: number, rate: number, bare: BareResult | undefined) {
+  const botDir = join(world.work, 'bot');
+  mkdirSync(botDir, { recursive: true });
+  const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
+  await probe(world, bot, 'bot: ready');
+  const storeAtStart = world.store.requests.length;
+  await firstStep(world, bot, 'warmup', 'paced', Math.min(members, 100), rate);
+  const oursPaced = await firstStep(world, bot, 'ours', 'paced', members, rate);
+  const oursBurst = await firstStep(world, bot, 'ours', 'burst', members, rate);
+  // The walk through a big shop, as the bare bot walked it (its menus are the same size).
+  const walkRoute = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
+  await walkPhase(world.discord, () => bot.proc.cpuMs(), Math.min(members, 50), rate, 'ours-warmup', walkRoute);
+  const walk = { ours: await walkPhase(world.discord, () => bot.proc.cpuMs(), members, rate, 'ours', walkRoute), bare: bare?.walk };
+  await probe(world, bot, 'bot: after first steps');
+  const npmStart = await npmStartToReady(world, join(world.work, 'npm-start.sqlite'));
+  const startup = {
+    npmStartToReadyMs: npmStart,
+    startToReadyMs: round(bot.startToReadyMs, 1),
+    startToFirstAnswerMs: round(bot.startToFirstAnswerMs ?? Number.NaN, 1),
+    firstAnswerCallbackType: bot.firstAnswerCallbackType,
+    measuredAs: 'spawn of `node dist/src/main.js` → the local Discord answered IDENTIFY with READY and every GUILD_CREATE; first answer: → the bot\'s first callback to a /shop dispatched at that moment (cold cache: a defer)',
+    bareStartToReadyMs: bare?.startToReadyMs,
+  };
+  const firstStepReport = {
+    ours: { paced: oursPaced, burst: oursBurst },
+    store: storeStats(world.store, storeAtStart),
+    ...(bare
+      ? {
+          ratio: {
+            paced: {
+              median: ratio(oursPaced.steps.settledMs.median, bare.paced.steps.settledMs.median),
+              p99: ratio(oursPaced.steps.settledMs.p99, bare.paced.steps.settledMs.p99),
+            },
+            burst: {
+              median: ratio(oursBurst.steps.settledMs.median, bare.burst.steps.settledMs.median),
+              p99: ratio(oursBurst.steps.settledMs.p99, bare.burst.steps.settledMs.p99),
+            },
+          },
+        }
+      : {}),
+  };
+  return { bot, storeAtStart, walk, startup, firstStep: firstStepReport };
+}
