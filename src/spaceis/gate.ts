@@ -1,5 +1,18 @@
 import { StoreError } from './errors.js';
-import { FairSlots } from './fair-slots.js';
+import type { FairSlots } from './fair-slots.js';
+import {
+  DEFAULT_LANE,
+  circuitOpen,
+  countsAsOutage,
+  gateRules,
+  localSlots,
+  opensBreaker,
+  pauseAskedBy,
+  takeLocalSlot,
+  throttled,
+  type GateOptions,
+  type GateRules,
+} from './gate-rules.js';
 import type { SharedGate, SharedGateView } from './shared-gate.js';
 
 /**
@@ -17,20 +30,7 @@ import type { SharedGate, SharedGateView } from './shared-gate.js';
  * Refusals are StoreErrors of kind `unavailable` (breaker, queue) or throttling 429s, so every
  * handler already knows how to answer them.
  */
-export interface GateOptions {
-  now: () => number;
-  /** Requests in flight at once for this license. */
-  maxConcurrent?: number;
-  /** Requests waiting for a slot; beyond this the store is "busy". */
-  maxQueue?: number;
-  /** Requests one lane (guild) may have waiting. */
-  maxQueuePerLane?: number;
-  /** Consecutive failures that open the breaker. */
-  failureThreshold?: number;
-  /** How long the breaker stays open before a trial request. */
-  openMs?: number;
-  /** How long to hold off when the store says no requests remain but not when they come back. */
-  exhaustedPauseMs?: number;
+export interface StoreGateOptions extends GateOptions {
   /**
    * The license's pause, breaker and request slots shared with other bot processes (Redis). Without
    * it (one process) the gate keeps all of that in memory, exactly as before.
@@ -40,20 +40,11 @@ export interface GateOptions {
   onSharedFailure?: (error: unknown) => void;
 }
 
-/**
- * The longest the store can pause a license with one answer, and the longest wait a member is told
- * (see problem-texts.ts): a real throttle lasts seconds to a few minutes; a Retry-At of days, or an
- * epoch timestamp where seconds belong, must not stop every guild on the license until a restart.
- */
-export const MAX_PAUSE_MS = 5 * 60_000;
-
 export type GateState = 'closed' | 'open' | 'half-open';
 
 export class StoreGate {
   readonly #now: () => number;
-  readonly #failureThreshold: number;
-  readonly #openMs: number;
-  readonly #exhaustedPauseMs: number;
+  readonly #rules: GateRules;
 
   readonly #slots: FairSlots;
   #failures = 0;
@@ -68,16 +59,10 @@ export class StoreGate {
   /** Requests holding a local slot while they wait for a shared one: queued, to the operator. */
   #waitingForShared = 0;
 
-  constructor(options: GateOptions) {
+  constructor(options: StoreGateOptions) {
     this.#now = options.now;
-    const maxConcurrent = options.maxConcurrent ?? 4;
-    // Waiting costs a closure each; 1 000 lets a crowd of checkouts queue (measured: 200 at once all
-    // get their link) while still bounding memory and the wait behind a slow store.
-    const maxQueue = options.maxQueue ?? 1_000;
-    this.#slots = new FairSlots(maxConcurrent, maxQueue, options.maxQueuePerLane ?? Math.max(1, Math.floor(maxQueue / 4)));
-    this.#failureThreshold = options.failureThreshold ?? 5;
-    this.#openMs = options.openMs ?? 30_000;
-    this.#exhaustedPauseMs = options.exhaustedPauseMs ?? 1_000;
+    this.#slots = localSlots(options);
+    this.#rules = gateRules(options);
     this.#shared = options.shared;
     this.#onSharedFailure = options.onSharedFailure;
   }
@@ -85,7 +70,7 @@ export class StoreGate {
   get state(): GateState {
     if (this.#shared) return this.#sharedState();
     if (this.#openedAt === undefined) return 'closed';
-    return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
+    return this.#now() - this.#openedAt >= this.#rules.openMs ? 'half-open' : 'open';
   }
 
   /** What the gate holds right now, for the operator's metrics. */
@@ -105,7 +90,7 @@ export class StoreGate {
   }
 
   /** Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness. */
-  async run<T>(method: string, path: string, attempt: () => Promise<T>, lane = 'shared'): Promise<T> {
+  async run<T>(method: string, path: string, attempt: () => Promise<T>, lane = DEFAULT_LANE): Promise<T> {
     if (this.#shared) return this.#runShared(this.#shared, method, path, attempt, lane);
     this.#admit(method, path);
     // Marked before waiting for a slot, so a half-open breaker lets exactly one trial through.
@@ -133,9 +118,9 @@ export class StoreGate {
   /** Called with each response's `X-RateLimit-Remaining`. */
   noteRemaining(remaining: number): void {
     if (remaining > 0) return;
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#exhaustedPauseMs);
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#rules.exhaustedPauseMs);
     // Best effort: the answer that said so is already on its way to the member.
-    this.#shared?.pause(this.#exhaustedPauseMs).catch((error: unknown) => this.#sharedFailed(error));
+    this.#shared?.pause(this.#rules.exhaustedPauseMs).catch((error: unknown) => this.#sharedFailed(error));
   }
 
   /**
@@ -155,7 +140,7 @@ export class StoreGate {
     const view = await this.#readShared(shared, method, path);
     if (view.pausedMs > 0) throw throttled(method, path, view.pausedMs);
     if (view.openMs > 0) throw circuitOpen(method, path);
-    const halfOpen = view.failures >= this.#failureThreshold;
+    const halfOpen = view.failures >= this.#rules.failureThreshold;
     const trial = halfOpen && (await this.#sharedCall(method, path, () => shared.claimTrial()));
     if (halfOpen && !trial) throw circuitOpen(method, path);
 
@@ -218,11 +203,10 @@ export class StoreGate {
   }
 
   async #recordShared(shared: SharedGate, error: unknown, trial: boolean): Promise<void> {
-    if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
-      await shared.pause(Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS));
-    }
+    const pauseMs = pauseAskedBy(error);
+    if (pauseMs !== undefined) await shared.pause(pauseMs);
     if (countsAsOutage(error)) {
-      await shared.failed({ threshold: this.#failureThreshold, openMs: this.#openMs, trial });
+      await shared.failed({ threshold: this.#rules.failureThreshold, openMs: this.#rules.openMs, trial });
     } else if (trial) {
       // The store answered (a business error, a 4xx): it is up.
       await shared.succeeded();
@@ -233,7 +217,7 @@ export class StoreGate {
     const seen = this.#lastShared;
     if (!seen) return 'closed';
     if (this.#now() < seen.at + seen.view.openMs) return 'open';
-    return seen.view.failures >= this.#failureThreshold ? 'half-open' : 'closed';
+    return seen.view.failures >= this.#rules.failureThreshold ? 'half-open' : 'closed';
   }
 
   #admit(method: string, path: string): void {
@@ -244,9 +228,7 @@ export class StoreGate {
   }
 
   async #acquire(method: string, path: string, lane: string): Promise<void> {
-    if (!(await this.#slots.acquire(lane))) {
-      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: too many requests waiting` });
-    }
+    await takeLocalSlot(this.#slots, method, path, lane);
   }
 
   #release(): void {
@@ -259,40 +241,14 @@ export class StoreGate {
   }
 
   #failed(error: unknown): void {
-    if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
-      // A Retry-At of days (or an epoch timestamp where seconds belong) must not stop a license until restart.
-      const pauseMs = Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS);
-      this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + pauseMs);
-    }
+    const pauseMs = pauseAskedBy(error);
+    if (pauseMs !== undefined) this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + pauseMs);
     if (!countsAsOutage(error)) {
       // The store answered (a business error, a 4xx): it is up.
       if (this.state === 'half-open') this.#succeeded();
       return;
     }
     this.#failures += 1;
-    if (this.state === 'half-open' || this.#failures >= this.#failureThreshold) this.#openedAt = this.#now();
+    if (opensBreaker(this.#failures, this.#rules.failureThreshold, this.state === 'half-open')) this.#openedAt = this.#now();
   }
-}
-
-/** The refusal while the license is paused: a throttling 429 saying how long is left, like the store's own. */
-function throttled(method: string, path: string, leftMs: number): StoreError {
-  return new StoreError({
-    kind: 'http',
-    status: 429,
-    method,
-    path,
-    message: `SpaceIs ${method} ${path} held back: the license's rate limit is paused`,
-    retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
-  });
-}
-
-function circuitOpen(method: string, path: string): StoreError {
-  return new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the store is failing (circuit open)` });
-}
-
-/** Failures that say the store is down or overloaded, as opposed to an answer we did not like. */
-function countsAsOutage(error: unknown): boolean {
-  if (!(error instanceof StoreError)) return false;
-  if (error.kind === 'timeout' || error.kind === 'network') return true;
-  return error.kind === 'http' && (error.status ?? 0) >= 500;
 }

@@ -3,6 +3,7 @@ import { PrefixedSemaphore } from '../coordination/prefixed-locks.js';
 import type { Redis } from 'ioredis';
 import type { SharedRedis } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
+import { opensBreaker } from './gate-rules.js';
 import type { SharedGate, SharedGateView } from './shared-gate.js';
 
 export interface RedisSharedGateOptions {
@@ -89,7 +90,7 @@ export function redisSharedGate(redis: SharedRedis, license: string, options: Re
           .exec()) ?? [];
       if (incrError) throw incrError;
       const pipeline = client.pipeline();
-      if (trial || Number(count) >= threshold) pipeline.set(key('open'), '1', 'PX', openMs);
+      if (opensBreaker(Number(count), threshold, trial)) pipeline.set(key('open'), '1', 'PX', openMs);
       if (trial) pipeline.del(key('trial'));
       if (pipeline.length > 0) await pipeline.exec();
     },
