@@ -1,7 +1,7 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { StoreGate } from '../spaceis/gate.js';
-import type { SharedGate } from '../spaceis/shared-gate.js';
+import type { SharedGateState } from '../spaceis/shared-gate-state.js';
 import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { DEMO_LICENSE } from '../demo/demo-store.js';
@@ -57,10 +57,10 @@ export interface StoreDirectoryOptions {
   coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe'>;
   /**
    * On Redis: a license's pause, breaker and slots as every process shares them
-   * (src/spaceis/redis-shared-gate.ts). Passed in by app.ts, which loads the Redis libraries only
+   * (src/spaceis/redis-gate-state.ts). Passed in by app.ts, which loads the Redis libraries only
    * when STORAGE_URL is redis:// (they add a quarter of a second to every start otherwise).
    */
-  sharedGate?: (license: string) => SharedGate;
+  sharedGate?: (license: string) => SharedGateState;
 }
 
 /** A license no guild used for this long is let go: its client (and key), gate and offer cache. */
@@ -230,7 +230,7 @@ export class StoreDirectory {
   }
 
   /** On Redis: the license's pause, breaker and slots shared by every process (keyed by the license id, never the key). */
-  #sharedGate(license: string): { shared: SharedGate; onSharedFailure: (error: unknown) => void } | undefined {
+  #sharedGate(license: string): { shared: SharedGateState; onSharedFailure: (error: unknown) => void } | undefined {
     const build = this.options.sharedGate;
     if (!build) return undefined;
     const { logger } = this.options;

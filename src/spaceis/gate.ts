@@ -13,7 +13,7 @@ import {
   type GateOptions,
   type GateRules,
 } from './gate-rules.js';
-import type { SharedGate, SharedGateView } from './shared-gate.js';
+import type { SharedGateState, SharedGateView } from './shared-gate-state.js';
 
 /**
  * Every call to one license's store goes through its gate. A license's rate limit is shared by
@@ -35,7 +35,7 @@ export interface StoreGateOptions extends GateOptions {
    * The license's pause, breaker and request slots shared with other bot processes (Redis). Without
    * it (one process) the gate keeps all of that in memory, exactly as before.
    */
-  shared?: SharedGate;
+  shared?: SharedGateState;
   /** Told once per Redis outage when the shared state cannot be read (requests are refused meanwhile). */
   onSharedFailure?: (error: unknown) => void;
 }
@@ -51,7 +51,7 @@ export class StoreGate {
   #openedAt: number | undefined;
   #trialInFlight = false;
   #pausedUntil = 0;
-  readonly #shared: SharedGate | undefined;
+  readonly #shared: SharedGateState | undefined;
   readonly #onSharedFailure: ((error: unknown) => void) | undefined;
   /** What the shared state said at the last admission: for `state` and `load` (metrics) only, never for deciding. */
   #lastShared: { view: SharedGateView; at: number } | undefined;
@@ -136,7 +136,7 @@ export class StoreGate {
    * storage lives on that Redis too, so the member's cart could not be read or emptied anyway.
    * Redis failing while the results are recorded never changes the member's answer.
    */
-  async #runShared<T>(shared: SharedGate, method: string, path: string, attempt: () => Promise<T>, lane: string): Promise<T> {
+  async #runShared<T>(shared: SharedGateState, method: string, path: string, attempt: () => Promise<T>, lane: string): Promise<T> {
     const view = await this.#readShared(shared, method, path);
     if (view.pausedMs > 0) throw throttled(method, path, view.pausedMs);
     if (view.openMs > 0) throw circuitOpen(method, path);
@@ -178,7 +178,7 @@ export class StoreGate {
     }
   }
 
-  async #readShared(shared: SharedGate, method: string, path: string): Promise<SharedGateView> {
+  async #readShared(shared: SharedGateState, method: string, path: string): Promise<SharedGateView> {
     const view = await this.#sharedCall(method, path, () => shared.read());
     this.#lastShared = { view, at: this.#now() };
     return view;
@@ -202,7 +202,7 @@ export class StoreGate {
     this.#onSharedFailure?.(error);
   }
 
-  async #recordShared(shared: SharedGate, error: unknown, trial: boolean): Promise<void> {
+  async #recordShared(shared: SharedGateState, error: unknown, trial: boolean): Promise<void> {
     const pauseMs = pauseAskedBy(error);
     if (pauseMs !== undefined) await shared.pause(pauseMs);
     if (countsAsOutage(error)) {

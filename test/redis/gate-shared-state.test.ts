@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Coordination, SharedRedis } from '../../src/coordination/coordination.js';
 import { StoreError } from '../../src/spaceis/errors.js';
 import { StoreGate } from '../../src/spaceis/gate.js';
-import { redisSharedGate } from '../../src/spaceis/redis-shared-gate.js';
+import { redisGateState } from '../../src/spaceis/redis-gate-state.js';
 import { coordinationsPerTest } from '../support/redis.js';
 
 /**
@@ -23,7 +23,7 @@ describe('the shared store gate (Redis)', () => {
   const shared = coordinationsPerTest('gate');
 
   function gateOf(coordination: Coordination, options: { failureThreshold?: number; openMs?: number } = {}): StoreGate {
-    return new StoreGate({ now: Date.now, ...options, shared: redisSharedGate(coordination.redis!, LICENSE) });
+    return new StoreGate({ now: Date.now, ...options, shared: redisGateState(coordination.redis!, LICENSE) });
   }
 
   it("holds back the other process after a 429 with Retry-At, telling how long is left", async () => {
@@ -107,7 +107,7 @@ describe('the shared store gate (Redis)', () => {
     const failures: unknown[] = [];
     const gate = new StoreGate({
       now: Date.now,
-      shared: redisSharedGate({ client, key: (name) => `unreachable:${name}` }, LICENSE),
+      shared: redisGateState({ client, key: (name) => `unreachable:${name}` }, LICENSE),
       onSharedFailure: (error) => failures.push(error),
     });
     let called = false;

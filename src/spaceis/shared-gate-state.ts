@@ -6,7 +6,7 @@
  * requests in flight.
  *
  * One process needs none of this: StoreGate keeps today's in-memory state when it gets no
- * SharedGate. With one, StoreGate keeps its local queue and lane fairness in front (only requests
+ * SharedGateState. With one, StoreGate keeps its local queue and lane fairness in front (only requests
  * holding a local slot ask for a shared one) and asks the shared state at every admission, so
  * correctness never depends on a change notice arriving.
  */
@@ -19,7 +19,7 @@ export interface SharedGateView {
   readonly failures: number;
 }
 
-export interface SharedGate {
+export interface SharedGateState {
   /** The license's pause and breaker as every process sees them: one Redis round trip. */
   read(): Promise<SharedGateView>;
   /** Half-open: true for exactly one caller across processes, which sends the trial request. */
