@@ -115,7 +115,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
   // On Redis each license's store gate is shared by every process (loaded only then: see StoreDirectory).
   const redis = coordination.redis;
-  const sharedGate = redis
+  const sharedGateState = redis
     ? await import('./spaceis/redis-gate-state.js').then(({ redisGateState }) => (license: string) => redisGateState(redis, license, { logger }))
     : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
@@ -145,7 +145,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       },
       demoFetch: demoStore,
       coordination,
-      ...(sharedGate ? { sharedGate } : {}),
+      ...(sharedGateState ? { sharedGateState } : {}),
     })),
     carts: new CartRepository(storage.keyv, logger, { clock, expiryDays: config.CART_EXPIRY_DAYS, locks: coordination.locks }),
     nicks: new NickRepository(storage.keyv),

@@ -5,8 +5,8 @@
  * seen by one must stop all of them calling, and all of them together must keep at most four
  * requests in flight.
  *
- * One process needs none of this: StoreGate keeps today's in-memory state when it gets no
- * SharedGateState. With one, StoreGate keeps its local queue and lane fairness in front (only requests
+ * One process needs none of this: its LocalGate (local-gate.ts) keeps all of it in memory. The
+ * SharedGate (shared-gate.ts) keeps its local queue and lane fairness in front (only requests
  * holding a local slot ask for a shared one) and asks the shared state at every admission, so
  * correctness never depends on a change notice arriving.
  */
