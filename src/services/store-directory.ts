@@ -155,6 +155,7 @@ export class StoreDirectory {
    */
   #demoAccess(demoFetch: typeof fetch): ShopAccess {
     if (!this.#demo) {
+      // Local even on Redis: the demo answers in-process, so it has no rate limit to share.
       const gate = createStoreGate({ now: () => this.options.clock.now() });
       const client = new StoreClient({ baseUrl: 'http://demo.invalid', apiKey: 'demo-shop', gate, fetch: demoFetch });
       this.#demo = { client, offers: new OfferCache(client, { now: () => this.options.clock.now() }), gate, lastUsed: 0 };
