@@ -5,19 +5,13 @@ import { StoreError } from '../../src/spaceis/errors.js';
 import { SharedGate } from '../../src/spaceis/shared-gate.js';
 import { redisGateState } from '../../src/spaceis/redis-gate-state.js';
 import { coordinationsPerTest } from '../support/redis.js';
+import { deferred, outage } from '../support/gate.js';
 
 /**
  * The store gate's shared state on a real Redis: two gates on two connections stand for two bot
  * processes selling from one license. What one learns about the store, the other obeys.
  */
 const LICENSE = 'f'.repeat(64);
-const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
 
 describe('the shared store gate (Redis)', () => {
   const shared = coordinationsPerTest('gate');

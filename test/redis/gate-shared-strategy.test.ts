@@ -5,6 +5,7 @@ import { StoreError } from '../../src/spaceis/errors.js';
 import { redisGateState, type RedisGateStateOptions } from '../../src/spaceis/redis-gate-state.js';
 import { SharedGate } from '../../src/spaceis/shared-gate.js';
 import { coordinationsPerTest } from '../support/redis.js';
+import { business, counted, deferred, outage } from '../support/gate.js';
 
 /**
  * SharedGate alone, on a real Redis (the test database, a key prefix of its own, deleted after each
@@ -12,24 +13,6 @@ import { coordinationsPerTest } from '../support/redis.js';
  * moves with an injected clock; the periods kept in Redis are long enough never to end mid-test.
  */
 const LICENSE = 'e'.repeat(64);
-const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
-const business = () => new StoreError({ kind: 'http', status: 422, message: 'no', apiMessage: 'invalid variant' });
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
-
-/** An attempt that counts how often the store was really called. */
-function counted<T>(answer: () => Promise<T>) {
-  const attempt = () => {
-    attempt.calls += 1;
-    return answer();
-  };
-  attempt.calls = 0;
-  return attempt;
-}
 
 describe('SharedGate (Redis)', () => {
   const shared = coordinationsPerTest('gate-strategy');

@@ -3,30 +3,13 @@ import { ManualClock } from '../../../src/clock.js';
 import { StoreError } from '../../../src/spaceis/errors.js';
 import { MAX_PAUSE_MS } from '../../../src/spaceis/gate-rules.js';
 import { LocalGate } from '../../../src/spaceis/local-gate.js';
+import { business, counted, deferred, outage } from '../../support/gate.js';
 
 /**
  * The gate of a license one process sells from, alone: its pause and breaker live in memory and
  * move with the injected clock, so every rule is checked without waiting.
  */
-const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
-const business = () => new StoreError({ kind: 'http', status: 422, message: 'no', apiMessage: 'invalid variant' });
 const ok = () => Promise.resolve('ok');
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
-
-/** An attempt that counts how often the store was really called. */
-function counted<T>(answer: () => Promise<T>) {
-  const attempt = () => {
-    attempt.calls += 1;
-    return answer();
-  };
-  attempt.calls = 0;
-  return attempt;
-}
 
 describe('LocalGate', () => {
   it('pauses for the Retry-At of a 429, at most MAX_PAUSE_MS, then lets calls through', async () => {

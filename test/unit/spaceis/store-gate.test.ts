@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { StoreError } from '../../../src/spaceis/errors.js';
 import { createStoreGate } from '../../../src/spaceis/gate.js';
-
-const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
-const business = () => new StoreError({ kind: 'http', status: 422, message: 'no', apiMessage: 'invalid variant' });
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
+import { business, deferred, outage } from '../../support/gate.js';
 
 describe('StoreGate', () => {
   it('opens after repeated outages, refuses without calling, then lets one trial through', async () => {
