@@ -120,8 +120,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
   // On Redis each license's store gate is shared by every process (loaded only then: see StoreDirectory).
   const redis = coordination.redis;
-  const sharedGate = redis
-    ? await import('./spaceis/redis-shared-gate.js').then(({ redisSharedGate }) => (license: string) => redisSharedGate(redis, license, { logger }))
+  const sharedGateState = redis
+    ? await import('./spaceis/redis-gate-state.js').then(({ redisGateState }) => (license: string) => redisGateState(redis, license, { logger }))
     : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
@@ -169,7 +169,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       },
       demoFetch: demoStore,
       coordination,
-      ...(sharedGate ? { sharedGate } : {}),
+      ...(sharedGateState ? { sharedGateState } : {}),
     })),
     carts,
     checkout,

@@ -1,7 +1,7 @@
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
-import { StoreGate } from '../spaceis/gate.js';
-import type { SharedGate } from '../spaceis/shared-gate.js';
+import { createStoreGate, type StoreGate } from '../spaceis/gate.js';
+import type { SharedGateState } from '../spaceis/shared-gate-state.js';
 import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { DEMO_LICENSE } from '../demo/demo-store.js';
@@ -57,10 +57,10 @@ export interface StoreDirectoryOptions {
   coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe'>;
   /**
    * On Redis: a license's pause, breaker and slots as every process shares them
-   * (src/spaceis/redis-shared-gate.ts). Passed in by app.ts, which loads the Redis libraries only
+   * (src/spaceis/redis-gate-state.ts). Passed in by app.ts, which loads the Redis libraries only
    * when STORAGE_URL is redis:// (they add a quarter of a second to every start otherwise).
    */
-  sharedGate?: (license: string) => SharedGate;
+  sharedGateState?: (license: string) => SharedGateState;
 }
 
 /** A license no guild used for this long is let go: its client (and key), gate and offer cache. */
@@ -155,7 +155,8 @@ export class StoreDirectory {
    */
   #demoAccess(demoFetch: typeof fetch): ShopAccess {
     if (!this.#demo) {
-      const gate = new StoreGate({ now: () => this.options.clock.now() });
+      // Local even on Redis: the demo answers in-process, so it has no rate limit to share.
+      const gate = createStoreGate({ now: () => this.options.clock.now() });
       const client = new StoreClient({ baseUrl: 'http://demo.invalid', apiKey: 'demo-shop', gate, fetch: demoFetch });
       this.#demo = { client, offers: new OfferCache(client, { now: () => this.options.clock.now() }), gate, lastUsed: 0 };
     }
@@ -216,7 +217,8 @@ export class StoreDirectory {
   }
 
   #hold(license: string, apiKey: string): LicenseEntry {
-    const gate = new StoreGate({ now: () => this.options.clock.now(), ...this.#sharedGate(license) });
+    const { sharedGateState, logger } = this.options;
+    const gate = createStoreGate({ now: () => this.options.clock.now(), license, sharedState: sharedGateState, logger });
     const client = this.#newClient(apiKey, gate, fingerprintOf(license));
     const shared = this.#offerCopies?.forLicense(license);
     const offers = new OfferCache(client, {
@@ -227,18 +229,6 @@ export class StoreDirectory {
     const entry = { client, offers, gate, lastUsed: this.options.clock.now() };
     this.#byLicense.set(license, entry);
     return entry;
-  }
-
-  /** On Redis: the license's pause, breaker and slots shared by every process (keyed by the license id, never the key). */
-  #sharedGate(license: string): { shared: SharedGate; onSharedFailure: (error: unknown) => void } | undefined {
-    const build = this.options.sharedGate;
-    if (!build) return undefined;
-    const { logger } = this.options;
-    return {
-      shared: build(license),
-      onSharedFailure: (error) =>
-        logger?.warn({ fingerprint: fingerprintOf(license), err: { message: (error as Error).message } }, "the license's shared store gate (Redis) is unreachable; store requests are refused until it answers"),
-    };
   }
 
   /** A guild cleared or replaced its own license: the old one goes now, not an hour later. */

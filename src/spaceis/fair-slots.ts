@@ -2,7 +2,7 @@
  * A license's request slots in this process, handed out fairly: waiting callers queue per lane
  * (a guild), slots go round-robin over the lanes, the queue is bounded and one lane may hold at
  * most its share of it, so one guild's crowd cannot starve another guild selling from the same
- * license. Used by the store gate (gate.ts); holds no opinion about the store itself.
+ * license. Used by both store gates (local-gate.ts, shared-gate.ts); holds no opinion about the store itself.
  */
 export class FairSlots {
   #active = 0;
@@ -22,6 +22,11 @@ export class FairSlots {
 
   get queued(): number {
     return this.#queued;
+  }
+
+  /** No slot held and nobody waiting. */
+  get idle(): boolean {
+    return this.#active === 0 && this.#queued === 0;
   }
 
   /** Resolves with a slot; false (at once) when the queue or the lane's share of it is full. */

@@ -1,6 +1,8 @@
-import { StoreError } from './errors.js';
-import { FairSlots } from './fair-slots.js';
-import type { SharedGate, SharedGateView } from './shared-gate.js';
+import type { GateOptions } from './gate-rules.js';
+import { LocalGate } from './local-gate.js';
+import { SharedGate, warnSharedGateDown } from './shared-gate.js';
+import type { SharedGateState } from './shared-gate-state.js';
+import type { Logger } from '../logger.js';
 
 /**
  * Every call to one license's store goes through its gate. A license's rate limit is shared by
@@ -16,283 +18,57 @@ import type { SharedGate, SharedGateView } from './shared-gate.js';
  *   calling for a while, then lets one trial through; success closes it again.
  * Refusals are StoreErrors of kind `unavailable` (breaker, queue) or throttling 429s, so every
  * handler already knows how to answer them.
+ *
+ * Two gates keep these rules (gate-rules.ts), and createStoreGate picks one: LocalGate when one
+ * process sells from the license (all in memory), SharedGate when several do (the pause, breaker and
+ * slots in Redis). The store client and the store directory see only this interface.
  */
-export interface GateOptions {
-  now: () => number;
-  /** Requests in flight at once for this license. */
-  maxConcurrent?: number;
-  /** Requests waiting for a slot; beyond this the store is "busy". */
-  maxQueue?: number;
-  /** Requests one lane (guild) may have waiting. */
-  maxQueuePerLane?: number;
-  /** Consecutive failures that open the breaker. */
-  failureThreshold?: number;
-  /** How long the breaker stays open before a trial request. */
-  openMs?: number;
-  /** How long to hold off when the store says no requests remain but not when they come back. */
-  exhaustedPauseMs?: number;
+export interface StoreGate {
   /**
-   * The license's pause, breaker and request slots shared with other bot processes (Redis). Without
-   * it (one process) the gate keeps all of that in memory, exactly as before.
+   * Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness.
+   * How the attempt ends (an answer, an outage, a 429 with Retry-At) is what the gate learns from.
    */
-  shared?: SharedGate;
-  /** Told once per Redis outage when the shared state cannot be read (requests are refused meanwhile). */
-  onSharedFailure?: (error: unknown) => void;
+  run<T>(method: string, path: string, attempt: () => Promise<T>, lane?: string): Promise<T>;
+  /** Called with each response's `X-RateLimit-Remaining`: 0 pauses the license briefly. */
+  noteRemaining(remaining: number): void;
+  /** The breaker, for the operator's metrics. */
+  readonly state: GateState;
+  /** What the gate holds right now, for the operator's metrics. */
+  readonly load: GateLoad;
+  /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
+  readonly idle: boolean;
 }
-
-/**
- * The longest the store can pause a license with one answer, and the longest wait a member is told
- * (see problem-texts.ts): a real throttle lasts seconds to a few minutes; a Retry-At of days, or an
- * epoch timestamp where seconds belong, must not stop every guild on the license until a restart.
- */
-export const MAX_PAUSE_MS = 5 * 60_000;
 
 export type GateState = 'closed' | 'open' | 'half-open';
 
-export class StoreGate {
-  readonly #now: () => number;
-  readonly #failureThreshold: number;
-  readonly #openMs: number;
-  readonly #exhaustedPauseMs: number;
-
-  readonly #slots: FairSlots;
-  #failures = 0;
-  #openedAt: number | undefined;
-  #trialInFlight = false;
-  #pausedUntil = 0;
-  readonly #shared: SharedGate | undefined;
-  readonly #onSharedFailure: ((error: unknown) => void) | undefined;
-  /** What the shared state said at the last admission: for `state` and `load` (metrics) only, never for deciding. */
-  #lastShared: { view: SharedGateView; at: number } | undefined;
-  #sharedDown = false;
-  /** Requests holding a local slot while they wait for a shared one: queued, to the operator. */
-  #waitingForShared = 0;
-
-  constructor(options: GateOptions) {
-    this.#now = options.now;
-    const maxConcurrent = options.maxConcurrent ?? 4;
-    // Waiting costs a closure each; 1 000 lets a crowd of checkouts queue (measured: 200 at once all
-    // get their link) while still bounding memory and the wait behind a slow store.
-    const maxQueue = options.maxQueue ?? 1_000;
-    this.#slots = new FairSlots(maxConcurrent, maxQueue, options.maxQueuePerLane ?? Math.max(1, Math.floor(maxQueue / 4)));
-    this.#failureThreshold = options.failureThreshold ?? 5;
-    this.#openMs = options.openMs ?? 30_000;
-    this.#exhaustedPauseMs = options.exhaustedPauseMs ?? 1_000;
-    this.#shared = options.shared;
-    this.#onSharedFailure = options.onSharedFailure;
-  }
-
-  get state(): GateState {
-    if (this.#shared) return this.#sharedState();
-    if (this.#openedAt === undefined) return 'closed';
-    return this.#now() - this.#openedAt >= this.#openMs ? 'half-open' : 'open';
-  }
-
-  /** What the gate holds right now, for the operator's metrics. */
-  get load(): { inFlight: number; queued: number; paused: boolean } {
-    const seen = this.#lastShared;
-    const sharedPause = seen !== undefined && this.#now() < seen.at + seen.view.pausedMs;
-    return {
-      inFlight: this.#slots.active - this.#waitingForShared,
-      queued: this.#slots.queued + this.#waitingForShared,
-      paused: this.#now() < this.#pausedUntil || sharedPause,
-    };
-  }
-
-  /** Nothing running or waiting: the gate can be dropped without stranding a caller. */
-  get idle(): boolean {
-    return this.#slots.active === 0 && this.#slots.queued === 0;
-  }
-
-  /** Runs one request attempt under the gate's rules; `lane` is who asks (a guild), for fairness. */
-  async run<T>(method: string, path: string, attempt: () => Promise<T>, lane = 'shared'): Promise<T> {
-    if (this.#shared) return this.#runShared(this.#shared, method, path, attempt, lane);
-    this.#admit(method, path);
-    // Marked before waiting for a slot, so a half-open breaker lets exactly one trial through.
-    const trial = this.state === 'half-open';
-    if (trial) this.#trialInFlight = true;
-    try {
-      await this.#acquire(method, path, lane);
-    } catch (error) {
-      if (trial) this.#trialInFlight = false;
-      throw error;
-    }
-    try {
-      const value = await attempt();
-      this.#succeeded();
-      return value;
-    } catch (error) {
-      this.#failed(error);
-      throw error;
-    } finally {
-      if (trial) this.#trialInFlight = false;
-      this.#release();
-    }
-  }
-
-  /** Called with each response's `X-RateLimit-Remaining`. */
-  noteRemaining(remaining: number): void {
-    if (remaining > 0) return;
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#exhaustedPauseMs);
-    // Best effort: the answer that said so is already on its way to the member.
-    this.#shared?.pause(this.#exhaustedPauseMs).catch((error: unknown) => this.#sharedFailed(error));
-  }
-
-  /**
-   * Several processes on one license: the same rules, with the pause, the breaker and the slots
-   * read from and written to the shared state. Admission reads it first (one round trip), so a
-   * paused or failing store is refused without taking a local slot. Then the local queue (bound
-   * and lane fairness) and only then a shared slot: at most `maxConcurrent` callers per process
-   * poll Redis for one.
-   *
-   * If Redis cannot be reached the request is refused as "temporarily unavailable" rather than
-   * sent under local limits only: every process falling back at once would multiply the license's
-   * load by the number of processes exactly when nobody can see the store's pauses, and the bot's
-   * storage lives on that Redis too, so the member's cart could not be read or emptied anyway.
-   * Redis failing while the results are recorded never changes the member's answer.
-   */
-  async #runShared<T>(shared: SharedGate, method: string, path: string, attempt: () => Promise<T>, lane: string): Promise<T> {
-    const view = await this.#readShared(shared, method, path);
-    if (view.pausedMs > 0) throw throttled(method, path, view.pausedMs);
-    if (view.openMs > 0) throw circuitOpen(method, path);
-    const halfOpen = view.failures >= this.#failureThreshold;
-    const trial = halfOpen && (await this.#sharedCall(method, path, () => shared.claimTrial()));
-    if (halfOpen && !trial) throw circuitOpen(method, path);
-
-    let releaseSlot: (() => Promise<void>) | undefined;
-    try {
-      await this.#acquire(method, path, lane);
-      this.#waitingForShared += 1;
-      try {
-        releaseSlot = await this.#sharedCall(method, path, () => shared.slot());
-      } catch (error) {
-        this.#release();
-        throw error;
-      } finally {
-        this.#waitingForShared -= 1;
-      }
-      if (!releaseSlot) {
-        this.#release();
-        throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: no request slot of the license freed in time` });
-      }
-    } catch (error) {
-      if (trial) await shared.giveUpTrial().catch((failure: unknown) => this.#sharedFailed(failure));
-      throw error;
-    }
-
-    try {
-      const value = await attempt();
-      if (view.failures > 0 || trial) await shared.succeeded().catch((error: unknown) => this.#sharedFailed(error));
-      return value;
-    } catch (error) {
-      await this.#recordShared(shared, error, trial).catch((failure: unknown) => this.#sharedFailed(failure));
-      throw error;
-    } finally {
-      await releaseSlot?.().catch((error: unknown) => this.#sharedFailed(error));
-      this.#release();
-    }
-  }
-
-  async #readShared(shared: SharedGate, method: string, path: string): Promise<SharedGateView> {
-    const view = await this.#sharedCall(method, path, () => shared.read());
-    this.#lastShared = { view, at: this.#now() };
-    return view;
-  }
-
-  /** A shared-state call needed to admit a request; Redis failing refuses the request (see #runShared). */
-  async #sharedCall<T>(method: string, path: string, call: () => Promise<T>): Promise<T> {
-    try {
-      const value = await call();
-      this.#sharedDown = false;
-      return value;
-    } catch (error) {
-      this.#sharedFailed(error);
-      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the license's shared gate (Redis) did not answer` });
-    }
-  }
-
-  #sharedFailed(error: unknown): void {
-    if (this.#sharedDown) return;
-    this.#sharedDown = true;
-    this.#onSharedFailure?.(error);
-  }
-
-  async #recordShared(shared: SharedGate, error: unknown, trial: boolean): Promise<void> {
-    if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
-      await shared.pause(Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS));
-    }
-    if (countsAsOutage(error)) {
-      await shared.failed({ threshold: this.#failureThreshold, openMs: this.#openMs, trial });
-    } else if (trial) {
-      // The store answered (a business error, a 4xx): it is up.
-      await shared.succeeded();
-    }
-  }
-
-  #sharedState(): GateState {
-    const seen = this.#lastShared;
-    if (!seen) return 'closed';
-    if (this.#now() < seen.at + seen.view.openMs) return 'open';
-    return seen.view.failures >= this.#failureThreshold ? 'half-open' : 'closed';
-  }
-
-  #admit(method: string, path: string): void {
-    const now = this.#now();
-    if (now < this.#pausedUntil) throw throttled(method, path, this.#pausedUntil - now);
-    const state = this.state;
-    if (state === 'open' || (state === 'half-open' && this.#trialInFlight)) throw circuitOpen(method, path);
-  }
-
-  async #acquire(method: string, path: string, lane: string): Promise<void> {
-    if (!(await this.#slots.acquire(lane))) {
-      throw new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: too many requests waiting` });
-    }
-  }
-
-  #release(): void {
-    this.#slots.release();
-  }
-
-  #succeeded(): void {
-    this.#failures = 0;
-    this.#openedAt = undefined;
-  }
-
-  #failed(error: unknown): void {
-    if (error instanceof StoreError && error.status === 429 && error.retryAfterSeconds !== undefined) {
-      // A Retry-At of days (or an epoch timestamp where seconds belong) must not stop a license until restart.
-      const pauseMs = Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS);
-      this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + pauseMs);
-    }
-    if (!countsAsOutage(error)) {
-      // The store answered (a business error, a 4xx): it is up.
-      if (this.state === 'half-open') this.#succeeded();
-      return;
-    }
-    this.#failures += 1;
-    if (this.state === 'half-open' || this.#failures >= this.#failureThreshold) this.#openedAt = this.#now();
-  }
+export interface GateLoad {
+  inFlight: number;
+  queued: number;
+  paused: boolean;
 }
 
-/** The refusal while the license is paused: a throttling 429 saying how long is left, like the store's own. */
-function throttled(method: string, path: string, leftMs: number): StoreError {
-  return new StoreError({
-    kind: 'http',
-    status: 429,
-    method,
-    path,
-    message: `SpaceIs ${method} ${path} held back: the license's rate limit is paused`,
-    retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+/**
+ * A gate's limits and, for a license several processes sell from, its shared state: `sharedState`
+ * builds it from the license's id (app.ts passes it only on Redis) and `logger` is told when it
+ * cannot be reached. Without `sharedState` the gate is local.
+ */
+export type StoreGateOptions = GateOptions &
+  (
+    | { sharedState?: undefined }
+    | {
+        sharedState: ((license: string) => SharedGateState) | undefined;
+        /** The license's full id (never its key): names its shared state and the log line. */
+        license: string;
+        logger?: Pick<Logger, 'warn'> | undefined;
+      }
+  );
+
+/** The gate for a license: shared with the other processes when there is a shared state, else local. */
+export function createStoreGate(options: StoreGateOptions): StoreGate {
+  if (!options.sharedState) return new LocalGate(options);
+  return new SharedGate({
+    ...options,
+    shared: options.sharedState(options.license),
+    onSharedFailure: warnSharedGateDown(options.logger, options.license),
   });
-}
-
-function circuitOpen(method: string, path: string): StoreError {
-  return new StoreError({ kind: 'unavailable', method, path, message: `SpaceIs ${method} ${path} not sent: the store is failing (circuit open)` });
-}
-
-/** Failures that say the store is down or overloaded, as opposed to an answer we did not like. */
-function countsAsOutage(error: unknown): boolean {
-  if (!(error instanceof StoreError)) return false;
-  if (error.kind === 'timeout' || error.kind === 'network') return true;
-  return error.kind === 'http' && (error.status ?? 0) >= 500;
 }

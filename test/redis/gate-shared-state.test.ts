@@ -2,28 +2,22 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { Coordination, SharedRedis } from '../../src/coordination/coordination.js';
 import { StoreError } from '../../src/spaceis/errors.js';
-import { StoreGate } from '../../src/spaceis/gate.js';
-import { redisSharedGate } from '../../src/spaceis/redis-shared-gate.js';
+import { SharedGate } from '../../src/spaceis/shared-gate.js';
+import { redisGateState } from '../../src/spaceis/redis-gate-state.js';
 import { coordinationsPerTest } from '../support/redis.js';
+import { deferred, outage } from '../support/gate.js';
 
 /**
  * The store gate's shared state on a real Redis: two gates on two connections stand for two bot
  * processes selling from one license. What one learns about the store, the other obeys.
  */
 const LICENSE = 'f'.repeat(64);
-const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
 
 describe('the shared store gate (Redis)', () => {
   const shared = coordinationsPerTest('gate');
 
-  function gateOf(coordination: Coordination, options: { failureThreshold?: number; openMs?: number } = {}): StoreGate {
-    return new StoreGate({ now: Date.now, ...options, shared: redisSharedGate(coordination.redis!, LICENSE) });
+  function gateOf(coordination: Coordination, options: { failureThreshold?: number; openMs?: number } = {}): SharedGate {
+    return new SharedGate({ now: Date.now, ...options, shared: redisGateState(coordination.redis!, LICENSE) });
   }
 
   it("holds back the other process after a 429 with Retry-At, telling how long is left", async () => {
@@ -105,9 +99,9 @@ describe('the shared store gate (Redis)', () => {
     const client = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
     const failures: unknown[] = [];
-    const gate = new StoreGate({
+    const gate = new SharedGate({
       now: Date.now,
-      shared: redisSharedGate({ client, key: (name) => `unreachable:${name}` }, LICENSE),
+      shared: redisGateState({ client, key: (name) => `unreachable:${name}` }, LICENSE),
       onSharedFailure: (error) => failures.push(error),
     });
     let called = false;

@@ -1,7 +1,7 @@
 import type { RuleViolation } from '../../cart/rules.js';
 import type { Messages } from '../../i18n/index.js';
 import type { StoreError } from '../../spaceis/errors.js';
-import { MAX_PAUSE_MS } from '../../spaceis/gate.js';
+import { MAX_PAUSE_MS } from '../../spaceis/gate-rules.js';
 import { clip, plain } from '../text.js';
 
 /** The buyer-facing sentence for a cart rule the bot refused to break. */

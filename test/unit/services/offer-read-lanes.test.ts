@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { offerReader } from '../../../src/services/catalog.js';
-import { StoreGate } from '../../../src/spaceis/gate.js';
+import { createStoreGate } from '../../../src/spaceis/gate.js';
 import { OfferCache, type OfferSource } from '../../../src/spaceis/offer-cache.js';
 import type { ProductVariants } from '../../../src/spaceis/schemas.js';
 
@@ -12,7 +12,7 @@ import type { ProductVariants } from '../../../src/spaceis/schemas.js';
 describe('offer reads and fairness between guilds', () => {
   it('serve another guild’s read in turn, not behind a whole crowd of the first guild’s reads', async () => {
     const clock = new ManualClock();
-    const gate = new StoreGate({ now: () => clock.now(), maxConcurrent: 1 });
+    const gate = createStoreGate({ now: () => clock.now(), maxConcurrent: 1 });
     const started: string[] = [];
     const pending: (() => void)[] = [];
     const answer = (product: string): Promise<ProductVariants> =>

@@ -5,7 +5,7 @@ import { storeErrorText } from '../../../src/discord/views/problem-texts.js';
 import { en } from '../../../src/i18n/en.js';
 import { StoreClient } from '../../../src/spaceis/client.js';
 import { StoreError } from '../../../src/spaceis/errors.js';
-import { StoreGate } from '../../../src/spaceis/gate.js';
+import { createStoreGate, type StoreGate } from '../../../src/spaceis/gate.js';
 import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
 
 /** What the store may answer is bounded: how long it may pause a license, how big an answer is, which ids reach a path. */
@@ -23,7 +23,7 @@ const client = (gate?: StoreGate) => new StoreClient({ baseUrl: fake.url, apiKey
 describe('an absurd Retry-At', () => {
   it('pauses the license at most 5 minutes and never tells a member to wait longer', async () => {
     const clock = new ManualClock();
-    const gate = new StoreGate({ now: () => clock.now() });
+    const gate = createStoreGate({ now: () => clock.now() });
     // An epoch timestamp where a number of seconds belongs.
     fake.failNext('servers', { status: 429, headers: { 'Retry-At': '1795330394' }, body: { success: false, type: 'error', message: 'too many requests' } });
     const first = await client(gate).listServers().catch((error: unknown) => error as StoreError);

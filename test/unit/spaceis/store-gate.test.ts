@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { StoreError } from '../../../src/spaceis/errors.js';
-import { StoreGate } from '../../../src/spaceis/gate.js';
-
-const outage = () => new StoreError({ kind: 'http', status: 503, message: 'down' });
-const business = () => new StoreError({ kind: 'http', status: 422, message: 'no', apiMessage: 'invalid variant' });
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
+import { createStoreGate } from '../../../src/spaceis/gate.js';
+import { business, deferred, outage } from '../../support/gate.js';
 
 describe('StoreGate', () => {
   it('opens after repeated outages, refuses without calling, then lets one trial through', async () => {
     const clock = new ManualClock();
-    const gate = new StoreGate({ now: () => clock.now(), failureThreshold: 3, openMs: 30_000 });
+    const gate = createStoreGate({ now: () => clock.now(), failureThreshold: 3, openMs: 30_000 });
     let calls = 0;
     const failing = () => {
       calls += 1;
@@ -39,14 +29,14 @@ describe('StoreGate', () => {
   });
 
   it('does not count business errors as outages', async () => {
-    const gate = new StoreGate({ now: () => 0, failureThreshold: 2 });
+    const gate = createStoreGate({ now: () => 0, failureThreshold: 2 });
     for (let n = 0; n < 5; n += 1) await expect(gate.run('POST', '/v4/cart/paymentUrl', () => Promise.reject(business()))).rejects.toBeDefined();
     expect(gate.state).toBe('closed');
   });
 
   it('holds back every call while the store asked to wait (Retry-At or no requests remaining)', async () => {
     const clock = new ManualClock();
-    const gate = new StoreGate({ now: () => clock.now() });
+    const gate = createStoreGate({ now: () => clock.now() });
     const throttled = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 20 });
     await expect(gate.run('GET', '/v4/servers', () => Promise.reject(throttled))).rejects.toBe(throttled);
     let called = false;
@@ -64,7 +54,7 @@ describe('StoreGate', () => {
   });
 
   it('bounds concurrency and the queue', async () => {
-    const gate = new StoreGate({ now: () => 0, maxConcurrent: 2, maxQueue: 1 });
+    const gate = createStoreGate({ now: () => 0, maxConcurrent: 2, maxQueue: 1 });
     const slow = [deferred<number>(), deferred<number>(), deferred<number>()];
     let running = 0;
     let peak = 0;
@@ -89,7 +79,7 @@ describe('StoreGate', () => {
 
 describe('StoreGate fairness', () => {
   it('serves waiting guilds in turn, so one guild’s crowd cannot starve another', async () => {
-    const gate = new StoreGate({ now: () => 0, maxConcurrent: 1 });
+    const gate = createStoreGate({ now: () => 0, maxConcurrent: 1 });
     const order: string[] = [];
     const blocker = deferred<void>();
     const running = gate.run('POST', '/p', () => blocker.promise, 'crowd');
@@ -107,7 +97,7 @@ describe('StoreGate fairness', () => {
   });
 
   it('caps what one guild may have waiting', async () => {
-    const gate = new StoreGate({ now: () => 0, maxConcurrent: 1, maxQueue: 8, maxQueuePerLane: 2 });
+    const gate = createStoreGate({ now: () => 0, maxConcurrent: 1, maxQueue: 8, maxQueuePerLane: 2 });
     const blocker = deferred<void>();
     const running = gate.run('POST', '/p', () => blocker.promise, 'crowd');
     const waiting = [gate.run('POST', '/p', async () => 1, 'crowd'), gate.run('POST', '/p', async () => 2, 'crowd')];

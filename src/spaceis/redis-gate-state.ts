@@ -3,9 +3,10 @@ import { PrefixedSemaphore } from '../coordination/prefixed-locks.js';
 import type { Redis } from 'ioredis';
 import type { SharedRedis } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
-import type { SharedGate, SharedGateView } from './shared-gate.js';
+import { opensBreaker } from './gate-rules.js';
+import type { SharedGateState, SharedGateView } from './shared-gate-state.js';
 
-export interface RedisSharedGateOptions {
+export interface RedisGateStateOptions {
   /** Requests in flight at once for the license, across every process. */
   slots?: number;
   /**
@@ -36,7 +37,7 @@ export const DEFAULT_ACQUIRE_TIMEOUT_MS = 15_000;
  * Times are Redis's own expiries, so processes on machines with different clocks agree on them
  * (the semaphore alone stamps holders with the caller's clock; its timeout absorbs a small skew).
  */
-export function redisSharedGate(redis: SharedRedis, license: string, options: RedisSharedGateOptions = {}): SharedGate {
+export function redisGateState(redis: SharedRedis, license: string, options: RedisGateStateOptions = {}): SharedGateState {
   const { client } = redis;
   const key = (name: string): string => redis.key(`gate:${license}:${name}`);
   const slots = options.slots ?? 4;
@@ -89,7 +90,7 @@ export function redisSharedGate(redis: SharedRedis, license: string, options: Re
           .exec()) ?? [];
       if (incrError) throw incrError;
       const pipeline = client.pipeline();
-      if (trial || Number(count) >= threshold) pipeline.set(key('open'), '1', 'PX', openMs);
+      if (opensBreaker(Number(count), threshold, trial)) pipeline.set(key('open'), '1', 'PX', openMs);
       if (trial) pipeline.del(key('trial'));
       if (pipeline.length > 0) await pipeline.exec();
     },
