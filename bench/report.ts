@@ -115,7 +115,7 @@ export function printReport(report: Json, log: (text: string) => void): void {
     if (fill && !fill.error) {
       log(
         `fill: ${fill.carts} carts + ${fill.links} link records in ${(fill.totalMs / 1000).toFixed(1)} s; ` +
-          `first ${fill.oneByOne.carts} carts one by one through CartRepository.update: ${fill.oneByOne.perCartMs} ms each (all ${fill.carts} that way: ~${fill.oneByOne.projectedAllCartsS} s); ` +
+          `first ${fill.oneByOne.carts} carts one by one through the cart service (addMany): ${fill.oneByOne.perCartMs} ms each (all ${fill.carts} that way: ~${fill.oneByOne.projectedAllCartsS} s); ` +
           `rest in SQLite transactions (${fill.bulk.cartRows + fill.bulk.linkRows} rows); file ${mb(fill.fileBytes)}`,
       );
     }
@@ -123,7 +123,7 @@ export function printReport(report: Json, log: (text: string) => void): void {
       log(
         table([
           ['operation at scale', 'n', 'p50', 'p95', 'p99', 'max'],
-          ['cart read/modify/write (CartRepository.update)', measure.rmwMs.n, `${ms(measure.rmwMs.median)} ms`, `${ms(measure.rmwMs.p95)} ms`, `${ms(measure.rmwMs.p99)} ms`, `${ms(measure.rmwMs.max)} ms`],
+          ['cart read/modify/write (cart service setQuantity)', measure.rmwMs.n, `${ms(measure.rmwMs.median)} ms`, `${ms(measure.rmwMs.p95)} ms`, `${ms(measure.rmwMs.p99)} ms`, `${ms(measure.rmwMs.max)} ms`],
           ['payment link create (record + 4 indexes)', measure.linkCreateMs.n, `${ms(measure.linkCreateMs.median)} ms`, `${ms(measure.linkCreateMs.p95)} ms`, `${ms(measure.linkCreateMs.p99)} ms`, `${ms(measure.linkCreateMs.max)} ms`],
           ['link lookup (findByUrl + listForMember)', measure.linkLookupMs.n, `${ms(measure.linkLookupMs.median)} ms`, `${ms(measure.linkLookupMs.p95)} ms`, `${ms(measure.linkLookupMs.p99)} ms`, `${ms(measure.linkLookupMs.max)} ms`],
         ]),

@@ -4,14 +4,14 @@
  *
  *   node storage-scale.js fill <sqlite file> <carts> <links>
  *     Opens the storage exactly as the bot does (openStorage + the repositories) and fills it.
- *     The first carts go through CartRepository.update one by one (the bot's own write path), which
+ *     The first carts go through the cart service one by one (the bot's own write path), which
  *     also tells how long a one-by-one fill of all of them would take; the rest, and every payment-link
  *     record with its indexes, are written in SQLite transactions through the same store's `query`,
  *     with the keys (Keyv's namespace prefix) and values (Keyv's serializer) Keyv itself would write.
  *
  *   node storage-scale.js measure <sqlite file> <carts> <links> <cycles>
  *     A fresh process opens the filled storage and times cart read/modify/write cycles through
- *     CartRepository.update, payment-link creation and lookups, and reports its RSS.
+ *     the cart service's setQuantity, payment-link creation and lookups, and reports its RSS.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
