@@ -67,6 +67,8 @@ export interface Bot {
   start(): Promise<void>;
   /** Disconnects from Discord and closes storage. */
   stop(): Promise<void>;
+  /** Resolves once no interaction is being handled (what a handler writes after its answer is then in storage). */
+  settled(): Promise<void>;
 }
 
 /** Registers every feature's slash command (npm run register-commands, and the tests' local Discord). */
@@ -217,6 +219,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       await ready;
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       await linkPruner.start();
+    },
+    async settled() {
+      while (!(await inFlight.drain(60_000)));
     },
     /** Stops taking interactions, lets those in flight finish (up to a bound), then closes everything. Idempotent. */
     stop() {

@@ -45,6 +45,7 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
     return respond.show({ content: text });
   }
   if (outcome.kind === 'store-error') return answerStoreFailure(ctx, outcome.error, 'checkout');
+  if (outcome.kind === 'unshowable-link') return respond.show({ content: t.checkout.unshowableLink });
 
   const { link } = outcome;
   ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
@@ -57,4 +58,5 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
   // Withdrawn by a moderator before it reached the DMs: it must not be shown here either.
   if (delivery.kind === 'withdrawn') return respond.show({ content: t.links.resendGone(link.id) });
   await respond.show(linkInReplyView(t, link, ctx.guildName, delivery.dmFollows));
+  await services.delivery.shownInReply(link, { applicationId, token });
 }

@@ -320,7 +320,9 @@ export const en = {
       `You have got many payment links in the last hour. You can get a new one in ${Math.ceil(seconds / 60)} min; your cart is kept.`,
     pay: 'Pay',
     openDms: 'Open DMs',
-    longUrl: 'The link is too long for a button, so here it is in full:',
+    longUrl: 'The link is too long for a button, so here it is in full (tap and hold to copy it):',
+    unshowableLink:
+      "The shop returned a payment link that can't be shown in Discord, so nothing was issued. Your cart is kept: please try again later, or tell the server's staff if it keeps happening.",
     dmTitle: (guild: string) => `Your order — ${guild}`,
     dmNick: 'Nick',
     dmItems: 'Items',

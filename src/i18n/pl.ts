@@ -321,7 +321,9 @@ export const pl: Messages = {
       `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; koszyk zostaje zachowany.`,
     pay: 'Zapłać',
     openDms: 'Otwórz wiadomości',
-    longUrl: 'Link jest za długi na przycisk, więc oto on w całości:',
+    longUrl: 'Link jest za długi na przycisk, więc oto on w całości (przytrzymaj, aby skopiować):',
+    unshowableLink:
+      'Sklep zwrócił link do płatności, którego nie da się pokazać na Discordzie, więc nic nie zostało wystawione. Twój koszyk jest zachowany: spróbuj ponownie później albo zgłoś to administracji serwera, jeśli to się powtarza.',
     dmTitle: (guild) => `Twoje zamówienie — ${guild}`,
     dmNick: 'Nick',
     dmItems: 'Przedmioty',

@@ -7,6 +7,7 @@ import type { NickRepository } from '../storage/nicks.js';
 import { unrecordedLink, type NewPaymentLink, type PaymentLink, type PaymentLinkRepository } from '../storage/payment-links.js';
 import { isStorageError } from '../storage/storage-error.js';
 import type { CartOwner, CartService } from './cart-service.js';
+import { paymentUrlProblem } from './payment-url.js';
 import type { ShopAccess } from './store-directory.js';
 
 /**
@@ -19,7 +20,9 @@ export type CheckoutOutcome =
   | { kind: 'link'; link: PaymentLink }
   | { kind: 'rule'; violation: RuleViolation }
   | { kind: 'too-soon'; retryAfterSeconds: number; reason: 'cooldown' | 'hourly-limit' }
-  | { kind: 'store-error'; error: StoreError };
+  | { kind: 'store-error'; error: StoreError }
+  /** The store answered with a URL Discord cannot carry (services/payment-url.ts): nothing was issued. */
+  | { kind: 'unshowable-link' };
 
 export interface CheckoutRequest extends CartOwner {
   /** Already checked against the nick rule (src/cart/nick.ts). */
@@ -32,8 +35,8 @@ export interface CheckoutRequest extends CartOwner {
 export type DeliveryNote =
   /** Shown in the checkout reply (DMs closed or slow). */
   | { kind: 'reply' }
-  /** A DM carries it; `shownInReply` when the reply showed it first. */
-  | { kind: 'dm'; channelId: string; messageId: string; shownInReply: boolean };
+  /** A DM carries it (a reply already noted stays noted beside it). */
+  | { kind: 'dm'; channelId: string; messageId: string };
 
 /** Links one member may get in one guild per hour, whatever the cooldown: a bound on abuse of the shop's rate limit. */
 export const MAX_LINKS_PER_HOUR = 10;
@@ -90,6 +93,12 @@ export class CheckoutService {
           }
           return { empty: false, result: { kind: 'store-error', error } };
         }
+        const problem = paymentUrlProblem(url);
+        if (problem) {
+          // Refused before anything changes: the cart stays, nothing is recorded. Never the URL in the log.
+          logger.warn({ guild: guildId, user: userId, problem, length: url.length }, 'the store returned a payment URL that cannot be shown; nothing issued');
+          return { empty: false, result: { kind: 'unshowable-link' } };
+        }
 
         issued = await this.#keepRecordOf({ guildId, userId, nick, url, license: shop.license, createdAt: now, items: linkItemsOf(cart.lines) });
         return { empty: true, result: { kind: 'link', link: issued } };
@@ -115,8 +124,8 @@ export class CheckoutService {
           return record.delivery?.kind === 'dm' ? { ...record, delivery: { ...record.delivery, shownInReply: true } } : { ...record, delivery: { kind: 'reply', shownInReply: true } };
         }
         if (record.revoked) return record;
-        const { channelId, messageId, shownInReply } = note;
-        return { ...record, delivery: { kind: 'dm', channelId, messageId, ...(shownInReply ? { shownInReply } : {}) } };
+        const { channelId, messageId } = note;
+        return { ...record, delivery: { kind: 'dm', channelId, messageId, ...(record.delivery?.shownInReply ? { shownInReply: true } : {}) } };
       });
       // No record (storage could not keep it at checkout): the link still stands.
       return note.kind === 'dm' && updated?.revoked ? 'withdrawn' : 'recorded';

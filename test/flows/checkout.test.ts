@@ -6,6 +6,8 @@ import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
+import { linkSteps } from '../support/links.js';
+import { MAX_PAYMENT_URL_LENGTH } from '../../src/services/payment-url.js';
 import { button, buttonLabels, buttons, textOf } from '../support/ui.js';
 import { pl } from '../../src/i18n/pl.js';
 
@@ -129,6 +131,8 @@ describe('checkout', () => {
     const reply = await member.run('checkout', { nick: 'ClosedDms' });
     expect(reply.message!.content).toContain("I couldn't send you a DM (your DMs are closed)");
     expect(button(reply.message!, en.checkout.pay).url).toBe(h.store.paymentUrls.at(-1));
+    // Where the link went is noted once Discord took the reply, just after the member sees it.
+    await h.bot.settled();
     const { links } = await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
     expect(links[0]!.delivery).toEqual({ kind: 'reply', shownInReply: true });
   });
@@ -153,6 +157,71 @@ describe('checkout', () => {
       const second = h.discord.waitForDm(member.user.id);
       await member.run('checkout', { nick: 'LongLink' });
       expect(textOf(await second)).toContain(huge);
+    } finally {
+      h.store.nextPaymentUrl = undefined;
+    }
+  });
+
+  it('does not record a link as shown in the reply when Discord refused that reply', async () => {
+    const member = new Member(h);
+    h.discord.refuseDms(member.user.id);
+    await addToCart(member, VIP_30);
+    // The edit of the deferred reply that would carry the link is refused by Discord.
+    h.discord.failRoute('PATCH', /^\/webhooks\/\d+\/[^/]+\/messages\/@original$/, { status: 400, body: { code: 50035, message: 'Invalid Form Body' } });
+    await member.run('checkout', { nick: 'NoReply' });
+    await h.bot.settled();
+    const { links } = await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10);
+    expect(links).toHaveLength(1);
+    // A moderator withdrawing it is not told the member saw it in a reply they never got.
+    const { moderator, links: runLinks } = linkSteps(h);
+    const answer = textOf((await runLinks(moderator(), 'revoke', { link: links[0]!.id })).message!);
+    expect(answer).toContain(en.links.revoked(links[0]!.id, `<@${member.user.id}>`, 'NoReply'));
+    expect(answer).not.toContain(en.links.shownInReply);
+    expect(answer).not.toContain(en.links.replyEdited);
+    expect(links[0]!.delivery).toBeUndefined();
+  });
+
+  it('refuses a link Discord cannot carry as the shop’s error, keeping the cart and recording nothing', async () => {
+    const member = new Member(h);
+    const unshowable = [
+      `https://sklep.example.pl/pay/huge?token=${'z'.repeat(4200)}`, // 4 239 characters: over an embed's 4 096
+      'https://sklep.example.pl/pay/1?token=a b',
+      'https://sklep.example.pl/pay/1\n?token=ab',
+      'https:sklep.example.pl/pay/1',
+    ];
+    try {
+      await addToCart(member, VIP_30, 2);
+      for (const url of unshowable) {
+        h.store.nextPaymentUrl = () => url;
+        const reply = await member.run('checkout', { nick: 'BadLink' });
+        expect(reply.message!.content).toBe(en.checkout.unshowableLink);
+        h.clock.advance(COOLDOWN_MS);
+      }
+      expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+      expect(await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10)).toEqual({ links: [], total: 0 });
+      // Never in the log either: it is a live payment URL.
+      expect(h.logs.some((line) => line.includes('pay/1?token=a b') || line.includes('z'.repeat(100)))).toBe(false);
+
+      // The same cart checks out as soon as the shop returns a link that can be shown.
+      h.store.nextPaymentUrl = undefined;
+      const dm = h.discord.waitForDm(member.user.id);
+      await member.run('checkout', { nick: 'BadLink' });
+      expect(buttons(await dm).map((button) => button.label)).toEqual([en.checkout.pay]);
+    } finally {
+      h.store.nextPaymentUrl = undefined;
+    }
+  });
+
+  it('shows a valid link too long for a button in a code block, and records where it went only once Discord took it', async () => {
+    const member = new Member(h);
+    const longest = `https://sklep.example.pl/pay/longest?token=${'q'.repeat(MAX_PAYMENT_URL_LENGTH - 43)}`;
+    expect(longest).toHaveLength(MAX_PAYMENT_URL_LENGTH);
+    h.store.nextPaymentUrl = () => longest;
+    try {
+      await addToCart(member, VIP_30);
+      const dm = h.discord.waitForDm(member.user.id);
+      await member.run('checkout', { nick: 'LongLink' });
+      expect(textOf(await dm)).toContain(`\`\`\`\n${longest}\n\`\`\``);
     } finally {
       h.store.nextPaymentUrl = undefined;
     }
@@ -253,6 +322,7 @@ describe('checkout when DMs are slow (a crowd checking out at once)', () => {
     const sent = await dm;
     expect(buttons(sent).map((b) => [b.label, b.url])).toEqual([[en.checkout.pay, url]]);
 
+    await h.bot.settled();
     await h.bot.services.delivery.whenIdle();
     const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
     expect(link!.delivery).toEqual({
@@ -270,6 +340,7 @@ describe('checkout when DMs are slow (a crowd checking out at once)', () => {
     const dm = h.discord.waitForDm(member.user.id);
     const reply = await member.run('checkout', { nick: 'Crowd_2' });
     const sent = await dm;
+    await h.bot.settled();
     await h.bot.services.delivery.whenIdle();
     const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 1)).links;
     expect(link!.delivery?.kind).toBe('dm');

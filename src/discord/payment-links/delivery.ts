@@ -75,8 +75,8 @@ export class LinkDelivery {
   }
 
   /**
-   * Checkout: the DM when it goes out in time, else the reply (remembered for 15 minutes, so a
-   * withdrawal can take the Pay button out of it too).
+   * Checkout: the DM when it goes out in time, else `reply`: the caller shows the link in its reply
+   * and then tells `shownInReply`.
    */
   async deliver(
     user: User,
@@ -94,28 +94,31 @@ export class LinkDelivery {
     const dm = this.#sendDm(user, t, link, guildName, log);
     const first = noWait ? 'slow' : await Promise.race([dm, this.#timer(waitMs)]);
     if (first === 'slow') {
-      this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
-      await this.options.records.recordDelivery(link, { kind: 'reply' });
       // The DM follows in the background and, once out, becomes the link's home.
       const following = dm
         .then(async (sent) => {
-          if (sent) await this.#settleDm(sent, t, link, guildName, log, true);
+          if (sent) await this.#settleDm(sent, t, link, guildName, log);
         })
         .catch((error: unknown) => log.error({ err: error, link: link.id }, 'could not record the DM of a payment link'))
         .finally(() => this.#following.delete(following));
       this.#following.add(following);
-      log.info({ link: link.id, dmQueue: this.#dmsOnTheirWay }, 'payment link shown in the reply; its DM follows');
-      this.options.metrics?.linksDelivered.inc({ where: 'reply' });
+      log.info({ link: link.id, dmQueue: this.#dmsOnTheirWay }, 'payment link goes in the reply; its DM follows');
       return { kind: 'reply', dmFollows: true };
     }
-    if (!first) {
-      this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
-      await this.options.records.recordDelivery(link, { kind: 'reply' });
-      this.options.metrics?.linksDelivered.inc({ where: 'reply' });
-      return { kind: 'reply', dmFollows: false };
-    }
+    if (!first) return { kind: 'reply', dmFollows: false };
     this.options.metrics?.linksDelivered.inc({ where: 'dm' });
-    return this.#settleDm(first, t, link, guildName, log, false);
+    return this.#settleDm(first, t, link, guildName, log);
+  }
+
+  /**
+   * The reply carrying the link was accepted by Discord: only now is it noted on the link's record
+   * (so a withdrawal tells moderators the truth), and its handle kept for 15 minutes so a withdrawal
+   * can take the Pay button out of it too.
+   */
+  async shownInReply(link: PaymentLink, reply: ReplyHandle): Promise<void> {
+    this.#replies.remember(link.id, { applicationId: reply.applicationId, token: reply.token });
+    this.options.metrics?.linksDelivered.inc({ where: 'reply' });
+    await this.options.records.recordDelivery(link, { kind: 'reply' });
   }
 
   /**
@@ -125,7 +128,7 @@ export class LinkDelivery {
   async resend(user: User, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
     const sent = await this.#sendDm(user, t, link, guildName, log);
     if (!sent) return { kind: 'reply', dmFollows: false };
-    return this.#settleDm(sent, t, link, guildName, log, link.delivery?.shownInReply ?? false);
+    return this.#settleDm(sent, t, link, guildName, log);
   }
 
   /** Takes the Pay button out of every copy the bot can still change: the DM, and a reply under 15 minutes old. */
@@ -174,8 +177,8 @@ export class LinkDelivery {
   }
 
   /** Records a sent DM as the link's home (unless withdrawn meanwhile) and removes an earlier DM. */
-  async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger, shownInReply: boolean): Promise<Delivery> {
-    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id, shownInReply });
+  async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
+    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id });
     // Not recorded (storage failed, logged): the DM is out and the member has the link; the earlier DM stays.
     if (recorded === 'unrecorded') return { kind: 'dm', channelId: sent.channelId };
     if (recorded === 'withdrawn') {

@@ -31,14 +31,16 @@ function orderEmbed(t: Messages, link: PaymentLink, guildName: string): APIEmbed
 
 /**
  * The link itself goes out exactly as the store returned it: as a `Pay` button while it fits
- * Discord's 512-character limit for button URLs, otherwise as plain text (never shortened):
- * in the message text while it fits there, else in an embed of its own.
+ * Discord's 512-character limit for button URLs, otherwise as text in a code block (easy to copy on
+ * a phone, never shortened): in the message text while it fits there, else in an embed of its own.
+ * Checkout refuses a URL longer than MAX_PAYMENT_URL_LENGTH, so the embed always has room.
  */
 function linkParts(t: Messages, url: string): { components: View['components']; text: string; embeds: APIEmbed[] } {
   if (url.length <= LIMITS.linkButtonUrl) return { components: [row(linkButton(url, t.checkout.pay))], text: '', embeds: [] };
-  const text = `${t.checkout.longUrl}\n${url}`;
+  const block = `\`\`\`\n${url}\n\`\`\``;
+  const text = `${t.checkout.longUrl}\n${block}`;
   if (text.length <= LIMITS.content - 300) return { components: [], text, embeds: [] };
-  return { components: [], text: t.checkout.longUrl, embeds: [{ title: t.checkout.pay, description: url, color: EMBED_COLOR }] };
+  return { components: [], text: t.checkout.longUrl, embeds: [{ title: t.checkout.pay, description: block, color: EMBED_COLOR }] };
 }
 
 export function paymentLinkDm(t: Messages, link: PaymentLink, guildName: string): View {

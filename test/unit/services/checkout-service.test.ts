@@ -36,9 +36,17 @@ describe('checkout service: recording where a link was delivered', () => {
   it('makes a DM the link’s home, and notes a reply beside it', async () => {
     const { paymentLinks, checkout, draft } = setup();
     const link = await paymentLinks.create(draft);
-    expect(await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1', shownInReply: false })).toBe('recorded');
+    expect(await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1' })).toBe('recorded');
     expect((await paymentLinks.get('g1', link.id))?.delivery).toEqual({ kind: 'dm', channelId: 'c1', messageId: 'm1' });
     expect(await checkout.recordDelivery(link, { kind: 'reply' })).toBe('recorded');
+    expect((await paymentLinks.get('g1', link.id))?.delivery).toEqual({ kind: 'dm', channelId: 'c1', messageId: 'm1', shownInReply: true });
+  });
+
+  it('keeps the reply noted when the DM that follows it becomes the link’s home', async () => {
+    const { paymentLinks, checkout, draft } = setup();
+    const link = await paymentLinks.create(draft);
+    await checkout.recordDelivery(link, { kind: 'reply' });
+    await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1' });
     expect((await paymentLinks.get('g1', link.id))?.delivery).toEqual({ kind: 'dm', channelId: 'c1', messageId: 'm1', shownInReply: true });
   });
 
@@ -53,7 +61,7 @@ describe('checkout service: recording where a link was delivered', () => {
     const { paymentLinks, checkout, draft } = setup();
     const link = await paymentLinks.create(draft);
     await paymentLinks.revoke('g1', link.id, 'moderator', draft.createdAt);
-    expect(await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1', shownInReply: true })).toBe('withdrawn');
+    expect(await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1' })).toBe('withdrawn');
     expect((await paymentLinks.get('g1', link.id))?.delivery).toBeUndefined();
   });
 
@@ -61,6 +69,6 @@ describe('checkout service: recording where a link was delivered', () => {
     const { paymentLinks, checkout, draft } = setup();
     const link = await paymentLinks.create(draft);
     paymentLinks.update = () => Promise.reject(new StorageError('write', 'link:g1:x', new Error('disk full')));
-    expect(await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1', shownInReply: false })).toBe('unrecorded');
+    expect(await checkout.recordDelivery(link, { kind: 'dm', channelId: 'c1', messageId: 'm1' })).toBe('unrecorded');
   });
 });
