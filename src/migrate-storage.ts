@@ -87,5 +87,7 @@ function report(counts: MigrationCounts, seconds: number): void {
     ['other', counts.byKind.other],
   ];
   for (const [name, count, note] of rows) out(`  ${name.padEnd(22)}${group(count).padStart(8)}${note ? `  ${note}` : ''}`);
-  out(`In the target: ${group(counts.created)} new, ${group(counts.replaced)} replaced, ${group(counts.identical)} already identical; nothing deleted.`);
+  out(
+    `In the target: ${group(counts.created)} new, ${group(counts.replaced)} replaced, ${group(counts.merged)} index lists merged, ${group(counts.identical)} already identical; nothing deleted.`,
+  );
 }

@@ -139,7 +139,7 @@ describe('moving an installation from SQLite to Redis', () => {
     expect(lines).toContain('nicks 1');
     expect(lines).toContain('checkout times 1');
     expect(lines.find((line) => line.startsWith('link indexes'))).toMatch(/^link indexes 20 1\d\d$/);
-    expect(lines).toContain(`In the target: ${total} new, 0 replaced, 0 already identical; nothing deleted.`);
+    expect(lines).toContain(`In the target: ${total} new, 0 replaced, 0 index lists merged, 0 already identical; nothing deleted.`);
     expect(output).not.toContain('pay.example');
     // Batched reads and writes: seconds, where a round trip per record would take minutes on a loaded machine.
     expect(seconds).toBeLessThan(30);
