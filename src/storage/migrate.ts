@@ -65,20 +65,24 @@ export interface MigrationCounts {
 export async function migrateStorage(options: {
   from: string;
   to: string;
+  /** What messages call each URL by: the flag or the environment variable it came from (default --from, --to). Never the URL. */
+  fromName?: string;
+  toName?: string;
   replace?: boolean;
   /** Told before the copy starts: what is copied where, and what the target holds. */
   onStart?: (plan: { source: string; target: string; sourceRecords: number; targetRecords: number }) => void;
   onProgress?: (copied: number, total: number) => void;
 }): Promise<MigrationCounts> {
+  const { fromName = '--from', toName = '--to' } = options;
   if (options.from.trim() === options.to.trim() && options.from.trim() !== '') {
-    throw new MigrationError('--from and --to name the same storage: nothing to copy');
+    throw new MigrationError(`${fromName} and ${toName} name the same storage: nothing to copy`);
   }
-  const source = await openRecordStore(options.from, '--from', 'source');
+  const source = await openRecordStore(options.from, fromName, 'source');
   let target: RecordStore | undefined;
   try {
-    target = await openRecordStore(options.to, '--to', 'target');
+    target = await openRecordStore(options.to, toName, 'target');
     const sourceRecords = await source.count();
-    if (sourceRecords === 0) throw new MigrationError(`--from holds no shop bot records (${source.description}): is it the STORAGE_URL the bot used?`);
+    if (sourceRecords === 0) throw new MigrationError(`${fromName} holds no shop bot records (${source.description}): is it the STORAGE_URL the bot used?`);
     const targetRecords = await target.count();
     options.onStart?.({ source: source.description, target: target.description, sourceRecords, targetRecords });
 
