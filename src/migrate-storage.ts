@@ -1,54 +1,54 @@
 import { performance } from 'node:perf_hooks';
+import { loadDotEnv } from './env-file.js';
+import { parseMigrationArgs, USAGE, type MigrationSide } from './storage/migrate-args.js';
 import { group, migrateStorage, MigrationError, type MigrationCounts } from './storage/migrate.js';
 
 /**
  * Copies an installation's records from one STORAGE_URL to another, typically from the SQLite file
  * of a single bot to the Redis that several bot processes share (docs/migrate-storage.md):
  *
- *   npm run migrate-storage -- --from sqlite://data/store.sqlite --to redis://127.0.0.1:6379/0
+ *   STORAGE_URL=redis://127.0.0.1:6379/0 npm run migrate-storage -- --from sqlite://data/store.sqlite
  *
+ * The target is STORAGE_URL (the environment, or .env as the bot reads it) unless --to or
+ * --to-env NAME says otherwise; a URL with Redis' password stays out of the process list that way.
  * Idempotent: run it again after a failure, or to check, and it ends with the same target.
- * `--replace` lets it overwrite target records that differ from the source's (see storage/migrate.ts).
+ * `--replace` lets it overwrite target records that differ from the source's, merging index lists (see storage/migrate.ts).
  */
 
-const USAGE = 'Usage: npm run migrate-storage -- --from <STORAGE_URL> --to <STORAGE_URL> [--replace]';
 /** Without a terminal (a log, CI), one progress line every this many records. */
 const LINE_EVERY = 5_000;
 
-const args = process.argv.slice(2);
-const known = new Set(['--from', '--to', '--replace']);
-const unknown = args.filter((arg, index) => arg.startsWith('--') && !known.has(arg) && !['--from', '--to'].includes(args[index - 1] ?? ''));
-const valueOf = (flag: string): string | undefined => {
-  const index = args.indexOf(flag);
-  return index >= 0 ? args[index + 1] : undefined;
-};
-const from = valueOf('--from');
-const to = valueOf('--to');
-if (unknown.length > 0 || from === undefined || to === undefined) {
-  // The arguments are not echoed: a redis:// URL may hold a password.
-  const problems = [unknown.length > 0 ? `Unknown option ${unknown[0]}.` : '', from === undefined ? '--from is missing.' : '', to === undefined ? '--to is missing.' : ''];
-  process.stderr.write(`${problems.filter(Boolean).join(' ')}\n${USAGE}\n`);
+loadDotEnv();
+const parsed = parseMigrationArgs(process.argv.slice(2), process.env);
+if ('problem' in parsed) {
+  process.stderr.write(`${parsed.problem}\n${USAGE}\n`);
   process.exit(1);
 }
+const { from, to, replace } = parsed;
+if (parsed.warning) process.stderr.write(`${parsed.warning}\n`);
+/** " (STORAGE_URL)" after a side read from the environment, so the operator sees which setting it used. */
+const origin = (side: MigrationSide) => (side.name.startsWith('--') ? '' : ` (${side.name})`);
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const tty = process.stdout.isTTY === true;
 let lastLine = 0;
 let progressShown = false;
 
-out('Stop the bot first (every process using --from): records it writes during the copy would not be copied. The source is only read, never changed.');
+out('Stop the bot first (every process using the source): records it writes during the copy would not be copied. The source is only read, never changed.');
 const started = performance.now();
 try {
   const counts = await migrateStorage({
-    from,
-    to,
-    replace: args.includes('--replace'),
+    from: from.url,
+    to: to.url,
+    fromName: from.name,
+    toName: to.name,
+    replace,
     onStart: ({ source, target, sourceRecords, targetRecords }) => {
-      out(`From ${source}: ${group(sourceRecords)} records.`);
+      out(`From ${source}${origin(from)}: ${group(sourceRecords)} records.`);
       out(
         targetRecords === 0
-          ? `To   ${target}: empty.`
-          : `To   ${target}: already holds ${group(targetRecords)} records. A record with the same key gets the source's value; nothing in the target is deleted.`,
+          ? `To   ${target}${origin(to)}: empty.`
+          : `To   ${target}${origin(to)}: already holds ${group(targetRecords)} records. A record with the same key gets the source's value (index lists keep the ids of both); nothing in the target is deleted.`,
       );
     },
     onProgress: (copied, total) => {
@@ -87,5 +87,7 @@ function report(counts: MigrationCounts, seconds: number): void {
     ['other', counts.byKind.other],
   ];
   for (const [name, count, note] of rows) out(`  ${name.padEnd(22)}${group(count).padStart(8)}${note ? `  ${note}` : ''}`);
-  out(`In the target: ${group(counts.created)} new, ${group(counts.replaced)} replaced, ${group(counts.identical)} already identical; nothing deleted.`);
+  out(
+    `In the target: ${group(counts.created)} new, ${group(counts.replaced)} replaced, ${group(counts.merged)} index lists merged, ${group(counts.identical)} already identical; nothing deleted.`,
+  );
 }

@@ -1,3 +1,4 @@
+import { createdAtOf, indexPair, mergedRaw, recordKeysToOrder, sourceAdds, type IndexPair } from './index-merge.js';
 import { MigrationError, openRecordStore, PAGE_SIZE, type RecordStore, type StoredRecord } from './migration-stores.js';
 
 export { MigrationError } from './migration-stores.js';
@@ -13,7 +14,9 @@ export { MigrationError } from './migration-stores.js';
  * run changes nothing. A record that expires (checkout times, demo orders) keeps its expiry: Redis
  * gets the remaining time as the key's TTL; one already expired is skipped.
  *
- * Nothing is ever deleted from either side, and the source is only read.
+ * Nothing is ever deleted from either side, and the source is only read. An index list (a member's
+ * links, the guild's recent links, the day index: index-merge.ts) that both sides hold is merged,
+ * never overwritten: the target keeps the ids it added since an earlier copy.
  */
 
 /** The kinds of records the bot keeps, for the counts an operator sees at the end. */
@@ -45,7 +48,9 @@ export interface MigrationCounts {
   created: number;
   /** Records the target had with another value, now the source's. */
   replaced: number;
-  /** Records the target already had exactly as the source (an earlier run copied them). */
+  /** Index lists the target had without some of the source's ids, now holding the ids of both. */
+  merged: number;
+  /** Records the target already had exactly as the source (an earlier run copied them), and index lists already holding every id of the source's. */
   identical: number;
 }
 
@@ -60,29 +65,33 @@ export interface MigrationCounts {
 export async function migrateStorage(options: {
   from: string;
   to: string;
+  /** What messages call each URL by: the flag or the environment variable it came from (default --from, --to). Never the URL. */
+  fromName?: string;
+  toName?: string;
   replace?: boolean;
   /** Told before the copy starts: what is copied where, and what the target holds. */
   onStart?: (plan: { source: string; target: string; sourceRecords: number; targetRecords: number }) => void;
   onProgress?: (copied: number, total: number) => void;
 }): Promise<MigrationCounts> {
+  const { fromName = '--from', toName = '--to' } = options;
   if (options.from.trim() === options.to.trim() && options.from.trim() !== '') {
-    throw new MigrationError('--from and --to name the same storage: nothing to copy');
+    throw new MigrationError(`${fromName} and ${toName} name the same storage: nothing to copy`);
   }
-  const source = await openRecordStore(options.from, '--from', 'source');
+  const source = await openRecordStore(options.from, fromName, 'source');
   let target: RecordStore | undefined;
   try {
-    target = await openRecordStore(options.to, '--to', 'target');
+    target = await openRecordStore(options.to, toName, 'target');
     const sourceRecords = await source.count();
-    if (sourceRecords === 0) throw new MigrationError(`--from holds no shop bot records (${source.description}): is it the STORAGE_URL the bot used?`);
+    if (sourceRecords === 0) throw new MigrationError(`${fromName} holds no shop bot records (${source.description}): is it the STORAGE_URL the bot used?`);
     const targetRecords = await target.count();
     options.onStart?.({ source: source.description, target: target.description, sourceRecords, targetRecords });
 
     if (targetRecords > 0 && !options.replace) {
       const check = await copy(source, target, { write: false });
-      if (check.replaced > 0) {
+      if (check.replaced + check.merged > 0) {
         throw new MigrationError(
-          `The target already holds ${group(check.replaced)} records that differ from the source's (the bot may have run on it since an earlier copy): ` +
-            'nothing was written. Run again with --replace to overwrite those with the source\'s values (nothing else in the target is touched).',
+          `The target already holds ${group(check.replaced + check.merged)} records that differ from the source's (the bot may have run on it since an earlier copy): ` +
+            'nothing was written. Run again with --replace to overwrite those with the source\'s values (index lists get the ids of both; nothing else in the target is touched).',
         );
       }
     }
@@ -100,8 +109,12 @@ async function copy(source: RecordStore, target: RecordStore, options: { write: 
     expired: 0,
     created: 0,
     replaced: 0,
+    merged: 0,
     identical: 0,
   };
+  // Index lists both sides hold differently: merged once every record is copied, when the times
+  // that order a member's links can be read whichever page their records came in.
+  const merges: { record: StoredRecord; pair: IndexPair }[] = [];
   for await (const page of source.pages(PAGE_SIZE, () => (counts.expired += 1))) {
     const existing = await target.lookup(page.map((record) => record.key));
     const changes: StoredRecord[] = [];
@@ -115,14 +128,49 @@ async function copy(source: RecordStore, target: RecordStore, options: { write: 
         counts.identical += 1;
         continue;
       }
-      if (before === undefined) counts.created += 1;
-      else counts.replaced += 1;
-      changes.push(record);
+      const pair = before === undefined ? undefined : indexPair(record.key, before, record.raw);
+      if (pair && !sourceAdds(pair)) {
+        counts.identical += 1;
+      } else if (pair) {
+        merges.push({ record, pair });
+      } else {
+        if (before === undefined) counts.created += 1;
+        else counts.replaced += 1;
+        changes.push(record);
+      }
     }
     if (options.write && changes.length > 0) await target.write(changes);
     options.onProgress?.(counts.total + counts.expired);
   }
+  for (let start = 0; start < merges.length; start += PAGE_SIZE) {
+    const batch = merges.slice(start, start + PAGE_SIZE);
+    const keys = [...new Set(batch.flatMap(({ pair }) => recordKeysToOrder(pair)))];
+    // A link's creation time from the source's record, else the target's (a link only the target has).
+    const [inSource, inTarget] = await Promise.all([lookupAll(source, keys), lookupAll(target, keys)]);
+    const createdAt = (key: string) => createdAtOf(inSource.get(key) ?? inTarget.get(key));
+    const changes: StoredRecord[] = [];
+    for (const { record, pair } of batch) {
+      const raw = mergedRaw(pair, createdAt);
+      // The source's ids that the target lacked may all fall past the recent list's limit.
+      if (raw === pair.targetRaw) {
+        counts.identical += 1;
+        continue;
+      }
+      counts.merged += 1;
+      changes.push({ ...record, raw });
+    }
+    if (options.write && changes.length > 0) await target.write(changes);
+  }
   return counts;
+}
+
+/** `lookup` a page of keys at a time: one statement or round trip stays bounded however long the lists. */
+async function lookupAll(store: RecordStore, keys: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let start = 0; start < keys.length; start += PAGE_SIZE) {
+    for (const [key, raw] of await store.lookup(keys.slice(start, start + PAGE_SIZE))) found.set(key, raw);
+  }
+  return found;
 }
 
 /** Whether a stored guild settings record holds the guild's own license (its presence only: the sealed value is never read). */

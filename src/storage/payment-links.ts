@@ -33,7 +33,7 @@ const idListSchema = z.array(z.string());
 export const LINK_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** The guild's newest links, for autocomplete without a member: one small read, bounded whatever the guild's size. */
-const RECENT_LIMIT = 50;
+export const RECENT_LIMIT = 50;
 /** Records read at once when walking a member's index. */
 const READ_BATCH = 10;
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { LinkDayIndex, type DayEntry } from '../../src/storage/link-day-index.js';
 import { dayOf, memberKey, newLinkId, recordKey, urlKey, type PaymentLink } from '../../src/storage/payment-link-record.js';
+import { NickRepository } from '../../src/storage/nicks.js';
 import { PaymentLinkRepository } from '../../src/storage/payment-links.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
@@ -139,7 +140,7 @@ describe('moving an installation from SQLite to Redis', () => {
     expect(lines).toContain('nicks 1');
     expect(lines).toContain('checkout times 1');
     expect(lines.find((line) => line.startsWith('link indexes'))).toMatch(/^link indexes 20 1\d\d$/);
-    expect(lines).toContain(`In the target: ${total} new, 0 replaced, 0 already identical; nothing deleted.`);
+    expect(lines).toContain(`In the target: ${total} new, 0 replaced, 0 index lists merged, 0 already identical; nothing deleted.`);
     expect(output).not.toContain('pay.example');
     // Batched reads and writes: seconds, where a round trip per record would take minutes on a loaded machine.
     expect(seconds).toBeLessThan(30);
@@ -159,5 +160,73 @@ describe('moving an installation from SQLite to Redis', () => {
     const friendLinks = textOf(friend.message!);
     expect(friendLinks).toContain(`${links[0]!.id} · Pending`);
     expect(friendLinks).toContain(`${links[1]!.id} · Pending`);
+  });
+
+  describe('URLs out of the process list', () => {
+    const SCRIPT = join(ROOT, 'dist', 'src', 'migrate-storage.js');
+    const BUYER = '200000000000000001';
+    const PASSWORD = 'hunter2-SECRET';
+    let sqliteUrl: string;
+
+    /** A stopped bot's file: one remembered nick is enough to see the copy. */
+    beforeEach(async () => {
+      sqliteUrl = `sqlite://${join(dir, 'store.sqlite')}`;
+      const storage = await openStorage(sqliteUrl);
+      await new NickRepository(storage.keyv).set(BUYER, 'Steve_123');
+      await storage.close();
+    });
+
+    async function nickOnRedis(): Promise<string | undefined> {
+      const storage = await openStorage(redis.url);
+      try {
+        return await new NickRepository(storage.keyv).get(BUYER);
+      } finally {
+        await storage.close();
+      }
+    }
+
+    it('reads both URLs from the environment with --from-env and --to-env: none is on the command line', async () => {
+      const run = await runScript(SCRIPT, ['--from-env', 'OLD_STORE', '--to-env', 'NEW_STORE'], { PATH: process.env.PATH ?? '', OLD_STORE: sqliteUrl, NEW_STORE: redis.url });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('In the target: 1 new');
+      expect(await nickOnRedis()).toBe('Steve_123');
+      // What the process list shows: the script and the variables' names, no URL.
+      expect(run.argv.slice(1)).toEqual([SCRIPT, '--from-env', 'OLD_STORE', '--to-env', 'NEW_STORE']);
+      expect(run.argv.join(' ')).not.toContain('://');
+    });
+
+    it('copies into STORAGE_URL, read from .env as the bot reads it, when neither --to nor --to-env is given', async () => {
+      writeFileSync(join(dir, '.env'), `STORAGE_URL=${redis.url}\n`);
+      const run = await runScript(SCRIPT, ['--from', sqliteUrl], { PATH: process.env.PATH ?? '' }, dir);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^To {3}Redis .* \(STORAGE_URL\): empty\.$/m);
+      expect(await nickOnRedis()).toBe('Steve_123');
+    });
+
+    it('warns, in one line, that a password typed on the command line is visible in the process list, and never prints it', async () => {
+      // The test Redis with a password it does not have: the URL is used as typed, and Redis refuses it.
+      const url = new URL(redis.url);
+      url.username = 'admin';
+      url.password = PASSWORD;
+      const run = await runScript(SCRIPT, ['--from', sqliteUrl, '--to', url.toString()]);
+      const warnings = run.stderr.split('\n').filter((line) => line.includes('process list'));
+      expect(warnings).toEqual([expect.stringMatching(/^Warning: the password in --to is visible in the process list and shell history; .*--to-env NAME/)]);
+      expect(run.stderr).toMatch(/^--to: cannot reach Redis at [^ ]+\/14 \(.+\)\. Start Redis there or correct --to\.$/m);
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).not.toContain(PASSWORD);
+    });
+
+    it('names the variable, never its URL, when it is unset or wrong', async () => {
+      const env = { PATH: process.env.PATH ?? '', NEW_STORE: `redis://:${PASSWORD}@127.0.0.1:6379/main` };
+      const wrong = await runScript(SCRIPT, ['--from', sqliteUrl, '--to-env', 'NEW_STORE'], env);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toBe('NEW_STORE must end in a database number, e.g. redis://127.0.0.1:6379/0\n');
+      const unset = await runScript(SCRIPT, ['--from', sqliteUrl, '--to-env', 'MISSING_STORE'], env);
+      expect(unset.code).toBe(1);
+      expect(unset.stderr).toMatch(/^--to-env: the environment variable MISSING_STORE is not set\.\nUsage: /);
+      expect(wrong.stdout + wrong.stderr + unset.stdout + unset.stderr).not.toContain(PASSWORD);
+    });
   });
 });

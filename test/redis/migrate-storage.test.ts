@@ -12,6 +12,7 @@ import { GuildSettingsRepository } from '../../src/storage/guild-settings.js';
 import { openStorage, type Storage } from '../../src/storage/keyv-store.js';
 import { migrateStorage, MigrationError } from '../../src/storage/migrate.js';
 import { NickRepository } from '../../src/storage/nicks.js';
+import { dayOf } from '../../src/storage/payment-link-record.js';
 import { LINK_RETENTION_DAYS, PaymentLinkRepository, type NewPaymentLink } from '../../src/storage/payment-links.js';
 import { redisUrl, TEST_DB, testStorage } from '../support/redis.js';
 
@@ -206,6 +207,50 @@ describe('migrating storage from SQLite to Redis', () => {
     expect(replaced).toMatchObject({ replaced: 1, created: 0 });
     expect(await onRedis.nicks.get(BUYER)).toBe('Steve_123');
     expect(await onRedis.nicks.get('200000000000000099')).toBe('Only_On_Redis');
+  });
+
+  it('with --replace, merges index lists: links issued on either side after the first copy stay listed, newest first, and are still pruned', async () => {
+    // Noon UTC, so the links minutes apart share a day whatever the hour of the run.
+    const now = Date.parse(dayOf(Date.now())) + 12 * 3_600_000;
+    const { old, recent } = await installation(now);
+    await migrateStorage({ from: sqliteUrl, to: redis.url });
+
+    // The bot ran on Redis since the copy: a link now (the day the source's recent links have) and one
+    // 40 days ago, a day the source's day index does not have.
+    const onRedis = repositories(await open(redis.url));
+    const issuedOnRedis = await onRedis.links.create(link(10, now));
+    const dayOnlyOnRedis = await onRedis.links.create(link(11, now - 40 * DAY));
+    // ...and on the SQLite file too (the operator went back to it for a while): one more link there.
+    const sqlite = await open(sqliteUrl);
+    const issuedOnSqlite = await repositories(sqlite).links.create(link(12, now - 30_000));
+    await sqlite.close();
+    opened = opened.filter((storage) => storage !== sqlite);
+
+    await expect(migrateStorage({ from: sqliteUrl, to: redis.url })).rejects.toThrow(MigrationError);
+    const merged = await migrateStorage({ from: sqliteUrl, to: redis.url, replace: true });
+
+    // Newest first, as the repository keeps them, whichever side issued them.
+    const newestFirst = [issuedOnRedis, issuedOnSqlite, recent[0]!, recent[1]!, recent[2]!, dayOnlyOnRedis, old].map((each) => each.id);
+    expect(newestFirst.length).toBe(7);
+    const page = await onRedis.links.listForMember(GUILD, BUYER, 0, 10);
+    expect(page.links.map((each) => each.id)).toEqual(newestFirst);
+    expect(page.total).toBe(7);
+    expect((await onRedis.links.listRecent(GUILD)).map((each) => each.id)).toEqual(newestFirst);
+    expect((await onRedis.links.listForMemberSince(GUILD, BUYER, now - 60_000, 10)).map((each) => each.id)).toEqual(newestFirst.slice(0, 3));
+    // Merged, not replaced: the member's list, the guild's recent list, today's bucket of the guild's day
+    // index. The list of days differs too, but holds every day of the source's: left as it is.
+    expect(merged).toMatchObject({ merged: 3, replaced: 0 });
+
+    // Run again: the target already lists every id of the source's, so nothing differs and nothing is written.
+    expect(await migrateStorage({ from: sqliteUrl, to: redis.url })).toMatchObject({ merged: 0, replaced: 0, created: 0 });
+
+    // The day only Redis had is still in the day index: pruning after its retention deletes that link (and the old one).
+    expect(await onRedis.links.prune(dayOnlyOnRedis.createdAt + (LINK_RETENTION_DAYS + 1) * DAY)).toBe(2);
+    expect(await onRedis.links.get(GUILD, dayOnlyOnRedis.id)).toBeUndefined();
+    // Today's bucket holds the links of both sides: pruning far ahead deletes every one of them.
+    expect(await onRedis.links.prune(now + (LINK_RETENTION_DAYS + 1) * DAY)).toBe(5);
+    expect((await onRedis.links.listForMember(GUILD, BUYER, 0, 10)).total).toBe(0);
+    expect(await onRedis.links.listRecent(GUILD)).toEqual([]);
   });
 
   it('names the flag and never the password when a URL is wrong or Redis cannot be reached, before reading anything', async () => {

@@ -94,14 +94,23 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
   return bot;
 }
 
-/** Runs a script of the bot (register-commands, migrate-storage) to its end without blocking this process (the local Discord lives here). */
-export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs a script of the bot (register-commands, migrate-storage) to its end without blocking this
+ * process (the local Discord lives here), in `cwd` (by default one that holds no .env). `argv` is
+ * the command line the process ran with, as the process list shows it.
+ */
+export function runScript(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' },
+  cwd = tmpdir(),
+): Promise<{ code: number | null; stdout: string; stderr: string; argv: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => resolve({ code, stdout, stderr, argv: child.spawnargs }));
   });
 }
