@@ -12,18 +12,37 @@ const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY', 'ENCRYPTIO
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function isHttpUrl(value: string): boolean {
+function parsedUrl(value: string): URL | undefined {
   try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
+    return new URL(value);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-const httpUrl = z
+/** This machine: the only place a plain http:// request may go (a local test server, a tunnel's local end). */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * An API the bot sends a secret to (the bot token, a license key): https://, or http:// to this
+ * machine only, so neither ever crosses a network in clear.
+ */
+const apiUrl = z
   .string()
   .trim()
-  .refine(isHttpUrl, 'must be an http(s) URL, e.g. https://api.spaceis.pl')
+  .superRefine((value, context) => {
+    const url = parsedUrl(value);
+    if (!url || !['http:', 'https:'].includes(url.protocol)) {
+      context.addIssue({ code: 'custom', message: 'must be an http(s) URL, e.g. https://api.spaceis.pl' });
+    } else if (url.protocol === 'http:' && !isLoopback(url.hostname.toLowerCase())) {
+      context.addIssue({
+        code: 'custom',
+        message: 'must use https://: the bot sends its secrets there, so it takes http:// only for this machine (localhost, 127.0.0.1, [::1])',
+      });
+    }
+  })
   .transform((value) => value.replace(/\/+$/, ''));
 
 /** A required setting; "missing" reads better than zod's "expected string, received undefined". */
@@ -66,8 +85,8 @@ const shardList = z
 
 const configSchema = z.object({
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
-  DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
-  SPACEIS_API_URL: httpUrl.default('https://api.spaceis.pl'),
+  DISCORD_API_URL: apiUrl.default('https://discord.com/api'),
+  SPACEIS_API_URL: apiUrl.default('https://api.spaceis.pl'),
   /** The default license; a guild's own license (/shop-admin license) takes precedence. */
   SPACEIS_API_KEY: z.string().trim().min(1).optional(),
   /** Seals guilds' license keys at rest. Needed only once an admin stores a guild license. */

@@ -3,6 +3,14 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('configuration', () => {
   const valid = { DISCORD_TOKEN: 'token-value', SPACEIS_API_KEY: 'key-value' };
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig({ ...valid, ...env });
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
 
   it('applies the documented defaults', () => {
     expect(loadConfig(valid)).toEqual({
@@ -39,6 +47,24 @@ describe('configuration', () => {
     for (const name of ['DISCORD_TOKEN', 'SPACEIS_API_URL', 'LOG_LEVEL', 'STORAGE_URL']) expect(message).toContain(name);
   });
 
+  it('takes plain http:// API URLs only to this machine: the requests carry the bot token and the license key', () => {
+    for (const name of ['SPACEIS_API_URL', 'DISCORD_API_URL']) {
+      for (const local of ['http://127.0.0.1:8080', 'http://127.0.0.1:40123/api', 'http://localhost', 'http://LOCALHOST:3000/', 'http://[::1]:9000']) {
+        expect(problemsOf({ [name]: local }), `${name}=${local}`).toEqual([]);
+      }
+      for (const secure of ['https://api.spaceis.pl', 'https://example.com:8443/base', 'https://10.0.0.5']) {
+        expect(problemsOf({ [name]: secure }), `${name}=${secure}`).toEqual([]);
+      }
+      for (const clear of ['http://example.com', 'http://api.spaceis.pl/', 'http://10.0.0.5:8080', 'http://localhost.example.com', 'http://127.0.0.1.nip.io']) {
+        const problems = problemsOf({ [name]: clear });
+        expect(problems, `${name}=${clear}`).toHaveLength(1);
+        expect(problems[0]).toMatch(new RegExp(`^${name} must use https://`));
+        expect(problems[0]).toContain('http:// only for this machine (localhost, 127.0.0.1, [::1])');
+      }
+    }
+    expect(loadConfig({ ...valid, SPACEIS_API_URL: 'http://localhost:8080/' }).SPACEIS_API_URL).toBe('http://localhost:8080');
+  });
+
   it('takes a redis:// storage URL with a database and a key prefix, and explains a bad one without echoing it', () => {
     expect(loadConfig({ ...valid, STORAGE_URL: 'redis://127.0.0.1:6379/2' }).STORAGE_URL).toBe('redis://127.0.0.1:6379/2');
     expect(loadConfig({ ...valid, STORAGE_URL: 'redis://:pw@redis.internal:6380/0?prefix=shop-eu' }).STORAGE_URL).toContain('prefix=shop-eu');
@@ -55,14 +81,6 @@ describe('configuration', () => {
   });
 
   describe('sharding', () => {
-    const problemsOf = (env: Record<string, string>): string[] => {
-      try {
-        loadConfig({ ...valid, ...env });
-      } catch (error) {
-        return (error as ConfigError).problems;
-      }
-      return [];
-    };
 
     it('runs every shard in this process by default, or the listed ones of SHARD_COUNT', () => {
       expect(loadConfig(valid)).toMatchObject({ SHARDS: 'auto' });
