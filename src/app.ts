@@ -13,6 +13,7 @@ import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
 import { BotMetrics } from './ops/metrics.js';
 import { operatorView } from './ops/operator-view.js';
+import { storageCheck } from './ops/storage-check.js';
 import { demoFetch } from './demo/demo-store.js';
 import { DemoPayPage } from './demo/pay-page.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
@@ -180,11 +181,12 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
     storageBackend: storage.backend,
-    storageWorks: storage.probe,
+    // One check a second at most, shared by readiness probes and the admins' status.
+    storageWorks: storageCheck(storage.probe, clock),
   };
 
   const linkPruner = schedulePruning(services.storage.paymentLinks, clock, logger, coordination);
-  const view = operatorView({ config, client, metrics, storageWorks: storage.probe });
+  const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
   const router = new InteractionRouter(services, features, options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {});

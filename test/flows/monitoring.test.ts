@@ -60,11 +60,38 @@ describe('the operator’s view (HEALTH_PORT)', () => {
   });
 
   it('is not ready while storage fails, and ready again when it works', async () => {
+    h.clock.advance(1_000); // past the last check's second
     h.storage.failWrites = true;
     const failing = await get('/healthz/ready');
     expect(failing.status).toBe(503);
     expect(await failing.json()).toEqual({ ready: false, gateway: 'ready', storage: 'failing' });
     h.storage.recover();
+    h.clock.advance(1_000);
+    expect((await get('/healthz/ready')).status).toBe(200);
+  });
+
+  it('says ready to every one of many overlapping probes while storage works (two scrapers, a flood)', async () => {
+    h.clock.advance(1_000);
+    const answers = await Promise.all(Array.from({ length: 300 }, () => get('/healthz/ready').then(async (answer) => ({ status: answer.status, body: await answer.json() }))));
+    const failing = answers.filter((answer) => answer.status !== 200);
+    expect(failing, JSON.stringify(failing.slice(0, 3))).toEqual([]);
+    expect(answers.every((answer) => (answer.body as { storage: string }).storage === 'ok')).toBe(true);
+  });
+
+  it('writes to storage at most once a second, however many probes ask, and asks again after a second', async () => {
+    h.clock.advance(1_000);
+    const writesBefore = h.storage.writes;
+    await Promise.all(Array.from({ length: 50 }, () => get('/healthz/ready')));
+    for (let i = 0; i < 20; i += 1) expect((await get('/healthz/ready')).status).toBe(200);
+    h.clock.advance(999);
+    expect((await get('/healthz/ready')).status).toBe(200);
+    expect(h.storage.writes - writesBefore).toBeLessThanOrEqual(1);
+
+    h.clock.advance(1);
+    h.storage.failWrites = true; // a fresh check sees it at once
+    expect((await get('/healthz/ready')).status).toBe(503);
+    h.storage.recover();
+    h.clock.advance(1_000);
     expect((await get('/healthz/ready')).status).toBe(200);
   });
 
