@@ -236,8 +236,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await linkPruner.stop();
     dmWarmer.stop();
     await client.destroy();
-    await view.stop();
-    await demoPage.close();
+    // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.
+    await Promise.all([view.stop(), demoPage.close()]);
     await storage.close();
     await coordination.close();
   }

@@ -8,12 +8,13 @@
  * kept while the process runs: settings are per guild, and a bot that never serves a demo guild
  * never opens a port.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { formatPln, messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
+import { closeListener, createListener } from '../ops/http-listener.js';
 import { demoItem, type DemoOrder } from './demo-store.js';
 
 /** Long enough to try the page days later; the link record (for moderators) outlives it. */
@@ -60,11 +61,11 @@ export class DemoPayPage {
     const server = this.#server;
     this.#server = undefined;
     this.#listening = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server) await closeListener(server);
   }
 
   async #listen(): Promise<string> {
-    const server = createServer((req, res) => {
+    const server = createListener((req, res) => {
       void this.#answer(req.method ?? '', req.url ?? '').then(
         ({ status, html }) => {
           res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });

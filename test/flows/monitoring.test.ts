@@ -1,16 +1,8 @@
-import { createServer, Server } from 'node:net';
+import { Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
-
-/** A port nothing listens on right now (the system picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort, halfSentRequest } from '../support/sockets.js';
 
 /** One value of a Prometheus text exposition (0 when the series is not there yet). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -93,6 +85,16 @@ describe('the operator’s view (HEALTH_PORT)', () => {
     h.storage.recover();
     h.clock.advance(1_000);
     expect((await get('/healthz/ready')).status).toBe(200);
+  });
+
+  it('closes on stop while a client holds a half-sent request, and listens again after the restart', async () => {
+    const stalled = await halfSentRequest(port, '/healthz/ready');
+    // A whole request on another connection: by its answer the listener has read the half one.
+    expect((await get('/healthz/live')).status).toBe(200);
+    const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+    await h.restart(); // on the old code: never resolves (the listener waits for that client)
+    await closed;
+    expect((await get('/healthz/live')).status).toBe(200);
   });
 
   it('is not ready before the first READY', async () => {
