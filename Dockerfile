@@ -24,6 +24,10 @@ USER node
 # Health and metrics (see the README, "Monitoring"); the slim image has no curl, so Node checks.
 ENV HEALTH_PORT=9464 HEALTH_HOST=0.0.0.0
 EXPOSE 9464
+# The demo shop's pay page: listening on the container's network, so a published port reaches it
+# (set DEMO_PUBLIC_URL to the address members open; README, "Running in Docker").
+ENV DEMO_HOST=0.0.0.0
+EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]

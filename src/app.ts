@@ -126,7 +126,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
-  const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
+  const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL });
   const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, coordination.locks);
   const repositories = {

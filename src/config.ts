@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { storageUrlProblem } from './storage/storage-url.js';
 import { parseEncryptionKey } from './security/secret-box.js';
@@ -44,6 +45,28 @@ const apiUrl = z
     }
   })
   .transform((value) => value.replace(/\/+$/, ''));
+
+/** A base URL members' browsers open (the demo pay page's links): nothing secret goes there, so http:// anywhere is fine. */
+const publicUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => {
+      const url = parsedUrl(value);
+      return url !== undefined && ['http:', 'https:'].includes(url.protocol) && url.search === '' && url.hash === '' && !url.username && !url.password;
+    },
+    "must be an absolute http(s) URL that members' browsers open, e.g. https://shop.example.com or http://203.0.113.7:8787 (no ?query or #fragment)",
+  )
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** An address to listen on: an IP address or a host name of this machine. */
+const listenAddress = z
+  .string()
+  .trim()
+  .refine(
+    (value) => isIP(value) !== 0 || /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(value),
+    "must be an address to listen on: 127.0.0.1 (this machine only, the default), 0.0.0.0 (every network interface) or one of this machine's addresses",
+  );
 
 /** A required setting; "missing" reads better than zod's "expected string, received undefined". */
 function required(hint: string) {
@@ -106,8 +129,12 @@ const configSchema = z.object({
       const problem = storageUrlProblem(value);
       if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
-  /** The demo shop's pay page listens on 127.0.0.1 at this port, once a guild uses the demo (0: any free port). */
+  /** The demo shop's pay page listens on DEMO_HOST at this port, once a guild uses the demo (0: any free port). */
   DEMO_PORT: wholeNumber(0, 65535, 'must be a port number (0–65535)').default(8787),
+  /** Where the demo pay page listens: this machine only unless set (0.0.0.0 in the Docker image). */
+  DEMO_HOST: listenAddress.default('127.0.0.1'),
+  /** The base of the demo's Pay links, as members' browsers reach the page; unset: the address it listens on. */
+  DEMO_PUBLIC_URL: publicUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
   CART_EXPIRY_DAYS: wholeNumber(1, 3650, 'must be a whole number of days from 1 to 3650').default(30),

@@ -21,6 +21,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       CART_EXPIRY_DAYS: 30,
       DEMO_PORT: 8787,
+      DEMO_HOST: '127.0.0.1',
       SHARDS: 'auto',
       DISCORD_GLOBAL_RPS: 50,
     });
@@ -63,6 +64,29 @@ describe('configuration', () => {
       }
     }
     expect(loadConfig({ ...valid, SPACEIS_API_URL: 'http://localhost:8080/' }).SPACEIS_API_URL).toBe('http://localhost:8080');
+  });
+
+  it('takes DEMO_HOST, where the demo pay page listens (127.0.0.1 by default), and DEMO_PUBLIC_URL, the base of its links', () => {
+    expect(loadConfig(valid)).toMatchObject({ DEMO_HOST: '127.0.0.1' });
+    expect(loadConfig(valid).DEMO_PUBLIC_URL).toBeUndefined();
+    const server = loadConfig({ ...valid, DEMO_HOST: ' 0.0.0.0 ', DEMO_PUBLIC_URL: 'https://shop.example.com/demo-page/' });
+    expect(server).toMatchObject({ DEMO_HOST: '0.0.0.0', DEMO_PUBLIC_URL: 'https://shop.example.com/demo-page' });
+    for (const host of ['::', '::1', 'localhost', '192.168.1.20', 'bot.internal']) expect(problemsOf({ DEMO_HOST: host }), host).toEqual([]);
+    // Nothing secret goes to the page: http:// to any host is fine.
+    expect(loadConfig({ ...valid, DEMO_PUBLIC_URL: 'http://203.0.113.7:8787' }).DEMO_PUBLIC_URL).toBe('http://203.0.113.7:8787');
+  });
+
+  it('refuses a DEMO_PUBLIC_URL that is not an absolute http(s) URL, and a DEMO_HOST that is not an address', () => {
+    for (const bad of ['shop.example.com:8787', '/demo', 'ftp://shop.example.com', 'https://shop.example.com/?x=1', 'https://shop.example.com/#top', 'javascript:alert(1)']) {
+      expect(problemsOf({ DEMO_PUBLIC_URL: bad }), bad).toEqual([
+        'DEMO_PUBLIC_URL must be an absolute http(s) URL that members\' browsers open, e.g. https://shop.example.com or http://203.0.113.7:8787 (no ?query or #fragment)',
+      ]);
+    }
+    for (const bad of ['http://0.0.0.0', '0.0.0.0:8787', 'my host']) {
+      expect(problemsOf({ DEMO_HOST: bad }), bad).toEqual([
+        'DEMO_HOST must be an address to listen on: 127.0.0.1 (this machine only, the default), 0.0.0.0 (every network interface) or one of this machine\'s addresses',
+      ]);
+    }
   });
 
   it('takes a redis:// storage URL with a database and a key prefix, and explains a bad one without echoing it', () => {

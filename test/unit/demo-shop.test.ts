@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoFetch, demoLandmarks, type DemoOrder } from '../../src/demo/demo-store.js';
-import { DemoPayPage, demoPageHtml, escapeHtml } from '../../src/demo/pay-page.js';
+import { DemoPayPage, demoLocalUrl, demoPageHtml, escapeHtml } from '../../src/demo/pay-page.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
@@ -102,6 +102,17 @@ describe('the demo pay page closing', () => {
     const cut = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
     await page.close(); // on the old code: never resolves (the server waits for that browser)
     await cut;
+  });
+});
+
+describe('the demo pay page address', () => {
+  it('links to the address it binds when DEMO_PUBLIC_URL is unset: this machine for a wildcard address', () => {
+    expect(demoLocalUrl('127.0.0.1', 8787)).toBe('http://127.0.0.1:8787');
+    expect(demoLocalUrl('0.0.0.0', 8787)).toBe('http://127.0.0.1:8787');
+    expect(demoLocalUrl('::', 8787)).toBe('http://127.0.0.1:8787');
+    expect(demoLocalUrl('::1', 9000)).toBe('http://[::1]:9000');
+    expect(demoLocalUrl('localhost', 9000)).toBe('http://localhost:9000');
+    expect(demoLocalUrl('192.168.1.20', 9000)).toBe('http://192.168.1.20:9000');
   });
 });
 
