@@ -1,5 +1,10 @@
+# The current Node.js LTS: 26 "Lithium" (Active LTS 2026-10-28 to 2027-10-20, maintained until
+# 2029-04-30), pinned to one release so every build gets the same Node. To update it, or to pin
+# it by digest as well: README, "Running in Docker".
+ARG NODE_IMAGE=node:26.13.0-bookworm-slim
+
 # Build: compile TypeScript (and sqlite3's native addon) with the dev toolchain.
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -11,7 +16,7 @@ COPY commands ./commands
 RUN npm run build && npm prune --omit=dev
 
 # Run: only the compiled bot and its production dependencies.
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./
