@@ -33,6 +33,8 @@ EXPOSE 9464
 # (set DEMO_PUBLIC_URL to the address members open; README, "Running in Docker").
 ENV DEMO_HOST=0.0.0.0
 EXPOSE 8787
+# It asks the HEALTH_PORT and HEALTH_HOST the container runs with (a wildcard address: this
+# container's own 127.0.0.1); with HEALTH_PORT emptied there is no listener to ask, and it passes.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "const { HEALTH_PORT: port, HEALTH_HOST: host = '' } = process.env; if (!port) process.exit(0); const to = ['', '0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host; fetch(`http://${to}:${port}/healthz/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]
