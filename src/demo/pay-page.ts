@@ -1,7 +1,6 @@
 /**
  * The page behind a demo payment link: a small HTTP listener (on DEMO_HOST, 127.0.0.1 unless set)
- * that shows the order
- * and says plainly that nothing is paid. It answers only `GET /demo/pay/<reference>` for orders
+ * that shows the order and says plainly that nothing is paid. It answers only `GET /demo/pay/<reference>` for orders
  * the demo store took (kept in storage, so a link still opens after a restart); anything else is
  * 404. The reference only ever reaches a lookup by key, and every value on the page is escaped.
  *
