@@ -1,5 +1,10 @@
+# The current Node.js LTS: 26 "Lithium" (Active LTS 2026-10-28 to 2027-10-20, maintained until
+# 2029-04-30), pinned to one release so every build gets the same Node. To update it, or to pin
+# it by digest as well: README, "Running in Docker".
+ARG NODE_IMAGE=node:26.13.0-bookworm-slim
+
 # Build: compile TypeScript (and sqlite3's native addon) with the dev toolchain.
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -11,7 +16,7 @@ COPY commands ./commands
 RUN npm run build && npm prune --omit=dev
 
 # Run: only the compiled bot and its production dependencies.
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -24,6 +29,12 @@ USER node
 # Health and metrics (see the README, "Monitoring"); the slim image has no curl, so Node checks.
 ENV HEALTH_PORT=9464 HEALTH_HOST=0.0.0.0
 EXPOSE 9464
+# The demo shop's pay page: listening on the container's network, so a published port reaches it
+# (set DEMO_PUBLIC_URL to the address members open; README, "Running in Docker").
+ENV DEMO_HOST=0.0.0.0
+EXPOSE 8787
+# It asks the HEALTH_PORT and HEALTH_HOST the container runs with (a wildcard address: this
+# container's own 127.0.0.1); with HEALTH_PORT emptied there is no listener to ask, and it passes.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "const { HEALTH_PORT: port, HEALTH_HOST: host = '' } = process.env; if (!port) process.exit(0); const to = ['', '0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host; fetch(`http://${to}:${port}/healthz/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]

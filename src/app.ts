@@ -13,6 +13,7 @@ import type { Logger } from './logger.js';
 import { StoreDirectory } from './services/store-directory.js';
 import { BotMetrics } from './ops/metrics.js';
 import { operatorView } from './ops/operator-view.js';
+import { storageCheck } from './ops/storage-check.js';
 import { demoFetch } from './demo/demo-store.js';
 import { DemoPayPage } from './demo/pay-page.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
@@ -127,7 +128,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
-  const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT });
+  const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL });
   const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, coordination.locks);
   const repositories = {
@@ -182,11 +183,12 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildLog: new GuildLog(client, guildSettings, logger, clock),
     secretBox,
     storageBackend: storage.backend,
-    storageWorks: storage.probe,
+    // One check a second at most, shared by readiness probes and the admins' status.
+    storageWorks: storageCheck(storage.probe, clock),
   };
 
   const linkPruner = schedulePruning(services.storage.paymentLinks, clock, logger, coordination);
-  const view = operatorView({ config, client, metrics, storageWorks: storage.probe });
+  const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
   const router = new InteractionRouter(services, features, options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {});
@@ -239,8 +241,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await linkPruner.stop();
     dmWarmer.stop();
     await client.destroy();
-    await view.stop();
-    await demoPage.close();
+    // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.
+    await Promise.all([view.stop(), demoPage.close()]);
     await storage.close();
     await coordination.close();
   }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { storageUrlProblem } from './storage/storage-url.js';
 import { parseEncryptionKey } from './security/secret-box.js';
@@ -12,19 +13,60 @@ const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY', 'ENCRYPTIO
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function isHttpUrl(value: string): boolean {
+function parsedUrl(value: string): URL | undefined {
   try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
+    return new URL(value);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-const httpUrl = z
+/** This machine: the only place a plain http:// request may go (a local test server, a tunnel's local end). */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * An API the bot sends a secret to (the bot token, a license key): https://, or http:// to this
+ * machine only, so neither ever crosses a network in clear.
+ */
+const apiUrl = z
   .string()
   .trim()
-  .refine(isHttpUrl, 'must be an http(s) URL, e.g. https://api.spaceis.pl')
+  .superRefine((value, context) => {
+    const url = parsedUrl(value);
+    if (!url || !['http:', 'https:'].includes(url.protocol)) {
+      context.addIssue({ code: 'custom', message: 'must be an http(s) URL, e.g. https://api.spaceis.pl' });
+    } else if (url.protocol === 'http:' && !isLoopback(url.hostname.toLowerCase())) {
+      context.addIssue({
+        code: 'custom',
+        message: 'must use https://: the bot sends its secrets there, so it takes http:// only for this machine (localhost, 127.0.0.1, [::1])',
+      });
+    }
+  })
   .transform((value) => value.replace(/\/+$/, ''));
+
+/** A base URL members' browsers open (the demo pay page's links): nothing secret goes there, so http:// anywhere is fine. */
+const publicUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => {
+      const url = parsedUrl(value);
+      return url !== undefined && ['http:', 'https:'].includes(url.protocol) && url.search === '' && url.hash === '' && !url.username && !url.password;
+    },
+    "must be an absolute http(s) URL that members' browsers open, e.g. https://shop.example.com or http://203.0.113.7:8787 (no ?query or #fragment)",
+  )
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** An address to listen on: an IP address or a host name of this machine. */
+const listenAddress = z
+  .string()
+  .trim()
+  .refine(
+    (value) => isIP(value) !== 0 || /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(value),
+    "must be an address to listen on: 127.0.0.1 (this machine only, the default), 0.0.0.0 (every network interface) or one of this machine's addresses",
+  );
 
 /** A required setting; "missing" reads better than zod's "expected string, received undefined". */
 function required(hint: string) {
@@ -66,8 +108,8 @@ const shardList = z
 
 const configSchema = z.object({
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
-  DISCORD_API_URL: httpUrl.default('https://discord.com/api'),
-  SPACEIS_API_URL: httpUrl.default('https://api.spaceis.pl'),
+  DISCORD_API_URL: apiUrl.default('https://discord.com/api'),
+  SPACEIS_API_URL: apiUrl.default('https://api.spaceis.pl'),
   /** The default license; a guild's own license (/shop-admin license) takes precedence. */
   SPACEIS_API_KEY: z.string().trim().min(1).optional(),
   /** Seals guilds' license keys at rest. Needed only once an admin stores a guild license. */
@@ -87,8 +129,12 @@ const configSchema = z.object({
       const problem = storageUrlProblem(value);
       if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
-  /** The demo shop's pay page listens on 127.0.0.1 at this port, once a guild uses the demo (0: any free port). */
+  /** The demo shop's pay page listens on DEMO_HOST at this port, once a guild uses the demo (0: any free port). */
   DEMO_PORT: wholeNumber(0, 65535, 'must be a port number (0–65535)').default(8787),
+  /** Where the demo pay page listens: this machine only unless set (0.0.0.0 in the Docker image). */
+  DEMO_HOST: listenAddress.default('127.0.0.1'),
+  /** The base of the demo's Pay links, as members' browsers reach the page; unset: the address it listens on. */
+  DEMO_PUBLIC_URL: publicUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
   CART_EXPIRY_DAYS: wholeNumber(1, 3650, 'must be a whole number of days from 1 to 3650').default(30),

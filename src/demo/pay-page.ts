@@ -1,6 +1,6 @@
 /**
- * The page behind a demo payment link: a small HTTP listener on 127.0.0.1 that shows the order
- * and says plainly that nothing is paid. It answers only `GET /demo/pay/<reference>` for orders
+ * The page behind a demo payment link: a small HTTP listener (on DEMO_HOST, 127.0.0.1 unless set)
+ * that shows the order and says plainly that nothing is paid. It answers only `GET /demo/pay/<reference>` for orders
  * the demo store took (kept in storage, so a link still opens after a restart); anything else is
  * 404. The reference only ever reaches a lookup by key, and every value on the page is escaped.
  *
@@ -8,12 +8,13 @@
  * kept while the process runs: settings are per guild, and a bot that never serves a demo guild
  * never opens a port.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { isIPv6, type AddressInfo } from 'node:net';
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { formatPln, messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
+import { closeListener, createListener } from '../ops/http-listener.js';
 import { demoItem, type DemoOrder } from './demo-store.js';
 
 /** Long enough to try the page days later; the link record (for moderators) outlives it. */
@@ -31,6 +32,16 @@ export interface DemoPayPageOptions {
   logger: Logger;
   /** DEMO_PORT; 0 picks a free port (tests). */
   port: number;
+  /** DEMO_HOST: the address it listens on (default 127.0.0.1). */
+  host?: string;
+  /** DEMO_PUBLIC_URL: the base of the links members get; default the address it listens on. */
+  publicUrl?: string | undefined;
+}
+
+/** The page's own address, for links when DEMO_PUBLIC_URL is unset: this machine for a wildcard address. */
+export function demoLocalUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${isIPv6(reachable) ? `[${reachable}]` : reachable}:${port}`;
 }
 
 export class DemoPayPage {
@@ -46,7 +57,7 @@ export class DemoPayPage {
     return `${base}/demo/pay/${reference}`;
   }
 
-  /** The listener's base URL (`http://127.0.0.1:<port>`); idempotent. A failed start is tried again next time. */
+  /** Starts the listener; resolves to the base of the page's links (DEMO_PUBLIC_URL, or its own address). Idempotent; a failed start is tried again next time. */
   start(): Promise<string> {
     this.#listening ??= this.#listen().catch((error: unknown) => {
       this.#listening = undefined;
@@ -60,11 +71,11 @@ export class DemoPayPage {
     const server = this.#server;
     this.#server = undefined;
     this.#listening = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server) await closeListener(server);
   }
 
   async #listen(): Promise<string> {
-    const server = createServer((req, res) => {
+    const server = createListener((req, res) => {
       void this.#answer(req.method ?? '', req.url ?? '').then(
         ({ status, html }) => {
           res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
@@ -76,14 +87,16 @@ export class DemoPayPage {
         },
       );
     });
+    const host = this.options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port, '127.0.0.1', () => resolve());
+      server.listen(this.options.port, host, () => resolve());
     });
     this.#server = server;
     const { port } = server.address() as AddressInfo;
-    this.options.logger.info({ port }, 'demo pay page listening on 127.0.0.1');
-    return `http://127.0.0.1:${port}`;
+    const links = this.options.publicUrl ?? demoLocalUrl(host, port);
+    this.options.logger.info({ host, port, links }, 'demo pay page listening');
+    return links;
   }
 
   async #answer(method: string, url: string): Promise<{ status: number; html: string }> {

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { closeListener, createListener } from './http-listener.js';
 
 /**
  * The host's view of the bot (Docker HEALTHCHECK, Kubernetes probes, Prometheus): GET
@@ -20,7 +21,7 @@ export class HealthPortInUseError extends Error {
 }
 
 export async function startHealthServer(host: string, port: number, sources: HealthSources): Promise<{ close(): Promise<void> }> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = createListener((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     const send = (status: number, type: string, body: string) => {
       response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -50,6 +51,6 @@ export async function startHealthServer(host: string, port: number, sources: Hea
     server.listen(port, host, () => resolve());
   });
   return {
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeListener(server),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
@@ -10,7 +11,10 @@ export interface Storage {
   readonly keyv: Keyv;
   /** What the admin status page shows: the adapter, never a credential. */
   readonly backend: string;
-  /** Writes and reads back a probe record: false when storage cannot do either right now. */
+  /**
+   * Writes and reads back a probe record of this handle's own: false when storage cannot do either
+   * right now. Calls while one is under way share it, so a probe never meets another's value.
+   */
   probe(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -18,7 +22,11 @@ export interface Storage {
 /** Wraps the real store adapter; tests and benchmarks use it to fail or count storage calls. */
 export type AdapterWrapper = (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
 
-const PROBE_KEY = 'storage-probe';
+/**
+ * A probe record outlives its process by this much at most on Redis (a killed process cannot delete
+ * it); a handle deletes its own when it closes.
+ */
+const PROBE_TTL_MS = 10 * 60_000;
 
 /**
  * Opens the Keyv store named by STORAGE_URL: SQLite (the default: nothing to install beside the
@@ -60,19 +68,32 @@ export async function openStorage(
     throwOnErrors: true,
   });
 
+  // Processes sharing storage each probe a key of their own (one shared key made overlapping
+  // probes read each other's value and report working storage as failing).
+  const probeKey = `storage-probe:${randomUUID()}`;
+  let probing: Promise<boolean> | undefined;
+  let probed = false;
+  const probeOnce = async (): Promise<boolean> => {
+    probed = true;
+    try {
+      const nonce = randomUUID();
+      await keyv.set(probeKey, nonce, PROBE_TTL_MS);
+      return (await keyv.get(probeKey)) === nonce;
+    } catch {
+      return false;
+    }
+  };
+
   return {
     keyv,
     backend,
-    probe: async () => {
-      try {
-        const stamp = Date.now();
-        await keyv.set(PROBE_KEY, stamp);
-        return (await keyv.get(PROBE_KEY)) === stamp;
-      } catch {
-        return false;
-      }
-    },
+    probe: () =>
+      (probing ??= probeOnce().finally(() => {
+        probing = undefined;
+      })),
     close: async () => {
+      await probing;
+      if (probed) await keyv.delete(probeKey).catch(() => undefined);
       await keyv.disconnect();
     },
   };

@@ -1,3 +1,4 @@
+import { Server } from 'node:net';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoLandmarks } from '../../src/demo/demo-store.js';
@@ -7,6 +8,7 @@ import { keyFingerprint } from '../../src/security/license-id.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
+import { freePort } from '../support/sockets.js';
 import { button, buttonLabels, option, optionLabels, textOf } from '../support/ui.js';
 
 const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
@@ -232,5 +234,46 @@ describe('the demo shop (/shop-admin license demo)', () => {
     const cleared = await owner.sub('shop-admin', 'license clear');
     expect(cleared.message!.content).toBe(en.admin.demoEnded(keyFingerprint(LICENSE_KEY)));
     expect((await h.bot.services.storage.guildSettings.get(own.id)).demo).toBe(false);
+  });
+});
+
+describe('the demo pay page on a server (DEMO_HOST, DEMO_PUBLIC_URL)', () => {
+  const PUBLIC = 'https://demo.shop.example/pay-page';
+  let h: Harness;
+  let demoPort: number;
+  /** Every address a listener was asked to bind while the harness started and served the checkout. */
+  const binds: unknown[][] = [];
+  const listen = Server.prototype.listen;
+
+  beforeAll(async () => {
+    demoPort = await freePort();
+    Server.prototype.listen = function (this: Server, ...args: unknown[]) {
+      binds.push(args);
+      return (listen as (...inner: unknown[]) => Server).apply(this, args);
+    } as typeof listen;
+    h = await startHarness({ env: { DEMO_HOST: 'localhost', DEMO_PORT: String(demoPort), DEMO_PUBLIC_URL: `${PUBLIC}/` } });
+  });
+  afterAll(async () => {
+    Server.prototype.listen = listen;
+    await h?.close();
+  });
+
+  it('binds DEMO_HOST and puts DEMO_PUBLIC_URL in the Pay button, a page that answers there', async () => {
+    const admin = new Member(h, { permissions: ADMIN });
+    await admin.sub('shop-admin', 'license demo');
+    const member = new Member(h);
+    await addToCart(member, demoLandmarks.vip30, 1);
+    const dm = h.discord.waitForDm(member.user.id);
+    await member.run('checkout', { nick: 'Zdalny' });
+    const url = button(await dm, en.checkout.pay).url!;
+
+    expect(url).toMatch(new RegExp(`^${PUBLIC.replace(/[.]/g, '\\.')}/demo/pay/[A-Za-z0-9_-]{22}$`));
+    const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10)).links;
+    expect(link!.url).toBe(url);
+    expect(binds).toContainEqual([demoPort, 'localhost', expect.any(Function)]);
+    // What a reverse proxy at DEMO_PUBLIC_URL forwards to: the page itself, on DEMO_HOST:DEMO_PORT.
+    const page = await fetch(`http://localhost:${demoPort}${new URL(url).pathname.replace('/pay-page', '')}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Zdalny');
   });
 });

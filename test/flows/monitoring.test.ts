@@ -1,16 +1,8 @@
-import { createServer, Server } from 'node:net';
+import { Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
-
-/** A port nothing listens on right now (the system picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort, halfSentRequest } from '../support/sockets.js';
 
 /** One value of a Prometheus text exposition (0 when the series is not there yet). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -60,12 +52,49 @@ describe('the operator’s view (HEALTH_PORT)', () => {
   });
 
   it('is not ready while storage fails, and ready again when it works', async () => {
+    h.clock.advance(1_000); // past the last check's second
     h.storage.failWrites = true;
     const failing = await get('/healthz/ready');
     expect(failing.status).toBe(503);
     expect(await failing.json()).toEqual({ ready: false, gateway: 'ready', storage: 'failing' });
     h.storage.recover();
+    h.clock.advance(1_000);
     expect((await get('/healthz/ready')).status).toBe(200);
+  });
+
+  it('says ready to every one of many overlapping probes while storage works (two scrapers, a flood)', async () => {
+    h.clock.advance(1_000);
+    const answers = await Promise.all(Array.from({ length: 300 }, () => get('/healthz/ready').then(async (answer) => ({ status: answer.status, body: await answer.json() }))));
+    const failing = answers.filter((answer) => answer.status !== 200);
+    expect(failing, JSON.stringify(failing.slice(0, 3))).toEqual([]);
+    expect(answers.every((answer) => (answer.body as { storage: string }).storage === 'ok')).toBe(true);
+  });
+
+  it('writes to storage at most once a second, however many probes ask, and asks again after a second', async () => {
+    h.clock.advance(1_000);
+    const writesBefore = h.storage.writes;
+    await Promise.all(Array.from({ length: 50 }, () => get('/healthz/ready')));
+    for (let i = 0; i < 20; i += 1) expect((await get('/healthz/ready')).status).toBe(200);
+    h.clock.advance(999);
+    expect((await get('/healthz/ready')).status).toBe(200);
+    expect(h.storage.writes - writesBefore).toBeLessThanOrEqual(1);
+
+    h.clock.advance(1);
+    h.storage.failWrites = true; // a fresh check sees it at once
+    expect((await get('/healthz/ready')).status).toBe(503);
+    h.storage.recover();
+    h.clock.advance(1_000);
+    expect((await get('/healthz/ready')).status).toBe(200);
+  });
+
+  it('closes on stop while a client holds a half-sent request, and listens again after the restart', async () => {
+    const stalled = await halfSentRequest(port, '/healthz/ready');
+    // A whole request on another connection: by its answer the listener has read the half one.
+    expect((await get('/healthz/live')).status).toBe(200);
+    const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+    await h.restart(); // on the old code: never resolves (the listener waits for that client)
+    await closed;
+    expect((await get('/healthz/live')).status).toBe(200);
   });
 
   it('is not ready before the first READY', async () => {

@@ -7,9 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
+import { freePort, halfSentRequest } from '../support/sockets.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
 import { ROOT, runScript, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
-import { textOf } from '../support/ui.js';
+import { button, textOf } from '../support/ui.js';
+import { demoLandmarks } from '../../src/demo/demo-store.js';
 import { en } from '../../src/i18n/en.js';
 import { keyFingerprint } from '../../src/security/license-id.js';
 
@@ -89,6 +91,31 @@ describe('the bot process', () => {
     expect(await bot.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     expect(bot.output.join('')).toContain('"msg":"stopped"');
+  });
+
+  it('on SIGTERM closes its listeners while clients hold half-sent requests, closes storage and exits 0', async () => {
+    const healthPort = await freePort();
+    const bot = await startBot({ HEALTH_PORT: String(healthPort) });
+    // A demo checkout opens the demo pay page.
+    const admin = new Member({ discord }, { permissions: PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ViewChannel });
+    await admin.sub('shop-admin', 'license demo');
+    const member = new Member({ discord });
+    await addToCart(member, demoLandmarks.vip30, 1);
+    const dm = discord.waitForDm(member.user.id);
+    await member.run('checkout', { nick: 'Stalled' });
+    const payUrl = button(await dm, en.checkout.pay).url!;
+
+    const stalled = [await halfSentRequest(healthPort, '/healthz/ready'), await halfSentRequest(Number(new URL(payUrl).port), new URL(payUrl).pathname)];
+    // Whole requests on other connections: by their answers both listeners have read the half ones.
+    expect((await fetch(`http://127.0.0.1:${healthPort}/healthz/live`)).status).toBe(200);
+    expect((await fetch(payUrl)).status).toBe(200);
+    bot.kill('SIGTERM');
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+    const log = bot.output.join('');
+    // On the old code: 'shutdown took too long; exiting', storage never closed.
+    expect(log).not.toContain('shutdown took too long');
+    expect(log).toContain('"msg":"stopped"');
+    for (const socket of stalled) socket.destroy();
   });
 
   it('after SIGKILL mid-purchase restarts with carts, nicks, records and open menus intact', async () => {

@@ -63,6 +63,8 @@ export interface HarnessOptions {
   /** SHARDS and SHARD_COUNT, as an operator sets them (default: SHARDS=auto, all recommended shards). */
   shards?: string;
   shardCount?: number;
+  /** Further settings, as an operator writes them in .env; they win over the harness's own. */
+  env?: Record<string, string>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -90,6 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.shardCount !== undefined ? { SHARD_COUNT: String(options.shardCount) } : {}),
     // Any free port: test files run in parallel, each with its own demo pay page.
     DEMO_PORT: '0',
+    ...options.env,
   });
   const logSink = new Writable({
     write(chunk, _encoding, done) {

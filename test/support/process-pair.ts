@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
@@ -7,6 +6,7 @@ import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { startBotProcess, type BotProcess } from './bot-process.js';
 import { LICENSE_KEY } from './harness.js';
 import { testStorage } from './redis.js';
+import { freePort } from './sockets.js';
 
 /**
  * Two bot processes on one Redis, selling from the same license (the default SPACEIS_API_KEY) of
@@ -53,16 +53,4 @@ export async function startProcessPair(label: string, options: { metrics?: boole
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A port free right now, for a process's health and metrics listener. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

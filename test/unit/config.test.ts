@@ -3,6 +3,14 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('configuration', () => {
   const valid = { DISCORD_TOKEN: 'token-value', SPACEIS_API_KEY: 'key-value' };
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig({ ...valid, ...env });
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
 
   it('applies the documented defaults', () => {
     expect(loadConfig(valid)).toEqual({
@@ -13,6 +21,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       CART_EXPIRY_DAYS: 30,
       DEMO_PORT: 8787,
+      DEMO_HOST: '127.0.0.1',
       SHARDS: 'auto',
       DISCORD_GLOBAL_RPS: 50,
     });
@@ -39,6 +48,47 @@ describe('configuration', () => {
     for (const name of ['DISCORD_TOKEN', 'SPACEIS_API_URL', 'LOG_LEVEL', 'STORAGE_URL']) expect(message).toContain(name);
   });
 
+  it('takes plain http:// API URLs only to this machine: the requests carry the bot token and the license key', () => {
+    for (const name of ['SPACEIS_API_URL', 'DISCORD_API_URL']) {
+      for (const local of ['http://127.0.0.1:8080', 'http://127.0.0.1:40123/api', 'http://localhost', 'http://LOCALHOST:3000/', 'http://[::1]:9000']) {
+        expect(problemsOf({ [name]: local }), `${name}=${local}`).toEqual([]);
+      }
+      for (const secure of ['https://api.spaceis.pl', 'https://example.com:8443/base', 'https://10.0.0.5']) {
+        expect(problemsOf({ [name]: secure }), `${name}=${secure}`).toEqual([]);
+      }
+      for (const clear of ['http://example.com', 'http://api.spaceis.pl/', 'http://10.0.0.5:8080', 'http://localhost.example.com', 'http://127.0.0.1.nip.io']) {
+        const problems = problemsOf({ [name]: clear });
+        expect(problems, `${name}=${clear}`).toHaveLength(1);
+        expect(problems[0]).toMatch(new RegExp(`^${name} must use https://`));
+        expect(problems[0]).toContain('http:// only for this machine (localhost, 127.0.0.1, [::1])');
+      }
+    }
+    expect(loadConfig({ ...valid, SPACEIS_API_URL: 'http://localhost:8080/' }).SPACEIS_API_URL).toBe('http://localhost:8080');
+  });
+
+  it('takes DEMO_HOST, where the demo pay page listens (127.0.0.1 by default), and DEMO_PUBLIC_URL, the base of its links', () => {
+    expect(loadConfig(valid)).toMatchObject({ DEMO_HOST: '127.0.0.1' });
+    expect(loadConfig(valid).DEMO_PUBLIC_URL).toBeUndefined();
+    const server = loadConfig({ ...valid, DEMO_HOST: ' 0.0.0.0 ', DEMO_PUBLIC_URL: 'https://shop.example.com/demo-page/' });
+    expect(server).toMatchObject({ DEMO_HOST: '0.0.0.0', DEMO_PUBLIC_URL: 'https://shop.example.com/demo-page' });
+    for (const host of ['::', '::1', 'localhost', '192.168.1.20', 'bot.internal']) expect(problemsOf({ DEMO_HOST: host }), host).toEqual([]);
+    // Nothing secret goes to the page: http:// to any host is fine.
+    expect(loadConfig({ ...valid, DEMO_PUBLIC_URL: 'http://203.0.113.7:8787' }).DEMO_PUBLIC_URL).toBe('http://203.0.113.7:8787');
+  });
+
+  it('refuses a DEMO_PUBLIC_URL that is not an absolute http(s) URL, and a DEMO_HOST that is not an address', () => {
+    for (const bad of ['shop.example.com:8787', '/demo', 'ftp://shop.example.com', 'https://shop.example.com/?x=1', 'https://shop.example.com/#top', 'javascript:alert(1)']) {
+      expect(problemsOf({ DEMO_PUBLIC_URL: bad }), bad).toEqual([
+        'DEMO_PUBLIC_URL must be an absolute http(s) URL that members\' browsers open, e.g. https://shop.example.com or http://203.0.113.7:8787 (no ?query or #fragment)',
+      ]);
+    }
+    for (const bad of ['http://0.0.0.0', '0.0.0.0:8787', 'my host']) {
+      expect(problemsOf({ DEMO_HOST: bad }), bad).toEqual([
+        'DEMO_HOST must be an address to listen on: 127.0.0.1 (this machine only, the default), 0.0.0.0 (every network interface) or one of this machine\'s addresses',
+      ]);
+    }
+  });
+
   it('takes a redis:// storage URL with a database and a key prefix, and explains a bad one without echoing it', () => {
     expect(loadConfig({ ...valid, STORAGE_URL: 'redis://127.0.0.1:6379/2' }).STORAGE_URL).toBe('redis://127.0.0.1:6379/2');
     expect(loadConfig({ ...valid, STORAGE_URL: 'redis://:pw@redis.internal:6380/0?prefix=shop-eu' }).STORAGE_URL).toContain('prefix=shop-eu');
@@ -55,14 +105,6 @@ describe('configuration', () => {
   });
 
   describe('sharding', () => {
-    const problemsOf = (env: Record<string, string>): string[] => {
-      try {
-        loadConfig({ ...valid, ...env });
-      } catch (error) {
-        return (error as ConfigError).problems;
-      }
-      return [];
-    };
 
     it('runs every shard in this process by default, or the listed ones of SHARD_COUNT', () => {
       expect(loadConfig(valid)).toMatchObject({ SHARDS: 'auto' });

@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoFetch, demoLandmarks, type DemoOrder } from '../../src/demo/demo-store.js';
-import { DemoPayPage, demoPageHtml, escapeHtml } from '../../src/demo/pay-page.js';
+import { DemoPayPage, demoLocalUrl, demoPageHtml, escapeHtml } from '../../src/demo/pay-page.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
@@ -10,6 +10,7 @@ import { StoreClient } from '../../src/spaceis/client.js';
 import { isStoreError } from '../../src/spaceis/errors.js';
 import { OfferCache } from '../../src/spaceis/offer-cache.js';
 import { isSmsPrice } from '../../src/spaceis/schemas.js';
+import { halfSentRequest } from '../support/sockets.js';
 
 /** The demo store through the real client: its answers must pass the same schemas as a real shop's. */
 function demoClient(issued: DemoOrder[] = []): StoreClient {
@@ -87,6 +88,31 @@ describe('the demo pay page', () => {
       expect((await fetch(origin + path)).status, path).toBe(404);
     }
     expect((await fetch(url, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('the demo pay page closing', () => {
+  it('closes while a browser holds a half-sent request', async () => {
+    const page = new DemoPayPage({ keyv: new Keyv(), logger: createLogger('silent'), port: 0 });
+    const url = await page.issue('c'.repeat(22), { nick: 'Steve', items: [], createdAt: 0 });
+    const port = Number(new URL(url).port);
+    const stalled = await halfSentRequest(port, `/demo/pay/${'c'.repeat(22)}`);
+    // A whole request on another connection: by its answer the page has read the half one.
+    expect((await fetch(url)).status).toBe(200);
+    const cut = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+    await page.close(); // on the old code: never resolves (the server waits for that browser)
+    await cut;
+  });
+});
+
+describe('the demo pay page address', () => {
+  it('links to the address it binds when DEMO_PUBLIC_URL is unset: this machine for a wildcard address', () => {
+    expect(demoLocalUrl('127.0.0.1', 8787)).toBe('http://127.0.0.1:8787');
+    expect(demoLocalUrl('0.0.0.0', 8787)).toBe('http://127.0.0.1:8787');
+    expect(demoLocalUrl('::', 8787)).toBe('http://127.0.0.1:8787');
+    expect(demoLocalUrl('::1', 9000)).toBe('http://[::1]:9000');
+    expect(demoLocalUrl('localhost', 9000)).toBe('http://localhost:9000');
+    expect(demoLocalUrl('192.168.1.20', 9000)).toBe('http://192.168.1.20:9000');
   });
 });
 
