@@ -159,6 +159,10 @@ export const pl: Messages = {
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
+    moderatorRoleEveryone:
+      '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
+    moderatorRoleManaged: (role) =>
+      `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
       license: 'Licencja',
       servers: 'Oferowane serwery',

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/security/license-id.js';
+import { LINK_RETENTION_DAYS } from '../../src/services/payment-links.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { allProducts, allVariants, defaultShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
@@ -180,6 +181,61 @@ describe('/shop-admin', () => {
     });
     expect((await both.settled()).message!.content).toBe(en.admin.serversSaved('Survival, SkyBlock'));
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+
+  describe('the moderator role', () => {
+    const linksFor = async (member: Member) => textOf((await member.sub('links', 'user', { member: member.user.id })).message!);
+    const stored = () => h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId);
+
+    it('refuses @everyone and a bot’s own role, saving nothing; an ordinary role works', async () => {
+      const guildId = h.discord.defaultGuildId;
+      const member = new Member(h, { permissions: MEMBER });
+      const before = await stored();
+
+      // @everyone's id is the guild's: every member has it, so every member would pass /links.
+      const everyone = await admin.sub('shop-admin', 'settings', { 'moderator-role': guildId, 'link-lifetime-hours': 48 });
+      expect(everyone.ephemeral).toBe(true);
+      expect(everyone.message!.content).toBe(
+        "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
+      );
+      expect(await stored()).toEqual(before);
+      expect(await linksFor(member)).toBe(en.links.notModerator);
+      const polish = await new Member(h, { permissions: ADMIN, locale: 'pl' }).sub('shop-admin', 'settings', { 'moderator-role': guildId });
+      expect(polish.message!.content).toBe(
+        '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
+      );
+
+      // A bot's own role is Discord's to give: the admins can't choose who has it.
+      const ticketTool = h.discord.addRole(guildId, 'Ticket Tool', { botId: h.discord.newUser({ username: 'ticket-tool' }).id });
+      const managed = await admin.sub('shop-admin', 'settings', { 'moderator-role': ticketTool });
+      expect(managed.ephemeral).toBe(true);
+      expect(managed.message!.content).toBe(
+        `<@&${ticketTool}> is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
+      );
+      expect(await stored()).toEqual(before);
+
+      const helpers = h.discord.addRole(guildId, 'Helpers');
+      try {
+        const saved = await admin.sub('shop-admin', 'settings', { 'moderator-role': helpers });
+        expect(saved.message!.content).toBe(en.admin.settingsSaved);
+        expect(textOf(saved.message!)).toContain(`Moderator role\n<@&${helpers}>`);
+        const helper = new Member(h, { permissions: MEMBER, roles: [helpers] });
+        expect(await linksFor(helper)).toContain(en.links.none(`<@${helper.user.id}>`, LINK_RETENTION_DAYS));
+        expect(await linksFor(member)).toBe(en.links.notModerator);
+      } finally {
+        await admin.sub('shop-admin', 'settings', { reset: 'moderator-role' });
+      }
+    });
+
+    it('lets no one in as a moderator when @everyone was saved by an earlier version', async () => {
+      const member = new Member(h, { permissions: MEMBER });
+      await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { moderatorRoleId: h.discord.defaultGuildId });
+      try {
+        expect(await linksFor(member)).toBe(en.links.notModerator);
+      } finally {
+        await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { moderatorRoleId: null });
+      }
+    });
   });
 
   it('refreshes the offer and reports what the store now holds', async () => {
