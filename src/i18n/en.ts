@@ -144,6 +144,9 @@ export const en = {
     serversPlaceholder: 'Servers to offer',
     serversNone: 'The license has no servers yet.',
     serversSaved: (names: string) => `/shop now offers: ${names}.`,
+    serversPaged: 'Saving a page changes only the servers on it.',
+    serversKeepOne: 'Keep at least one server offered, or /shop has nothing to sell. Nothing was saved.',
+    serversChanged: "The shop's servers changed since this menu was opened, so nothing was saved. Here is the page as it is now.",
 
     settingsTitle: 'Shop settings',
     settingsSaved: 'Saved.',

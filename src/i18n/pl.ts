@@ -145,6 +145,9 @@ export const pl: Messages = {
     serversPlaceholder: 'Oferowane serwery',
     serversNone: 'Licencja nie ma jeszcze serwerów.',
     serversSaved: (names) => `/sklep oferuje teraz: ${names}.`,
+    serversPaged: 'Zapisanie strony zmienia tylko serwery na niej.',
+    serversKeepOne: 'Zostaw co najmniej jeden oferowany serwer, inaczej /sklep nie będzie miał nic do sprzedania. Nic nie zapisano.',
+    serversChanged: 'Serwery sklepu zmieniły się od otwarcia tego menu, więc nic nie zapisano. Oto ta strona w obecnej postaci.',
 
     settingsTitle: 'Ustawienia sklepu',
     settingsSaved: 'Zapisano.',
