@@ -124,6 +124,7 @@ export const adminFeature: Feature = {
     on(adminRoutes.licenseForm, [manageGuild], (_interaction, { key }, ctx) => saveLicense(ctx, key)),
     on(adminRoutes.confirmDemo, [manageGuild], (_interaction, _values, ctx) => switchToDemo(ctx)),
     on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show({ content: ctx.t.admin.demoCancelled, embeds: [], components: [] })),
-    on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], (_interaction, { values }, ctx) => saveServers(ctx, values)),
+    on(adminRoutes.serversPage, [manageGuild, shopConfiguredForAdmins], (_interaction, { page }, ctx) => chooseServers(ctx, page)),
+    on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], (_interaction, input, ctx) => saveServers(ctx, input)),
   ],
 };

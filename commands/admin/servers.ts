@@ -2,6 +2,7 @@ import { ComponentType } from 'discord.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
+import { pageLine, pagerRow, paginate } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { offerReader } from '../../src/services/catalog.js';
 import { shortRef } from '../../src/services/short-ref.js';
@@ -10,48 +11,74 @@ import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { adminRoutes } from './routes.js';
 
-/** /shop-admin servers: which of the license's servers this Discord server offers. */
+/**
+ * /shop-admin servers: which of the license's servers this Discord server offers. A select shows
+ * at most 25 options, so a larger license is paged, and saving a page changes only its servers.
+ */
 
 /** Every server of the license, hidden ones included: this is where admins hide them. */
 function allServers(ctx: ShopContext): Promise<Server[]> {
   return offerReader(ctx.shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId }).servers();
 }
 
-export async function chooseServers(ctx: ShopContext): Promise<void> {
-  const servers = await allServers(ctx);
-  await ctx.respond.show(serversView(ctx.t, ctx.userId, servers, new Set(ctx.settings.hiddenServerIds)));
+/** A short reference to the servers of one page, in order: the same only while the page shows the same servers. */
+function drawnRef(servers: Server[]): string {
+  return shortRef(servers.map((server) => server.id).join('\n'));
 }
 
-export async function saveServers(ctx: ShopContext, chosenRefs: string[]): Promise<void> {
+export async function chooseServers(ctx: ShopContext, page = 0): Promise<void> {
   const servers = await allServers(ctx);
-  const chosen = new Set(chosenRefs);
-  const shown = servers.filter((server) => chosen.has(shortRef(server.id)));
-  if (shown.length === 0) return ctx.respond.show({ content: ctx.t.admin.serversNone, components: [] });
-  const hidden = servers.filter((server) => !chosen.has(shortRef(server.id))).map((server) => server.id);
-  const names = (list: typeof servers) => list.map((server) => plain(server.name)).join(', ') || ctx.t.admin.none;
-  const before = servers.filter((server) => !ctx.settings.hiddenServerIds.includes(server.id));
-  await ctx.services.setup.setHiddenServers(ctx.guildId, hidden);
-  await recordChange(ctx, 'servers', names(before), names(shown));
-  await ctx.respond.show({ content: ctx.t.admin.serversSaved(clip(names(shown), 1500)), embeds: [], components: [] });
+  await ctx.respond.show(serversView(ctx.t, ctx.userId, servers, new Set(ctx.settings.hiddenServerIds), page));
 }
 
-export function serversView(t: Messages, owner: string, servers: Server[], hidden: ReadonlySet<string>): View {
+export async function saveServers(ctx: ShopContext, input: { page: number; drawn: string; values: string[] }): Promise<void> {
+  const { t } = ctx;
+  const servers = await allServers(ctx);
+  const shown = paginate(servers, input.page);
+  const hiddenNow = new Set(ctx.settings.hiddenServerIds);
+  // The page is read again from the offer: if the store's servers moved since the menu was drawn,
+  // the servers the admin left unticked are not known, so nothing is saved and the page is shown anew.
+  if (drawnRef(shown.items) !== input.drawn) return ctx.respond.show(serversView(t, ctx.userId, servers, hiddenNow, input.page, t.admin.serversChanged));
+
+  const chosen = new Set(input.values);
+  const saved = await ctx.services.setup.saveServerPage(ctx.guildId, {
+    license: servers.map((server) => server.id),
+    page: shown.items.map((server) => server.id),
+    offered: shown.items.filter((server) => chosen.has(shortRef(server.id))).map((server) => server.id),
+  });
+  if (!saved) return ctx.respond.show(serversView(t, ctx.userId, servers, hiddenNow, input.page, t.admin.serversKeepOne));
+
+  const offered = (hidden: readonly string[]) =>
+    servers
+      .filter((server) => !hidden.includes(server.id))
+      .map((server) => plain(server.name))
+      .join(', ') || t.admin.none;
+  await recordChange(ctx, 'servers', offered(saved.before.hiddenServerIds), offered(saved.after.hiddenServerIds));
+  const notice = t.admin.serversSaved(clip(offered(saved.after.hiddenServerIds), 1500));
+  await ctx.respond.show(serversView(t, ctx.userId, servers, new Set(saved.after.hiddenServerIds), input.page, notice));
+}
+
+export function serversView(t: Messages, owner: string, servers: Server[], hidden: ReadonlySet<string>, page: number, notice = ''): View {
   if (servers.length === 0) return { content: t.admin.serversNone, embeds: [], components: [] };
-  const shown = servers.slice(0, LIMITS.selectOptions);
+  const shown = paginate(servers, page);
+  const prompt = shown.pages > 1 ? `${t.admin.serversPrompt}\n${t.admin.serversPaged}` : t.admin.serversPrompt;
+  const pager = pagerRow(t, shown, (target) => adminRoutes.serversPage.build(owner, { page: target }));
   return {
-    content: '',
-    embeds: [{ title: t.admin.settingNames.servers, description: t.admin.serversPrompt, color: ADMIN_COLOR }],
+    content: notice,
+    embeds: [{ title: t.admin.settingNames.servers, description: pageLine(t, shown, prompt), color: ADMIN_COLOR }],
     components: [
       {
         type: ComponentType.ActionRow,
         components: [
           {
             type: ComponentType.StringSelect,
-            custom_id: adminRoutes.chooseServers.build(owner, {}),
+            custom_id: adminRoutes.chooseServers.build(owner, { page: shown.page, drawn: drawnRef(shown.items) }),
             placeholder: t.admin.serversPlaceholder,
-            min_values: 1,
-            max_values: shown.length,
-            options: shown.map((server) => ({
+            // One page may be left with none ticked while another page keeps servers offered
+            // (saveServerPage refuses to hide them all); a single page needs one ticked.
+            min_values: shown.pages > 1 ? 0 : 1,
+            max_values: shown.items.length,
+            options: shown.items.map((server) => ({
               value: shortRef(server.id),
               label: clip(server.name, LIMITS.optionLabel),
               ...(server.slug ? { description: clip(server.slug, LIMITS.optionDescription) } : {}),
@@ -60,6 +87,7 @@ export function serversView(t: Messages, owner: string, servers: Server[], hidde
           },
         ],
       },
+      ...(pager ? [pager] : []),
     ],
   };
 }

@@ -26,6 +26,10 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
     const problem = await channelProblem(interaction, logChannel.id, ctx);
     if (problem) return ctx.respond.show({ content: problem });
   }
+  if (role) {
+    const problem = moderatorRoleProblem(t, role, ctx.guildId);
+    if (problem) return ctx.respond.show({ content: problem });
+  }
 
   const changes: SettingsChange = {};
   if (logChannel) changes.logChannelId = logChannel.id;
@@ -49,6 +53,17 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
     await recordChange(ctx, label, describeSetting(channelT, key, before), describeSetting(channelT, key, after));
   }
   await ctx.respond.show(settingsView(t, after, changed.length > 0 ? t.admin.settingsSaved : t.admin.settingsUnchanged));
+}
+
+/**
+ * Why a role can't be the moderator role, or undefined. @everyone (its id is the guild's) is held by
+ * every member, so every member would pass /links; a managed role (a bot's own, an integration's,
+ * the boosters') is given and taken by Discord, so the admins can't choose who has it.
+ */
+function moderatorRoleProblem(t: Messages, role: { id: string; managed: boolean }, guildId: string): string | undefined {
+  if (role.id === guildId) return t.admin.moderatorRoleEveryone;
+  if (role.managed) return t.admin.moderatorRoleManaged(`<@&${role.id}>`);
+  return undefined;
 }
 
 /** Each setting as an admin reads it: channel and role mentions, units, on/off. */

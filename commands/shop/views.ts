@@ -3,7 +3,7 @@ import { lowestPrice } from '../../src/cart/pricing.js';
 import { MAX_QUANTITY } from '../../src/cart/rules.js';
 import type { View } from '../../src/discord/respond.js';
 import { clip, LIMITS, noticeLine, plain } from '../../src/discord/text.js';
-import { button, pagerRow, paginate, row, select, type SelectOption } from '../../src/discord/views/components.js';
+import { button, pageLine, pagerRow, paginate, row, select, type SelectOption } from '../../src/discord/views/components.js';
 import { quantitySelect } from '../../src/discord/views/quantity-picker.js';
 import { formatPln, type Locale, type Messages } from '../../src/i18n/index.js';
 import type { OfferPath, VariantChoice } from '../../src/services/catalog.js';
@@ -210,10 +210,6 @@ export function addedView(
       ),
     ],
   };
-}
-
-function pageLine(t: Messages, page: { page: number; pages: number }, prompt: string): string {
-  return page.pages > 1 ? `${prompt}\n${t.common.page(page.page + 1, page.pages)}` : prompt;
 }
 
 /** Discord rejects an embed image that is not an http(s) URL; a bad one from the store is left out. */

@@ -70,10 +70,12 @@ export const manageGuild: Precondition = {
  * permissions in the channel it was used in, and one channel's overwrite (a ticket channel) must not
  * let a member list and withdraw every member's links.
  */
-export function isModerator(member: Member, moderatorRoleId: string | null): boolean {
+export function isModerator(member: Member, guildId: string, moderatorRoleId: string | null): boolean {
   // discord.js builds the member from the cached guild, whose roles it knows; without them nothing can be granted.
   if (member.member instanceof GuildMember && member.member.permissions.has(PermissionFlagsBits.ManageMessages)) return true;
-  if (!moderatorRoleId || !member.member) return false;
+  // @everyone (its id is the guild's) is refused by /shop-admin settings, but an earlier version saved
+  // it: every member holds it (a cached member's roles include it), so it must grant nothing.
+  if (!moderatorRoleId || moderatorRoleId === guildId || !member.member) return false;
   // Raw API members carry role ids; cached members a role manager.
   const roles = member.member.roles;
   return Array.isArray(roles) ? roles.includes(moderatorRoleId) : roles.cache.has(moderatorRoleId);
@@ -83,7 +85,7 @@ export function isModerator(member: Member, moderatorRoleId: string | null): boo
 export const moderator: Precondition = {
   name: 'moderator',
   refusal(member, ctx) {
-    if (isModerator(member, ctx.settings.moderatorRoleId)) return undefined;
+    if (isModerator(member, ctx.guildId, ctx.settings.moderatorRoleId)) return undefined;
     ctx.log.info('/links refused: not a moderator');
     return ctx.t.links.notModerator;
   },

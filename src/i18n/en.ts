@@ -144,6 +144,9 @@ export const en = {
     serversPlaceholder: 'Servers to offer',
     serversNone: 'The license has no servers yet.',
     serversSaved: (names: string) => `/shop now offers: ${names}.`,
+    serversPaged: 'Saving a page changes only the servers on it.',
+    serversKeepOne: 'Keep at least one server offered, or /shop has nothing to sell. Nothing was saved.',
+    serversChanged: "The shop's servers changed since this menu was opened, so nothing was saved. Here is the page as it is now.",
 
     settingsTitle: 'Shop settings',
     settingsSaved: 'Saved.',
@@ -159,6 +162,10 @@ export const en = {
     channelNotText: (channel: string) => `${channel} is not a text channel. Pick a text channel.`,
     channelNoAccess: (channel: string) =>
       `I can't post in ${channel}: give me View Channel, Send Messages and Embed Links there, then try again.`,
+    moderatorRoleEveryone:
+      "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
+    moderatorRoleManaged: (role: string) =>
+      `${role} is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
     settingNames: {
       license: 'License',
       servers: 'Servers offered',

@@ -145,6 +145,9 @@ export const pl: Messages = {
     serversPlaceholder: 'Oferowane serwery',
     serversNone: 'Licencja nie ma jeszcze serwerów.',
     serversSaved: (names) => `/sklep oferuje teraz: ${names}.`,
+    serversPaged: 'Zapisanie strony zmienia tylko serwery na niej.',
+    serversKeepOne: 'Zostaw co najmniej jeden oferowany serwer, inaczej /sklep nie będzie miał nic do sprzedania. Nic nie zapisano.',
+    serversChanged: 'Serwery sklepu zmieniły się od otwarcia tego menu, więc nic nie zapisano. Oto ta strona w obecnej postaci.',
 
     settingsTitle: 'Ustawienia sklepu',
     settingsSaved: 'Zapisano.',
@@ -159,6 +162,10 @@ export const pl: Messages = {
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
+    moderatorRoleEveryone:
+      '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
+    moderatorRoleManaged: (role) =>
+      `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
       license: 'Licencja',
       servers: 'Oferowane serwery',

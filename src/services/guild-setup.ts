@@ -48,9 +48,26 @@ export class GuildSetup {
     await this.settings.update(guildId, (settings) => ({ ...settings, panel }));
   }
 
-  /** The license's servers /shop does not offer in this guild. */
-  async setHiddenServers(guildId: string, hiddenServerIds: string[]): Promise<void> {
-    await this.settings.update(guildId, (settings) => ({ ...settings, hiddenServerIds }));
+  /**
+   * One page of /shop-admin servers saved (a select shows at most 25 servers): of the servers on
+   * `page`, those in `offered` are offered and the others hidden. Servers on other pages keep their
+   * state, and so do hidden servers the license no longer lists (one back in the shop stays hidden).
+   * Decided under the settings' lock, so admins saving different pages at once both count. Refused
+   * (undefined, nothing changed) when none of the license's servers would be left offered.
+   */
+  async saveServerPage(
+    guildId: string,
+    change: { license: readonly string[]; page: readonly string[]; offered: readonly string[] },
+  ): Promise<{ before: GuildSettings; after: GuildSettings } | undefined> {
+    const onPage = new Set(change.page);
+    const offered = new Set(change.offered);
+    let refused = false;
+    const { before, after } = await this.settings.update(guildId, (settings) => {
+      const hidden = [...settings.hiddenServerIds.filter((id) => !onPage.has(id)), ...change.page.filter((id) => !offered.has(id))];
+      refused = change.license.every((id) => hidden.includes(id));
+      return refused ? settings : { ...settings, hiddenServerIds: hidden };
+    });
+    return refused ? undefined : { before, after };
   }
 
   /** Applies the change, numbers brought within SETTING_BOUNDS; returns the settings before and after. */

@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/security/license-id.js';
+import { LINK_RETENTION_DAYS } from '../../src/services/payment-links.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
-import { allProducts, allVariants, defaultShop } from '../fakes/spaceis/fixtures.js';
+import { allProducts, allVariants, defaultShop, manyServersShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../support/harness.js';
-import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
+import { button, buttonLabels, buttons, option, optionLabels, textOf, theSelect } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 
@@ -182,6 +183,61 @@ describe('/shop-admin', () => {
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
   });
 
+  describe('the moderator role', () => {
+    const linksFor = async (member: Member) => textOf((await member.sub('links', 'user', { member: member.user.id })).message!);
+    const stored = () => h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId);
+
+    it('refuses @everyone and a bot’s own role, saving nothing; an ordinary role works', async () => {
+      const guildId = h.discord.defaultGuildId;
+      const member = new Member(h, { permissions: MEMBER });
+      const before = await stored();
+
+      // @everyone's id is the guild's: every member has it, so every member would pass /links.
+      const everyone = await admin.sub('shop-admin', 'settings', { 'moderator-role': guildId, 'link-lifetime-hours': 48 });
+      expect(everyone.ephemeral).toBe(true);
+      expect(everyone.message!.content).toBe(
+        "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
+      );
+      expect(await stored()).toEqual(before);
+      expect(await linksFor(member)).toBe(en.links.notModerator);
+      const polish = await new Member(h, { permissions: ADMIN, locale: 'pl' }).sub('shop-admin', 'settings', { 'moderator-role': guildId });
+      expect(polish.message!.content).toBe(
+        '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
+      );
+
+      // A bot's own role is Discord's to give: the admins can't choose who has it.
+      const ticketTool = h.discord.addRole(guildId, 'Ticket Tool', { botId: h.discord.newUser({ username: 'ticket-tool' }).id });
+      const managed = await admin.sub('shop-admin', 'settings', { 'moderator-role': ticketTool });
+      expect(managed.ephemeral).toBe(true);
+      expect(managed.message!.content).toBe(
+        `<@&${ticketTool}> is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
+      );
+      expect(await stored()).toEqual(before);
+
+      const helpers = h.discord.addRole(guildId, 'Helpers');
+      try {
+        const saved = await admin.sub('shop-admin', 'settings', { 'moderator-role': helpers });
+        expect(saved.message!.content).toBe(en.admin.settingsSaved);
+        expect(textOf(saved.message!)).toContain(`Moderator role\n<@&${helpers}>`);
+        const helper = new Member(h, { permissions: MEMBER, roles: [helpers] });
+        expect(await linksFor(helper)).toContain(en.links.none(`<@${helper.user.id}>`, LINK_RETENTION_DAYS));
+        expect(await linksFor(member)).toBe(en.links.notModerator);
+      } finally {
+        await admin.sub('shop-admin', 'settings', { reset: 'moderator-role' });
+      }
+    });
+
+    it('lets no one in as a moderator when @everyone was saved by an earlier version', async () => {
+      const member = new Member(h, { permissions: MEMBER });
+      await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { moderatorRoleId: h.discord.defaultGuildId });
+      try {
+        expect(await linksFor(member)).toBe(en.links.notModerator);
+      } finally {
+        await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { moderatorRoleId: null });
+      }
+    });
+  });
+
   it('refreshes the offer and reports what the store now holds', async () => {
     const before = h.store.requests.length;
     const reply = await admin.sub('shop-admin', 'refresh');
@@ -284,6 +340,68 @@ describe('a bot without a default license', () => {
     await admin.sub('shop-admin', 'license set');
     await admin.submit({ key: LICENSE_KEY });
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
+  });
+});
+
+describe('/shop-admin servers on a license with more servers than one menu can show', () => {
+  const h = useHarness({ shop: manyServersShop(30) });
+  const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `Server ${from + index}`);
+
+  /** The servers /shop lists to a member, page by page, as they scroll it with Next. */
+  async function pagesOfShop(buyer: Member): Promise<string[][]> {
+    const pages = [optionLabels((await buyer.run('shop')).message!)];
+    for (;;) {
+      const next = buttons(buyer.message!).find((candidate) => candidate.label === en.common.next);
+      if (!next || next.disabled) return pages;
+      await buyer.press(en.common.next);
+      pages.push(optionLabels(buyer.message!));
+    }
+  }
+
+  it('pages the servers by 25 with Previous and Next, and saving a page changes only the servers on it', async () => {
+    const admin = new Member(h, { permissions: ADMIN });
+    const buyer = new Member(h);
+    const first = (await admin.sub('shop-admin', 'servers')).message!;
+    expect(optionLabels(first)).toEqual(numbered(1, 25));
+    // Page 1 saved as shown, every server ticked: servers 26–30, on the other page, stay offered.
+    await admin.chooseMany(numbered(1, 25));
+    expect(await pagesOfShop(buyer)).toEqual([numbered(1, 25), numbered(26, 30)]);
+
+    await admin.sub('shop-admin', 'servers');
+    expect(textOf(admin.message!)).toContain(en.common.page(1, 2));
+    expect(button(admin.message!, en.common.previous).disabled).toBe(true);
+    await admin.press(en.common.next);
+    expect(textOf(admin.message!)).toContain(en.common.page(2, 2));
+    expect(theSelect(admin.message!).options!.map((choice) => [choice.label, choice.default])).toEqual(numbered(26, 30).map((name) => [name, true]));
+    const withoutServer28 = numbered(1, 30).filter((name) => name !== 'Server 28');
+    const saved = await admin.chooseMany(['Server 26', 'Server 27', 'Server 29', 'Server 30']);
+    expect(saved.message!.content).toBe(en.admin.serversSaved(withoutServer28.join(', ')));
+
+    // Back to page 1, saved again with all its servers ticked: server 28 stays hidden.
+    await admin.press(en.common.previous);
+    expect(optionLabels(admin.message!)).toEqual(numbered(1, 25));
+    await admin.chooseMany(numbered(1, 25));
+    expect(await pagesOfShop(buyer)).toEqual([numbered(1, 25), ['Server 26', 'Server 27', 'Server 29', 'Server 30']]);
+
+    const reopened = (await admin.sub('shop-admin', 'servers')).message!;
+    await admin.press(en.common.next, reopened);
+    expect(theSelect(admin.message!).options!.map((choice) => [choice.label, choice.default])).toEqual(
+      numbered(26, 30).map((name) => [name, name !== 'Server 28']),
+    );
+  });
+
+  it('saves nothing on a page whose servers moved since it was drawn, and shows the page as it is now', async () => {
+    const admin = new Member(h, { permissions: ADMIN });
+    const menu = (await admin.sub('shop-admin', 'servers')).message!;
+    // A server added at the top of the shop, and read at once: Server 25 moves to page 2.
+    h.store.shop.servers.unshift(manyServersShop(31).servers[30]!);
+    await admin.sub('shop-admin', 'refresh');
+
+    // Unticking Server 25 on the page as drawn would otherwise hide Server 31, which the admin never saw.
+    const answer = await admin.chooseMany(numbered(1, 24), menu);
+    expect(answer.message!.content).toBe(en.admin.serversChanged);
+    expect(optionLabels(answer.message!)).toEqual(['Server 31', ...numbered(1, 24)]);
+    expect(await pagesOfShop(new Member(h))).toEqual([['Server 31', ...numbered(1, 24)], ['Server 25', 'Server 26', 'Server 27', 'Server 29', 'Server 30']]);
   });
 });
 

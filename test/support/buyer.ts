@@ -46,9 +46,15 @@ export class Member {
 
   /** Picks the option with this label in the menu's select. */
   async choose(label: string, on: FakeMessage | undefined = this.message): Promise<InteractionOutcome> {
+    return this.chooseMany([label], on);
+  }
+
+  /** Ticks exactly these options (by label) in the menu's multi-select and sends them, as a person does before closing the menu. */
+  async chooseMany(labels: string[], on: FakeMessage | undefined = this.message): Promise<InteractionOutcome> {
     if (!on) throw new Error('no menu open');
     const select = theSelect(on);
-    const handle = await this.h.discord.select(this.user, on, select.custom_id!, [option(on, label).value], this.dispatch());
+    const values = labels.map((label) => option(on, label).value);
+    const handle = await this.h.discord.select(this.user, on, select.custom_id!, values, this.dispatch());
     return this.settle(await handle.settled(), on);
   }
 

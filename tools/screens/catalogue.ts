@@ -165,7 +165,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'demo', fingerprint: 'demo' }, store: { kind: 'ok', servers: 2 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
     admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
-    admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set()), { openSelect: true }),
+    admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set(), 0), { openSelect: true }),
     admin('admin-settings', 'settingsView', '/shop-admin settings', settingsView(t, settings, t.admin.settingsSaved)),
     admin('admin-panel', 'panelView', '/shop-admin panel: the public panel', panelView(t, GUILD, demo.servers), { place: 'channel' }),
     admin('log-link-issued', 'logEventView', 'Log channel: a link issued', logEventView(t, { kind: 'link-issued', userId: MEMBER, nick: link.nick, linkId: link.id, items: link.items }), { place: 'channel' }),

@@ -80,6 +80,11 @@ export function paginate<T>(items: T[], page: number, size: number = LIMITS.sele
   return { items: items.slice(offset, offset + size), page: current, pages, offset };
 }
 
+/** A menu's prompt, followed by "Page 2 of 3" when there is more than one page. */
+export function pageLine(t: Messages, page: { page: number; pages: number }, prompt: string): string {
+  return page.pages > 1 ? `${prompt}\n${t.common.page(page.page + 1, page.pages)}` : prompt;
+}
+
 /** `Previous` / `Next` (only when there is more than one page) followed by any extra buttons. */
 export function pagerRow(
   t: Messages,

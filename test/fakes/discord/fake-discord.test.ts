@@ -496,6 +496,20 @@ describe('FakeDiscord with a real discord.js client', () => {
     const outcome = await (await fake.slash(fake.newUser(), 'ping', { guildId: id })).settled();
     expect(outcome.message?.channel_id).toBe(channelId);
   });
+
+  it('announces roles added after login: a bot\'s own role arrives managed, tagged with that bot', async () => {
+    const created = once(bot.client, Events.GuildRoleCreate);
+    const plainRole = fake.addRole(fake.defaultGuildId, 'Helpers');
+    await created;
+    const botCreated = once(bot.client, Events.GuildRoleCreate);
+    const other = fake.newUser({ username: 'ticket-tool' });
+    const botRole = fake.addRole(fake.defaultGuildId, 'Ticket Tool', { botId: other.id });
+    await botCreated;
+    const roles = bot.client.guilds.cache.get(fake.defaultGuildId)!.roles.cache;
+    expect(roles.get(plainRole)).toMatchObject({ name: 'Helpers', managed: false });
+    expect(roles.get(botRole)).toMatchObject({ name: 'Ticket Tool', managed: true });
+    expect(roles.get(botRole)?.tags?.botId).toBe(other.id);
+  });
 });
 
 describe('FakeDiscord gateway faults', () => {

@@ -392,9 +392,20 @@ export class FakeDiscord {
     this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel), channel.guildId);
   }
 
-  addRole(guildId: string, name: string, opts: { permissions?: bigint } = {}): string {
+  /**
+   * A role made after login, announced to the bot. With `botId` it is the role Discord makes for a
+   * bot when it joins: `managed` (no member can be given or lose it) and tagged with that bot's id.
+   */
+  addRole(guildId: string, name: string, opts: { permissions?: bigint; botId?: string } = {}): string {
     const guild = this.requireGuild(guildId);
-    const role: RoleState = { id: this.ids.next(), name, permissions: opts.permissions ?? 0n, position: guild.roles.length, managed: false };
+    const role: RoleState = {
+      id: this.ids.next(),
+      name,
+      permissions: opts.permissions ?? 0n,
+      position: guild.roles.length,
+      managed: opts.botId !== undefined,
+      ...(opts.botId !== undefined ? { botId: opts.botId } : {}),
+    };
     guild.roles.push(role);
     this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
     return role.id;

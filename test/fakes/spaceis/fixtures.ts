@@ -191,6 +191,24 @@ export function singleServerShop(): ShopFixture {
   return { servers: [survival()] };
 }
 
+/**
+ * `count` plain servers, "Server 1" … "Server <count>" (slugs `server-1` …), each selling one VIP:
+ * a license with more servers than one select menu can show (25).
+ */
+export function manyServersShop(count: number): ShopFixture {
+  const servers = Array.from({ length: count }, (_, index): FixtureServer => {
+    const s = `server-${index + 1}`;
+    return {
+      id: fixtureUuid(`server:${s}`),
+      name: `Server ${index + 1}`,
+      slug: s,
+      additional: null,
+      categories: [category(s, 'Rangi', [product(s, 'VIP', [['30 dni', [p24(14.99), blik(14.99)]]])])],
+    };
+  });
+  return { servers };
+}
+
 /** No servers at all: the API answers `[]`. */
 export function emptyShop(): ShopFixture {
   return { servers: [] };

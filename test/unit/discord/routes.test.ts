@@ -77,6 +77,7 @@ describe('component routes', () => {
       'cart.typeLineQuantity': 'modal',
       'checkout.nickForm': 'modal',
       'admin.chooseServers': 'stringSelect',
+      'admin.serversPage': 'button',
       'myLinks.resend': 'stringSelect',
       'links.memberPage': 'button',
     });

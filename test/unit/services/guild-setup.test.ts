@@ -37,7 +37,7 @@ describe('GuildSetup', () => {
   it('clears the license and leaves the demo without touching the rest', async () => {
     const { settings, guildSetup } = setup();
     await guildSetup.saveLicense(GUILD, LICENSE);
-    await guildSetup.setHiddenServers(GUILD, ['srv-1']);
+    await guildSetup.saveServerPage(GUILD, { license: ['srv-1', 'srv-2'], page: ['srv-1', 'srv-2'], offered: ['srv-2'] });
     await guildSetup.clearLicense(GUILD);
     const cleared = await settings.get(GUILD);
     expect(cleared.license).toBeUndefined();
@@ -45,6 +45,25 @@ describe('GuildSetup', () => {
     await guildSetup.switchToDemo(GUILD);
     await guildSetup.leaveDemo(GUILD);
     expect(await settings.get(GUILD)).toMatchObject({ demo: false, hiddenServerIds: ['srv-1'] });
+  });
+
+  it('saving one page of servers changes only that page’s, and never hides them all', async () => {
+    const { settings, guildSetup } = setup();
+    const license = ['a', 'b', 'c', 'd'];
+    // A server the license no longer lists stays hidden, in case it comes back.
+    await settings.set(GUILD, { hiddenServerIds: ['gone'] });
+    expect(await guildSetup.saveServerPage(GUILD, { license, page: ['c', 'd'], offered: ['d'] })).toMatchObject({
+      before: { hiddenServerIds: ['gone'] },
+      after: { hiddenServerIds: ['gone', 'c'] },
+    });
+    await guildSetup.saveServerPage(GUILD, { license, page: ['a', 'b'], offered: ['a'] });
+    expect((await settings.get(GUILD)).hiddenServerIds).toEqual(['gone', 'c', 'b']);
+    await guildSetup.saveServerPage(GUILD, { license, page: ['a', 'b'], offered: ['a', 'b'] });
+    expect((await settings.get(GUILD)).hiddenServerIds).toEqual(['gone', 'c']);
+
+    await guildSetup.saveServerPage(GUILD, { license, page: ['a', 'b'], offered: [] });
+    expect(await guildSetup.saveServerPage(GUILD, { license, page: ['c', 'd'], offered: [] })).toBeUndefined();
+    expect((await settings.get(GUILD)).hiddenServerIds).toEqual(['gone', 'c', 'a', 'b']);
   });
 
   it('remembers the panel posted last', async () => {
