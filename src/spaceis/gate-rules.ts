@@ -36,6 +36,9 @@ export const MAX_PAUSE_MS = 5 * 60_000;
 /** The lane of a call that names no guild. */
 export const DEFAULT_LANE = 'shared';
 
+/** The lane of the background variants warm-up (variant-warm-up.ts): never a guild's id, which is a number. */
+export const WARM_UP_LANE = 'warm-up';
+
 /** The breaker's and the pauses' settings, defaults applied. */
 export interface GateRules {
   failureThreshold: number;
