@@ -106,6 +106,8 @@ export class BotMetrics {
     if (path === '/v4/servers') return 'servers';
     if (path === '/v4/cart/paymentUrl') return 'paymentUrl';
     if (path.endsWith('/variants')) return 'variants';
+    if (/^\/v4\/server\/[^/?]+\/latest_buyers(\?|$)/.test(path)) return 'latestBuyers';
+    if (path.startsWith('/v4/transaction/info/')) return 'transactionInfo';
     return path.startsWith('/v4/server/') ? 'server' : 'other';
   }
 }
