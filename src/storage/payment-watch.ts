@@ -134,12 +134,6 @@ export class PaymentWatchStore {
     });
   }
 
-  /** Puts a license back in the registry (a payment to follow on a license whose open links all went). */
-  async keepWatching(license: string): Promise<void> {
-    const licenses = await this.licenses();
-    if (!licenses.includes(license)) await this.#changeRegistry((current) => (current.includes(license) ? current : [...current, license]));
-  }
-
   async state(license: string): Promise<WatchState> {
     return this.#read(watchStateSchema, stateKey(license), emptyWatchState);
   }

@@ -104,10 +104,6 @@ export class PaymentWatcher {
     this.#stopped = new Promise<void>((resolve) => (this.#stop = resolve));
   }
 
-  get pollSeconds(): number {
-    return this.options.pollSeconds;
-  }
-
   /** The index entry of a link the bot just issued; the demo shop's links are not watched (nothing is ever paid there). */
   static openEntryOf(link: PaymentLink): OpenLink | undefined {
     if (link.license === DEMO_LICENSE) return undefined;
