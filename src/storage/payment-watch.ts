@@ -78,15 +78,12 @@ const handledKey = (license: string, transactionId: string) => `pay-tx:${license
 export const emptyWatchState = (): WatchState => ({ servers: {}, follow: [] });
 
 export class PaymentWatchStore {
-  readonly #locks: Locks;
-
+  /** `locks`: shared by every process on one Redis (src/coordination); this process's own otherwise. */
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
-    locks: Locks = new KeyLock(),
-  ) {
-    this.#locks = locks;
-  }
+    private readonly locks: Locks = new KeyLock(),
+  ) {}
 
   /** The licenses with open links or payments to follow. */
   async licenses(): Promise<string[]> {
@@ -98,7 +95,7 @@ export class PaymentWatchStore {
    * lock a round retires it under, so a link added while the license is being retired is never lost.
    */
   async addOpen(license: string, entry: OpenLink): Promise<void> {
-    await this.#locks.run(openKey(license), async () => {
+    await this.locks.run(openKey(license), async () => {
       const entries = await this.openLinks(license);
       await this.keyv.set(openKey(license), [...entries.filter((open) => !sameLink(open, entry)), entry]);
       await this.#changeRegistry((licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
@@ -112,7 +109,7 @@ export class PaymentWatchStore {
   /** Stops watching these links (matched, withdrawn or expired). */
   async closeLinks(license: string, links: readonly Pick<OpenLink, 'guildId' | 'linkId'>[]): Promise<void> {
     if (links.length === 0) return;
-    await this.#locks.run(openKey(license), async () => {
+    await this.locks.run(openKey(license), async () => {
       const entries = await this.openLinks(license);
       const kept = entries.filter((entry) => !links.some((link) => sameLink(entry, link)));
       if (kept.length === entries.length) return;
@@ -127,7 +124,7 @@ export class PaymentWatchStore {
    */
   async retireIfIdle(license: string, stillFollowing: boolean): Promise<boolean> {
     if (stillFollowing) return false;
-    return this.#locks.run(openKey(license), async () => {
+    return this.locks.run(openKey(license), async () => {
       if ((await this.openLinks(license)).length > 0) return false;
       await this.#changeRegistry((licenses) => licenses.filter((known) => known !== license));
       return true;
@@ -154,7 +151,7 @@ export class PaymentWatchStore {
   }
 
   async #changeRegistry(change: (licenses: string[]) => string[]): Promise<void> {
-    await this.#locks.run(REGISTRY, async () => {
+    await this.locks.run(REGISTRY, async () => {
       const before = await this.licenses();
       const after = change(before);
       if (after.length === before.length && after.every((license, index) => license === before[index])) return;
