@@ -154,6 +154,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     stores: (stores = new StoreDirectory({
       baseUrl: config.SPACEIS_API_URL,
       defaultApiKey: config.SPACEIS_API_KEY,
+      defaultLicenseGuilds: config.DEFAULT_LICENSE_GUILDS,
       settings: guildSettings,
       secretBox,
       clock,

@@ -37,6 +37,11 @@ export type LicenseProblem = 'unreadable' | 'no-encryption-key';
 export interface StoreDirectoryOptions {
   baseUrl: string;
   defaultApiKey: string | undefined;
+  /**
+   * The guilds that may sell from `defaultApiKey` (DEFAULT_LICENSE_GUILDS); undefined: every guild.
+   * Any other guild without a license of its own has no shop: its admins must set their own.
+   */
+  defaultLicenseGuilds?: readonly string[] | undefined;
   settings: GuildSettingsRepository;
   /** Opens guilds' sealed license keys; undefined when ENCRYPTION_KEY is not set. */
   secretBox: SecretBox | undefined;
@@ -101,9 +106,11 @@ export class StoreDirectory {
   #demo: LicenseEntry | undefined;
   #lastSweep: number;
   readonly #offerCopies: RedisOfferCopies | undefined;
+  readonly #defaultLicenseGuilds: ReadonlySet<string> | undefined;
 
   constructor(private readonly options: StoreDirectoryOptions) {
     this.#lastSweep = options.clock.now();
+    this.#defaultLicenseGuilds = options.defaultLicenseGuilds ? new Set(options.defaultLicenseGuilds) : undefined;
     const { coordination } = options;
     if (coordination?.redis) this.#offerCopies = new RedisOfferCopies(coordination.redis, coordination, options.logger);
     options.settings.onUpdate((guildId, before, after) => this.#licenseReplaced(guildId, before.license, after.license));
@@ -115,6 +122,11 @@ export class StoreDirectory {
 
   get canStoreGuildLicenses(): boolean {
     return this.options.secretBox !== undefined;
+  }
+
+  /** Whether the bot has a default license that this guild may not sell from (DEFAULT_LICENSE_GUILDS leaves it out). */
+  defaultLicenseRefused(guildId: string): boolean {
+    return this.hasDefaultLicense && this.#defaultLicenseGuilds !== undefined && !this.#defaultLicenseGuilds.has(guildId);
   }
 
   /** Licenses held right now (each with a client, a gate and an offer cache). */
@@ -205,6 +217,11 @@ export class StoreDirectory {
       return { problem: 'unreadable' };
     }
     const fallback = this.options.defaultApiKey;
+    if (fallback && this.defaultLicenseRefused(guildId)) {
+      // Once per version of the guild's settings: the operator sees which guilds try to sell from the default license.
+      this.options.logger?.info({ guild: guildId }, 'the guild may not sell from the default license (DEFAULT_LICENSE_GUILDS); it has no shop until an admin sets its own license');
+      return undefined;
+    }
     return fallback ? { apiKey: fallback, source: 'default' } : undefined;
   }
 
