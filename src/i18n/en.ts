@@ -118,7 +118,7 @@ export const en = {
     licenseRejected: (message: string) => `SpaceIs refused this key: “${message}”. Nothing was saved.`,
     licenseUnreachable: "SpaceIs didn't answer, so the key could not be checked. Nothing was saved; try again in a moment.",
     licenseSaved: (fingerprint: string, servers: number) =>
-      `License saved (fingerprint \`${fingerprint}\`); its offer has ${servers} ${servers === 1 ? 'server' : 'servers'}. Carts holding items of the previous license are emptied as their owners come back, with a note why.`,
+      `License saved (fingerprint \`${fingerprint}\`); its offer has ${servers} ${servers === 1 ? 'server' : 'servers'}. Carts holding items of another shop are emptied as their owners come back, with a note why; a new key of the same shop keeps them.`,
     licenseSame: (fingerprint: string) => `That is already this server's license (fingerprint \`${fingerprint}\`).`,
     licenseCleared: (fingerprint: string | undefined) =>
       fingerprint

@@ -119,7 +119,7 @@ export const pl: Messages = {
     licenseRejected: (message) => `SpaceIs odrzucił ten klucz: „${message}”. Niczego nie zapisano.`,
     licenseUnreachable: 'SpaceIs nie odpowiedział, więc nie dało się sprawdzić klucza. Niczego nie zapisano; spróbuj za chwilę.',
     licenseSaved: (fingerprint, servers) =>
-      `Licencję zapisano (odcisk \`${fingerprint}\`); serwerów w ofercie: ${servers}. Koszyki z przedmiotami poprzedniej licencji zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem.`,
+      `Licencję zapisano (odcisk \`${fingerprint}\`); serwerów w ofercie: ${servers}. Koszyki z przedmiotami innego sklepu zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem; nowy klucz tego samego sklepu je zachowuje.`,
     licenseSame: (fingerprint) => `To już jest licencja tego serwera (odcisk \`${fingerprint}\`).`,
     licenseCleared: (fingerprint) =>
       fingerprint

@@ -42,6 +42,63 @@ async function buyAgain(buyer: Member, id: string): Promise<string> {
   return textOf(buyer.message!);
 }
 
+describe.each([
+  { answers: "carry the store's licenseId", licenseId: SHOP_LICENSE_ID },
+  { answers: 'carry no licenseId', licenseId: undefined },
+])('the operator rotates SPACEIS_API_KEY, and the store’s answers $answers', ({ licenseId }) => {
+  const h = useHarness({ shop: withLicenseId(defaultShop(), licenseId) });
+
+  it('keeps the carts of the same shop: /cart, Checkout and Buy again work with the new key', async () => {
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30, 2);
+    const linkId = await checkout(h, buyer, 'Before_Rot');
+    await addToCart(buyer, VIP_FOREVER);
+
+    // In the SpaceIs panel: a new key for the same shop, and the leaked one revoked.
+    h.store.shopsByKey.set(ROTATED_KEY, h.store.shop);
+    h.store.revokedKeys.add(LICENSE_KEY);
+    // With the store's licenseId, the shop is recognised even though its servers changed meanwhile.
+    if (licenseId) h.store.shop.servers.push({ id: fixtureUuid('server:creative'), name: 'Creative', slug: 'creative', categories: [] });
+    await h.restart({ SPACEIS_API_KEY: ROTATED_KEY });
+
+    const cart = await buyer.run('cart');
+    expect(cart.message!.content).not.toContain(en.cart.licenseChanged);
+    expect(textOf(cart.message!)).toContain(en.cart.line(1, 'Na zawsze', 'VIP'));
+    const requests = h.store.requests.length;
+    await checkout(h, buyer, 'After_Rot');
+    expect(h.store.requests.slice(requests).map((request) => request.headers.authorization)).toContain(`Bearer ${ROTATED_KEY}`);
+    expect(h.store.issuedLinks.at(-1)!.nick).toBe('After_Rot');
+
+    const text = await buyAgain(buyer, linkId);
+    expect(text).toContain(en.buyAgain.title(linkId));
+    expect(text).toContain(en.cart.line(2, '30 dni', 'VIP'));
+    expect(text).not.toContain(en.buyAgain.notAdded);
+
+    // Neither key is kept or logged anywhere: the shop is remembered by ids only.
+    for (const key of [LICENSE_KEY, ROTATED_KEY]) {
+      for (const line of h.logs) expect(line).not.toContain(key);
+      expect(readFileSync(h.storageFile).includes(Buffer.from(key))).toBe(false);
+    }
+  });
+
+  it('still empties the cart, with the notice, when the new key is another shop’s', async () => {
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30);
+    const linkId = await checkout(h, buyer, 'Old_Shop');
+    await addToCart(buyer, VIP_FOREVER);
+
+    h.store.shopsByKey.set(OTHER_SHOP_KEY, withLicenseId(otherShop(), licenseId && OTHER_LICENSE_ID));
+    await h.restart({ SPACEIS_API_KEY: OTHER_SHOP_KEY });
+
+    const cart = await buyer.run('cart');
+    expect(cart.message!.content).toContain(en.cart.licenseChanged);
+    expect(textOf(cart.message!)).toContain('Your cart is empty');
+    const text = await buyAgain(buyer, linkId);
+    expect(text).toContain(en.buyAgain.notAdded);
+    expect(text).toContain(en.buyAgain.gone);
+  });
+});
+
 describe('DEFAULT_LICENSE_GUILDS: the Discord servers that may sell from the default license', () => {
   const h = useHarness();
   const GUILD_KEY = 'stranger-own-license-key-4d5e6f';
