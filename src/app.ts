@@ -34,6 +34,7 @@ import { openCoordination, type CoordinationOptions } from './coordination/open.
 import { NickRepository } from './storage/nicks.js';
 import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
+import { ShopIdentityRepository } from './storage/shop-identities.js';
 
 export interface BotOptions {
   config: Config;
@@ -147,6 +148,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     locks: coordination.locks,
     expiryDays: config.CART_EXPIRY_DAYS,
     onCartStarted: (userId) => dmWarmer.prepare(userId),
+    // Lines of another license may be the same shop's, reached with a rotated key (the directory is made below).
+    sameShop: (stored, current) => (stores ? stores.sameShop(stored, current) : Promise.resolve(false)),
   });
   const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
@@ -157,7 +160,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     stores: (stores = new StoreDirectory({
       baseUrl: config.SPACEIS_API_URL,
       defaultApiKey: config.SPACEIS_API_KEY,
+      defaultLicenseGuilds: config.DEFAULT_LICENSE_GUILDS,
       settings: guildSettings,
+      identities: new ShopIdentityRepository(storage.keyv, logger),
       secretBox,
       clock,
       logger,

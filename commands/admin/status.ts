@@ -25,6 +25,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
+      defaultLicenseRefused: !ctx.shop && !ctx.settings.license && ctx.services.stores.defaultLicenseRefused(ctx.guildId),
       store,
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
@@ -43,6 +44,8 @@ function licenseFacts(ctx: HandlerContext): StatusFacts['license'] {
 
 export interface StatusFacts {
   license: { source: 'guild' | 'default' | 'demo'; fingerprint: string; problem?: LicenseProblem } | undefined;
+  /** No license, because the operator's default one is not for this guild (DEFAULT_LICENSE_GUILDS). */
+  defaultLicenseRefused?: boolean;
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   cacheAgeMs: number | undefined;
   storage: string;
@@ -53,7 +56,9 @@ export interface StatusFacts {
 export function statusView(t: Messages, facts: StatusFacts): View {
   const a = t.admin;
   const license = !facts.license
-    ? a.statusLicenseNone
+    ? facts.defaultLicenseRefused
+      ? a.defaultLicenseRefused
+      : a.statusLicenseNone
     : facts.license.problem === 'unreadable'
       ? a.statusLicenseUnreadable(facts.license.fingerprint)
       : facts.license.problem === 'no-encryption-key'

@@ -95,6 +95,10 @@ export interface ShopFixture {
   cartPaymentsDisabled?: boolean;
   /** Answer every route with 402 `license is not active`. */
   licenseInactive?: boolean;
+  /**
+   * The store's own id of the license, sent as `data.licenseId` in GET /v4/server/{param} when set
+   * (the real store "sometimes" sends it: see docs/spaceis-api.md). Unset: the answers carry none.
+   */
   licenseId?: string;
 }
 
@@ -167,8 +171,14 @@ export class FakeSpaceIs {
   readonly apiKey: string;
   /** Further license keys this store accepts (serving the same offer): for tests that switch licenses. */
   readonly otherKeys = new Set<string>();
-  /** Further license keys this store accepts, each with its own offer: for tests that need licenses told apart. */
+  /**
+   * Further license keys this store accepts, each with its own offer: for tests that need licenses
+   * told apart. Several keys may name one fixture object: one shop reached with several keys (a key
+   * rotated in the SpaceIs panel).
+   */
   readonly shopsByKey = new Map<string, ShopFixture>();
+  /** Keys revoked in the panel (after a rotation, say): answered 401 on every route, whatever else says. */
+  readonly revokedKeys = new Set<string>();
   shop: ShopFixture;
   readonly requests: RecordedRequest[] = [];
   paymentUrls: string[] = [];
@@ -319,7 +329,8 @@ export class FakeSpaceIs {
     if (!match) return errorReply(404, 'not found');
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
     const keyShop = this.shopsByKey.get(bearer ?? '');
-    if (req.headers.authorization !== `Bearer ${bearer}` || (bearer !== this.apiKey && !this.otherKeys.has(bearer ?? '') && !keyShop)) {
+    const known = bearer === this.apiKey || this.otherKeys.has(bearer ?? '') || keyShop !== undefined;
+    if (req.headers.authorization !== `Bearer ${bearer}` || !known || this.revokedKeys.has(bearer ?? '')) {
       return errorReply(401, 'unauthorized');
     }
     const shop = keyShop ?? this.shop;
@@ -346,7 +357,7 @@ export class FakeSpaceIs {
         name: category.name,
         products: category.products.map((product) => renderProduct(server, product)),
       })),
-      licenseId: shop.licenseId ?? 'a1b2c3d4-0000-4000-8000-00000000beef',
+      ...(shop.licenseId !== undefined ? { licenseId: shop.licenseId } : {}),
     });
   }
 
