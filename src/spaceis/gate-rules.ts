@@ -46,6 +46,9 @@ export const BROKEN_RETRY_AT_PAUSE_MS = 30_000;
 /** The lane of a call that names no guild. */
 export const DEFAULT_LANE = 'shared';
 
+/** The lane of the background variants warm-up (variant-warm-up.ts): never a guild's id, which is a number. */
+export const WARM_UP_LANE = 'warm-up';
+
 /** The breaker's and the pauses' settings, defaults applied. */
 export interface GateRules {
   failureThreshold: number;

@@ -31,6 +31,12 @@ export interface StoreGate {
    * How the attempt ends (an answer, an outage, a 429 with Retry-At) is what the gate learns from.
    */
   run<T>(method: string, path: string, attempt: () => Promise<T>, lane?: string): Promise<T>;
+  /**
+   * Resolves when a request would take a slot of this process at once with nobody waiting: the
+   * background variants warm-up (variant-warm-up.ts) asks for its next product only then, so a
+   * member is never queued behind it.
+   */
+  whenQuiet(): Promise<void>;
   /** Called with each response's `X-RateLimit-Remaining`: 0 pauses the license briefly. */
   noteRemaining(remaining: number): void;
   /** The breaker, for the operator's metrics. */

@@ -104,6 +104,29 @@ describe('LocalGate', () => {
     expect(gate.state).toBe('open');
   });
 
+  it('lets the background warm-up go only when a slot is free and no member waits', async () => {
+    const gate = new LocalGate({ now: () => 0, maxConcurrent: 1 });
+    await gate.whenQuiet(); // idle: at once
+
+    const first = deferred<string>();
+    const running = gate.run('GET', '/a', () => first.promise, 'guild-a');
+    const second = deferred<string>();
+    const waiting = gate.run('GET', '/b', () => second.promise, 'guild-b');
+    let quiet = false;
+    const warmUpMayGo = gate.whenQuiet().then(() => (quiet = true));
+
+    first.resolve('a');
+    await running;
+    await new Promise((resolve) => setImmediate(resolve));
+    // The freed slot went to the member who was waiting, not to the warm-up.
+    expect(quiet).toBe(false);
+    expect(gate.load).toEqual({ inFlight: 1, queued: 0, paused: false });
+
+    second.resolve('b');
+    await Promise.all([waiting, warmUpMayGo]);
+    expect(gate.load).toEqual({ inFlight: 0, queued: 0, paused: false });
+  });
+
   it('reports what runs and what waits, and is idle only when nothing does', async () => {
     const gate = new LocalGate({ now: () => 0, maxConcurrent: 1 });
     expect(gate.idle).toBe(true);
