@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { FakeUser } from '../test/fakes/discord/fake-discord.js';
 import { startProcess, type RunningBot } from './bot-process.js';
 import { shelves } from './journey-plans.js';
-import { BenchMember, pacer, Recorder } from './members.js';
+import { BenchMember, browseToProduct, pacer, Recorder } from './members.js';
 import { stepStats, storeStats, type StepStats, type StoreStats } from './phase-stats.js';
 import { round } from './stats.js';
 import type { World } from './world.js';
@@ -120,16 +120,8 @@ async function browsingCrowd(world: World, members: number, rate: number, label:
     Array.from({ length: members }, async (_unused, index) => {
       const member = new BenchMember(world.discord, recorder, `${label}-browser-${index}`);
       const shelf = everyShelf[index % everyShelf.length]!;
-      const pace = pacer(start, index, members, rate);
       try {
-        await pace();
-        await member.slash('shop', 'shop');
-        await pace();
-        await member.choose('server', shelf.server);
-        await pace();
-        await member.choose('category', shelf.category);
-        await pace();
-        await member.choose('product', shelf.product);
+        await browseToProduct(member, shelf, pacer(start, index, members, rate));
       } catch (error) {
         failures.push(`${member.user.username}: ${(error as Error).message}`);
       }
