@@ -3,6 +3,7 @@ import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { createStoreGate, type StoreGate } from '../spaceis/gate.js';
 import type { SharedGateState } from '../spaceis/shared-gate-state.js';
 import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
+import { VariantWarmUp } from '../spaceis/variant-warm-up.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { DEMO_LICENSE } from '../demo/demo-store.js';
 import type { Clock } from '../clock.js';
@@ -24,6 +25,8 @@ export interface ShopAccess {
   readonly offers: OfferCache;
   /** The license's limiter and circuit breaker (shared by every guild on the license). */
   readonly gate: StoreGate;
+  /** Reads every product's variants in the background once a search asks for it (once per offer lifetime). */
+  readonly warmUp: VariantWarmUp;
   /** Where the license comes from: the guild's own (/shop-admin license), the bot's default, or the built-in demo shop. */
   readonly source: 'guild' | 'default' | 'demo';
 }
@@ -66,7 +69,7 @@ export interface StoreDirectoryOptions {
    * shares its pause, breaker and four request slots with every process, and its offer cache keeps
    * a shared copy that drops reach everywhere (docs/scaling-out.md). One process: nothing shared.
    */
-  coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe'>;
+  coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe' | 'runAlone'>;
   /**
    * On Redis: a license's pause, breaker and slots as every process shares them
    * (src/spaceis/redis-gate-state.ts). Passed in by app.ts, which loads the Redis libraries only
@@ -84,6 +87,7 @@ interface LicenseEntry {
   client: StoreClient;
   offers: OfferCache;
   gate: StoreGate;
+  warmUp: VariantWarmUp;
   lastUsed: number;
   /** What the store's answers said about the shop so far (read from storage at the first answer). */
   identity?: ShopIdentity;
@@ -181,10 +185,11 @@ export class StoreDirectory {
       // Local even on Redis: the demo answers in-process, so it has no rate limit to share.
       const gate = createStoreGate({ now: () => this.options.clock.now() });
       const client = new StoreClient({ baseUrl: 'http://demo.invalid', apiKey: 'demo-shop', gate, fetch: demoFetch });
-      this.#demo = { client, offers: new OfferCache(client, { now: () => this.options.clock.now() }), gate, lastUsed: 0 };
+      const offers = new OfferCache(client, { now: () => this.options.clock.now() });
+      this.#demo = { client, offers, gate, warmUp: this.#warmUp(offers, gate), lastUsed: 0 };
     }
-    const { client, offers, gate } = this.#demo;
-    return { license: DEMO_LICENSE, fingerprint: DEMO_LICENSE, client, offers, gate, source: 'demo' };
+    const { client, offers, gate, warmUp } = this.#demo;
+    return { license: DEMO_LICENSE, fingerprint: DEMO_LICENSE, client, offers, gate, warmUp, source: 'demo' };
   }
 
   /**
@@ -262,8 +267,8 @@ export class StoreDirectory {
 
   #use(resolved: Resolved, entry: LicenseEntry): ShopAccess {
     entry.lastUsed = this.options.clock.now();
-    const { client, offers, gate } = entry;
-    return { license: resolved.license, fingerprint: fingerprintOf(resolved.license), client, offers, gate, source: resolved.source };
+    const { client, offers, gate, warmUp } = entry;
+    return { license: resolved.license, fingerprint: fingerprintOf(resolved.license), client, offers, gate, warmUp, source: resolved.source };
   }
 
   #resolve(guildId: string, settings: GuildSettings): { apiKey: string; source: 'guild' | 'default' } | { problem: LicenseProblem } | undefined {
@@ -306,9 +311,17 @@ export class StoreDirectory {
       onServers: (servers) => this.#observe(license, entry, (known) => withServers(known, servers)),
       onServerOffer: (offer) => this.#observe(license, entry, (known) => withServerOffer(known, offer)),
     });
-    const entry: LicenseEntry = { client, offers, gate, lastUsed: this.options.clock.now() };
+    // On Redis one process at a time warms a license: the others find its reads in the shared copy.
+    const entry: LicenseEntry = { client, offers, gate, warmUp: this.#warmUp(offers, gate, shared ? license : undefined), lastUsed: this.options.clock.now() };
     this.#byLicense.set(license, entry);
     return entry;
+  }
+
+  /** The license's background variants read; `sharedLicense` (on Redis) runs it in one process at a time. */
+  #warmUp(offers: OfferCache, gate: StoreGate, sharedLicense?: string): VariantWarmUp {
+    const { coordination, logger, clock } = this.options;
+    const runAlone = sharedLicense && coordination ? (work: () => Promise<void>) => coordination.runAlone(`variants-warm-up:${sharedLicense}`, work) : undefined;
+    return new VariantWarmUp({ offers, gate, now: () => clock.now(), ...(runAlone ? { runAlone } : {}), ...(logger ? { logger } : {}) });
   }
 
   /** A guild cleared or replaced its own license: the old one goes now, not an hour later. */

@@ -9,6 +9,8 @@ export class FairSlots {
   /** Waiting callers by lane, in the order lanes get their next turn. */
   readonly #lanes = new Map<string, (() => void)[]>();
   #queued = 0;
+  /** Background work waiting for a moment when it delays nobody (whenQuiet). */
+  #quiet: (() => void)[] = [];
 
   constructor(
     private readonly maxConcurrent: number,
@@ -27,6 +29,17 @@ export class FairSlots {
   /** No slot held and nobody waiting. */
   get idle(): boolean {
     return this.#active === 0 && this.#queued === 0;
+  }
+
+  /**
+   * Resolves once a slot is free and nobody waits for one (at once if that is so now): the moment
+   * background work (the variants warm-up) may ask for a slot without making any caller wait. It
+   * does not hold the slot: asked for right after, it is taken at once, and should a caller slip
+   * in first, the background request merely waits its lane's turn like any other.
+   */
+  whenQuiet(): Promise<void> {
+    if (this.#active < this.maxConcurrent && this.#queued === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#quiet.push(resolve));
   }
 
   /** Resolves with a slot; false (at once) when the queue or the lane's share of it is full. */
@@ -51,6 +64,10 @@ export class FairSlots {
     const turn = this.#lanes.entries().next();
     if (turn.done) {
       this.#active -= 1;
+      // Nobody waits and a slot is free: the background work may go.
+      const quiet = this.#quiet;
+      this.#quiet = [];
+      for (const resolve of quiet) resolve();
       return;
     }
     const [lane, waiting] = turn.value;

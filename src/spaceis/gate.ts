@@ -13,7 +13,9 @@ import type { Logger } from '../logger.js';
  *   the lanes and one lane may hold at most a quarter of the queue, so one guild's crowd cannot
  *   starve another guild selling from the same license;
  * - honours the store's throttling: after a 429 with `Retry-At`, or `X-RateLimit-Remaining: 0`,
- *   calls are refused at once until the pause ends (the member is told when to try again);
+ *   calls are refused at once until the pause ends (the member is told when to try again); a
+ *   Retry-At is honoured up to 5 minutes, and one over an hour (an epoch timestamp where seconds
+ *   belong) is a broken header that pauses 30 s (gate-rules.ts, throttlePauseMs);
  * - is a circuit breaker: after repeated failures (5xx, time-outs, refused connections) it stops
  *   calling for a while, then lets one trial through; success closes it again.
  * Refusals are StoreErrors of kind `unavailable` (breaker, queue) or throttling 429s, so every
@@ -29,6 +31,12 @@ export interface StoreGate {
    * How the attempt ends (an answer, an outage, a 429 with Retry-At) is what the gate learns from.
    */
   run<T>(method: string, path: string, attempt: () => Promise<T>, lane?: string): Promise<T>;
+  /**
+   * Resolves when a request would take a slot of this process at once with nobody waiting: the
+   * background variants warm-up (variant-warm-up.ts) asks for its next product only then, so a
+   * member is never queued behind it.
+   */
+  whenQuiet(): Promise<void>;
   /** Called with each response's `X-RateLimit-Remaining`: 0 pauses the license briefly. */
   noteRemaining(remaining: number): void;
   /** The breaker, for the operator's metrics. */

@@ -74,6 +74,10 @@ export class LocalGate implements StoreGate {
     }
   }
 
+  whenQuiet(): Promise<void> {
+    return this.#slots.whenQuiet();
+  }
+
   noteRemaining(remaining: number): void {
     if (remaining > 0) return;
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + this.#rules.exhaustedPauseMs);

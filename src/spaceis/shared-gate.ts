@@ -112,6 +112,14 @@ export class SharedGate implements StoreGate {
     }
   }
 
+  /**
+   * This process's slots only: the license's shared slots are taken by every process, and a
+   * background request waiting for one polls Redis like any other (it holds one local slot at most).
+   */
+  whenQuiet(): Promise<void> {
+    return this.#slots.whenQuiet();
+  }
+
   noteRemaining(remaining: number): void {
     if (remaining > 0) return;
     this.#exhaustedUntil = Math.max(this.#exhaustedUntil, this.#now() + this.#rules.exhaustedPauseMs);

@@ -185,6 +185,11 @@ export class FakeSpaceIs {
   /** Every link issued, with the normalised cart it was issued for. */
   readonly issuedLinks: IssuedLink[] = [];
   nextPaymentUrl?: (body: CartLinkBody) => string;
+  /**
+   * Every answer waits this long first (real time), as a store across the internet does: for the
+   * benchmark only; tests never wait on time and use `hold` instead.
+   */
+  answerDelayMs = 0;
 
   readonly #server: Server;
   readonly #faults = new Map<FakeRoute, Fault[]>();
@@ -289,6 +294,7 @@ export class FakeSpaceIs {
       const match = classify(req.method ?? 'GET', pathSegments(rawPath));
 
       if (match) await this.#waitIfHeld(match.route);
+      if (this.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.answerDelayMs));
       if (this.#closed) return;
       if (match && this.#applyFault(match.route, req, res)) return;
 

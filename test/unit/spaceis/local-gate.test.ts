@@ -15,9 +15,9 @@ describe('LocalGate', () => {
   it('pauses for the Retry-At of a 429, at most MAX_PAUSE_MS, then lets calls through', async () => {
     const clock = new ManualClock();
     const gate = new LocalGate({ now: () => clock.now() });
-    // An epoch timestamp where a number of seconds belongs.
-    const absurd = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 1_795_330_394 });
-    await expect(gate.run('GET', '/v4/servers', () => Promise.reject(absurd))).rejects.toBe(absurd);
+    // Ten minutes: plausible, but longer than the license is ever paused.
+    const long = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 600 });
+    await expect(gate.run('GET', '/v4/servers', () => Promise.reject(long))).rejects.toBe(long);
     expect(gate.load.paused).toBe(true);
 
     const attempt = counted(ok);
@@ -26,6 +26,25 @@ describe('LocalGate', () => {
     expect(attempt.calls).toBe(0);
     clock.advance(1);
     expect(gate.load.paused).toBe(false);
+    await expect(gate.run('GET', '/v4/servers', attempt)).resolves.toBe('ok');
+    expect(attempt.calls).toBe(1);
+  });
+
+  it.each([
+    ['an epoch timestamp where seconds belong', 1_800_000_000, 30_000],
+    ['two hours', 7_200, 30_000],
+    ['two minutes', 120, 120_000],
+    ['ten minutes, capped as ever', 600, MAX_PAUSE_MS],
+  ])('reads a Retry-At of %s (%i) as a pause of %i ms: over an hour is a broken header, paused briefly', async (_what, retryAfterSeconds, pausedMs) => {
+    const clock = new ManualClock();
+    const gate = new LocalGate({ now: () => clock.now() });
+    const throttled = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds });
+    await expect(gate.run('GET', '/v4/servers', () => Promise.reject(throttled))).rejects.toBe(throttled);
+
+    const attempt = counted(ok);
+    clock.advance(pausedMs - 1);
+    await expect(gate.run('GET', '/v4/servers', attempt)).rejects.toMatchObject({ status: 429, retryAfterSeconds: 1 });
+    clock.advance(1);
     await expect(gate.run('GET', '/v4/servers', attempt)).resolves.toBe('ok');
     expect(attempt.calls).toBe(1);
   });
@@ -83,6 +102,29 @@ describe('LocalGate', () => {
     expect(gate.state).toBe('closed');
     await fail();
     expect(gate.state).toBe('open');
+  });
+
+  it('lets the background warm-up go only when a slot is free and no member waits', async () => {
+    const gate = new LocalGate({ now: () => 0, maxConcurrent: 1 });
+    await gate.whenQuiet(); // idle: at once
+
+    const first = deferred<string>();
+    const running = gate.run('GET', '/a', () => first.promise, 'guild-a');
+    const second = deferred<string>();
+    const waiting = gate.run('GET', '/b', () => second.promise, 'guild-b');
+    let quiet = false;
+    const warmUpMayGo = gate.whenQuiet().then(() => (quiet = true));
+
+    first.resolve('a');
+    await running;
+    await new Promise((resolve) => setImmediate(resolve));
+    // The freed slot went to the member who was waiting, not to the warm-up.
+    expect(quiet).toBe(false);
+    expect(gate.load).toEqual({ inFlight: 1, queued: 0, paused: false });
+
+    second.resolve('b');
+    await Promise.all([waiting, warmUpMayGo]);
+    expect(gate.load).toEqual({ inFlight: 0, queued: 0, paused: false });
   });
 
   it('reports what runs and what waits, and is idle only when nothing does', async () => {
