@@ -26,8 +26,11 @@ export function schedulePruning(
         const deleted = await links.prune(clock.now());
         if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
       })
-      .then((ran) => {
-        if (!ran) logger.debug('another process is pruning payment-link records; skipped here');
+      .then(async (ran) => {
+        if (ran) return;
+        logger.debug('another process is pruning payment-link records; skipped here');
+        // Days this process could not note live in its memory too (see PaymentLinkRepository.create).
+        await links.repairIndexes();
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'))
       .finally(() => {
