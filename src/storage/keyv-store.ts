@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { systemClock, type Clock } from '../clock.js';
 import { isRedisUrl, parseRedisUrl } from '../coordination/redis-url.js';
+import { keepExpiryOnClock } from './clocked-expiry.js';
 import { guardAdapter } from './guarded-adapter.js';
+import { openSqliteAdapter } from './sqlite-adapter.js';
 import type { Logger } from '../logger.js';
 
 export interface Storage {
@@ -12,6 +12,11 @@ export interface Storage {
   readonly backend: string;
   /** Writes and reads back a probe record: false when storage cannot do either right now. */
   probe(): Promise<boolean>;
+  /**
+   * Deletes the records whose time to live ended before `now` (the bot's clock); returns how many.
+   * SQLite keeps such a record until it is read; Redis deletes it itself (nothing to do: 0).
+   */
+  sweepExpired(now: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -30,9 +35,12 @@ export async function openStorage(
   wrap?: AdapterWrapper,
   onFailure?: (operation: 'read' | 'write') => void,
   logger?: Logger,
+  /** The bot's clock: records' expiry follows it (see clocked-expiry.ts). */
+  clock: Clock = systemClock,
 ): Promise<Storage> {
   let adapter: KeyvStoreAdapter;
   let backend: string;
+  let sweepExpired = async (_now: number): Promise<number> => 0;
   // Every key is `<namespace>:<key>` on SQLite (as since the first version); on Redis the adapter
   // writes `<prefix>::<key>`, the prefix of STORAGE_URL (default shopbot).
   let namespace = 'shopbot';
@@ -45,7 +53,9 @@ export async function openStorage(
     backend = 'redis';
     namespace = target.prefix.slice(0, -1);
   } else {
-    adapter = await openSqliteAdapter(storageUrl);
+    const sqlite = await openSqliteAdapter(storageUrl);
+    sweepExpired = (now) => sqlite.sweepExpired(now);
+    adapter = sqlite;
     backend = 'sqlite';
   }
 
@@ -59,6 +69,7 @@ export async function openStorage(
     useKeyPrefix: backend === 'sqlite',
     throwOnErrors: true,
   });
+  keepExpiryOnClock(keyv, clock);
 
   return {
     keyv,
@@ -72,36 +83,9 @@ export async function openStorage(
         return false;
       }
     },
+    sweepExpired,
     close: async () => {
       await keyv.disconnect();
     },
   };
 }
-
-async function openSqliteAdapter(storageUrl: string): Promise<KeyvStoreAdapter> {
-  const file = storageUrl.replace(/^sqlite:\/\//, '');
-  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-  const sqlite = new BatchingSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
-  // WAL keeps reads from waiting on writes and makes each write one append: carts change on
-  // every click. A committed write survives a killed process in either journal mode.
-  await sqlite.query('PRAGMA journal_mode = WAL');
-  await sqlite.query('PRAGMA synchronous = NORMAL');
-  return sqlite;
-}
-
-/**
- * @keyv/sqlite writes keyv.setMany() one statement at a time. A payment link and its indexes are
- * written together on every checkout, when checkouts crowd in: here they are one upsert statement,
- * so one write (atomic, one WAL append) instead of one per key, and the callbacks behind it wait less.
- */
-class BatchingSqlite extends KeyvSqlite {
-  async setMany(entries: { key: string; value: unknown }[]): Promise<void> {
-    if (entries.length === 0) return;
-    const rows = entries.map(() => '(?, ?)').join(', ');
-    await this.query(
-      `INSERT INTO ${this.opts.table} (key, value) VALUES ${rows} ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-      ...entries.flatMap((entry) => [entry.key, entry.value]),
-    );
-  }
-}
-

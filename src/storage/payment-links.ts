@@ -63,7 +63,7 @@ export class PaymentLinkRepository {
 
   /**
    * Keeps a new link: its record, its URL index entry, its place in the member's and the guild's
-   * recent index and in its day's index, written together in one statement (see keyv-store.ts;
+   * recent index and in its day's index, written together in one statement (see sqlite-adapter.ts;
    * on Redis one MULTI): checkouts crowd in, and every write holds up the interactions behind it.
    * A failure there rejects, and nothing was written. The guild's first link of a day then notes the
    * day in the lists pruning walks; once the record is written, a failure of that step no longer
