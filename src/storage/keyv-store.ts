@@ -20,6 +20,16 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+export interface StorageOptions {
+  /** The bot's clock: records' expiry follows it (see clocked-expiry.ts). */
+  clock?: Clock;
+  /**
+   * SQLite: when another process holds the file locked, start anyway and open it once the lock is
+   * gone (the bot does; reads and writes fail as busy meanwhile). Otherwise opening fails.
+   */
+  openWhenUnlocked?: boolean;
+}
+
 /** Wraps the real store adapter; tests and benchmarks use it to fail or count storage calls. */
 export type AdapterWrapper = (adapter: KeyvStoreAdapter) => KeyvStoreAdapter;
 
@@ -28,16 +38,17 @@ const PROBE_KEY = 'storage-probe';
 /**
  * Opens the Keyv store named by STORAGE_URL: SQLite (the default: nothing to install beside the
  * bot; the folder is created if missing, so a fresh checkout just runs) or Redis, which several
- * bot processes can share (docs/scaling-out.md). An unreachable Redis throws StorageUnreachableError.
+ * bot processes can share (docs/scaling-out.md). An unreachable Redis throws StorageUnreachableError;
+ * a SQLite file locked by another process is opened once free with `openWhenUnlocked`, else fails.
  */
 export async function openStorage(
   storageUrl: string,
   wrap?: AdapterWrapper,
   onFailure?: (operation: 'read' | 'write') => void,
   logger?: Logger,
-  /** The bot's clock: records' expiry follows it (see clocked-expiry.ts). */
-  clock: Clock = systemClock,
+  options: StorageOptions = {},
 ): Promise<Storage> {
+  const { clock = systemClock, openWhenUnlocked = false } = options;
   let adapter: KeyvStoreAdapter;
   let backend: string;
   let sweepExpired = async (_now: number): Promise<number> => 0;
@@ -53,7 +64,7 @@ export async function openStorage(
     backend = 'redis';
     namespace = target.prefix.slice(0, -1);
   } else {
-    const sqlite = await openSqliteAdapter(storageUrl);
+    const sqlite = await openSqliteAdapter(storageUrl, { logger, openWhenUnlocked });
     sweepExpired = (now) => sqlite.sweepExpired(now);
     adapter = sqlite;
     backend = 'sqlite';

@@ -17,7 +17,7 @@ describe('the SQLite sweep of expired records', () => {
 
   async function open(clock: ManualClock): Promise<Storage> {
     dir = mkdtempSync(join(tmpdir(), 'shopbot-sweep-'));
-    storage = await openStorage(`sqlite://${join(dir, 'store.sqlite')}`, undefined, undefined, undefined, clock);
+    storage = await openStorage(`sqlite://${join(dir, 'store.sqlite')}`, undefined, undefined, undefined, { clock });
     return storage;
   }
 
