@@ -131,6 +131,7 @@ export function printReport(report: Json, log: (text: string) => void): void {
       );
       log(
         `${measure.cycles} concurrent read/modify/writes: ${measure.concurrentRmw.perSecond}/s; open ${ms(measure.openMs)} ms; prune at start ${ms(measure.pruneMs)} ms; ` +
+          `sweep of expired records ${ms(measure.sweepMs)} ms (every cart expired: ${measure.sweepAll.deleted} deleted in ${ms(measure.sweepAll.ms)} ms); ` +
           `RSS after open ${mb(measure.rssAfterOpenBytes)}, at end ${mb(measure.rssBytes)}, peak ${mb(measure.hwmBytes)}`,
       );
     }

@@ -91,7 +91,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     shards: () => [...(discord?.ws.shards.values() ?? [])].map((shard) => ({ id: shard.id, pingMs: shard.ping })),
     gatewayReady: () => operator?.gatewayReady ?? false,
   });
-  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter, (operation) => metrics.storageErrors.inc({ operation }), logger);
+  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter, (operation) => metrics.storageErrors.inc({ operation }), logger, {
+    clock,
+    // A SQLite file locked by another process at start: connect to Discord anyway, answer "busy", open it once free.
+    openWhenUnlocked: true,
+  });
   // Locks and change notices: in this process on SQLite, through Redis when processes share it.
   const coordination = await openCoordination(config.STORAGE_URL, { logger, ...options.coordination }).catch(async (error: unknown) => {
     await storage.close();
@@ -192,7 +196,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storageCheck(storage.probe, clock),
   };
 
-  const linkPruner = schedulePruning(services.storage.paymentLinks, clock, logger, coordination);
+  const linkPruner = schedulePruning(services.storage.paymentLinks, storage.sweepExpired, clock, logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 

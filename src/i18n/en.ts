@@ -210,6 +210,7 @@ export const en = {
     internalError: (reference: string) =>
       `Something went wrong on our side. Your cart is safe. If it happens again, give the server's staff this reference: ${reference}`,
     storageUnavailable: "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.",
+    storageBusy: "The bot's storage is busy right now, so nothing was changed. Please try again in a moment.",
   },
 
   shop: {

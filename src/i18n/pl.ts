@@ -210,6 +210,7 @@ export const pl: Messages = {
     internalError: (reference) =>
       `Coś poszło nie tak po naszej stronie. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
     storageUnavailable: 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+    storageBusy: 'Magazyn danych bota jest teraz zajęty, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
   },
 
   shop: {

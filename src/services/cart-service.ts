@@ -199,7 +199,8 @@ export class CartService {
       const current = license === undefined ? stored : forLicense(stored, license, await this.#keptUnder(stored, license));
       const outcome = await change(current);
       const cart = outcome.cart ?? (current === stored ? undefined : current);
-      if (cart) await this.#repository.write(owner.guildId, owner.userId, { ...cart, touchedAt: this.#clock.now() });
+      // Written with the expiry as its time to live: the record is deleted when it would read as expired.
+      if (cart) await this.#repository.write(owner.guildId, owner.userId, { ...cart, touchedAt: this.#clock.now() }, this.#expiryMs);
       return outcome.result;
     });
   }

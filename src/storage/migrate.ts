@@ -29,8 +29,8 @@ export function kindOf(key: string): RecordKind {
   if (key.startsWith('nick:')) return 'nicks';
   if (key.startsWith('guild:')) return 'guildSettings';
   if (key.startsWith('link:')) return 'linkRecords';
-  // payment-link-record.ts and link-day-index.ts: by URL, by member, the guild's recent, by day.
-  if (/^(link-url|links-of|links-recent|link-day|link-day-buckets|link-day-guilds):/.test(key) || key === 'link-days') return 'linkIndexes';
+  // payment-link-record.ts and link-day-index.ts: by URL, by member, the guild's recent, by day (and days left to note).
+  if (/^(link-url|links-of|links-recent|link-day|link-day-buckets|link-day-guilds):/.test(key) || key === 'link-days' || key === 'link-day-repairs') return 'linkIndexes';
   if (key.startsWith('checkout-times:')) return 'checkoutTimes';
   if (key.startsWith('license-shop:')) return 'licenseShops';
   return 'other';
