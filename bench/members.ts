@@ -123,6 +123,18 @@ export interface JourneyPlan {
 
 export const JOURNEY_STEPS = ['shop', 'server', 'category', 'product', 'variant', 'quantity', 'add', 'cart', 'checkout', 'nick'] as const;
 
+/** /shop → server → category → product (its variant menu), `pace` awaited before each step. */
+export async function browseToProduct(member: BenchMember, to: { server: string; category: string; product: string }, pace: () => Promise<void>): Promise<void> {
+  await pace();
+  await member.slash('shop', 'shop');
+  await pace();
+  await member.choose('server', to.server);
+  await pace();
+  await member.choose('category', to.category);
+  await pace();
+  await member.choose('product', to.product);
+}
+
 /**
  * /shop → server → category → product → variant → quantity → Add to cart, for each pick; then
  * /cart → Checkout → the nick form (a first-time buyer has no remembered nick). `pace` is awaited
@@ -130,14 +142,7 @@ export const JOURNEY_STEPS = ['shop', 'server', 'category', 'product', 'variant'
  */
 export async function runJourney(member: BenchMember, plan: JourneyPlan, pace: () => Promise<void>): Promise<InteractionOutcome> {
   for (const pick of plan.picks) {
-    await pace();
-    await member.slash('shop', 'shop');
-    await pace();
-    await member.choose('server', pick.server);
-    await pace();
-    await member.choose('category', pick.category);
-    await pace();
-    await member.choose('product', pick.product);
+    await browseToProduct(member, pick, pace);
     await pace();
     await member.choose('variant', pick.variant);
     await pace();

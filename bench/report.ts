@@ -5,6 +5,7 @@ import type { FirstStepResult } from './first-step.js';
 import type { JourneyResult } from './journeys.js';
 import type { StepStats } from './phase-stats.js';
 import { printScaleOut } from './scale-out.js';
+import type { CrowdRun, WarmUpBenchResult } from './search-warm-up.js';
 import { printPaymentWatch } from './payment-watch-phase.js';
 import { mb, ms, table } from './stats.js';
 import type { Target } from './targets.js';
@@ -131,6 +132,7 @@ export function printReport(report: Json, log: (text: string) => void): void {
       );
       log(
         `${measure.cycles} concurrent read/modify/writes: ${measure.concurrentRmw.perSecond}/s; open ${ms(measure.openMs)} ms; prune at start ${ms(measure.pruneMs)} ms; ` +
+          `sweep of expired records ${ms(measure.sweepMs)} ms (every cart expired: ${measure.sweepAll.deleted} deleted in ${ms(measure.sweepAll.ms)} ms); ` +
           `RSS after open ${mb(measure.rssAfterOpenBytes)}, at end ${mb(measure.rssBytes)}, peak ${mb(measure.hwmBytes)}`,
       );
     }
@@ -147,6 +149,8 @@ export function printReport(report: Json, log: (text: string) => void): void {
       ]),
     );
   }
+
+  if (report.searchWarmUp) printWarmUp(report.searchWarmUp as WarmUpBenchResult, log);
 
   if (report.probes) {
     log('\n=== probes (BENCH_PROBE=1): memory and event-loop delay since the previous probe ===');
@@ -166,4 +170,28 @@ export function printReport(report: Json, log: (text: string) => void): void {
   log('\n=== targets ===');
   for (const t of report.targets as Target[]) log(`${t.met === null ? '  –' : t.met ? ' ok' : ' NO'}  ${t.target}: goal ${t.goal}; measured ${t.measured}`);
   log(`\ntotal ${report.totalSeconds} s`);
+}
+
+/** The search phase's warm-up step (bench/search-warm-up.ts). */
+function printWarmUp(result: WarmUpBenchResult, log: (text: string) => void): void {
+  const { alone, crowd } = result;
+  const variants = (store: CrowdRun['store']) => store.byRoute.variants ?? { requests: 0, distinct: 0 };
+  const readIn = (value: number | undefined) => (value === undefined ? 'not within 60 s' : `${ms(value)} ms`);
+  log(`\n=== search warm-up: ${result.products} products, the store answering in ${result.storeDelayMs} ms ===`);
+  log(`"vip 30" on a fresh bot, at once: ${alone.suggestedAtOnce.join(' | ') || '(nothing)'}`);
+  log(`then every product's variants read in the background in ${readIn(alone.allVariantsReadMs)}: ${variants(alone.store).requests} variants requests for ${variants(alone.store).distinct} products, ${alone.store.total} store requests in all, ${alone.store.duplicateOfferRequests} repeated`);
+  log(`"vip 30" afterwards: ${alone.suggestedAfter.join(' | ') || '(nothing)'}`);
+  const row = (name: string, run: CrowdRun): (string | number)[] => {
+    const all = run.steps.all!.settledMs;
+    const product = run.steps.product!.settledMs;
+    return [name, run.steps.all!.n, `${ms(all.median)} ms`, `${ms(all.p99)} ms`, `${ms(product.median)} ms`, `${ms(product.p95)} ms`, `${ms(product.max)} ms`, variants(run.store).requests, run.store.duplicateOfferRequests, run.failures.length];
+  };
+  log(
+    table([
+      [`${crowd.members} members browse to a product at ${crowd.rate}/s`, 'n', 'settled p50', 'p99', 'product step p50', 'p95', 'max', 'variants requests', 'repeated', 'failures'],
+      row('fresh bot, no search (no warm-up)', crowd.withoutWarmUp),
+      row('fresh bot, a search just before (warm-up running)', crowd.withWarmUp),
+    ]),
+  );
+  log(`with the warm-up, every product's variants were in after ${readIn(crowd.withWarmUp.allVariantsReadMs)}`);
 }

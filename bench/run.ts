@@ -32,6 +32,9 @@
  *     REDIS_URL=redis://127.0.0.1:6379 (database 13, prefix bench-<random>, deleted afterwards)
  *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)
  *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
+ *   BENCH_STORE_DELAY_MS=50 how long the store takes to answer in the search phase's warm-up step
+ *                         (bench/search-warm-up.ts: the background variants read, and a browsing crowd
+ *                         of BENCH_MEMBERS at BENCH_RATE with and without it)
  *   BENCH_OUT=bench/results/latest.json
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -48,6 +51,7 @@ import { machine, printReport } from './report.js';
 import { scaledBot } from './scaled-bot.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { searchMatcher } from './search-phase.js';
+import { warmUpBench } from './search-warm-up.js';
 import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
@@ -85,6 +89,7 @@ const keepSamples = process.env.BENCH_SAMPLES === '1';
 const floodMembers = envNumber('BENCH_FLOOD_MEMBERS', 4000);
 const floodRate = envNumber('BENCH_FLOOD_RATE', 800);
 const searchRounds = process.env.BENCH_SEARCH_ROUNDS;
+const storeDelayMs = envNumber('BENCH_STORE_DELAY_MS', 50);
 
 const runs = (phase: string) => !options.skip.has(phase);
 const log = (text: string) => process.stdout.write(`${text}\n`);
@@ -192,6 +197,8 @@ async function main(): Promise<void> {
     if (runs('search')) {
       log('[7] search matcher: keystrokes over a 5 000-variant offer');
       report.search = await searchMatcher(world.work, searchRounds);
+      log(`[7b] search warm-up: the background variants read on fresh bots, alone and under ${K} browsing members (store answers in ${storeDelayMs} ms)`);
+      report.searchWarmUp = await warmUpBench(world, K, options.rate, storeDelayMs);
     }
     if (runs('scaleout')) await scaleOutPhase(report, false);
     if (runs('payments')) await paymentsPhase(world, report, false);

@@ -1,4 +1,7 @@
-/* Phase 7 of run.ts: bench/search-bench.ts in a process of its own, so the local servers' work does not land in its figures. */
+/*
+ * Phase 7 of run.ts: bench/search-bench.ts in a process of its own, so the local servers' work does not
+ * land in its figures; then (7b) the background variants warm-up on fresh bots, bench/search-warm-up.ts.
+ */
 import { join } from 'node:path';
 import { ROOT } from './bot-process.js';
 import { runJsonScript } from './process.js';

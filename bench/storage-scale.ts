@@ -11,7 +11,8 @@
  *
  *   node storage-scale.js measure <sqlite file> <carts> <links> <cycles>
  *     A fresh process opens the filled storage and times cart read/modify/write cycles through
- *     the cart service's setQuantity, payment-link creation and lookups, and reports its RSS.
+ *     the cart service's setQuantity, payment-link creation and lookups, the sweep of expired
+ *     records (with nothing expired, then with every cart expired), and reports its RSS.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -35,6 +36,7 @@ import { systemClock } from '../src/clock.js';
 export const GUILD = '900000000000000001';
 export const LICENSE = licenseId('bench-license-key');
 const DAY_MS = 86_400_000;
+const CART_EXPIRY_MS = 30 * DAY_MS;
 /** Records spread over this many past days: inside the 90-day retention, so pruning at start deletes nothing. */
 const SPREAD_DAYS = 89;
 const ROWS_PER_STATEMENT = 400;
@@ -92,8 +94,8 @@ function silentLogger() {
   return createLogger('warn', new Writable({ write: (_chunk, _encoding, done) => done() }));
 }
 
-/** Writes rows in transactions of multi-row upserts, through the store's own connection. */
-async function bulkWrite(storage: Storage, rows: AsyncIterable<[string, unknown]> | Iterable<[string, unknown]>): Promise<number> {
+/** Writes rows in transactions of multi-row upserts, through the store's own connection; `ttlMs` as Keyv would stamp it. */
+async function bulkWrite(storage: Storage, rows: AsyncIterable<[string, unknown]> | Iterable<[string, unknown]>, ttlMs?: number): Promise<number> {
   const keyv = storage.keyv;
   const store = keyv.store as KeyvSqlite;
   const table = (store.opts as { table?: string }).table ?? 'keyv';
@@ -115,7 +117,7 @@ async function bulkWrite(storage: Storage, rows: AsyncIterable<[string, unknown]
   };
   await store.query('BEGIN');
   for await (const [key, value] of rows) {
-    const serialized = await keyv.serializeData({ value });
+    const serialized = await keyv.serializeData(ttlMs === undefined ? { value } : { value, expires: Date.now() + ttlMs });
     pending.push(keyv._getKeyPrefix(key), serialized as string);
     if (pending.length >= ROWS_PER_STATEMENT * 2) await flush();
   }
@@ -200,7 +202,8 @@ async function fill(file: string, carts: number, links: number): Promise<Record<
   function* cartRows(): Generator<[string, unknown]> {
     for (let index = viaRepository; index < carts; index++) yield [`cart:${GUILD}:${userId(index)}`, cartFor(index, templates)];
   }
-  const cartRowsWritten = await bulkWrite(storage, cartRows());
+  // With the expiry the cart service writes them with (CART_EXPIRY_DAYS, 30 by default).
+  const cartRowsWritten = await bulkWrite(storage, cartRows(), CART_EXPIRY_MS);
   const cartsBulkMs = performance.now() - bulkStart;
 
   const linksStart = performance.now();
@@ -245,6 +248,11 @@ async function measure(file: string, carts: number, links: number, cycles: numbe
   const pruneStart = performance.now();
   const pruned = await linkRepo.prune(Date.now());
   const pruneMs = performance.now() - pruneStart;
+  // So does the sweep of expired records: with every cart live it must find nothing without reading them.
+  const sweepStart = performance.now();
+  const sweptLive = await storage.sweepExpired(Date.now());
+  const sweepMs = performance.now() - sweepStart;
+  if (sweptLive !== 0) throw new Error(`the sweep deleted ${sweptLive} live records`);
 
   const pick = (n: number) => userId((n * 7919) % carts);
   const templates = lineTemplates();
@@ -299,6 +307,11 @@ async function measure(file: string, carts: number, links: number, cycles: numbe
     if (!found) throw new Error('a created link was not found by its URL');
   }
 
+  // Last, the day every cart has expired at once (a month later): the sweep deletes them all.
+  const sweepAllStart = performance.now();
+  const sweptAll = await storage.sweepExpired(Date.now() + CART_EXPIRY_MS + DAY_MS);
+  const sweepAllMs = performance.now() - sweepAllStart;
+
   const memory = readProcMemory(process.pid);
   await storage.close();
   return {
@@ -309,6 +322,8 @@ async function measure(file: string, carts: number, links: number, cycles: numbe
     openMs: round(openMs),
     pruneMs: round(pruneMs),
     pruned,
+    sweepMs: round(sweepMs),
+    sweepAll: { deleted: sweptAll, ms: round(sweepAllMs) },
     rmwMs: roundSummary(summarize(rmw), 3),
     concurrentRmw: { cycles, ms: round(concurrentMs), perSecond: round((cycles / concurrentMs) * 1000, 0) },
     linkCreateMs: roundSummary(summarize(creates), 3),

@@ -38,6 +38,7 @@ import { PaymentWatchStore } from './storage/payment-watch.js';
 import { PaymentEvents } from './services/payment-events.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
 import { settledLinkListener } from './discord/payment-links/settled-links.js';
+import { ShopIdentityRepository } from './storage/shop-identities.js';
 
 export interface BotOptions {
   config: Config;
@@ -99,7 +100,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     shards: () => [...(discord?.ws.shards.values() ?? [])].map((shard) => ({ id: shard.id, pingMs: shard.ping })),
     gatewayReady: () => operator?.gatewayReady ?? false,
   });
-  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter, (operation) => metrics.storageErrors.inc({ operation }), logger);
+  const storage = await openStorage(config.STORAGE_URL, options.storageAdapter, (operation) => metrics.storageErrors.inc({ operation }), logger, {
+    clock,
+    // A SQLite file locked by another process at start: connect to Discord anyway, answer "busy", open it once free.
+    openWhenUnlocked: true,
+  });
   // Locks and change notices: in this process on SQLite, through Redis when processes share it.
   const coordination = await openCoordination(config.STORAGE_URL, { logger, ...options.coordination }).catch(async (error: unknown) => {
     await storage.close();
@@ -157,11 +162,15 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     locks: coordination.locks,
     expiryDays: config.CART_EXPIRY_DAYS,
     onCartStarted: (userId) => dmWarmer.prepare(userId),
+    // Lines of another license may be the same shop's, reached with a rotated key (the directory is made below).
+    sameShop: (stored, current) => (stores ? stores.sameShop(stored, current) : Promise.resolve(false)),
   });
   const directory = new StoreDirectory({
     baseUrl: config.SPACEIS_API_URL,
     defaultApiKey: config.SPACEIS_API_KEY,
+    defaultLicenseGuilds: config.DEFAULT_LICENSE_GUILDS,
     settings: guildSettings,
+    identities: new ShopIdentityRepository(storage.keyv, logger),
     secretBox,
     clock,
     logger,
@@ -218,7 +227,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storageCheck(storage.probe, clock),
   };
 
-  const linkPruner = schedulePruning(services.storage.paymentLinks, clock, logger, coordination);
+  const linkPruner = schedulePruning(services.storage.paymentLinks, storage.sweepExpired, clock, logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 

@@ -106,12 +106,31 @@ const shardList = z
     return ids;
   });
 
+/**
+ * DEFAULT_LICENSE_GUILDS: the Discord servers allowed to sell from the default license, as a
+ * comma-separated list of their ids (snowflakes); empty entries (a trailing comma) are skipped.
+ */
+const guildList = z
+  .string()
+  .transform((value, ctx): string[] => {
+    const ids = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    const bad = ids.find((id) => !/^\d{17,20}$/.test(id));
+    if (bad !== undefined || ids.length === 0) {
+      const what = bad === undefined ? 'it lists none' : `"${bad}" is not one`;
+      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of Discord server ids (17 to 20 digits: Developer Mode → right-click the server → Copy Server ID); ${what}` });
+      return z.NEVER;
+    }
+    return [...new Set(ids)];
+  });
+
 const configSchema = z.object({
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
   DISCORD_API_URL: apiUrl.default('https://discord.com/api'),
   SPACEIS_API_URL: apiUrl.default('https://api.spaceis.pl'),
   /** The default license; a guild's own license (/shop-admin license) takes precedence. */
   SPACEIS_API_KEY: z.string().trim().min(1).optional(),
+  /** The Discord servers that may sell from SPACEIS_API_KEY; unset: every server the bot is in. */
+  DEFAULT_LICENSE_GUILDS: guildList.optional(),
   /** Seals guilds' license keys at rest. Needed only once an admin stores a guild license. */
   ENCRYPTION_KEY: z
     .string()

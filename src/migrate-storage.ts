@@ -84,6 +84,7 @@ function report(counts: MigrationCounts, seconds: number): void {
     ['payment-link records', counts.byKind.linkRecords],
     ['link indexes', counts.byKind.linkIndexes],
     ['checkout times', counts.byKind.checkoutTimes],
+    ["licenses' shops", counts.byKind.licenseShops],
     ['other', counts.byKind.other],
   ];
   for (const [name, count, note] of rows) out(`  ${name.padEnd(22)}${group(count).padStart(8)}${note ? `  ${note}` : ''}`);

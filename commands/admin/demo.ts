@@ -38,7 +38,8 @@ export async function endDemo(ctx: HandlerContext): Promise<void> {
   const fallback = await services.stores.forGuild(ctx.guildId);
   await recordChange(ctx, 'license', t.admin.demoLicenseName, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
   ctx.log.info('guild left the demo shop');
-  await ctx.respond.show({ content: t.admin.demoEnded(fallback?.fingerprint) });
+  const refused = services.stores.defaultLicenseRefused(ctx.guildId);
+  await ctx.respond.show({ content: refused ? t.admin.demoEndedRefused : t.admin.demoEnded(fallback?.fingerprint) });
 }
 
 export function demoConfirmView(t: Messages, owner: string, fingerprint: string): View {

@@ -60,9 +60,10 @@ export async function clearLicense(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
   if (ctx.settings.demo) return endDemo(ctx);
   const current = ctx.settings.license;
-  if (!current) return ctx.respond.show({ content: t.admin.licenseNothingToClear });
+  const refused = services.stores.defaultLicenseRefused(ctx.guildId);
+  if (!current) return ctx.respond.show({ content: refused ? t.admin.defaultLicenseRefused : t.admin.licenseNothingToClear });
   await services.setup.clearLicense(ctx.guildId);
   const fallback = await services.stores.forGuild(ctx.guildId);
   await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
-  await ctx.respond.show({ content: t.admin.licenseCleared(fallback?.fingerprint) });
+  await ctx.respond.show({ content: refused ? t.admin.licenseClearedRefused : t.admin.licenseCleared(fallback?.fingerprint) });
 }

@@ -28,6 +28,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
+      defaultLicenseRefused: !ctx.shop && !ctx.settings.license && ctx.services.stores.defaultLicenseRefused(ctx.guildId),
       store,
       payments,
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
@@ -47,6 +48,8 @@ function licenseFacts(ctx: HandlerContext): StatusFacts['license'] {
 
 export interface StatusFacts {
   license: { source: 'guild' | 'default' | 'demo'; fingerprint: string; problem?: LicenseProblem } | undefined;
+  /** No license, because the operator's default one is not for this guild (DEFAULT_LICENSE_GUILDS). */
+  defaultLicenseRefused?: boolean;
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   /** Whether the bot follows payments for the license (src/services/payment-watch/). */
   payments: PaymentWatchStatus | { kind: 'demo' } | undefined;
@@ -59,7 +62,9 @@ export interface StatusFacts {
 export function statusView(t: Messages, facts: StatusFacts): View {
   const a = t.admin;
   const license = !facts.license
-    ? a.statusLicenseNone
+    ? facts.defaultLicenseRefused
+      ? a.defaultLicenseRefused
+      : a.statusLicenseNone
     : facts.license.problem === 'unreadable'
       ? a.statusLicenseUnreadable(facts.license.fingerprint)
       : facts.license.problem === 'no-encryption-key'

@@ -2,7 +2,7 @@ import type { ShopAutocompleteContext, ShopContext } from '../../src/discord/pre
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, searchableParts, warmForSearch } from '../../src/services/offer-search.js';
-import { search, words, type SearchTarget } from '../../src/services/search.js';
+import { search, searchUnreadProducts, words, type SearchTarget } from '../../src/services/search.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import type { Variant } from '../../src/spaceis/schemas.js';
 import { AUTOCOMPLETE_BUDGET_MS } from './autocomplete.js';
@@ -13,9 +13,12 @@ import { serverListView } from './views.js';
 
 /**
  * `/shop item:`: find a product or variant by typing. Suggestions come from the cached offer only
- * (autocomplete cannot defer); a chosen suggestion opens its variant menu or quantity screen; a
- * query typed without choosing a suggestion is searched over the whole offer and answered with the
- * best matches as a menu. A `server` given as well narrows both to that server.
+ * (autocomplete cannot defer): every product, and the variants read so far; the first search of a
+ * license has the rest read in the background (ShopAccess.warmUp), and until a product's variants
+ * are read, the product itself is suggested for words that could be a variant's ("vip 30"). A chosen
+ * suggestion opens its variant menu or quantity screen; a query typed without choosing a suggestion
+ * is searched over the whole offer and answered with the best matches as a menu. A `server` given
+ * as well narrows both to that server.
  */
 
 const SUGGESTIONS = 25;
@@ -27,8 +30,12 @@ export async function itemChoices(
 ): Promise<{ name: string; value: string }[]> {
   const { offers } = ctx.shop;
   const visible = await warmForSearch(offers, new Set(ctx.settings.hiddenServerIds), AUTOCOMPLETE_BUDGET_MS);
+  ctx.shop.warmUp.start(visible);
   const named = serverInput ? matchServer(visible, serverInput) : undefined;
-  const hits = search(cachedParts(offers, named ? [named] : visible), focused, { limit: SUGGESTIONS, requireAll: true });
+  const parts = cachedParts(offers, named ? [named] : visible);
+  const hits = search(parts, focused, { limit: SUGGESTIONS, requireAll: true });
+  // Products whose variants are still being read, for the words their names lack (disjoint from the hits above).
+  if (hits.length < SUGGESTIONS) hits.push(...searchUnreadProducts(parts, focused, SUGGESTIONS - hits.length));
   const variantsOf = cachedVariants(ctx.shop);
   return hits.map(({ target }) => ({ name: suggestionLabel(ctx.t, ctx.locale, target, lowestOf(target, variantsOf)), value: itemRef(target) }));
 }
@@ -46,6 +53,7 @@ export async function findItem(ctx: ShopContext, input: string, serverInput?: st
   if (serverInput && !named) return ctx.respond.show(serverListView(t, userId, all, 0, t.shop.unknownServer(clip(serverInput, 100))));
   if (words(input).length === 0) return ctx.respond.show(nothingFoundView(t, userId, input));
 
+  ctx.shop.warmUp.start(all);
   const parts = await searchableParts(reader, ctx.shop.offers, named ? [named] : all);
   let partial = false;
   let hits = search(parts, input, { limit: SUGGESTIONS, requireAll: true });

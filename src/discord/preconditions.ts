@@ -28,12 +28,12 @@ type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends 
 /** A context narrowed by what every listed precondition guarantees. */
 export type Narrowed<Context, Pre extends readonly Precondition<any>[]> = Context & Intersection<AddsOf<Pre[number]>>;
 
-function shopConfiguredAnswering(answers: { none: (t: Messages) => string; unusable: (t: Messages) => string }): Precondition<{ shop: ShopAccess }> {
+function shopConfiguredAnswering(answers: { none: (t: Messages, ctx: AutocompleteContext) => string; unusable: (t: Messages) => string }): Precondition<{ shop: ShopAccess }> {
   return {
     name: 'shopConfigured',
     refusal(_member, ctx) {
       if (ctx.shop) return undefined;
-      if (!ctx.licenseProblem) return answers.none(ctx.t);
+      if (!ctx.licenseProblem) return answers.none(ctx.t, ctx);
       // The admins see it on /shop-admin status; the log says which guild, once per refused interaction.
       ctx.log.warn({ licenseProblem: ctx.licenseProblem }, "the guild's own license cannot be used");
       return answers.unusable(ctx.t);
@@ -48,7 +48,11 @@ function shopConfiguredAnswering(answers: { none: (t: Messages) => string; unusa
  */
 export const shopConfigured = shopConfiguredAnswering({ none: (t) => t.shop.notSetUp, unusable: (t) => t.shop.misconfigured });
 /** The same check on the admins' screens, which tell them what to do. */
-export const shopConfiguredForAdmins = shopConfiguredAnswering({ none: (t) => t.admin.notConfigured, unusable: (t) => t.admin.licenseUnreadable });
+export const shopConfiguredForAdmins = shopConfiguredAnswering({
+  // A guild the operator's default license is not for (DEFAULT_LICENSE_GUILDS) is told to set its own.
+  none: (t, ctx) => (ctx.services.stores.defaultLicenseRefused(ctx.guildId) ? t.admin.defaultLicenseRefused : t.admin.notConfigured),
+  unusable: (t) => t.admin.licenseUnreadable,
+});
 
 /** A handler's context once `shopConfigured` (or the admins' twin) passed: the guild's shop is set. */
 export type ShopContext = Narrowed<HandlerContext, [typeof shopConfigured]>;

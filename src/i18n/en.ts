@@ -125,13 +125,17 @@ export const en = {
     licenseRejected: (message: string) => `SpaceIs refused this key: “${message}”. Nothing was saved.`,
     licenseUnreachable: "SpaceIs didn't answer, so the key could not be checked. Nothing was saved; try again in a moment.",
     licenseSaved: (fingerprint: string, servers: number) =>
-      `License saved (fingerprint \`${fingerprint}\`); its offer has ${servers} ${servers === 1 ? 'server' : 'servers'}. Carts holding items of the previous license are emptied as their owners come back, with a note why.`,
+      `License saved (fingerprint \`${fingerprint}\`); its offer has ${servers} ${servers === 1 ? 'server' : 'servers'}. Carts holding items of another shop are emptied as their owners come back, with a note why; a new key of the same shop keeps them.`,
     licenseSame: (fingerprint: string) => `That is already this server's license (fingerprint \`${fingerprint}\`).`,
     licenseCleared: (fingerprint: string | undefined) =>
       fingerprint
         ? `This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
         : "This server's license was removed. The bot has no default license, so /shop is off until a license is set.",
     licenseNothingToClear: "This server already uses the bot's default license.",
+    defaultLicenseRefused:
+      "This server may not use the bot's default license: its operator allows it only on some servers. Set this server's own SpaceIs license with /shop-admin license set.",
+    licenseClearedRefused:
+      "This server's license was removed. This server may not use the bot's default license, so /shop is off until you set your own with /shop-admin license set.",
     statusLicenseDemo: 'The **DEMO** shop built into the bot: a sample offer, no real payment. Sell from your real shop with /shop-admin license set.',
     demoOn:
       'This server now sells from the **DEMO** shop built into the bot: try /shop, /cart and /checkout. Payment links lead to a demonstration page; no real payment is possible. Carts of the previous shop are emptied, with a note why. Sell from your real shop with /shop-admin license set, or end the demo with /shop-admin license clear.',
@@ -145,6 +149,8 @@ export const en = {
       fingerprint
         ? `The **DEMO** shop is off. This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
         : 'The **DEMO** shop is off. The bot has no default license, so /shop is off until a license is set with /shop-admin license set.',
+    demoEndedRefused:
+      "The **DEMO** shop is off. This server may not use the bot's default license, so /shop is off until you set your own with /shop-admin license set.",
     demoLicenseName: 'DEMO shop',
 
     serversPrompt: 'Choose the servers /shop offers here. Servers added to the shop later are offered until you hide them.',
@@ -211,6 +217,7 @@ export const en = {
     internalError: (reference: string) =>
       `Something went wrong on our side. Your cart is safe. If it happens again, give the server's staff this reference: ${reference}`,
     storageUnavailable: "The bot's storage is unavailable right now, so nothing was changed. Please try again in a moment.",
+    storageBusy: "The bot's storage is busy right now, so nothing was changed. Please try again in a moment.",
   },
 
   shop: {

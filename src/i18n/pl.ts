@@ -125,13 +125,17 @@ export const pl: Messages = {
     licenseRejected: (message) => `SpaceIs odrzucił ten klucz: „${message}”. Niczego nie zapisano.`,
     licenseUnreachable: 'SpaceIs nie odpowiedział, więc nie dało się sprawdzić klucza. Niczego nie zapisano; spróbuj za chwilę.',
     licenseSaved: (fingerprint, servers) =>
-      `Licencję zapisano (odcisk \`${fingerprint}\`); serwerów w ofercie: ${servers}. Koszyki z przedmiotami poprzedniej licencji zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem.`,
+      `Licencję zapisano (odcisk \`${fingerprint}\`); serwerów w ofercie: ${servers}. Koszyki z przedmiotami innego sklepu zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem; nowy klucz tego samego sklepu je zachowuje.`,
     licenseSame: (fingerprint) => `To już jest licencja tego serwera (odcisk \`${fingerprint}\`).`,
     licenseCleared: (fingerprint) =>
       fingerprint
         ? `Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
         : 'Licencję serwera usunięto. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji.',
     licenseNothingToClear: 'Ten serwer już używa domyślnej licencji bota.',
+    defaultLicenseRefused:
+      'Ten serwer nie może korzystać z domyślnej licencji bota: jej operator pozwala na to tylko na niektórych serwerach. Ustaw własną licencję SpaceIs tego serwera przez /sklep-admin licencja ustaw.',
+    licenseClearedRefused:
+      'Licencję serwera usunięto. Ten serwer nie może korzystać z domyślnej licencji bota, więc /sklep jest wyłączony do czasu ustawienia własnej przez /sklep-admin licencja ustaw.',
     statusLicenseDemo: 'Wbudowany sklep **DEMO**: przykładowa oferta, bez prawdziwej płatności. Prawdziwy sklep włączysz przez /sklep-admin licencja ustaw.',
     demoOn:
       'Ten serwer sprzedaje teraz z wbudowanego sklepu **DEMO**: wypróbuj /sklep, /koszyk i /zamów. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione, z wyjaśnieniem. Prawdziwy sklep włączysz przez /sklep-admin licencja ustaw, a demo zakończysz przez /sklep-admin licencja usuń.',
@@ -145,6 +149,8 @@ export const pl: Messages = {
       fingerprint
         ? `Sklep **DEMO** jest wyłączony. Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
         : 'Sklep **DEMO** jest wyłączony. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji przez /sklep-admin licencja ustaw.',
+    demoEndedRefused:
+      'Sklep **DEMO** jest wyłączony. Ten serwer nie może korzystać z domyślnej licencji bota, więc /sklep jest wyłączony do czasu ustawienia własnej przez /sklep-admin licencja ustaw.',
     demoLicenseName: 'sklep DEMO',
 
     serversPrompt: 'Wybierz serwery, które /sklep tu oferuje. Serwery dodane później do sklepu są oferowane, dopóki ich nie ukryjesz.',
@@ -210,6 +216,7 @@ export const pl: Messages = {
     internalError: (reference) =>
       `Coś poszło nie tak po naszej stronie. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
     storageUnavailable: 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+    storageBusy: 'Magazyn danych bota jest teraz zajęty, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
   },
 
   shop: {

@@ -11,6 +11,10 @@ import { createHash } from 'node:crypto';
  *
  * Records written before the full id existed hold the fingerprint; since it is a prefix of the
  * id, `sameLicense` still recognises them.
+ *
+ * A license id names a key, not a shop: a rotated key (a new key for the same shop) has another id.
+ * Whether two ids reach one shop is the store's answers' to tell (src/services/shop-identity.ts,
+ * asked through the store directory's `sameShop`).
  */
 const FINGERPRINT_LENGTH = 8;
 

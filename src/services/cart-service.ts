@@ -10,7 +10,7 @@ import { shortRef } from './short-ref.js';
 /**
  * Every change to a member's cart, in one place below Discord. The service owns what a change
  * means: the member's lock (simultaneous presses on one cart apply in turn, in every process), the
- * cart rules (src/cart/rules.ts), the license check (a cart filled from another license is emptied
+ * cart rules (src/cart/rules.ts), the license check (a cart filled from another shop's license is emptied
  * with a notice), expiry (CART_EXPIRY_DAYS) and the side effects of a change (a first line opens
  * the member's DM channel in the background). Handlers call one operation and show its outcome.
  *
@@ -50,6 +50,12 @@ export interface CartServiceOptions {
   expiryDays?: number;
   /** A member's cart went from empty to one line or more (the DM warm-up: see payment-links/dm-warmer.ts). */
   onCartStarted?: (userId: string) => void;
+  /**
+   * Whether lines kept under license `stored` belong to the shop license `current` sells from: another
+   * key of the same shop, say, after the operator rotated it (the store directory's `sameShop`).
+   * Asked only when the two differ. Without it, only the same license (or its older short name) is.
+   */
+  sameShop?: (stored: string, current: string) => Promise<boolean>;
 }
 
 const DAY_MS = 86_400_000;
@@ -64,6 +70,7 @@ export class CartService {
   readonly #locks: Locks;
   readonly #expiryMs: number;
   readonly #onCartStarted: (userId: string) => void;
+  readonly #sameShop: (stored: string, current: string) => Promise<boolean>;
 
   constructor(options: CartServiceOptions) {
     this.#repository = options.repository;
@@ -72,11 +79,20 @@ export class CartService {
     this.#locks = options.locks ?? new KeyLock();
     this.#expiryMs = (options.expiryDays ?? 30) * DAY_MS;
     this.#onCartStarted = options.onCartStarted ?? (() => undefined);
+    this.#sameShop = options.sameShop ?? (async (stored, current) => sameLicense(stored, current));
+  }
+
+  /**
+   * Whether what was kept under license `stored` (a cart, a payment link's items) belongs to the shop
+   * license `current` sells from: the same license, or another key of the same shop.
+   */
+  async sameShop(stored: string, current: string): Promise<boolean> {
+    return sameLicense(stored, current) || this.#sameShop(stored, current);
   }
 
   /**
    * The cart for /cart, taking its pending notice in the same step so it is shown exactly once.
-   * With the guild's current `license`, a cart of another license is emptied (and that is the notice);
+   * With the guild's current `license`, a cart of another shop's license is emptied (and that is the notice);
    * without one (no usable license) the cart is shown as it is.
    */
   async read(owner: CartOwner, license: string | undefined): Promise<CartReading> {
@@ -174,27 +190,36 @@ export class CartService {
 
   /**
    * Read-modify-write under the member's lock. With a `license`, the cart is first taken as it
-   * stands under it (`forLicense`); an emptied cart of another license is saved even when the change
+   * stands under it (`forLicense`); an emptied cart of another shop is saved even when the change
    * itself saves nothing, so the member's notice is not lost.
    */
   async #change<R>(owner: CartOwner, license: string | undefined, change: Change<R>): Promise<R> {
     return this.#locks.run(cartLockKey(owner.guildId, owner.userId), async () => {
       const stored = await this.#current(owner);
-      const current = license === undefined ? stored : forLicense(stored, license);
+      const current = license === undefined ? stored : forLicense(stored, license, await this.#keptUnder(stored, license));
       const outcome = await change(current);
       const cart = outcome.cart ?? (current === stored ? undefined : current);
-      if (cart) await this.#repository.write(owner.guildId, owner.userId, { ...cart, touchedAt: this.#clock.now() });
+      // Written with the expiry as its time to live: the record is deleted when it would read as expired.
+      if (cart) await this.#repository.write(owner.guildId, owner.userId, { ...cart, touchedAt: this.#clock.now() }, this.#expiryMs);
       return outcome.result;
     });
   }
+
+  /** Whether the cart's lines still stand under `license`; the shop is asked about only when they would otherwise be dropped. */
+  async #keptUnder(stored: StoredCart, license: string): Promise<boolean> {
+    if (stored.license === license || stored.lines.length === 0) return true;
+    return this.sameShop(stored.license, license);
+  }
 }
 
-/** The cart as it stands under `license`: lines of another license are dropped, with a notice. */
-export function forLicense(stored: StoredCart, license: string): StoredCart {
+/**
+ * The cart as it stands under `license`. Lines of the same shop (`sameShop`: the same license, its
+ * older short name, or another key of the same shop) are kept and the cart is named by `license`
+ * from now on; lines of another shop are dropped, with a notice.
+ */
+export function forLicense(stored: StoredCart, license: string, sameShop = sameLicense(stored.license, license)): StoredCart {
   if (stored.license === license) return stored;
-  // Saved before licenses had full ids (named by fingerprint): the same license, now named in full.
-  if (sameLicense(stored.license, license)) return { ...stored, license };
-  if (stored.lines.length === 0) return { ...stored, license };
+  if (sameShop || stored.lines.length === 0) return { ...stored, license };
   return { license, lines: [], notice: 'license-changed' };
 }
 

@@ -152,9 +152,10 @@ export class CheckoutService {
 
   /**
    * Records a link the store has just issued, and the time for the cooldown. The link exists and
-   * costs nothing until paid, so a storage failure here must not keep it from the member: it is
-   * delivered without a record, and logged once with its reference and everything needed to rebuild
-   * the record (never the URL: the member has it in their DM).
+   * costs nothing until paid, so a storage failure here must not keep it from the member: when its
+   * record could not be written it is delivered without one, and logged once with its reference and
+   * everything needed to rebuild the record (never the URL: the member has it in their DM). Once the
+   * record is written, `create` keeps its id whatever fails after (its day index is repaired later).
    */
   async #keepRecordOf(draft: NewPaymentLink): Promise<PaymentLink> {
     const { paymentLinks, checkoutTimes, logger } = this.deps;

@@ -3,31 +3,47 @@ import type { Coordination } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';
 
-/** How often old payment-link records are pruned while the bot runs (it also prunes once at start). */
+/** How often the prune pass runs while the bot runs (it also runs once at start). */
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
 
 /**
- * Deletes payment-link records past their retention, at start and then every few hours. The first
- * run is awaited so a restarted bot never serves records it should have forgotten; a failure is
- * logged and retried next time, never fatal. `stop()` waits for a run in flight before storage closes.
- * Processes sharing Redis prune one at a time (`runAlone`): the others skip that round.
+ * The prune pass, at start and then every few hours: notes the link days left to repair and
+ * deletes payment-link records past their retention (PaymentLinkRepository.prune), then deletes
+ * records whose time to live has ended (`sweepExpired`: carts, nicks, checkout times; SQLite keeps
+ * them until read, Redis deletes them itself). The first pass is awaited so a restarted bot never
+ * serves records it should have forgotten; a failure is logged and retried next time, never fatal,
+ * and one job failing does not keep the other from running. `stop()` waits for a pass in flight
+ * before storage closes. Processes sharing Redis prune one at a time (`runAlone`): the others skip
+ * that round (repairing only the link days they alone remember).
  */
 export function schedulePruning(
   links: PaymentLinkRepository,
+  sweepExpired: (now: number) => Promise<number>,
   clock: Clock,
   logger: Logger,
   coordination: Pick<Coordination, 'runAlone'>,
 ): { start(): Promise<void>; stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  const pruneLinks = async () => {
+    const deleted = await links.prune(clock.now());
+    if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
+  };
+  const sweep = async () => {
+    const deleted = await sweepExpired(clock.now());
+    if (deleted > 0) logger.info({ deleted }, 'expired records deleted');
+  };
   const run = (): Promise<void> => {
     running ??= coordination
       .runAlone('prune-links', async () => {
-        const deleted = await links.prune(clock.now());
-        if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
+        await pruneLinks().catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'));
+        await sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not delete expired records'));
       })
-      .then((ran) => {
-        if (!ran) logger.debug('another process is pruning payment-link records; skipped here');
+      .then(async (ran) => {
+        if (ran) return;
+        logger.debug('another process is pruning payment-link records; skipped here');
+        // Days this process could not note live in its memory too (see PaymentLinkRepository.create).
+        await links.repairIndexes();
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'))
       .finally(() => {

@@ -58,7 +58,8 @@ export async function searchableParts(reader: OfferReader, offers: OfferCache, s
  * Fills what autocomplete needs (the server list and each visible server's offer) within `budgetMs`,
  * then answers from the cache. The requests go on after the budget, so the next keystroke finds
  * them; the cache shares a request in flight, so keystrokes never add requests. Variants are never
- * read here: they are read when a member opens a product (or submits a search).
+ * read here: they are read when a member opens a product or submits a search, and in the background
+ * once a search starts the license's warm-up (ShopAccess.warmUp, src/spaceis/variant-warm-up.ts).
  */
 export async function warmForSearch(offers: OfferCache, hidden: ReadonlySet<string>, budgetMs: number): Promise<Server[]> {
   const deadline = Date.now() + budgetMs;

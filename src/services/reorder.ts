@@ -1,6 +1,5 @@
 import { isPurchasable } from '../cart/pricing.js';
 import type { CartPolicy, RuleViolation } from '../cart/rules.js';
-import { sameLicense } from '../security/license-id.js';
 import type { Server } from '../spaceis/schemas.js';
 import type { PaymentLink } from '../storage/payment-links.js';
 import type { CartOwner, CartService } from './cart-service.js';
@@ -44,9 +43,10 @@ export async function putBackInCart(
   policy: CartPolicy,
   link: PaymentLink,
 ): Promise<ReorderLine[]> {
-  // Items of a link issued from another license belong to another shop: none of them is on offer here.
-  // Records from before full license ids hold the short fingerprint: sameLicense reads both.
-  const found = sameLicense(link.license, policy.license) ? await findLinkItems(reader, link.items) : link.items.map(() => undefined);
+  // Items of a link issued from another shop are not on offer here. The same shop may have been reached
+  // with another key (rotated since) or named by the older short fingerprint: the cart service knows both.
+  const sameShop = await carts.sameShop(link.license, policy.license);
+  const found = sameShop ? await findLinkItems(reader, link.items) : link.items.map(() => undefined);
   const lines: ReorderLine[] = link.items.map((item) => ({ item, outcome: { kind: 'gone' } }));
   const wanted: { index: number; item: ReturnType<typeof cartItemFrom>; quantity: number }[] = [];
   for (const [index, match] of found.entries()) {

@@ -13,6 +13,8 @@ export { normalize, wordScore, words } from './search-words.js';
  * words of 3+ letters), or its abbreviation ("vp" → "vip"); numbers match as numbers ("500" →
  * "500 monet", "1000" → "1 000 monet"), never by typo. Every query word must match somewhere
  * (words in any order); product and variant names count more than server and category names.
+ * Until a product's variants are read, the words that hit no product name may be its variant's
+ * (searchUnreadProducts: "vip 30" suggests VIP before its "30 dni" is known).
  */
 
 export interface SearchTarget {
@@ -31,6 +33,10 @@ export interface SearchHit {
 /** One indexed part of the offer: its own small vocabulary and documents pointing into it. */
 export interface SearchPart {
   readonly serverId: string;
+  /** `products`: a server's products (productPart); `variants`: one product's variants (variantPart). */
+  readonly kind: 'products' | 'variants';
+  /** For a variants part, its product (productKey): that product's variants are known. */
+  readonly productKey?: string;
   readonly vocab: readonly string[];
   /** 1 where the vocabulary word is a number: a number only ever matches a number. */
   readonly numeric: Uint8Array;
@@ -58,7 +64,11 @@ class PartBuilder {
   readonly docs: SearchDoc[] = [];
   readonly #ids = new Map<string, number>();
 
-  constructor(readonly serverId: string) {}
+  constructor(
+    readonly serverId: string,
+    readonly kind: SearchPart['kind'],
+    readonly productKey?: string,
+  ) {}
 
   ids(texts: string[]): Uint32Array {
     const found = new Set<number>();
@@ -78,7 +88,15 @@ class PartBuilder {
 
   part(): SearchPart {
     const numeric = Uint8Array.from(this.vocab, (word) => (NUMBER.test(word) ? 1 : 0));
-    return { serverId: this.serverId, vocab: this.vocab, numeric, docs: this.docs, slots: [] };
+    return {
+      serverId: this.serverId,
+      kind: this.kind,
+      ...(this.productKey === undefined ? {} : { productKey: this.productKey }),
+      vocab: this.vocab,
+      numeric,
+      docs: this.docs,
+      slots: [],
+    };
   }
 
   add(target: SearchTarget, primary: string[]): void {
@@ -100,7 +118,7 @@ const variantParts = new WeakMap<readonly Variant[], Cached>();
 export function productPart(server: Server, offer: ServerOffer): SearchPart {
   const cached = productParts.get(offer);
   if (cached && cached.key === server) return cached.part;
-  const builder = new PartBuilder(server.id);
+  const builder = new PartBuilder(server.id, 'products');
   for (const category of offer.categories) {
     for (const product of category.products) builder.add({ server, category, product }, [product.name]);
   }
@@ -113,11 +131,16 @@ export function productPart(server: Server, offer: ServerOffer): SearchPart {
 export function variantPart(path: { server: Server; category: Category; product: Product }, variants: readonly Variant[]): SearchPart {
   const cached = variantParts.get(variants);
   if (cached && cached.key === path.product) return cached.part;
-  const builder = new PartBuilder(path.server.id);
+  const builder = new PartBuilder(path.server.id, 'variants', productKey(path));
   for (const variant of variants) builder.add({ ...path, variant }, [path.product.name, variant.name]);
   const part = builder.part();
   variantParts.set(variants, { key: path.product, part });
   return part;
+}
+
+/** A product's place in the offer, as one string (JSON keeps ids containing any character apart). */
+function productKey(target: { server: Server; category: Category; product: Product }): string {
+  return JSON.stringify([target.server.id, target.category.id, target.product.id]);
 }
 
 // --- matching ------------------------------------------------------------------------------------
@@ -179,36 +202,73 @@ export function search(parts: readonly SearchPart[], query: string, options: Sea
         if (!doc.target.variant) best.offer(doc.target, 0, order);
         continue;
       }
-      let total = 0;
-      let matched = 0;
-      let coveredCount = 0;
-      for (const { scores: table } of slots) {
-        let best = 0;
-        let bestId = -1;
-        const { primary, secondary } = doc;
-        for (let k = 0; k < primary.length; k++) {
-          const score = table[primary[k]!]!;
-          if (score > best) {
-            best = score;
-            bestId = primary[k]!;
-          }
-        }
-        for (let k = 0; k < secondary.length; k++) best = Math.max(best, table[secondary[k]!]! * SECONDARY_WEIGHT);
-        if (best === 0 && options.requireAll) {
-          matched = -1;
-          break;
-        }
-        if (best > 0) matched++;
-        if (bestId >= 0 && !seen(covered, coveredCount, bestId)) covered[coveredCount++] = bestId;
-        total += best;
-      }
-      if (matched <= 0) continue;
-      // Among equal matches the item whose name is mostly what was typed comes first ("VIP" before "VIP Wyspy").
-      const coverage = doc.primary.length === 0 ? 0 : coveredCount / doc.primary.length;
-      best.offer(doc.target, total + 0.1 * coverage, order);
+      const score = docScore(doc, slots, options.requireAll, covered);
+      if (score > 0) best.offer(doc.target, score, order);
     }
   }
   return best.hits();
+}
+
+/**
+ * When no known item has every word: the products whose variants are not read yet (no variants
+ * part among `parts` for them), matched on the words that hit product names, the other words being
+ * left to those unread variants ("vip 30" on a fresh bot: VIP, whose "30 dni" nobody has read yet).
+ * Only when some words hit product names and some hit none: with every word in product names
+ * `search` has found those products, and with none there is nothing to go on. A product whose
+ * variants are known is never suggested here: search would have found the variant if it existed.
+ */
+export function searchUnreadProducts(parts: readonly SearchPart[], query: string, limit: number): SearchHit[] {
+  const terms = [...new Set(words(query))].slice(0, MAX_TERMS);
+  const products = parts.filter((part) => part.kind === 'products');
+  const read = new Set(parts.map((part) => part.productKey));
+  // Which words hit a product's name (or its server's or category's) anywhere: those must all match.
+  const inNames = terms.map((term, slot) => products.some((part) => scoresFor(part, slot, term).any));
+  if (inNames.every(Boolean) || !inNames.some(Boolean)) return [];
+  const best = new TopHits(limit);
+  const covered = new Int32Array(terms.length);
+  let order = 0;
+  for (const part of products) {
+    const slots = terms.flatMap((term, slot) => (inNames[slot] ? [scoresFor(part, slot, term)] : []));
+    for (const doc of part.docs) {
+      order++;
+      if (read.has(productKey(doc.target))) continue;
+      const score = docScore(doc, slots, true, covered);
+      if (score > 0) best.offer(doc.target, score, order);
+    }
+  }
+  return best.hits();
+}
+
+/**
+ * One document's score for the query words' `slots`: each word's best match in its names (server
+ * and category names weighing less), plus a little for how much of its name was typed; 0 when no
+ * word matches, or with `requireAll` when one does not. `covered` is scratch space.
+ */
+function docScore(doc: SearchDoc, slots: readonly { scores: Float32Array }[], requireAll: boolean, covered: Int32Array): number {
+  let total = 0;
+  let matched = 0;
+  let coveredCount = 0;
+  const { primary, secondary } = doc;
+  for (const { scores: table } of slots) {
+    let best = 0;
+    let bestId = -1;
+    for (let k = 0; k < primary.length; k++) {
+      const score = table[primary[k]!]!;
+      if (score > best) {
+        best = score;
+        bestId = primary[k]!;
+      }
+    }
+    for (let k = 0; k < secondary.length; k++) best = Math.max(best, table[secondary[k]!]! * SECONDARY_WEIGHT);
+    if (best === 0 && requireAll) return 0;
+    if (best > 0) matched++;
+    if (bestId >= 0 && !seen(covered, coveredCount, bestId)) covered[coveredCount++] = bestId;
+    total += best;
+  }
+  if (matched === 0) return 0;
+  // Among equal matches the item whose name is mostly what was typed comes first ("VIP" before "VIP Wyspy").
+  const coverage = primary.length === 0 ? 0 : coveredCount / primary.length;
+  return total + 0.1 * coverage;
 }
 
 /**

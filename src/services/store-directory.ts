@@ -3,14 +3,17 @@ import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { createStoreGate, type StoreGate } from '../spaceis/gate.js';
 import type { SharedGateState } from '../spaceis/shared-gate-state.js';
 import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
+import { VariantWarmUp } from '../spaceis/variant-warm-up.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { DEMO_LICENSE } from '../demo/demo-store.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { LicenseLoad } from '../ops/metrics.js';
-import { fingerprintOf, licenseId } from '../security/license-id.js';
+import { fingerprintOf, licenseId, sameLicense } from '../security/license-id.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { GuildLicense, GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { ShopIdentityRepository } from '../storage/shop-identities.js';
+import { isComplete, sameIdentity, sameShopIdentity, withServerOffer, withServers, type ShopIdentity } from './shop-identity.js';
 
 /** What a guild sells from: one license, its API client and its offer cache. */
 export interface ShopAccess {
@@ -22,6 +25,8 @@ export interface ShopAccess {
   readonly offers: OfferCache;
   /** The license's limiter and circuit breaker (shared by every guild on the license). */
   readonly gate: StoreGate;
+  /** Reads every product's variants in the background once a search asks for it (once per offer lifetime). */
+  readonly warmUp: VariantWarmUp;
   /** Where the license comes from: the guild's own (/shop-admin license), the bot's default, or the built-in demo shop. */
   readonly source: 'guild' | 'default' | 'demo';
 }
@@ -37,7 +42,17 @@ export type LicenseProblem = 'unreadable' | 'no-encryption-key';
 export interface StoreDirectoryOptions {
   baseUrl: string;
   defaultApiKey: string | undefined;
+  /**
+   * The guilds that may sell from `defaultApiKey` (DEFAULT_LICENSE_GUILDS); undefined: every guild.
+   * Any other guild without a license of its own has no shop: its admins must set their own.
+   */
+  defaultLicenseGuilds?: readonly string[] | undefined;
   settings: GuildSettingsRepository;
+  /**
+   * Where the shop each license reached is remembered (src/services/shop-identity.ts), so records
+   * of a rotated key are still recognised (`sameShop`). Without it, a license is only its key.
+   */
+  identities?: ShopIdentityRepository;
   /** Opens guilds' sealed license keys; undefined when ENCRYPTION_KEY is not set. */
   secretBox: SecretBox | undefined;
   clock: Clock;
@@ -54,7 +69,7 @@ export interface StoreDirectoryOptions {
    * shares its pause, breaker and four request slots with every process, and its offer cache keeps
    * a shared copy that drops reach everywhere (docs/scaling-out.md). One process: nothing shared.
    */
-  coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe'>;
+  coordination?: Pick<Coordination, 'redis' | 'publish' | 'subscribe' | 'runAlone'>;
   /**
    * On Redis: a license's pause, breaker and slots as every process shares them
    * (src/spaceis/redis-gate-state.ts). Passed in by app.ts, which loads the Redis libraries only
@@ -72,7 +87,12 @@ interface LicenseEntry {
   client: StoreClient;
   offers: OfferCache;
   gate: StoreGate;
+  warmUp: VariantWarmUp;
   lastUsed: number;
+  /** What the store's answers said about the shop so far (read from storage at the first answer). */
+  identity?: ShopIdentity;
+  /** Updates of `identity` and its record, one after the other. */
+  learning?: Promise<void>;
 }
 
 /** What a guild's settings resolve to, without the key: that stays inside the license's client. */
@@ -101,9 +121,11 @@ export class StoreDirectory {
   #demo: LicenseEntry | undefined;
   #lastSweep: number;
   readonly #offerCopies: RedisOfferCopies | undefined;
+  readonly #defaultLicenseGuilds: ReadonlySet<string> | undefined;
 
   constructor(private readonly options: StoreDirectoryOptions) {
     this.#lastSweep = options.clock.now();
+    this.#defaultLicenseGuilds = options.defaultLicenseGuilds ? new Set(options.defaultLicenseGuilds) : undefined;
     const { coordination } = options;
     if (coordination?.redis) this.#offerCopies = new RedisOfferCopies(coordination.redis, coordination, options.logger);
     options.settings.onUpdate((guildId, before, after) => this.#licenseReplaced(guildId, before.license, after.license));
@@ -115,6 +137,11 @@ export class StoreDirectory {
 
   get canStoreGuildLicenses(): boolean {
     return this.options.secretBox !== undefined;
+  }
+
+  /** Whether the bot has a default license that this guild may not sell from (DEFAULT_LICENSE_GUILDS leaves it out). */
+  defaultLicenseRefused(guildId: string): boolean {
+    return this.hasDefaultLicense && this.#defaultLicenseGuilds !== undefined && !this.#defaultLicenseGuilds.has(guildId);
   }
 
   /** Licenses held right now (each with a client, a gate and an offer cache). */
@@ -158,12 +185,62 @@ export class StoreDirectory {
       // Local even on Redis: the demo answers in-process, so it has no rate limit to share.
       const gate = createStoreGate({ now: () => this.options.clock.now() });
       const client = new StoreClient({ baseUrl: 'http://demo.invalid', apiKey: 'demo-shop', gate, fetch: demoFetch });
-      this.#demo = { client, offers: new OfferCache(client, { now: () => this.options.clock.now() }), gate, lastUsed: 0 };
+      const offers = new OfferCache(client, { now: () => this.options.clock.now() });
+      this.#demo = { client, offers, gate, warmUp: this.#warmUp(offers, gate), lastUsed: 0 };
     }
-    const { client, offers, gate } = this.#demo;
-    return { license: DEMO_LICENSE, fingerprint: DEMO_LICENSE, client, offers, gate, source: 'demo' };
+    const { client, offers, gate, warmUp } = this.#demo;
+    return { license: DEMO_LICENSE, fingerprint: DEMO_LICENSE, client, offers, gate, warmUp, source: 'demo' };
   }
 
+  /**
+   * Whether records written under license `stored` (a cart, a payment link) belong to the shop that
+   * license `current` sells from: the same license, or another key of the same shop as the store's
+   * answers told (a key the operator rotated). The shop `stored` reached is read from storage; the
+   * one `current` reaches is learned from its offer if not yet known (at most two store requests,
+   * usually answered by the offer cache). A license the bot never read an offer with is a shop of its
+   * own. Throws a StoreError when `current`'s shop could not be learned: nothing should be dropped then.
+   */
+  async sameShop(stored: string, current: string): Promise<boolean> {
+    if (sameLicense(stored, current)) return true;
+    const identities = this.options.identities;
+    if (!identities || stored === DEMO_LICENSE || current === DEMO_LICENSE) return false;
+    const before = await identities.get(stored);
+    if (!before) return false;
+    const entry = this.#byLicense.get(current);
+    const now = entry ? await this.#learnShop(current, entry) : await identities.get(current);
+    return now !== undefined && sameShopIdentity(before, now);
+  }
+
+  /** The shop a held license reaches, asking its offer (through the cache) for what is not known yet. */
+  async #learnShop(license: string, entry: LicenseEntry): Promise<ShopIdentity | undefined> {
+    // Read what storage has if this process has seen no answer yet (after a restart), once any update under way is done.
+    this.#observe(license, entry, (known) => known);
+    await entry.learning;
+    if (!isComplete(entry.identity)) {
+      // The cache tells `#observe` every answer it takes in; answers it already held were told when they came.
+      const servers = await entry.offers.servers();
+      if (servers[0]) await entry.offers.server(servers[0].id);
+      await entry.learning;
+    }
+    return entry.identity;
+  }
+
+  /** Folds what an answer says about the shop into the license's identity, and keeps it when it changed. */
+  #observe(license: string, entry: LicenseEntry, update: (known: ShopIdentity) => ShopIdentity): void {
+    const identities = this.options.identities;
+    if (!identities) return;
+    entry.learning = (entry.learning ?? Promise.resolve())
+      .then(async () => {
+        const known = (entry.identity ??= (await identities.get(license)) ?? {});
+        const next = update(known);
+        if (sameIdentity(known, next)) return;
+        entry.identity = next;
+        await identities.set(license, next);
+      })
+      .catch((error: unknown) => {
+        this.options.logger?.warn({ err: error, fingerprint: fingerprintOf(license) }, "could not keep which shop a license reaches; its carts may be emptied if its key is rotated");
+      });
+  }
 
   /** A client for a key an admin is about to save, to check it first; not cached, so a rejected key leaves no trace. */
   probe(apiKey: string): StoreClient {
@@ -190,8 +267,8 @@ export class StoreDirectory {
 
   #use(resolved: Resolved, entry: LicenseEntry): ShopAccess {
     entry.lastUsed = this.options.clock.now();
-    const { client, offers, gate } = entry;
-    return { license: resolved.license, fingerprint: fingerprintOf(resolved.license), client, offers, gate, source: resolved.source };
+    const { client, offers, gate, warmUp } = entry;
+    return { license: resolved.license, fingerprint: fingerprintOf(resolved.license), client, offers, gate, warmUp, source: resolved.source };
   }
 
   #resolve(guildId: string, settings: GuildSettings): { apiKey: string; source: 'guild' | 'default' } | { problem: LicenseProblem } | undefined {
@@ -205,6 +282,11 @@ export class StoreDirectory {
       return { problem: 'unreadable' };
     }
     const fallback = this.options.defaultApiKey;
+    if (fallback && this.defaultLicenseRefused(guildId)) {
+      // Once per version of the guild's settings: the operator sees which guilds try to sell from the default license.
+      this.options.logger?.info({ guild: guildId }, 'the guild may not sell from the default license (DEFAULT_LICENSE_GUILDS); it has no shop until an admin sets its own license');
+      return undefined;
+    }
     return fallback ? { apiKey: fallback, source: 'default' } : undefined;
   }
 
@@ -225,10 +307,21 @@ export class StoreDirectory {
       now: () => this.options.clock.now(),
       ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
       ...(shared ? { shared } : {}),
+      // What the store says about the shop, kept by license: a rotated key's carts are recognised by it.
+      onServers: (servers) => this.#observe(license, entry, (known) => withServers(known, servers)),
+      onServerOffer: (offer) => this.#observe(license, entry, (known) => withServerOffer(known, offer)),
     });
-    const entry = { client, offers, gate, lastUsed: this.options.clock.now() };
+    // On Redis one process at a time warms a license: the others find its reads in the shared copy.
+    const entry: LicenseEntry = { client, offers, gate, warmUp: this.#warmUp(offers, gate, shared ? license : undefined), lastUsed: this.options.clock.now() };
     this.#byLicense.set(license, entry);
     return entry;
+  }
+
+  /** The license's background variants read; `sharedLicense` (on Redis) runs it in one process at a time. */
+  #warmUp(offers: OfferCache, gate: StoreGate, sharedLicense?: string): VariantWarmUp {
+    const { coordination, logger, clock } = this.options;
+    const runAlone = sharedLicense && coordination ? (work: () => Promise<void>) => coordination.runAlone(`variants-warm-up:${sharedLicense}`, work) : undefined;
+    return new VariantWarmUp({ offers, gate, now: () => clock.now(), ...(runAlone ? { runAlone } : {}), ...(logger ? { logger } : {}) });
   }
 
   /** A guild cleared or replaced its own license: the old one goes now, not an hour later. */

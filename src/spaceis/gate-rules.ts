@@ -28,10 +28,20 @@ export interface GateOptions {
 
 /**
  * The longest the store can pause a license with one answer, and the longest wait a member is told
- * (see problem-texts.ts): a real throttle lasts seconds to a few minutes; a Retry-At of days, or an
- * epoch timestamp where seconds belong, must not stop every guild on the license until a restart.
+ * (see problem-texts.ts): a real throttle lasts seconds to a few minutes, so a plausible Retry-At
+ * longer than this (up to MAX_PLAUSIBLE_RETRY_AT_S) is cut to it.
  */
 export const MAX_PAUSE_MS = 5 * 60_000;
+
+/**
+ * The longest Retry-At read as a number of seconds the store meant. Anything longer (days, or an
+ * epoch timestamp such as 1 800 000 000 where seconds belong) is a broken header, not a wait: it
+ * says nothing about how long the store wants, so it gets BROKEN_RETRY_AT_PAUSE_MS, not the cap.
+ */
+export const MAX_PLAUSIBLE_RETRY_AT_S = 60 * 60;
+
+/** The pause after a broken Retry-At: the short default of a throttle that names no usable wait. */
+export const BROKEN_RETRY_AT_PAUSE_MS = 30_000;
 
 /** The lane of a call that names no guild. */
 export const DEFAULT_LANE = 'shared';
@@ -74,13 +84,23 @@ export async function takeLocalSlot(slots: FairSlots, method: string, path: stri
 }
 
 /**
+ * How long a throttling 429 asking for `retryAfterSeconds` pauses the license, and so how long a
+ * member is told to wait: the value as given up to MAX_PAUSE_MS; a broken one (over an hour, e.g. an
+ * epoch timestamp) BROKEN_RETRY_AT_PAUSE_MS, since the cap would stop every guild for 5 minutes
+ * on a header that means nothing.
+ */
+export function throttlePauseMs(retryAfterSeconds: number): number {
+  if (retryAfterSeconds > MAX_PLAUSIBLE_RETRY_AT_S) return BROKEN_RETRY_AT_PAUSE_MS;
+  return Math.min(retryAfterSeconds * 1000, MAX_PAUSE_MS);
+}
+
+/**
  * How long a failed attempt asks every caller on the license to wait: a throttling 429's Retry-At,
- * capped, since a Retry-At of days (or an epoch timestamp where seconds belong) must not stop a
- * license until a restart. Undefined when the answer asks for no pause.
+ * read by throttlePauseMs. Undefined when the answer asks for no pause.
  */
 export function pauseAskedBy(error: unknown): number | undefined {
   if (!(error instanceof StoreError) || error.status !== 429 || error.retryAfterSeconds === undefined) return undefined;
-  return Math.min(error.retryAfterSeconds * 1000, MAX_PAUSE_MS);
+  return throttlePauseMs(error.retryAfterSeconds);
 }
 
 /** Failures that say the store is down or overloaded, as opposed to an answer we did not like. */

@@ -13,7 +13,9 @@ import type { Logger } from '../logger.js';
  *   the lanes and one lane may hold at most a quarter of the queue, so one guild's crowd cannot
  *   starve another guild selling from the same license;
  * - honours the store's throttling: after a 429 with `Retry-At`, or `X-RateLimit-Remaining: 0`,
- *   calls are refused at once until the pause ends (the member is told when to try again);
+ *   calls are refused at once until the pause ends (the member is told when to try again); a
+ *   Retry-At is honoured up to 5 minutes, and one over an hour (an epoch timestamp where seconds
+ *   belong) is a broken header that pauses 30 s (gate-rules.ts, throttlePauseMs);
  * - is a circuit breaker: after repeated failures (5xx, time-outs, refused connections) it stops
  *   calling for a while, then lets one trial through; success closes it again.
  * Refusals are StoreErrors of kind `unavailable` (breaker, queue) or throttling 429s, so every

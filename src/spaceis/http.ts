@@ -138,7 +138,11 @@ export function parseNonNegativeNumber(value: string | null): number | undefined
   return Number.isFinite(number) && number >= 0 ? number : undefined;
 }
 
-/** `Retry-At` (seconds, per the service's docs), else a numeric standard `Retry-After`. */
+/**
+ * `Retry-At` (seconds, per the service's docs), else a numeric standard `Retry-After`, as sent: the
+ * error keeps the raw value for the logs. How long it pauses the license, and what a member is told,
+ * is decided once in gate-rules.ts (throttlePauseMs), where a value over an hour is a broken header.
+ */
 export function retryAfter(headers: Headers): number | undefined {
   return (
     parseNonNegativeNumber(headers.get('retry-at')) ??

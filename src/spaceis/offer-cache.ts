@@ -37,6 +37,10 @@ export interface OfferCacheOptions {
    * store, and drops reach every process. Without it (one process) nothing changes.
    */
   shared?: SharedOfferCopy;
+  /** Told every server list the cache takes in (from the store or the shared copy): what the store says about the shop. */
+  onServers?: (servers: Server[]) => void;
+  /** Told every server offer the cache takes in (from the store or the shared copy). */
+  onServerOffer?: (offer: ServerOffer) => void;
 }
 
 export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
@@ -63,12 +67,16 @@ export class OfferCache {
   readonly #localTtlMs: number;
   /** The shared copy's deletion in progress: reads of the shared copy wait for it, so they never find what was just dropped. */
   #dropping: Promise<void> = Promise.resolve();
+  readonly #onServers: ((servers: Server[]) => void) | undefined;
+  readonly #onServerOffer: ((offer: ServerOffer) => void) | undefined;
 
   constructor(source: OfferSource, options: OfferCacheOptions = {}) {
     this.#source = source;
     this.ttlMs = options.ttlMs ?? DEFAULT_OFFER_TTL_MS;
     this.#now = options.now ?? Date.now;
     this.#shared = options.shared;
+    this.#onServers = options.onServers;
+    this.#onServerOffer = options.onServerOffer;
     this.#localTtlMs = this.#shared ? Math.min(this.#shared.localTtlMs, this.ttlMs) : this.ttlMs;
     // Another process dropped part of the offer: drop it here too (the shared copy is already gone).
     this.#shared?.onRemoteDrop((drop) => this.#dropLocally(drop));
@@ -78,7 +86,7 @@ export class OfferCache {
 
   /** `lane`: the guild asking, for fairness at the license's gate when the store must be asked. */
   servers(lane?: string): Promise<Server[]> {
-    return this.#load(SERVERS_KEY, () => this.#source.listServers(laneOf(lane))) as Promise<Server[]>;
+    return this.#load(SERVERS_KEY, () => this.#source.listServers(laneOf(lane)), this.#onServers) as Promise<Server[]>;
   }
 
   /**
@@ -91,6 +99,7 @@ export class OfferCache {
       for (const alias of serverAliases(offer)) {
         if (alias !== param) this.#entries.set(serverKey(alias), { value: offer, storedAt });
       }
+      this.#onServerOffer?.(offer);
     }) as Promise<ServerOffer>;
   }
 

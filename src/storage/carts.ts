@@ -43,11 +43,15 @@ export class CartRepository {
     return parseRecord<StoredCart>(storedCartSchema, await this.keyv.get(key), () => ({ license: '', lines: [] }), this.logger, key);
   }
 
-  /** Writes the record as given; a cart with nothing in it and nothing to tell is deleted instead. */
-  async write(guildId: string, userId: string, cart: StoredCart): Promise<void> {
+  /**
+   * Writes the record as given, to be deleted by the store after `ttlMs` (the cart service gives the
+   * cart's expiry: Redis deletes it itself, SQLite's sweep does); a cart with nothing in it and
+   * nothing to tell is deleted instead.
+   */
+  async write(guildId: string, userId: string, cart: StoredCart, ttlMs?: number): Promise<void> {
     const key = cartKey(guildId, userId);
     if (cart.lines.length === 0 && !cart.notice) await this.keyv.delete(key);
-    else await this.keyv.set(key, cart);
+    else await this.keyv.set(key, cart, ttlMs);
   }
 }
 

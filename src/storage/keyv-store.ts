@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { systemClock, type Clock } from '../clock.js';
 import { isRedisUrl, parseRedisUrl } from '../coordination/redis-url.js';
+import { keepExpiryOnClock } from './clocked-expiry.js';
 import { guardAdapter } from './guarded-adapter.js';
+import { openSqliteAdapter } from './sqlite-adapter.js';
 import type { Logger } from '../logger.js';
 
 export interface Storage {
@@ -16,7 +16,22 @@ export interface Storage {
    * right now. Calls while one is under way share it, so a probe never meets another's value.
    */
   probe(): Promise<boolean>;
+  /**
+   * Deletes the records whose time to live ended before `now` (the bot's clock); returns how many.
+   * SQLite keeps such a record until it is read; Redis deletes it itself (nothing to do: 0).
+   */
+  sweepExpired(now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** The bot's clock: records' expiry follows it (see clocked-expiry.ts). */
+  clock?: Clock;
+  /**
+   * SQLite: when another process holds the file locked, start anyway and open it once the lock is
+   * gone (the bot does; reads and writes fail as busy meanwhile). Otherwise opening fails.
+   */
+  openWhenUnlocked?: boolean;
 }
 
 /** Wraps the real store adapter; tests and benchmarks use it to fail or count storage calls. */
@@ -31,16 +46,20 @@ const PROBE_TTL_MS = 10 * 60_000;
 /**
  * Opens the Keyv store named by STORAGE_URL: SQLite (the default: nothing to install beside the
  * bot; the folder is created if missing, so a fresh checkout just runs) or Redis, which several
- * bot processes can share (docs/scaling-out.md). An unreachable Redis throws StorageUnreachableError.
+ * bot processes can share (docs/scaling-out.md). An unreachable Redis throws StorageUnreachableError;
+ * a SQLite file locked by another process is opened once free with `openWhenUnlocked`, else fails.
  */
 export async function openStorage(
   storageUrl: string,
   wrap?: AdapterWrapper,
   onFailure?: (operation: 'read' | 'write') => void,
   logger?: Logger,
+  options: StorageOptions = {},
 ): Promise<Storage> {
+  const { clock = systemClock, openWhenUnlocked = false } = options;
   let adapter: KeyvStoreAdapter;
   let backend: string;
+  let sweepExpired = async (_now: number): Promise<number> => 0;
   // Every key is `<namespace>:<key>` on SQLite (as since the first version); on Redis the adapter
   // writes `<prefix>::<key>`, the prefix of STORAGE_URL (default shopbot).
   let namespace = 'shopbot';
@@ -53,7 +72,9 @@ export async function openStorage(
     backend = 'redis';
     namespace = target.prefix.slice(0, -1);
   } else {
-    adapter = await openSqliteAdapter(storageUrl);
+    const sqlite = await openSqliteAdapter(storageUrl, { logger, openWhenUnlocked });
+    sweepExpired = (now) => sqlite.sweepExpired(now);
+    adapter = sqlite;
     backend = 'sqlite';
   }
 
@@ -67,6 +88,7 @@ export async function openStorage(
     useKeyPrefix: backend === 'sqlite',
     throwOnErrors: true,
   });
+  keepExpiryOnClock(keyv, clock);
 
   // Processes sharing storage each probe a key of their own (one shared key made overlapping
   // probes read each other's value and report working storage as failing).
@@ -91,6 +113,7 @@ export async function openStorage(
       (probing ??= probeOnce().finally(() => {
         probing = undefined;
       })),
+    sweepExpired,
     close: async () => {
       await probing;
       if (probed) await keyv.delete(probeKey).catch(() => undefined);
@@ -98,31 +121,3 @@ export async function openStorage(
     },
   };
 }
-
-async function openSqliteAdapter(storageUrl: string): Promise<KeyvStoreAdapter> {
-  const file = storageUrl.replace(/^sqlite:\/\//, '');
-  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-  const sqlite = new BatchingSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
-  // WAL keeps reads from waiting on writes and makes each write one append: carts change on
-  // every click. A committed write survives a killed process in either journal mode.
-  await sqlite.query('PRAGMA journal_mode = WAL');
-  await sqlite.query('PRAGMA synchronous = NORMAL');
-  return sqlite;
-}
-
-/**
- * @keyv/sqlite writes keyv.setMany() one statement at a time. A payment link and its indexes are
- * written together on every checkout, when checkouts crowd in: here they are one upsert statement,
- * so one write (atomic, one WAL append) instead of one per key, and the callbacks behind it wait less.
- */
-class BatchingSqlite extends KeyvSqlite {
-  async setMany(entries: { key: string; value: unknown }[]): Promise<void> {
-    if (entries.length === 0) return;
-    const rows = entries.map(() => '(?, ?)').join(', ');
-    await this.query(
-      `INSERT INTO ${this.opts.table} (key, value) VALUES ${rows} ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-      ...entries.flatMap((entry) => [entry.key, entry.value]),
-    );
-  }
-}
-

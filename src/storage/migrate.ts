@@ -20,7 +20,7 @@ export { MigrationError } from './migration-stores.js';
  */
 
 /** The kinds of records the bot keeps, for the counts an operator sees at the end. */
-export const RECORD_KINDS = ['carts', 'nicks', 'guildSettings', 'linkRecords', 'linkIndexes', 'checkoutTimes', 'other'] as const;
+export const RECORD_KINDS = ['carts', 'nicks', 'guildSettings', 'linkRecords', 'linkIndexes', 'checkoutTimes', 'licenseShops', 'other'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** Key prefixes as the repositories in src/storage write them. */
@@ -29,9 +29,10 @@ export function kindOf(key: string): RecordKind {
   if (key.startsWith('nick:')) return 'nicks';
   if (key.startsWith('guild:')) return 'guildSettings';
   if (key.startsWith('link:')) return 'linkRecords';
-  // payment-link-record.ts and link-day-index.ts: by URL, by member, the guild's recent, by day.
-  if (/^(link-url|links-of|links-recent|link-day|link-day-buckets|link-day-guilds):/.test(key) || key === 'link-days') return 'linkIndexes';
+  // payment-link-record.ts and link-day-index.ts: by URL, by member, the guild's recent, by day (and days left to note).
+  if (/^(link-url|links-of|links-recent|link-day|link-day-buckets|link-day-guilds):/.test(key) || key === 'link-days' || key === 'link-day-repairs') return 'linkIndexes';
   if (key.startsWith('checkout-times:')) return 'checkoutTimes';
+  if (key.startsWith('license-shop:')) return 'licenseShops';
   return 'other';
 }
 

@@ -16,6 +16,7 @@ import {
   type PaymentLink,
 } from './payment-link-record.js';
 import { parseRecord } from './records.js';
+import { isStorageError } from './storage-error.js';
 
 /**
  * Every payment link the bot hands out is kept, so moderators can answer "is this link real,
@@ -23,11 +24,18 @@ import { parseRecord } from './records.js';
  * so a page is a slice, not a scan), by the exact URL (for verification), the guild's most
  * recent links (for autocomplete), and by UTC day of creation (so pruning reads only what it
  * deletes). Records are kept for LINK_RETENTION_DAYS.
+ *
+ * The record and its indexes are one write; noting its day in the lists pruning walks is a second
+ * one (see `create`). When only that second write fails, the link keeps its id and the day is
+ * noted on the next prune pass (`repairIndexes`).
  */
 export type { NewPaymentLink, PaymentLink } from './payment-link-record.js';
 export { unrecordedLink } from './payment-link-record.js';
 
 const idListSchema = z.array(z.string());
+/** Days (and their guild) whose link could not be noted in the day lists: `[day, guildId]`. */
+const repairsSchema = z.array(z.tuple([z.string(), z.string()]));
+const REPAIRS_KEY = 'link-day-repairs';
 
 /** How long records are kept: long enough to answer "what did I order last month?", not forever. */
 export const LINK_RETENTION_DAYS = 90;
@@ -40,6 +48,8 @@ const READ_BATCH = 10;
 export class PaymentLinkRepository {
   readonly #locks: Locks;
   readonly #days: LinkDayIndex;
+  /** Days this process could not note, even in the stored repair list: noted on the next prune pass. */
+  readonly #unnoted = new Map<string, [day: string, guildId: string]>();
 
   constructor(
     private readonly keyv: Keyv,
@@ -53,8 +63,12 @@ export class PaymentLinkRepository {
 
   /**
    * Keeps a new link: its record, its URL index entry, its place in the member's and the guild's
-   * recent index and in its day's index, written together in one statement (see keyv-store.ts):
-   * checkouts crowd in, and every write holds up the interactions behind it.
+   * recent index and in its day's index, written together in one statement (see sqlite-adapter.ts;
+   * on Redis one MULTI): checkouts crowd in, and every write holds up the interactions behind it.
+   * A failure there rejects, and nothing was written. The guild's first link of a day then notes the
+   * day in the lists pruning walks; once the record is written, a failure of that step no longer
+   * fails the link: it keeps its id (the one the member is shown), and the day is remembered and
+   * noted on the next prune pass (`repairIndexes`).
    */
   async create(link: NewPaymentLink): Promise<PaymentLink> {
     const record: PaymentLink = { ...link, id: await this.freshId(link.guildId) };
@@ -79,8 +93,65 @@ export class PaymentLinkRepository {
         }),
       ),
     );
-    await this.#days.noteDay(day, record.guildId);
+    try {
+      await this.#days.noteDay(day, record.guildId);
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      await this.#rememberUnnoted(day, record, error.key);
+    }
     return record;
+  }
+
+  /**
+   * Notes in the day lists every day a link was written on but could not be noted (see `create`):
+   * those stored in the repair list, and those this process only holds in memory. Runs at the start
+   * of every prune pass; a failure leaves them to the next one. Returns how many were noted.
+   */
+  async repairIndexes(): Promise<number> {
+    const stored = await this.repairsStored();
+    const pending = new Map(this.#unnoted);
+    for (const [day, guildId] of stored) pending.set(`${day} ${guildId}`, [day, guildId]);
+    if (pending.size === 0) return 0;
+    for (const [name, [day, guildId]] of pending) {
+      await this.#days.noteDay(day, guildId);
+      this.#unnoted.delete(name);
+    }
+    if (stored.length > 0) {
+      await this.#locks.run(REPAIRS_KEY, async () => {
+        const left = (await this.repairsStored()).filter(([day, guildId]) => !pending.has(`${day} ${guildId}`));
+        if (left.length > 0) await this.keyv.set(REPAIRS_KEY, left);
+        else await this.keyv.delete(REPAIRS_KEY);
+      });
+    }
+    this.logger.info({ days: pending.size }, 'payment-link day index repaired');
+    return pending.size;
+  }
+
+  /**
+   * A link was written but its day could not be noted: remembered in this process and, if storage
+   * takes it, in the stored repair list, so a restart before the next prune pass does not lose it.
+   */
+  async #rememberUnnoted(day: string, link: PaymentLink, failedKey: string | undefined): Promise<void> {
+    this.#unnoted.set(`${day} ${link.guildId}`, [day, link.guildId]);
+    let stored = true;
+    try {
+      await this.#locks.run(REPAIRS_KEY, async () => {
+        const repairs = await this.repairsStored();
+        if (repairs.some(([other, guildId]) => other === day && guildId === link.guildId)) return;
+        await this.keyv.set(REPAIRS_KEY, [...repairs, [day, link.guildId]]);
+      });
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      stored = false;
+    }
+    this.logger.warn(
+      { link: link.id, guild: link.guildId, day, storage: { operation: 'write', key: failedKey }, repairStored: stored },
+      'payment link recorded, but its day index could not be written: repaired on the next prune pass',
+    );
+  }
+
+  private async repairsStored(): Promise<[string, string][]> {
+    return parseRecord(repairsSchema, await this.keyv.get(REPAIRS_KEY), () => [], this.logger, REPAIRS_KEY);
   }
 
   async get(guildId: string, id: string): Promise<PaymentLink | undefined> {
@@ -151,8 +222,12 @@ export class PaymentLinkRepository {
     return this.getMany(guildId, await this.ids(recentKey(guildId)));
   }
 
-  /** Prunes records older than the retention period; returns how many were deleted. */
+  /**
+   * The prune pass: notes the days left to repair (see `create`), then deletes records older than
+   * the retention period; returns how many were deleted.
+   */
   async prune(now: number): Promise<number> {
+    await this.repairIndexes();
     return this.pruneOlderThan(now - LINK_RETENTION_DAYS * DAY_MS);
   }
 

@@ -14,6 +14,17 @@ export class StorageError extends Error {
   ) {
     super(`storage ${operation} failed${key ? ` (${key})` : ''}`, { cause });
   }
+
+  /** Another process holds the SQLite file's lock (after the short busy wait, or since start): nothing is broken, only busy. */
+  get busy(): boolean {
+    return isBusy(this.cause);
+  }
+}
+
+/** SQLite's answer while another connection holds the lock a statement needs. */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
 export function isStorageError(error: unknown): error is StorageError {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/security/license-id.js';
 import { LINK_RETENTION_DAYS } from '../../src/services/payment-links.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
-import { allProducts, allVariants, defaultShop, manyServersShop } from '../fakes/spaceis/fixtures.js';
+import { allProducts, allVariants, defaultShop, manyServersShop, otherShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../support/harness.js';
@@ -260,7 +260,8 @@ describe('/shop-admin', () => {
 
   it('switches to a guild license kept encrypted, empties old carts with a note, and goes back', async () => {
     const guildKey = 'guild-own-license-key-5a4b3c';
-    h.store.otherKeys.add(guildKey);
+    // The guild's own shop, not the default license's: a key of the same shop would keep the carts.
+    h.store.shopsByKey.set(guildKey, otherShop());
     const buyer = new Member(h);
     await addToCart(buyer, VIP_30, 3);
 
@@ -280,7 +281,7 @@ describe('/shop-admin', () => {
     // The store now sees the guild's key; the buyer's old cart is emptied, and they are told why.
     const shop = await buyer.run('shop');
     expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
-    expect(optionLabels(shop.message!)).toEqual(['Survival', 'SkyBlock']);
+    expect(optionLabels(shop.message!)).toEqual(['Creative', 'Lobby']);
     const cart = await buyer.run('cart');
     expect(cart.message!.content).toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain('Your cart is empty');
@@ -424,14 +425,6 @@ function keysWithOneFingerprint(): [string, string] {
   }
 }
 
-/** An offer the first key's shop does not have, so a buyer can tell which license served them. */
-function creativeShop(): ReturnType<typeof defaultShop> {
-  const shop = defaultShop();
-  shop.servers[0]!.name = 'Creative';
-  shop.servers[1]!.name = 'Lobby';
-  return shop;
-}
-
 /** How earlier versions sealed a guild's key: `v1.…`, AES-256-GCM bound to nothing. */
 function sealedByEarlierVersion(secret: string): string {
   const iv = randomBytes(12);
@@ -445,7 +438,7 @@ describe('licenses whose short fingerprints collide', () => {
   const [KEY_A, KEY_B] = keysWithOneFingerprint();
   beforeAll(() => {
     h.store.shopsByKey.set(KEY_A, defaultShop());
-    h.store.shopsByKey.set(KEY_B, creativeShop());
+    h.store.shopsByKey.set(KEY_B, otherShop());
   });
 
   it('are still two shops: each guild sells from its own key', async () => {

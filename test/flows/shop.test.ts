@@ -203,23 +203,71 @@ describe('/shop item: finding anything by typing', () => {
   }
   const names = (choices: Choice[]) => choices.map((choice) => choice.name);
   const valueOf = (choices: Choice[], name: string) => String(choices.find((choice) => choice.name === name)!.value);
+  /** Resolves once the license's background read of every product's variants (started by a search) is over. */
+  const warmedUp = async () => (await harness().bot.services.stores.forGuild(harness().discord.defaultGuildId))!.warmUp.settled();
+  const variantPaths = () => harness().store.requestsTo('variants').map((request) => request.path);
 
   it('suggests products from a cold cache with the servers and their offers only, never a request per keystroke', async () => {
     const member = new Member(harness());
+    const store = harness().store;
+    // The first search starts the background read of the variants: its first request is held here.
+    const slow = store.hold('variants');
     const first = await suggest(member, 'k');
     expect(names(first)).toContain('Klucz Epicki · Survival');
-    const store = harness().store;
+    await slow.reached;
     expect(store.requestsTo('servers')).toHaveLength(1);
     expect(store.requestsTo('server')).toHaveLength(2);
-    expect(store.requestsTo('variants')).toHaveLength(0);
+    expect(store.requestsTo('variants')).toHaveLength(1);
 
     const before = store.requests.length;
     for (const typed of ['kl', 'klu', 'kluc', 'klucz']) await suggest(member, typed);
     expect(names(await suggest(member, 'klucz'))).toEqual(['Klucz Epicki · Survival', 'Klucz Świąteczny · Survival']);
     expect(store.requests.length).toBe(before);
+
+    // Once the background read is over, keystrokes still cost nothing.
+    slow.release();
+    await warmedUp();
+    const warm = store.requests.length;
+    for (const typed of ['kl', 'klu', 'kluc', 'klucz']) await suggest(member, typed);
+    expect(store.requests.length).toBe(warm);
+  });
+
+  it('on a fresh bot suggests the product for "vip 30" at once, and its variant once the background read is done', async () => {
+    const store = harness().store;
+    // The store is slow for the background read's first request (VIP's variants): held until released.
+    const slow = store.hold('variants');
+    const member = new Member(harness());
+    expect(names(await suggest(member, 'vip 30'))[0]).toBe('VIP · Survival');
+    await slow.reached;
+    // One request at a time: the read waits for the held one, so nothing else has been asked yet.
+    expect(variantPaths()).toHaveLength(1);
+
+    // A member browsing meanwhile is not queued behind it: their own product opens at once.
+    const browser = new Member(harness());
+    await browser.run('shop', { server: 'survival' });
+    await browser.choose('Klucze');
+    await browser.choose('Klucz Epicki');
+    expect(optionLabels(browser.message!)).toEqual(['1 klucz', '5 kluczy', '10 kluczy']);
+    expect(variantPaths()).toHaveLength(2);
+
+    slow.release();
+    await warmedUp();
+    expect(names(await suggest(member, 'vip 30'))[0]).toBe(`VIP — 30 dni · Survival · ${en.shop.priceFrom('PLN 14.99')}`);
+    // Every product's variants were asked for once (Klucz Epicki's by the browser, so not again).
+    const products = store.shop.servers.flatMap((server) => server.categories.flatMap((category) => category.products));
+    expect(variantPaths()).toHaveLength(products.length);
+    expect(new Set(variantPaths()).size).toBe(products.length);
+
+    // Once per offer lifetime: more searches, typed or submitted, read nothing again.
+    await suggest(member, 'klucz');
+    await member.run('shop', { item: 'miecz' });
+    await warmedUp();
+    expect(variantPaths()).toHaveLength(products.length);
   });
 
   it('ignores case and Polish diacritics (ł included) and tolerates a typo', async () => {
+    // Products only, as on a fresh bot: the background read of the variants is held at its first request.
+    harness().store.hold('variants');
     const member = new Member(harness());
     expect(names(await suggest(member, 'KLUCZ swiateczny'))[0]).toBe('Klucz Świąteczny · Survival');
     expect(names(await suggest(member, 'lowca'))).toEqual(['Ranga Łowca · Survival']);

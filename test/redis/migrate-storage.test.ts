@@ -126,6 +126,7 @@ describe('migrating storage from SQLite to Redis', () => {
       // buckets and lists of guilds (each day's index is the guild's own); the list of days.
       linkIndexes: 4 + 1 + 1 + 2 + 2 + 2 + 1,
       checkoutTimes: 1,
+      licenseShops: 0,
       other: 0,
     });
     expect(counts.guildLicenses).toBe(1);

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { ManualClock } from '../../src/clock.js';
 import { DEFAULT_OFFER_TTL_MS, OfferCache, type OfferSource } from '../../src/spaceis/offer-cache.js';
 import { RedisOfferCopies } from '../../src/spaceis/redis-offer-copy.js';
+import { VariantWarmUp } from '../../src/spaceis/variant-warm-up.js';
 import type { ProductVariants, Server, ServerOffer } from '../../src/spaceis/schemas.js';
 import { coordinationsPerTest } from '../support/redis.js';
 
@@ -97,6 +98,22 @@ describe('the shared offer copy (Redis)', () => {
     const offer = await b.cache.server('s1');
     expect(offer.categories[0]!.products[0]!.name).toBe('VIP (nowość)');
     expect(storeB.calls).toEqual(['server:s1']);
+  });
+
+  it('has the variants warmed up by one process at a time: every product is asked of the store once in all', async () => {
+    const stores = [new CountingStore(), new CountingStore()];
+    const warmUps = shared.processes.map((coordination, index) => {
+      const { cache } = cacheIn(coordination, stores[index]!);
+      // As StoreDirectory builds it on Redis.
+      const runAlone = (work: () => Promise<void>) => coordination.runAlone(`variants-warm-up:${LICENSE}`, work);
+      return new VariantWarmUp({ offers: cache, gate: { whenQuiet: () => Promise.resolve() }, now: Date.now, runAlone });
+    });
+    const server = { id: 's1', name: 'Survival' } as Server;
+    // Both processes' first searches at once.
+    for (const warmUp of warmUps) warmUp.start([server]);
+    await Promise.all(warmUps.map((warmUp) => warmUp.settled()));
+    const asked = stores.flatMap((store) => store.calls).filter((call) => call.startsWith('variants:'));
+    expect(asked).toEqual(['variants:s1/c1/p1']);
   });
 
   it("judges the shared copy's age on the bot's clock, like the in-process cache", async () => {

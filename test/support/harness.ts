@@ -39,8 +39,12 @@ export interface Harness {
   logged(message: string, count?: number): Promise<void>;
   /** Delays the store client asked to wait between retries (it is never made to actually wait). */
   sleeps: number[];
-  /** Stops the bot and starts a new one on the same storage and servers, as after a crash or deploy. */
-  restart(): Promise<void>;
+  /**
+   * Stops the bot and starts a new one on the same storage and servers, as after a crash or deploy.
+   * `env` changes the operator's settings for this start and the later ones (a variable set to
+   * undefined is removed), e.g. a rotated SPACEIS_API_KEY; `config` then holds the new settings.
+   */
+  restart(env?: Record<string, string | undefined>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const storage = new StorageSwitch();
   // The buyers-on-redis project (vitest.config.ts) runs the same flows on Redis, under a prefix of their own.
   const redis = process.env.SHOPBOT_TEST_STORAGE === 'redis' ? testStorage('flows') : undefined;
-  const config = loadConfig({
+  let env: Record<string, string | undefined> = {
     DISCORD_TOKEN: BOT_TOKEN,
     DISCORD_API_URL: discord.apiUrl,
     SPACEIS_API_URL: store.url,
@@ -95,7 +99,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // Any free port: test files run in parallel, each with its own demo pay page.
     DEMO_PORT: '0',
     ...options.env,
-  });
+  };
+  const config = loadConfig(env);
   const logSink = new Writable({
     write(chunk, _encoding, done) {
       logs.push(...String(chunk).split('\n').filter(Boolean));
@@ -104,7 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   });
 
-  const launch = async (): Promise<Bot> => {
+  const launch = async (config: Config): Promise<Bot> => {
     const bot = await createBot({
       config,
       logger: createLogger(config.LOG_LEVEL, logSink),
@@ -130,7 +135,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const harness: Harness = {
     discord,
     store,
-    bot: await launch(),
+    bot: await launch(config),
     clock,
     config,
     storageFile: join(dir, 'store.sqlite'),
@@ -147,9 +152,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         check();
       }),
     sleeps,
-    async restart() {
+    async restart(changes) {
       await harness.bot.stop();
-      harness.bot = await launch();
+      if (changes) {
+        env = { ...env, ...changes };
+        harness.config = loadConfig(env);
+      }
+      harness.bot = await launch(harness.config);
     },
     async close() {
       await harness.bot.stop().catch(() => undefined);

@@ -113,8 +113,8 @@ describe('configuration', () => {
     }
   });
 
-  describe('sharding', () => {
 
+  describe('sharding', () => {
     it('runs every shard in this process by default, or the listed ones of SHARD_COUNT', () => {
       expect(loadConfig(valid)).toMatchObject({ SHARDS: 'auto' });
       expect(loadConfig(valid).SHARD_COUNT).toBeUndefined();
@@ -160,6 +160,30 @@ describe('configuration', () => {
           'DISCORD_GLOBAL_RPS must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)',
         ]);
       }
+    });
+  });
+
+  describe('DEFAULT_LICENSE_GUILDS', () => {
+    it('is unset by default: every Discord server may sell from the default license', () => {
+      expect(loadConfig(valid).DEFAULT_LICENSE_GUILDS).toBeUndefined();
+    });
+
+    it('takes a comma-separated list of server ids (snowflakes), spaces allowed', () => {
+      expect(loadConfig({ ...valid, DEFAULT_LICENSE_GUILDS: ' 123456789012345678, 987654321098765432 ,' }).DEFAULT_LICENSE_GUILDS).toEqual([
+        '123456789012345678',
+        '987654321098765432',
+      ]);
+    });
+
+    it('names the variable and the entry that is not a server id', () => {
+      for (const [value, entry] of [['123456789012345678,my-server', 'my-server'], ['12345', '12345'], ['123456789012345678;987654321098765432', '123456789012345678;987654321098765432']]) {
+        expect(problemsOf({ DEFAULT_LICENSE_GUILDS: value! }), value).toEqual([
+          `DEFAULT_LICENSE_GUILDS must be a comma-separated list of Discord server ids (17 to 20 digits: Developer Mode → right-click the server → Copy Server ID); "${entry}" is not one`,
+        ]);
+      }
+      expect(problemsOf({ DEFAULT_LICENSE_GUILDS: ' , ' })).toEqual([
+        'DEFAULT_LICENSE_GUILDS must be a comma-separated list of Discord server ids (17 to 20 digits: Developer Mode → right-click the server → Copy Server ID); it lists none',
+      ]);
     });
   });
 });

@@ -1,7 +1,7 @@
 import type { RuleViolation } from '../../cart/rules.js';
 import type { Messages } from '../../i18n/index.js';
 import type { StoreError } from '../../spaceis/errors.js';
-import { MAX_PAUSE_MS } from '../../spaceis/gate-rules.js';
+import { throttlePauseMs } from '../../spaceis/gate-rules.js';
 import { clip, plain } from '../text.js';
 
 /** The buyer-facing sentence for a cart rule the bot refused to break. */
@@ -36,7 +36,8 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
   }
   if (error.kind === 'invalid-response') return t.storeErrors.badResponse;
   if (error.isThrottled) {
-    const seconds = error.retryAfterSeconds === undefined ? undefined : Math.min(error.retryAfterSeconds, MAX_PAUSE_MS / 1000);
+    // The wait the license is paused for, not the header as sent: an absurd Retry-At pauses it 30 s.
+    const seconds = error.retryAfterSeconds === undefined ? undefined : throttlePauseMs(error.retryAfterSeconds) / 1000;
     return t.storeErrors.throttled(seconds);
   }
   if ((error.status ?? 0) >= 500) {

@@ -44,7 +44,7 @@ export interface PaymentWatcherOptions {
   store: PaymentWatchStore;
   links: Pick<PaymentLinkRepository, 'get' | 'update'>;
   settings: Pick<GuildSettingsRepository, 'get'>;
-  stores: Pick<StoreDirectory, 'forGuild'>;
+  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop'>;
   coordination: Pick<Coordination, 'runAlone'>;
   events: Pick<PaymentEvents, 'emit'>;
   clock: Clock;
@@ -236,11 +236,16 @@ export class PaymentWatcher {
     return watched;
   }
 
-  /** The license's client and gate, through a guild that still sells from it. */
+  /**
+   * The license's client and gate, through a guild that still sells from it, or from the same shop
+   * with a rotated key (the store lists the shop's purchases whichever of its keys asks).
+   */
   async #shopFor(license: string, guildIds: string[]): Promise<ShopAccess | undefined> {
+    const { stores } = this.options;
     for (const guildId of new Set(guildIds)) {
-      const shop = await this.options.stores.forGuild(guildId);
-      if (shop?.license === license && shop.source !== 'demo') return shop;
+      const shop = await stores.forGuild(guildId);
+      if (!shop || shop.source === 'demo') continue;
+      if (shop.license === license || (await stores.sameShop(license, shop.license))) return shop;
     }
     return undefined;
   }

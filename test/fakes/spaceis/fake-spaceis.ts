@@ -103,6 +103,10 @@ export interface ShopFixture {
   cartPaymentsDisabled?: boolean;
   /** Answer every route with 402 `license is not active`. */
   licenseInactive?: boolean;
+  /**
+   * The store's own id of the license, sent as `data.licenseId` in GET /v4/server/{param} when set
+   * (the real store "sometimes" sends it: see docs/spaceis-api.md). Unset: the answers carry none.
+   */
   licenseId?: string;
 }
 
@@ -202,14 +206,25 @@ export class FakeSpaceIs {
   readonly apiKey: string;
   /** Further license keys this store accepts (serving the same offer): for tests that switch licenses. */
   readonly otherKeys = new Set<string>();
-  /** Further license keys this store accepts, each with its own offer: for tests that need licenses told apart. */
+  /**
+   * Further license keys this store accepts, each with its own offer: for tests that need licenses
+   * told apart. Several keys may name one fixture object: one shop reached with several keys (a key
+   * rotated in the SpaceIs panel).
+   */
   readonly shopsByKey = new Map<string, ShopFixture>();
+  /** Keys revoked in the panel (after a rotation, say): answered 401 on every route, whatever else says. */
+  readonly revokedKeys = new Set<string>();
   shop: ShopFixture;
   readonly requests: RecordedRequest[] = [];
   paymentUrls: string[] = [];
   /** Every link issued, with the normalised cart it was issued for. */
   readonly issuedLinks: IssuedLink[] = [];
   nextPaymentUrl?: (body: CartLinkBody) => string;
+  /**
+   * Every answer waits this long first (real time), as a store across the internet does: for the
+   * benchmark only; tests never wait on time and use `hold` instead.
+   */
+  answerDelayMs = 0;
   /** The store's clock (the dates of purchases); a test sets it to the bot's clock. */
   now: () => number = () => Date.now();
   /** Purchases, newest last. */
@@ -362,6 +377,7 @@ export class FakeSpaceIs {
       const match = classify(req.method ?? 'GET', pathSegments(rawPath));
 
       if (match) await this.#waitIfHeld(match.route);
+      if (this.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.answerDelayMs));
       if (this.#closed) return;
       if (match && this.#applyFault(match.route, req, res)) return;
 
@@ -402,7 +418,8 @@ export class FakeSpaceIs {
     if (!match) return errorReply(404, 'not found');
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
     const keyShop = this.shopsByKey.get(bearer ?? '');
-    if (req.headers.authorization !== `Bearer ${bearer}` || (bearer !== this.apiKey && !this.otherKeys.has(bearer ?? '') && !keyShop)) {
+    const known = bearer === this.apiKey || this.otherKeys.has(bearer ?? '') || keyShop !== undefined;
+    if (req.headers.authorization !== `Bearer ${bearer}` || !known || this.revokedKeys.has(bearer ?? '')) {
       return errorReply(401, 'unauthorized');
     }
     const shop = keyShop ?? this.shop;
@@ -501,7 +518,7 @@ export class FakeSpaceIs {
         name: category.name,
         products: category.products.map((product) => renderProduct(server, product)),
       })),
-      licenseId: shop.licenseId ?? 'a1b2c3d4-0000-4000-8000-00000000beef',
+      ...(shop.licenseId !== undefined ? { licenseId: shop.licenseId } : {}),
     });
   }
 

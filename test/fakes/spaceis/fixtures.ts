@@ -209,6 +209,21 @@ export function manyServersShop(count: number): ShopFixture {
   return { servers };
 }
 
+/**
+ * Another shop altogether, as a second license's key reaches it: the default shop's offer under
+ * other servers (other ids, which the store gives each server of each shop, and other names:
+ * Creative, Lobby), so a buyer can tell which shop served them.
+ */
+export function otherShop(): ShopFixture {
+  const shop = defaultShop();
+  const names = ['Creative', 'Lobby'];
+  shop.servers.forEach((server, index) => {
+    const name = names[index] ?? `Server ${index + 1}`;
+    Object.assign(server, { id: fixtureUuid(`server:other-shop:${name}`), name, slug: name.toLowerCase() });
+  });
+  return shop;
+}
+
 /** No servers at all: the API answers `[]`. */
 export function emptyShop(): ShopFixture {
   return { servers: [] };

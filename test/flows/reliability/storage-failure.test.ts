@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addToCart, Member, openVariant, VIP_30 } from '../../support/buyer.js';
 import { useHarness } from '../../support/harness.js';
+import { linkSteps } from '../../support/links.js';
 import { button, optionLabels, textOf } from '../../support/ui.js';
 import { en } from '../../../src/i18n/en.js';
 import { pl } from '../../../src/i18n/pl.js';
@@ -11,6 +12,7 @@ const STORAGE_DOWN_PL = pl.common.storageUnavailable;
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
 /** Checkouts in this file are spaced past the default 30 s cooldown. */
 const PAST_COOLDOWN_MS = 31_000;
+const DAY = 86_400_000;
 
 /** The storage under the bot fails on demand (see test/support/storage-switch.ts): reads, writes, once, or for some keys. */
 describe('when storage fails', () => {
@@ -129,5 +131,42 @@ describe('when storage fails', () => {
     h.storage.recover();
     // The cart was checked out: the member is not invited to pay twice.
     expect((await member.run('cart')).message!.content).not.toContain('30 dni');
+  });
+
+  // Moves the clock by months: last in this file.
+  it('keeps the record’s own id when only the day index could not be written, and repairs the index on the next prune pass', async () => {
+    const { moderator, links, names } = linkSteps(h);
+    const guildId = h.discord.defaultGuildId;
+    // A day with no link of this guild yet: its first link notes the day (`link-days`) and the guild (`link-day-guilds:<day>`).
+    h.clock.advance(DAY);
+    const member = new Member(h);
+    await addToCart(member, VIP_30, 1);
+    h.storage.failWrites = (key) => /:link-days$|:link-day-guilds:/.test(key);
+    const unrecordedBefore = logLines('payment link delivered but its record could not be saved').length;
+    const dm = h.discord.waitForDm(member.user.id);
+
+    await member.run('checkout', { nick: 'No_Index' });
+
+    const reference = /Link reference: (\w+)/.exec(textOf(await dm))![1]!;
+    expect((await h.bot.services.storage.paymentLinks.get(guildId, reference))?.nick).toBe('No_Index');
+    expect(logLines('payment link delivered but its record could not be saved')).toHaveLength(unrecordedBefore);
+    expect(logLines('payment link recorded, but its day index could not be written: repaired on the next prune pass')).toMatchObject([
+      { link: reference, guild: guildId },
+    ]);
+    // The reference the member quotes is withdrawn at once, while the index still cannot be written.
+    const mod = moderator();
+    expect(textOf((await links(mod, 'revoke', { link: reference })).message!)).toContain(`Link **${reference}** issued to <@${member.user.id}>`);
+
+    h.storage.recover();
+    expect(await h.bot.services.storage.paymentLinks.prune(h.clock.now())).toBe(0);
+    await member.run('cart');
+    await member.press(en.links.myLinks);
+    expect(names(member.message!)).toEqual([`⛔ ${reference} · Withdrawn`]);
+
+    // Pruning sees it: after the retention period it is deleted like any other record.
+    h.clock.advance(91 * DAY);
+    expect(await h.bot.services.storage.paymentLinks.prune(h.clock.now())).toBeGreaterThanOrEqual(1);
+    expect(await h.bot.services.storage.paymentLinks.get(guildId, reference)).toBeUndefined();
+    expect(textOf((await links(mod, 'user', { member: member.user.id })).message!)).toContain(`The bot issued no payment links to <@${member.user.id}>`);
   });
 });

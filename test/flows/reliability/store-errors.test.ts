@@ -94,6 +94,27 @@ describe('when the store says no', () => {
     h.clock.advance(20_000);
   });
 
+  it('tells the member a short wait after a 429 whose Retry-At is an epoch timestamp, and pauses the license that long', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const before = h.store.requestsTo('paymentUrl').length;
+    // 1 800 000 000 "seconds" is a timestamp where seconds belong: a broken header, not a 57-year wait.
+    h.store.failNext('paymentUrl', { status: 429, headers: { 'Retry-At': '1800000000' }, body: { success: false, type: 'error', message: 'Too Many Attempts.' } });
+    const throttled = await member.run('checkout', { nick: 'Absurd' });
+    expect(throttled.message!.content).toBe(en.storeErrors.throttled(30));
+
+    h.clock.advance(10_000);
+    const paused = await member.run('checkout', { nick: 'Absurd' });
+    expect(paused.message!.content).toBe(en.storeErrors.throttled(20));
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
+
+    // Thirty seconds on, the license takes requests again: not five minutes later.
+    h.clock.advance(20_000);
+    await member.run('checkout', { nick: 'Absurd' });
+    expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
+    expect(await cartText(member)).not.toContain('30 dni — VIP');
+  });
+
   it('retries the offer after a 5xx and serves the menu', async () => {
     (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.offers.dropAll();
     h.store.failNext('servers', { raw: '<html>Bad Gateway</html>', status: 502 });

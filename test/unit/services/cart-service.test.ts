@@ -4,7 +4,7 @@ import { MAX_LINES, MAX_QUANTITY, type CartLine } from '../../../src/cart/rules.
 import { ManualClock } from '../../../src/clock.js';
 import type { Locks } from '../../../src/coordination/coordination.js';
 import { createLogger } from '../../../src/logger.js';
-import { CartService, type CartItem } from '../../../src/services/cart-service.js';
+import { CartService, type CartItem, type CartServiceOptions } from '../../../src/services/cart-service.js';
 import { shortRef } from '../../../src/services/short-ref.js';
 import { CartRepository } from '../../../src/storage/carts.js';
 import { NickRepository } from '../../../src/storage/nicks.js';
@@ -24,7 +24,7 @@ function line(n: number, quantity: number, serverId = 's1'): CartLine {
   return { ...item(n, serverId), quantity };
 }
 
-function setup(options: { locks?: Locks } = {}) {
+function setup(options: Pick<CartServiceOptions, 'locks' | 'sameShop'> = {}) {
   const keyv = new Keyv();
   const clock = new ManualClock();
   const repository = new CartRepository(keyv, createLogger('silent'));
@@ -159,6 +159,33 @@ describe('cart service: reading, licenses and expiry', () => {
     expect((await carts.read(OWNER, undefined)).lines).toEqual([line(1, 1)]);
     await carts.add(OWNER, { ...POLICY, license: 'license-b' }, item(2), 1);
     expect(await carts.read(OWNER, 'license-b')).toMatchObject({ lines: [line(2, 1)], notice: 'license-changed' });
+  });
+
+  it('keeps a cart of another license of the same shop (a rotated key), named by the new license from then on', async () => {
+    const asked: [string, string][] = [];
+    const { carts, repository } = setup({
+      sameShop: async (stored, current) => {
+        asked.push([stored, current]);
+        return current === 'license-a2';
+      },
+    });
+    await carts.add(OWNER, POLICY, item(1), 1);
+    expect(await carts.read(OWNER, 'license-a2')).toMatchObject({ lines: [line(1, 1)], notice: undefined });
+    expect((await repository.read('g1', 'u1')).license).toBe('license-a2');
+    expect(await carts.add(OWNER, { ...POLICY, license: 'license-a2' }, item(2), 1)).toMatchObject({ ok: true });
+    expect(asked).toEqual([[LICENSE, 'license-a2']]); // asked once, while the cart was still named by the old key
+
+    expect(await carts.read(OWNER, 'license-b')).toMatchObject({ lines: [], notice: 'license-changed' });
+    expect(await carts.sameShop(LICENSE, 'license-a2')).toBe(true);
+    expect(await carts.sameShop(LICENSE, LICENSE)).toBe(true);
+    expect(await carts.sameShop(LICENSE, 'license-b')).toBe(false);
+  });
+
+  it('leaves the cart as it was when whether it is the same shop cannot be told now', async () => {
+    const { carts, repository } = setup({ sameShop: () => Promise.reject(new Error('the store is not answering')) });
+    await carts.add(OWNER, POLICY, item(1), 1);
+    await expect(carts.read(OWNER, 'license-a2')).rejects.toThrow('the store is not answering');
+    expect(await repository.read('g1', 'u1')).toMatchObject({ license: LICENSE, lines: [line(1, 1)] });
   });
 
   it('reads a cart nobody changed for 30 days as empty, and counts a change as a touch', async () => {

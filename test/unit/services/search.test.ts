@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { itemRef, readItemRef } from '../../../src/services/offer-search.js';
-import { normalize, productPart, search, variantPart, wordScore, words } from '../../../src/services/search.js';
+import { normalize, productPart, search, searchUnreadProducts, variantPart, wordScore, words } from '../../../src/services/search.js';
 import { serverOfferSchema, serverSchema, variantSchema } from '../../../src/spaceis/schemas.js';
 
 const server = serverSchema.parse({ id: 'srv-1', name: 'Survival' });
@@ -57,6 +57,20 @@ describe('the search matcher', () => {
     expect(find('vip dragon')).toEqual([]);
     expect(find('vip dragon', false)[0]).toBe('VIP');
     expect(find('')).toEqual(['VIP', 'SVIP', 'Ranga Łowca', 'Złoto', 'Pakiet monet']);
+  });
+
+  it('suggests a product whose variants are not read yet on the words of its name, leaving the rest to its variants', () => {
+    // VIP's variants are not read yet (nobody opened it); the coin pack's are.
+    const unread = () => [productPart(server, offer), variantPart({ server, category: goods!, product: goods!.products[1]! }, coinVariants)];
+    const findUnread = (query: string, from = unread()) => searchUnreadProducts(from, query, 25).map(label);
+    expect(findUnread('vip 30')).toEqual(['VIP', 'SVIP']);
+    expect(findUnread('30 vp')).toEqual(['VIP']);
+    // A product whose variants are known, and have no such word, is not suggested: that variant is known not to exist.
+    expect(findUnread('vip 30', parts())).toEqual(['SVIP']);
+    // Every word in product names: search() finds those products; no word in any: nothing to go on.
+    expect(findUnread('vip')).toEqual([]);
+    expect(findUnread('30')).toEqual([]);
+    expect(findUnread('monet 37')).toEqual([]);
   });
 
   it('indexes each version of the offer once', () => {

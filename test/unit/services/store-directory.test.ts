@@ -5,7 +5,9 @@ import { createLogger } from '../../../src/logger.js';
 import { SecretBox } from '../../../src/security/secret-box.js';
 import { StoreDirectory } from '../../../src/services/store-directory.js';
 import { GuildSettingsRepository } from '../../../src/storage/guild-settings.js';
+import { ShopIdentityRepository } from '../../../src/storage/shop-identities.js';
 import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
+import { otherShop } from '../../fakes/spaceis/fixtures.js';
 
 const HOUR = 60 * 60_000;
 const DEFAULT_KEY = 'directory-default-key';
@@ -86,5 +88,34 @@ describe('StoreDirectory', () => {
     expect(fallback.source).toBe('default');
     expect(fallback.client).not.toBe(g1Client);
     expect(directory.size).toBe(2); // g2's license and the default one
+  });
+
+  it('tells a rotated key of the same shop from another shop by what the store said, across a restart', async () => {
+    const keyv = new Keyv();
+    const settings = new GuildSettingsRepository(keyv, createLogger('silent'));
+    const start = (defaultApiKey: string) =>
+      new StoreDirectory({ baseUrl: store.url, defaultApiKey, settings, secretBox: undefined, identities: new ShopIdentityRepository(keyv, createLogger('silent')), clock: new ManualClock() });
+    const rotated = 'directory-rotated-key';
+    const otherShopKey = 'directory-other-shop-key';
+    store.otherKeys.add(rotated);
+    store.shopsByKey.set(otherShopKey, otherShop());
+
+    // The old key's shop is remembered as buyers browse it.
+    const before = (await start(DEFAULT_KEY).forGuild('g1'))!;
+    const [first] = await before.offers.servers();
+    await before.offers.server(first!.id);
+
+    // After a restart with the new key, its shop is learned once, from two answers.
+    const after = start(rotated);
+    const now = (await after.forGuild('g1'))!;
+    const requests = store.requests.length;
+    expect(await after.sameShop(before.license, now.license)).toBe(true);
+    expect(store.requests.length).toBe(requests + 2);
+    expect(await after.sameShop(before.license, now.license)).toBe(true);
+    expect(store.requests.length).toBe(requests + 2);
+    expect(await after.sameShop('a-license-never-read', now.license)).toBe(false);
+
+    const other = start(otherShopKey);
+    expect(await other.sameShop(before.license, (await other.forGuild('g1'))!.license)).toBe(false);
   });
 });

@@ -105,6 +105,7 @@ describe('offer', () => {
   });
 
   it('reads a server by slug and by id, keeping only the fields the bot reads', async () => {
+    fake.shop.licenseId = 'a1b2c3d4-0000-4000-8000-00000000beef';
     const client = makeClient();
     const bySlug = await client.getServer('survival');
     const byId = await client.getServer(findServer(fake.shop, 'survival').id);

@@ -15,9 +15,9 @@ describe('LocalGate', () => {
   it('pauses for the Retry-At of a 429, at most MAX_PAUSE_MS, then lets calls through', async () => {
     const clock = new ManualClock();
     const gate = new LocalGate({ now: () => clock.now() });
-    // An epoch timestamp where a number of seconds belongs.
-    const absurd = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 1_795_330_394 });
-    await expect(gate.run('GET', '/v4/servers', () => Promise.reject(absurd))).rejects.toBe(absurd);
+    // Ten minutes: plausible, but longer than the license is ever paused.
+    const long = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds: 600 });
+    await expect(gate.run('GET', '/v4/servers', () => Promise.reject(long))).rejects.toBe(long);
     expect(gate.load.paused).toBe(true);
 
     const attempt = counted(ok);
@@ -26,6 +26,25 @@ describe('LocalGate', () => {
     expect(attempt.calls).toBe(0);
     clock.advance(1);
     expect(gate.load.paused).toBe(false);
+    await expect(gate.run('GET', '/v4/servers', attempt)).resolves.toBe('ok');
+    expect(attempt.calls).toBe(1);
+  });
+
+  it.each([
+    ['an epoch timestamp where seconds belong', 1_800_000_000, 30_000],
+    ['two hours', 7_200, 30_000],
+    ['two minutes', 120, 120_000],
+    ['ten minutes, capped as ever', 600, MAX_PAUSE_MS],
+  ])('reads a Retry-At of %s (%i) as a pause of %i ms: over an hour is a broken header, paused briefly', async (_what, retryAfterSeconds, pausedMs) => {
+    const clock = new ManualClock();
+    const gate = new LocalGate({ now: () => clock.now() });
+    const throttled = new StoreError({ kind: 'http', status: 429, message: 'slow down', retryAfterSeconds });
+    await expect(gate.run('GET', '/v4/servers', () => Promise.reject(throttled))).rejects.toBe(throttled);
+
+    const attempt = counted(ok);
+    clock.advance(pausedMs - 1);
+    await expect(gate.run('GET', '/v4/servers', attempt)).rejects.toMatchObject({ status: 429, retryAfterSeconds: 1 });
+    clock.advance(1);
     await expect(gate.run('GET', '/v4/servers', attempt)).resolves.toBe('ok');
     expect(attempt.calls).toBe(1);
   });

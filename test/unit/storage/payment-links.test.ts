@@ -1,6 +1,7 @@
-import Keyv from 'keyv';
+import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
+import { guardAdapter } from '../../../src/storage/guarded-adapter.js';
 import { PaymentLinkRepository, type NewPaymentLink, type PaymentLink } from '../../../src/storage/payment-links.js';
 
 const HOUR = 3_600_000;
@@ -41,7 +42,49 @@ describe('payment link records', () => {
     expect(await repository.pruneOlderThan(T0 + 3 * HOUR)).toBe(0);
     expect((await repository.listForMember('g1', 'u1', 0, 10)).links.map((link) => link.id)).toEqual([recent.id]);
   });
+
+  it('keeps a record whose day could not be noted, and notes the day on the next prune pass, even after a restart', async () => {
+    const { keyv, store } = flakyStore();
+    store.failing = /:link-days$|:link-day-guilds:/;
+    const link = await new PaymentLinkRepository(keyv, createLogger('silent')).create(newLink({ createdAt: T0 }));
+    expect((await new PaymentLinkRepository(keyv, createLogger('silent')).get('g1', link.id))?.url).toBe(link.url);
+
+    store.failing = undefined;
+    // A new repository, as after a restart: what is to be repaired was stored, not only held in memory.
+    const restarted = new PaymentLinkRepository(keyv, createLogger('silent'));
+    expect(await restarted.prune(T0 + 10 * DAY)).toBe(0);
+    expect(await restarted.prune(T0 + 91 * DAY)).toBe(1);
+    expect(await restarted.get('g1', link.id)).toBeUndefined();
+  });
+
+  it('remembers in memory a day it could neither note nor store for repair, and notes it on the next prune pass', async () => {
+    const { keyv, store } = flakyStore();
+    store.failing = /:link-days$|:link-day-guilds:|:link-day-repairs$/;
+    const repository = new PaymentLinkRepository(keyv, createLogger('silent'));
+    const first = await repository.create(newLink({ createdAt: T0 }));
+    const second = await repository.create(newLink({ guildId: 'g2', createdAt: T0 + DAY, url: 'https://shop.example/pay/2' }));
+    expect([first.id, second.id].every((id) => id.length === 8)).toBe(true);
+    expect(await repository.get('g1', first.id)).toBeDefined();
+
+    store.failing = undefined;
+    expect(await repository.prune(T0 + 92 * DAY)).toBe(2);
+    expect(await repository.get('g1', first.id)).toBeUndefined();
+    expect(await repository.get('g2', second.id)).toBeUndefined();
+  });
 });
+
+/** A Keyv over a map whose writes of matching keys fail, as the bot's storage fails (StorageError). */
+function flakyStore(): { keyv: Keyv; store: { failing: RegExp | undefined } } {
+  class FlakyMap extends Map<string, unknown> {
+    failing: RegExp | undefined;
+    override set(key: string, value: unknown): this {
+      if (this.failing?.test(key)) throw new Error('SQLITE_IOERR: disk I/O error (test)');
+      return super.set(key, value);
+    }
+  }
+  const store = new FlakyMap();
+  return { keyv: new Keyv({ store: guardAdapter(store as unknown as KeyvStoreAdapter), throwOnErrors: true }), store };
+}
 
 function item(quantity: number, productName: string, variantName: string): PaymentLink['items'][number] {
   return { variantId: `${productName}-${variantName}`, quantity, serverName: 'Survival', productName, variantName };

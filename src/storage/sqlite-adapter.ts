@@ -1,0 +1,171 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import sqlite3 from 'sqlite3';
+import type { Logger } from '../logger.js';
+import { isBusy } from './storage-error.js';
+
+/**
+ * Keyv's SQLite adapter as the bot opens it: WAL, one upsert statement for several records, an
+ * index on each row's expiry, so records written with a time to live are deleted by a sweep
+ * (`sweepExpired`) instead of staying in the file until someone reads them, a short wait on another
+ * process's lock, and a file locked at start opened as soon as it is free.
+ */
+
+/**
+ * How long a statement waits for another process's lock (a backup, an operator's sqlite3 shell)
+ * before failing: the member is told "storage is busy, nothing was changed" within about a second
+ * instead of seeing nothing happen for ten.
+ */
+export const BUSY_TIMEOUT_MS = 1_000;
+/** While the file is locked at start: the pause between two attempts to open it. */
+const REOPEN_EVERY_MS = 1_000;
+
+/**
+ * Keyv keeps a record's expiry inside its stored value (`{"value":…,"expires":…}`); this reads it,
+ * and is the expression of the index (a row that is not JSON has none, rather than failing writes).
+ */
+const EXPIRES = "(CASE WHEN json_valid(value) THEN json_extract(value, '$.expires') END)";
+const EXPIRES_INDEX = 'keyv_expires';
+/** Rows deleted per statement: a sweep never holds the file for long, whatever it has to delete. */
+const SWEEP_BATCH = 500;
+
+export interface SqliteOpenOptions {
+  logger?: Logger | undefined;
+  /**
+   * When another process holds the file locked: start anyway (every read and write fails as busy
+   * meanwhile) and open it as soon as the lock is gone. Without it, opening fails.
+   */
+  openWhenUnlocked?: boolean | undefined;
+}
+
+export async function openSqliteAdapter(storageUrl: string, options: SqliteOpenOptions = {}): Promise<SqliteAdapter> {
+  const file = storageUrl.replace(/^sqlite:\/\//, '');
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  const sqlite = new SqliteAdapter(file, options.logger);
+  try {
+    await sqlite.connection();
+  } catch (error) {
+    if (!options.openWhenUnlocked || !isBusy(error)) {
+      await sqlite.disconnect();
+      throw error;
+    }
+    options.logger?.warn({ storage: 'sqlite' }, 'storage is locked by another process: members are told it is busy; it opens as soon as the lock is gone');
+    sqlite.openWhenUnlocked();
+  }
+  return sqlite;
+}
+
+/** One connection to the file, opened (WAL, the table, the expiry index) or not at all. */
+interface Connection {
+  all(sql: string, params: unknown[]): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * @keyv/sqlite opens its connection in its constructor and keeps it, opened or failed, for good. It
+ * is given memory here, where opening never fails, and every statement goes through `query`,
+ * replaced by a connection to the file that is opened on first use and opened again while opening
+ * fails (the file was locked). Keyv's own methods (get, set, delete, …) run unchanged on it.
+ *
+ * @keyv/sqlite also writes keyv.setMany() one statement at a time. A payment link and its indexes
+ * are written together on every checkout, when checkouts crowd in: here they are one upsert
+ * statement, so one write (atomic, one WAL append) instead of one per key.
+ */
+export class SqliteAdapter extends KeyvSqlite {
+  readonly #file: string;
+  readonly #logger: Logger | undefined;
+  #connecting: Promise<Connection> | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(file: string, logger?: Logger) {
+    super({ uri: 'sqlite://:memory:' });
+    this.#file = file;
+    this.#logger = logger;
+    const closeMemory = this.close;
+    this.query = async (sql: string, ...params: unknown[]) => (await this.connection()).all(sql, params);
+    this.close = async () => {
+      this.#closed = true;
+      clearTimeout(this.#retry);
+      await closeMemory();
+      const open = await this.#connecting?.catch(() => undefined);
+      await open?.close();
+    };
+  }
+
+  /** The file's connection, opened now if it is not (one attempt at a time); rejects while it cannot be. */
+  connection(): Promise<Connection> {
+    if (this.#closed) return Promise.reject(new Error('storage is closed'));
+    this.#connecting ??= connect(this.#file, this.opts.table ?? 'keyv', Number(this.opts.keySize ?? 255)).catch((error: unknown) => {
+      this.#connecting = undefined;
+      throw error;
+    });
+    return this.#connecting;
+  }
+
+  /** Tries to open the file every REOPEN_EVERY_MS until it opens (members' statements try too), and says so once. */
+  openWhenUnlocked(): void {
+    const attempt = () => {
+      this.connection().then(
+        () => this.#logger?.info({ storage: 'sqlite' }, 'storage opened'),
+        (error: unknown) => {
+          if (this.#closed) return;
+          if (!isBusy(error)) this.#logger?.debug({ err: error }, 'storage still cannot be opened');
+          this.#retry = setTimeout(attempt, REOPEN_EVERY_MS).unref();
+        },
+      );
+    };
+    this.#retry = setTimeout(attempt, REOPEN_EVERY_MS).unref();
+  }
+
+  async setMany(entries: { key: string; value: unknown }[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map(() => '(?, ?)').join(', ');
+    await this.query(
+      `INSERT INTO ${this.opts.table} (key, value) VALUES ${rows} ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      ...entries.flatMap((entry) => [entry.key, entry.value]),
+    );
+  }
+
+  /**
+   * Deletes every row whose expiry is before `now`; returns how many. @keyv/sqlite deletes an
+   * expired row only when it is read: a cart nobody opens again would stay forever. The index finds
+   * the expired rows without reading the others (100 000 live carts cost nothing), and each
+   * statement deletes at most SWEEP_BATCH of them.
+   */
+  async sweepExpired(now: number): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const rows = (await this.query(
+        `DELETE FROM ${this.opts.table} WHERE key IN (SELECT key FROM ${this.opts.table} WHERE ${EXPIRES} < ? LIMIT ${SWEEP_BATCH}) RETURNING key`,
+        now,
+      )) as unknown[];
+      deleted += rows.length;
+      if (rows.length < SWEEP_BATCH) return deleted;
+    }
+  }
+}
+
+async function connect(file: string, table: string, keySize: number): Promise<Connection> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
+  });
+  db.configure('busyTimeout', BUSY_TIMEOUT_MS);
+  const all = (sql: string, params: unknown[] = []) => new Promise<unknown[]>((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
+  const close = () => new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+  try {
+    // WAL keeps reads from waiting on writes and makes each write one append: carts change on
+    // every click. A committed write survives a killed process in either journal mode.
+    await all('PRAGMA journal_mode = WAL');
+    await all('PRAGMA synchronous = NORMAL');
+    await all(`CREATE TABLE IF NOT EXISTS ${table}(key VARCHAR(${keySize}) PRIMARY KEY, value TEXT )`);
+    // Built once, on the first start after an upgrade; looked up first, so a start needs no write lock when it exists.
+    const indexes = await all('SELECT name FROM sqlite_master WHERE type = ? AND name = ?', ['index', EXPIRES_INDEX]);
+    if (indexes.length === 0) await all(`CREATE INDEX IF NOT EXISTS ${EXPIRES_INDEX} ON ${table} ${EXPIRES}`);
+    return { all, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
