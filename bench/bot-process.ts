@@ -59,8 +59,8 @@ export function botEnv(servers: { discord: FakeDiscord; store: FakeSpaceIs }, st
 }
 
 /** Starts the bot or the bare bot and waits until it is ready; world.running holds it from then on. */
-export async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string): Promise<RunningBot> {
-  const env = botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel);
+export async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string, extraEnv: Record<string, string> = {}): Promise<RunningBot> {
+  const env = { ...botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel), ...extraEnv };
   const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
   if (world.launch.cpuProfile) {
     const dir = join(ROOT, 'bench/results/profiles');

@@ -6,6 +6,7 @@ import type { JourneyResult } from './journeys.js';
 import type { StepStats } from './phase-stats.js';
 import { printScaleOut } from './scale-out.js';
 import type { CrowdRun, WarmUpBenchResult } from './search-warm-up.js';
+import { printPaymentWatch } from './payment-watch-phase.js';
 import { mb, ms, table } from './stats.js';
 import type { Target } from './targets.js';
 
@@ -162,6 +163,7 @@ export function printReport(report: Json, log: (text: string) => void): void {
   }
 
   if (report.scaleOut) printScaleOut(report.scaleOut, log);
+  if (report.payments) printPaymentWatch(report.payments, log);
 
   if (report.botLogs) log(`\nbot log lines: ${JSON.stringify(report.botLogs.levels)}${report.botLogs.first.length ? `; first: ${report.botLogs.first.join(' | ')}` : ''}`);
 

@@ -18,9 +18,12 @@
  *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,crowd,memflood,metrics,flood,storage,scaled,search,scaleout   leave phases out
+ *   BENCH_SKIP=bare,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments   leave phases out
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
- *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it)
+ *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments likewise
+ *   Payments (bench/payment-watch-phase.ts): store requests per simulated hour for 0, 1, 10 and 200 open
+ *   links, and a paced walk beside polling 200 open links against the same walk without.
+ *     BENCH_PAY_WALK_S=40 (the walk's length: two poll rounds at PAYMENT_POLL_SECONDS=15)  BENCH_PAY_RATE=100
  *   Scale-out (bench/scale-out.ts): the same crowd against one process on SQLite, one on Redis, and two
  *   processes (one shard each) on Redis; ramps the arrival rate and reports the highest rate whose p99
  *   first callback is ≤ 100 ms, store calls per product, Redis commands per interaction, CPU and RSS.
@@ -49,11 +52,12 @@ import { scaledBot } from './scaled-bot.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { searchMatcher } from './search-phase.js';
 import { warmUpBench } from './search-warm-up.js';
+import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
 import { storageAtScale, type StorageResult } from './storage-phase.js';
 import { evaluate } from './targets.js';
-import { closeWorld, openWorld, registerCommands } from './world.js';
+import { closeWorld, openWorld, registerCommands, type World } from './world.js';
 
 const envNumber = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -103,11 +107,33 @@ async function scaleOutPhase(report: Record<string, unknown>, printNow: boolean)
   if (printNow) printScaleOut(result, log);
 }
 
+/** Prints the payments tables at once when the phase runs alone, else with the report. */
+async function paymentsPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
+  log('[9] payments: store requests per simulated hour by open links, and a crowd beside polling');
+  const result = await paymentWatchPhase(world, { members: options.members, rate: envNumber('BENCH_PAY_RATE', 100), walkSeconds: envNumber('BENCH_PAY_WALK_S', 40), crowd: true }, log);
+  report.payments = result;
+  if (printNow) printPaymentWatch(result, log);
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const report: Record<string, unknown> = { when: new Date().toISOString(), machine: machine(), options: { ...options, skip: [...options.skip] } };
+  if (options.only === 'payments') {
+    const world = await openWorld(shopSizedFixture(), launch, keepSamples);
+    try {
+      await registerCommands(world);
+      await paymentsPhase(world, report, true);
+    } finally {
+      await closeWorld(world);
+    }
+    report.totalSeconds = round((performance.now() - began) / 1000, 1);
+    log(`\ntotal ${report.totalSeconds} s`);
+    writeResults(report);
+    log(`JSON: ${options.out}`);
+    return;
+  }
   if (options.only !== undefined) {
-    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout can run alone`);
+    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout or payments can run alone`);
     await scaleOutPhase(report, true);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);
@@ -175,6 +201,7 @@ async function main(): Promise<void> {
       report.searchWarmUp = await warmUpBench(world, K, options.rate, storeDelayMs);
     }
     if (runs('scaleout')) await scaleOutPhase(report, false);
+    if (runs('payments')) await paymentsPhase(world, report, false);
 
     if (Object.keys(world.probes).length > 0) report.probes = world.probes;
     report.targets = evaluate(report);

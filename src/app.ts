@@ -34,6 +34,10 @@ import { openCoordination, type CoordinationOptions } from './coordination/open.
 import { NickRepository } from './storage/nicks.js';
 import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
+import { PaymentWatchStore } from './storage/payment-watch.js';
+import { PaymentEvents } from './services/payment-events.js';
+import { PaymentWatcher } from './services/payment-watch/watcher.js';
+import { settledLinkListener } from './discord/payment-links/settled-links.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 
 export interface BotOptions {
@@ -57,6 +61,11 @@ export interface BotOptions {
   ackGuardMs?: number;
   /** On Redis: how long a dead process's record lock lasts, and (tests only) locks kept in-process. */
   coordination?: Pick<CoordinationOptions, 'lockTimeoutMs' | 'lockScope'>;
+  /**
+   * `manual`: the payment watcher runs no timer; the caller runs its rounds with
+   * `services.payments.tick()` and moves the clock (tests and benchmarks). Default: every few seconds.
+   */
+  paymentWatch?: 'timer' | 'manual';
 }
 
 /** In-flight interactions get this long to finish on shutdown; main.ts exits within 10 s in all. */
@@ -142,6 +151,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildSettings,
     paymentLinks,
+    paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -155,41 +165,62 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // Lines of another license may be the same shop's, reached with a rotated key (the directory is made below).
     sameShop: (stored, current) => (stores ? stores.sameShop(stored, current) : Promise.resolve(false)),
   });
-  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger });
+  const directory = new StoreDirectory({
+    baseUrl: config.SPACEIS_API_URL,
+    defaultApiKey: config.SPACEIS_API_KEY,
+    defaultLicenseGuilds: config.DEFAULT_LICENSE_GUILDS,
+    settings: guildSettings,
+    identities: new ShopIdentityRepository(storage.keyv, logger),
+    secretBox,
+    clock,
+    logger,
+    ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
+    ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    onStoreResponse: (info) => {
+      const route = BotMetrics.storeRoute(info.path);
+      metrics.storeRequests.inc({ route, status: String(info.status) });
+      metrics.storeDuration.observe({ route }, info.durationMs / 1000);
+      if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
+      if (route === 'latestBuyers' || route === 'transactionInfo') metrics.paymentWatchRequests.inc({ license: info.license, request: route });
+    },
+    demoFetch: demoStore,
+    coordination,
+    ...(sharedGateState ? { sharedGateState } : {}),
+  });
+  stores = directory;
+  // The shop's word on each link's payment: the watcher polls the store, PaymentEvents tells the DM,
+  // the log channel, metrics (settled-links.ts) and whatever else listens (buyers' roles).
+  const paymentEvents = new PaymentEvents(logger);
+  const payments = new PaymentWatcher({
+    store: repositories.paymentWatch,
+    links: paymentLinks,
+    settings: guildSettings,
+    stores: directory,
+    coordination,
+    events: paymentEvents,
+    clock,
+    logger,
+    pollSeconds: config.PAYMENT_POLL_SECONDS,
+  });
+  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
+  const guildLog = new GuildLog(client, guildSettings, logger, clock);
+  paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
   const services: BotServices = {
     logger,
     clock,
     metrics,
-    stores: (stores = new StoreDirectory({
-      baseUrl: config.SPACEIS_API_URL,
-      defaultApiKey: config.SPACEIS_API_KEY,
-      defaultLicenseGuilds: config.DEFAULT_LICENSE_GUILDS,
-      settings: guildSettings,
-      identities: new ShopIdentityRepository(storage.keyv, logger),
-      secretBox,
-      clock,
-      logger,
-      ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
-      ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
-      ...(options.sleep ? { sleep: options.sleep } : {}),
-      onStoreResponse: (info) => {
-        const route = BotMetrics.storeRoute(info.path);
-        metrics.storeRequests.inc({ route, status: String(info.status) });
-        metrics.storeDuration.observe({ route }, info.durationMs / 1000);
-        if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
-      },
-      demoFetch: demoStore,
-      coordination,
-      ...(sharedGateState ? { sharedGateState } : {}),
-    })),
+    stores: directory,
+    payments,
+    paymentEvents,
     carts,
     checkout,
-    links: new PaymentLinks(paymentLinks, clock),
+    links: new PaymentLinks(paymentLinks, clock, payments),
     setup: new GuildSetup(guildSettings, clock),
     storage: repositories,
     delivery,
-    guildLog: new GuildLog(client, guildSettings, logger, clock),
+    guildLog,
     secretBox,
     storageBackend: storage.backend,
     // One check a second at most, shared by readiness probes and the admins' status.
@@ -230,6 +261,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       await ready;
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       await linkPruner.start();
+      if (options.paymentWatch !== 'manual') payments.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -248,6 +280,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
+    await payments.stop();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

@@ -14,6 +14,9 @@ import type { CheckoutTimes } from './storage/checkout-times.js';
 import type { GuildSettingsRepository } from './storage/guild-settings.js';
 import type { NickRepository } from './storage/nicks.js';
 import type { PaymentLinkRepository } from './storage/payment-links.js';
+import type { PaymentWatchStore } from './storage/payment-watch.js';
+import type { PaymentEvents } from './services/payment-events.js';
+import type { PaymentWatcher } from './services/payment-watch/watcher.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -22,6 +25,8 @@ export interface BotStorage {
   checkoutTimes: CheckoutTimes;
   guildSettings: GuildSettingsRepository;
   paymentLinks: PaymentLinkRepository;
+  /** What the payment watcher keeps: open links per license, its schedule, handled transactions. */
+  paymentWatch: PaymentWatchStore;
 }
 
 /**
@@ -32,6 +37,10 @@ export interface BotServices {
   logger: Logger;
   clock: Clock;
   stores: StoreDirectory;
+  /** Follows the payments of issued links at the store (its rounds: `tick()`), and says whether it can for a license. */
+  payments: PaymentWatcher;
+  /** Where settled payments are told: the DM and log listener is registered by app.ts; others (buyers' roles) may add theirs. */
+  paymentEvents: PaymentEvents;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */
   carts: CartService;
   /** The nick, the payment link for a cart, and the record of where it was delivered. */

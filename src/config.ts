@@ -166,6 +166,11 @@ const configSchema = z.object({
   /** Shards across all processes; unset with SHARDS=auto: Discord's recommended count. */
   SHARD_COUNT: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'must be a whole number of shards, at least 1').optional(),
   /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
+  /**
+   * How often the payment watcher asks each server's latest buyers while its license has open links
+   * (seconds, at least 15: every request draws on the license's rate limit, shared with the shop's website).
+   */
+  PAYMENT_POLL_SECONDS: wholeNumber(15, 3600, 'must be a whole number of seconds from 15 to 3600').default(30),
   DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
 })
   // Only once both shard settings read well by themselves: one problem is reported once.

@@ -6,6 +6,8 @@ import type { Messages } from '../../src/i18n/index.js';
 import type { LicenseProblem } from '../../src/services/store-directory.js';
 import { isStoreError } from '../../src/spaceis/errors.js';
 import { BOT_VERSION } from '../../src/version.js';
+import { discordTime } from '../../src/discord/payment-links/link-text.js';
+import type { PaymentWatchStatus } from '../../src/services/payment-watch/watcher.js';
 import { ADMIN_COLOR } from './colors.js';
 
 /** /shop-admin status: which license, whether the store answers it, the cache, storage, version and latency. */
@@ -22,11 +24,13 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       else store = { kind: 'down', message: isStoreError(error) ? (error.apiMessage ?? error.kind) : 'error' };
     }
   }
+  const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
       defaultLicenseRefused: !ctx.shop && !ctx.settings.license && ctx.services.stores.defaultLicenseRefused(ctx.guildId),
       store,
+      payments,
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
@@ -47,6 +51,8 @@ export interface StatusFacts {
   /** No license, because the operator's default one is not for this guild (DEFAULT_LICENSE_GUILDS). */
   defaultLicenseRefused?: boolean;
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
+  /** Whether the bot follows payments for the license (src/services/payment-watch/). */
+  payments: PaymentWatchStatus | { kind: 'demo' } | undefined;
   cacheAgeMs: number | undefined;
   storage: string;
   version: string;
@@ -80,6 +86,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
           : a.statusUnreachable(clip(plain(facts.store.message), 200));
     fields.push({ name: a.statusStore, value: store });
   }
+  if (facts.payments) fields.push({ name: a.statusPayments, value: paymentsLine(t, facts.payments) });
   fields.push(
     {
       name: a.statusCache,
@@ -91,4 +98,15 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
   );
   return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
+}
+
+function paymentsLine(t: Messages, payments: NonNullable<StatusFacts['payments']>): string {
+  switch (payments.kind) {
+    case 'demo':
+      return t.admin.statusPaymentsDemo;
+    case 'on':
+      return t.admin.statusPaymentsOn(payments.pollSeconds);
+    case 'off':
+      return t.admin.statusPaymentsOff(payments.message ? clip(plain(payments.message), 200) : undefined, discordTime(payments.since, 'R'), discordTime(payments.retryAt, 'R'));
+  }
 }

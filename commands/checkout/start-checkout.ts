@@ -35,6 +35,7 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
     guildId,
     userId,
     nick,
+    locale: ctx.locale,
     multiServer: ctx.settings.multiServerCart,
     cooldownSeconds: ctx.settings.checkoutCooldownSeconds,
   });

@@ -12,6 +12,7 @@ import {
   LINK_COLORS,
   LINKS_PAGE_SIZE,
   linkField,
+  paymentLines,
   STATE_ICONS,
   stateLine,
 } from '../../src/discord/payment-links/link-text.js';
@@ -37,7 +38,7 @@ export interface MemberLinksInput {
 export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const member = `<@${input.memberId}>`;
   if (input.total === 0) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
-  const description = `${t.links.intro(member, input.total)}\n\n*${t.links.cannotSeePayments}*`;
+  const description = `${t.links.intro(member, input.total)}\n\n*${t.links.whatBotKnows}*`;
   const footer = t.common.page(input.page + 1, input.pages);
   const budget = fieldBudget([t.links.title, description, footer], input.links.length);
   const fields = input.links.map((link) => linkField(t, link, { ...input, budget, audience: 'moderator' }));
@@ -60,9 +61,10 @@ export function verifyView(t: Messages, link: PaymentLink | undefined, lifetimeH
     `✅ ${t.links.verified(`<@${link.userId}>`, plain(link.nick), discordTime(link.createdAt, 'f'), discordTime(link.createdAt, 'R'))}`,
     '',
     `${STATE_ICONS[state]} **${t.links.state[state]}**: ${stateLine(t, link, state, lifetimeHours, 'moderator')}`,
+    ...paymentLines(t, link, state, 'moderator'),
     clip(itemLines(t, link).join('\n'), 1500),
     '',
-    `*${t.links.cannotSeePayments}*`,
+    `*${t.links.whatBotKnows}*`,
   ].join('\n');
   return {
     content: '',

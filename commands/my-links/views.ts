@@ -37,7 +37,7 @@ export function buyerLinksView(t: Messages, input: BuyerLinksInput): View {
     return { content, embeds: [{ title, description: t.links.myNone(BUYER_LINK_DAYS), color: LINK_COLORS.list }], components: [row(back)] };
   }
   const page = paginate(input.links, input.page, LINKS_PAGE_SIZE);
-  const description = `*${t.links.myCannotSeePayments}*`;
+  const description = `*${t.links.myWhatBotKnows}*`;
   const footer = t.common.page(page.page + 1, page.pages);
   const budget = fieldBudget([title, description, footer], page.items.length);
   const fields = page.items.map((link) => linkField(t, link, { ...input, budget, audience: 'buyer' }));

@@ -76,7 +76,8 @@ export const enCommands: EnglishCommandTexts = {
  * English catalog. The Polish one (pl.ts) is typed against this object, so a key missing
  * in either language fails the type check. Texts are functions where they take values.
  * Store texts (product names, API messages) are passed in already formatted and quoted by
- * the views; nothing here may say or imply that an order was paid.
+ * the views. Nothing here may say or imply that an order was paid, except the texts shown once the
+ * shop itself reported a payment (the payment watcher, src/services/payment-watch/), which say so.
  */
 export const en = {
   /** /shop-admin: every reply. */
@@ -109,6 +110,12 @@ export const en = {
     statusVersion: 'Bot version',
     statusLatency: 'Gateway latency',
     statusLatencyValue: (ms: number) => (ms >= 0 ? `${ms} ms` : 'not measured yet'),
+    statusPayments: 'Payments',
+    statusPaymentsOn: (seconds: number) =>
+      `Followed: while this license has open links, the bot asks SpaceIs for each server's latest purchases every ${seconds} s and marks the links they paid as paid.`,
+    statusPaymentsOff: (message: string | undefined, since: string, retry: string) =>
+      `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to its payment endpoints ${since}, so the bot cannot see payments and links stay “pending”. It asks again ${retry}.`,
+    statusPaymentsDemo: 'Not followed on the DEMO shop: nothing is ever paid there.',
 
     licenseNeedsEncryptionKey:
       "The bot can't store a license key yet: its operator must set ENCRYPTION_KEY (see the README), so keys are kept encrypted.",
@@ -341,7 +348,7 @@ export const en = {
     dmNick: 'Nick',
     dmItems: 'Items',
     dmAmount:
-      'The shop computes the amount on the payment page. The bot cannot see payments: getting this link does not mean the order is paid.',
+      'The shop computes the amount on the payment page. Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.',
     dmReference: (id: string) => `Link reference: ${id}`,
     safety: 'Only pay through this button: staff will never send you a payment link any other way.',
   },
@@ -357,6 +364,25 @@ export const en = {
       `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with /shop-admin status.`,
     linkRevokedTitle: 'Payment link withdrawn',
     linkRevoked: (moderator: string, linkId: string, member: string) => `${moderator} withdrew link ${linkId} issued to ${member}.`,
+    linkPaidTitle: 'Order paid',
+    linkPaid: (member: string, nick: string) => `The shop reports the order of ${member} for the nick **${nick}** as paid.`,
+  },
+
+  /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
+  payments: {
+    dmPaidTitle: (guild: string) => `Order paid — ${guild}`,
+    dmPaid: (time: string) => `The shop reports this order as paid (${time}).`,
+    dmDelivery: 'Your items are delivered by the game server, not by this bot: usually once you are on the server with this nick.',
+    dmAskStaff: (reference: string) => `If they do not arrive, ask the server's staff and give them the link reference **${reference}**.`,
+    dmFailedTitle: (guild: string) => `Payment failed — ${guild}`,
+    dmFailed: (time: string) => `The shop reports that the payment for this order failed (${time}). Do not pay through this link again.`,
+    dmExpiredTitle: (guild: string) => `Payment expired — ${guild}`,
+    dmExpired: (time: string) =>
+      `The shop reports that the payment for this order expired before it was completed (${time}). Do not pay through this link again.`,
+    dmBuyAgain:
+      'To order these items again: in the server, open /cart, press **My payment links**, then **Buy again** under this link, and check out.',
+    paidAt: 'Paid',
+    transaction: 'Shop transaction',
   },
 
   links: {
@@ -369,14 +395,21 @@ export const en = {
         : `The bot issued ${total} payment links to ${member} in this server, newest first.`,
     none: (member: string, days: number) =>
       `The bot issued no payment links to ${member} in this server (records are kept for ${days} days).`,
-    cannotSeePayments:
-      'The bot cannot see payments: “pending” only means the link is still within its lifetime, not that it was or was not paid.',
-    state: { pending: 'Pending', expired: 'Expired', revoked: 'Revoked' },
+    whatBotKnows:
+      '“Paid”, “Payment failed” and a payment that expired are what the shop reported: the bot asks SpaceIs about purchases for the link’s nick and items. “Pending” means the shop has reported no payment for the link yet (or its API does not show payments to the bot: see /shop-admin status).',
+    state: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Revoked' },
+    /** The same states as the buyer reads them. */
+    buyerState: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Withdrawn' },
     issued: (relative: string, absolute: string) => `Issued ${relative} (${absolute})`,
     pendingUntil: (absolute: string) => `Usable until ${absolute}`,
     expiredAt: (relative: string) => `Expired ${relative}`,
     revokedBy: (moderator: string, relative: string) => `Revoked by ${moderator} ${relative}`,
     revokedForBuyer: (relative: string) => `Withdrawn by a moderator ${relative}`,
+    paidAt: (absolute: string, relative: string) => `Paid ${absolute} (${relative}), as reported by the shop`,
+    transaction: (id: string) => `Shop transaction: \`${id}\``,
+    failedAt: (relative: string) => `The shop reported the payment as failed ${relative}`,
+    storeExpiredAt: (relative: string) => `The shop reported the payment as expired ${relative}`,
+    paymentUnderWay: 'The shop reports a payment under way',
     nick: (nick: string) => `Nick: **${nick}**`,
     issuedTo: (member: string) => `Member: ${member}`,
     linkLabel: 'Payment link',
@@ -415,8 +448,8 @@ export const en = {
     myLinks: 'My payment links',
     myTitle: (days: number) => `Your payment links (last ${days} days)`,
     myNone: (days: number) => `You got no payment links in this server in the last ${days} days.`,
-    myCannotSeePayments:
-      'The bot cannot see payments: this list shows which links you got and whether they can still be used, not whether an order was paid.',
+    myWhatBotKnows:
+      '“Paid”, “Payment failed” and a payment that expired are what the shop reported for your link. “Pending” means the shop has reported no payment yet: it is not proof that you did or did not pay.',
     resendPlaceholder: 'Send a pending link to my DMs again…',
     resent: (id: string) => `Link ${id} is in your DMs again: the same link as before.`,
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,

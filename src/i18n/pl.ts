@@ -110,6 +110,12 @@ export const pl: Messages = {
     statusVersion: 'Wersja bota',
     statusLatency: 'Opóźnienie bramy',
     statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze nie zmierzone'),
+    statusPayments: 'Płatności',
+    statusPaymentsOn: (seconds) =>
+      `Śledzone: dopóki ta licencja ma otwarte linki, bot co ${seconds} s pyta SpaceIs o ostatnie zakupy na każdym serwerze i oznacza opłacone nimi linki jako opłacone.`,
+    statusPaymentsOff: (message, since, retry) =>
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
+    statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
 
     licenseNeedsEncryptionKey:
       'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
@@ -342,7 +348,7 @@ export const pl: Messages = {
     dmNick: 'Nick',
     dmItems: 'Przedmioty',
     dmAmount:
-      'Kwotę oblicza sklep na stronie płatności. Bot nie widzi płatności: otrzymanie tego linku nie oznacza, że zamówienie jest opłacone.',
+      'Kwotę oblicza sklep na stronie płatności. Otrzymanie tego linku nie oznacza, że zamówienie jest opłacone: gdy sklep zgłosi płatność, bot zaktualizuje tę wiadomość.',
     dmReference: (id) => `Numer linku: ${id}`,
     safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
@@ -357,6 +363,23 @@ export const pl: Messages = {
       `SpaceIs odpowiedział ${status}${message ? ` („${message}”)` : ''} podczas obsługi kupującego. Sprawdź licencję przez /shop-admin status.`,
     linkRevokedTitle: 'Wycofano link do płatności',
     linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany dla ${member}.`,
+    linkPaidTitle: 'Zamówienie opłacone',
+    linkPaid: (member, nick) => `Sklep zgłasza zamówienie ${member} dla nicku **${nick}** jako opłacone.`,
+  },
+
+  payments: {
+    dmPaidTitle: (guild) => `Zamówienie opłacone — ${guild}`,
+    dmPaid: (time) => `Sklep zgłasza to zamówienie jako opłacone (${time}).`,
+    dmDelivery: 'Przedmioty wydaje serwer gry, nie ten bot: zwykle gdy wejdziesz na serwer z tym nickiem.',
+    dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację serwera i podaj numer linku **${reference}**.`,
+    dmFailedTitle: (guild) => `Płatność nieudana — ${guild}`,
+    dmFailed: (time) => `Sklep zgłasza, że płatność za to zamówienie się nie powiodła (${time}). Nie płać już przez ten link.`,
+    dmExpiredTitle: (guild) => `Płatność wygasła — ${guild}`,
+    dmExpired: (time) => `Sklep zgłasza, że płatność za to zamówienie wygasła przed dokończeniem (${time}). Nie płać już przez ten link.`,
+    dmBuyAgain:
+      'Aby zamówić te przedmioty ponownie: na serwerze otwórz /koszyk, naciśnij **Moje linki do płatności**, potem **Kup ponownie** pod tym linkiem i złóż zamówienie.',
+    paidAt: 'Opłacono',
+    transaction: 'Transakcja w sklepie',
   },
 
   links: {
@@ -368,14 +391,20 @@ export const pl: Messages = {
         ? `Dla ${member} bot wydał na tym serwerze 1 link do płatności.`
         : `Dla ${member} bot wydał na tym serwerze ${total} ${total % 10 >= 2 && total % 10 <= 4 && (total % 100 < 12 || total % 100 > 14) ? 'linki' : 'linków'} do płatności (od najnowszych).`,
     none: (member, days) => `Bot nie wydał na tym serwerze żadnego linku do płatności dla ${member} (zapisy są przechowywane ${days} dni).`,
-    cannotSeePayments:
-      'Bot nie widzi płatności: „oczekuje” oznacza tylko, że link jest jeszcze ważny, a nie że został albo nie został opłacony.',
-    state: { pending: 'Oczekuje', expired: 'Wygasł', revoked: 'Wycofany' },
+    whatBotKnows:
+      '„Opłacony”, „Płatność nieudana” i płatność, która wygasła, to to, co zgłosił sklep: bot pyta SpaceIs o zakupy dla nicku i przedmiotów linku. „Oczekuje” oznacza, że sklep nie zgłosił jeszcze płatności za link (albo jego API nie pokazuje botowi płatności: zobacz /sklep-admin status).',
+    state: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasł', revoked: 'Wycofany' },
+    buyerState: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasł', revoked: 'Wycofany' },
     issued: (relative, absolute) => `Wydany ${relative} (${absolute})`,
     pendingUntil: (absolute) => `Ważny do ${absolute}`,
     expiredAt: (relative) => `Wygasł ${relative}`,
     revokedBy: (moderator, relative) => `Wycofał(a) ${moderator} ${relative}`,
     revokedForBuyer: (relative) => `Wycofany przez moderację ${relative}`,
+    paidAt: (absolute, relative) => `Opłacony ${absolute} (${relative}) według sklepu`,
+    transaction: (id) => `Transakcja w sklepie: \`${id}\``,
+    failedAt: (relative) => `Sklep zgłosił nieudaną płatność ${relative}`,
+    storeExpiredAt: (relative) => `Sklep zgłosił, że płatność wygasła ${relative}`,
+    paymentUnderWay: 'Sklep zgłasza płatność w toku',
     nick: (nick) => `Nick: **${nick}**`,
     issuedTo: (member) => `Członek: ${member}`,
     linkLabel: 'Link do płatności',
@@ -415,8 +444,8 @@ export const pl: Messages = {
     myLinks: 'Moje linki do płatności',
     myTitle: (days) => `Twoje linki do płatności (ostatnie ${days} dni)`,
     myNone: (days) => `Przez ostatnie ${days} dni nie dostałeś(-aś) na tym serwerze żadnych linków do płatności.`,
-    myCannotSeePayments:
-      'Bot nie widzi płatności: ta lista pokazuje, jakie linki dostałeś(-aś) i czy można ich jeszcze użyć, a nie czy zamówienie zostało opłacone.',
+    myWhatBotKnows:
+      '„Opłacony”, „Płatność nieudana” i płatność, która wygasła, to to, co sklep zgłosił dla Twojego linku. „Oczekuje” oznacza, że sklep nie zgłosił jeszcze płatności: nie dowodzi to, że zapłaciłeś(-aś) albo nie.',
     resendPlaceholder: 'Wyślij mi ponownie aktywny link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,

@@ -41,6 +41,8 @@ export class BotMetrics {
   readonly linksDelivered: Counter<'where'>;
   readonly dmDelivery: Histogram;
   readonly storageErrors: Counter<'operation'>;
+  readonly linksSettled: Counter<'status'>;
+  readonly paymentWatchRequests: Counter<'license' | 'request'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -64,6 +66,18 @@ export class BotMetrics {
     this.linksIssued = new Counter({ name: 'shopbot_payment_links_issued_total', help: 'Payment links issued', registers });
     this.linksDelivered = new Counter({ name: 'shopbot_payment_links_delivered_total', help: 'Payment links shown first in the DM or in the reply', labelNames: ['where'], registers });
     this.dmDelivery = new Histogram({ name: 'shopbot_payment_link_dm_seconds', help: 'Time to send a payment link DM', buckets: LATENCY_BUCKETS, registers });
+    this.linksSettled = new Counter({
+      name: 'shopbot_payment_links_settled_total',
+      help: 'Payment links whose payment the shop reported final, by status (paid, failed, expired)',
+      labelNames: ['status'],
+      registers,
+    });
+    this.paymentWatchRequests = new Counter({
+      name: 'shopbot_payment_watch_requests_total',
+      help: "The payment watcher's store requests (latestBuyers, transactionInfo) answered, by license fingerprint",
+      labelNames: ['license', 'request'],
+      registers,
+    });
     this.storageErrors = new Counter({ name: 'shopbot_storage_errors_total', help: 'Storage reads and writes that failed', labelNames: ['operation'], registers });
 
     const perLicense = (name: string, help: string, value: (load: LicenseLoad) => number) =>
@@ -106,6 +120,8 @@ export class BotMetrics {
     if (path === '/v4/servers') return 'servers';
     if (path === '/v4/cart/paymentUrl') return 'paymentUrl';
     if (path.endsWith('/variants')) return 'variants';
+    if (/^\/v4\/server\/[^/?]+\/latest_buyers(\?|$)/.test(path)) return 'latestBuyers';
+    if (path.startsWith('/v4/transaction/info/')) return 'transactionInfo';
     return path.startsWith('/v4/server/') ? 'server' : 'other';
   }
 }

@@ -8,6 +8,7 @@ import { unrecordedLink, type NewPaymentLink, type PaymentLink, type PaymentLink
 import { isStorageError } from '../storage/storage-error.js';
 import type { CartOwner, CartService } from './cart-service.js';
 import { paymentUrlProblem } from './payment-url.js';
+import type { PaymentWatcher } from './payment-watch/watcher.js';
 import type { ShopAccess } from './store-directory.js';
 
 /**
@@ -27,6 +28,8 @@ export type CheckoutOutcome =
 export interface CheckoutRequest extends CartOwner {
   /** Already checked against the nick rule (src/cart/nick.ts). */
   nick: string;
+  /** The member's language: the DM is rewritten in it when the shop reports the payment. */
+  locale?: 'en' | 'pl';
   multiServer: boolean;
   cooldownSeconds: number;
 }
@@ -50,6 +53,8 @@ export interface CheckoutServiceOptions {
   clock: Clock;
   /** Where a storage failure after the store answered is logged (the member gets the link regardless). */
   logger: Logger;
+  /** Starts following the payment of each link recorded (src/services/payment-watch/). */
+  payments?: Pick<PaymentWatcher, 'watch'>;
 }
 
 export class CheckoutService {
@@ -100,7 +105,16 @@ export class CheckoutService {
           return { empty: false, result: { kind: 'unshowable-link' } };
         }
 
-        issued = await this.#keepRecordOf({ guildId, userId, nick, url, license: shop.license, createdAt: now, items: linkItemsOf(cart.lines) });
+        issued = await this.#keepRecordOf({
+          guildId,
+          userId,
+          nick,
+          url,
+          license: shop.license,
+          createdAt: now,
+          items: linkItemsOf(cart.lines),
+          ...(request.locale ? { locale: request.locale } : {}),
+        });
         return { empty: true, result: { kind: 'link', link: issued } };
       });
     } catch (error) {
@@ -146,8 +160,10 @@ export class CheckoutService {
   async #keepRecordOf(draft: NewPaymentLink): Promise<PaymentLink> {
     const { paymentLinks, checkoutTimes, logger } = this.deps;
     let link: PaymentLink;
+    let recorded = false;
     try {
       link = await paymentLinks.create(draft);
+      recorded = true;
     } catch (error) {
       if (!isStorageError(error)) throw error;
       link = unrecordedLink(draft);
@@ -165,11 +181,28 @@ export class CheckoutService {
         'payment link delivered but its record could not be saved',
       );
     }
+    if (recorded) await this.#watchPayment(link);
     await checkoutTimes.record(draft.guildId, draft.userId, draft.createdAt).catch((error: unknown) => {
       if (!isStorageError(error)) throw error;
       logger.warn({ link: link.id, guild: draft.guildId, user: draft.userId }, 'checkout time not saved: the cooldown will not count this link');
     });
     return link;
+  }
+
+  /**
+   * From now on the payment watcher looks for the link's payment. A link storage could not record
+   * is not watched (there is no record to mark paid); should the watch index fail to take it, the
+   * link still stands and only its payment will not be reported: logged once.
+   */
+  async #watchPayment(link: PaymentLink): Promise<void> {
+    const { payments, logger } = this.deps;
+    if (!payments) return;
+    try {
+      await payments.watch(link);
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      logger.error({ link: link.id, guild: link.guildId, storage: { operation: error.operation, key: error.key } }, 'payment link issued but not watched: its payment will not be reported');
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { PaymentLink, PaymentLinkRepository } from '../storage/payment-links.js';
 import { linkState } from './link-state.js';
+import type { PaymentWatcher } from './payment-watch/watcher.js';
 
 /**
  * What members and moderators do with the payment links the bot issued, and the rules that go
@@ -40,6 +41,8 @@ export class PaymentLinks {
   constructor(
     private readonly links: PaymentLinkRepository,
     private readonly clock: Clock,
+    /** Stops following a withdrawn link's payment (src/services/payment-watch/). */
+    private readonly payments?: Pick<PaymentWatcher, 'forget'>,
   ) {}
 
   /** The member's links of the last BUYER_LINK_DAYS days before `now`, newest first. */
@@ -107,6 +110,8 @@ export class PaymentLinks {
     if (!result) return { kind: 'unknown', reference: id };
     const { link, already } = result;
     if (already && link.revoked) return { kind: 'already-revoked', id, by: link.revoked.by, at: link.revoked.at };
+    // Only links the bot still offers are matched to payments: a withdrawn one is no longer looked for.
+    await this.payments?.forget(link);
     return { kind: 'revoked', id, link };
   }
 }

@@ -1,6 +1,6 @@
 /**
- * HTTP client for the SpaceIs store API (v4): the offer (servers, server, variants) and the
- * cart payment link. Everything it returns is validated with the schemas in ./schemas.ts and
+ * HTTP client for the SpaceIs store API (v4): the offer (servers, server, variants), the cart
+ * payment link, and the payments the bot follows (latest buyers, a transaction's status). Everything it returns is validated with the schemas in ./schemas.ts and
  * every failure is a StoreError. What it relies on about the API: docs/spaceis-api.md.
  *
  * Retry policy:
@@ -41,6 +41,7 @@ import {
   type StoreResponseInfo,
 } from './client-options.js';
 import type { StoreGate } from './gate.js';
+import { buyerListSchema, transactionInfoSchema, type BuyerRow, type TransactionInfo } from './payment-schemas.js';
 import { keyFingerprint } from '../security/license-id.js';
 import {
   envelopeSchema,
@@ -55,6 +56,22 @@ import {
 } from './schemas.js';
 
 export type { CartLinkItem, PaymentLinkRequest, StoreClientOptions, StoreResponseInfo } from './client-options.js';
+export type { BuyerRow, TransactionInfo } from './payment-schemas.js';
+
+/**
+ * A payments read: the answer, or `not-supported` when the store answered 404 (the license's API
+ * has no such endpoint: the bot stops asking for a while and tells the admins in /shop-admin status).
+ */
+export type PaymentRead<T> = { kind: 'ok'; value: T } | { kind: 'not-supported'; message: string | undefined };
+
+async function notSupportedOn404<T>(request: Promise<T>): Promise<PaymentRead<T>> {
+  try {
+    return { kind: 'ok', value: await request };
+  } catch (error) {
+    if (error instanceof StoreError && error.kind === 'http' && error.status === 404) return { kind: 'not-supported', message: error.apiMessage };
+    throw error;
+  }
+}
 
 const realSleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
@@ -129,6 +146,27 @@ export class StoreClient {
     return data.paymentUrl;
   }
 
+  /**
+   * GET /v4/server/{serverId}/latest_buyers?limit=… (community SDK; docs/spaceis-api.md, "Payments"):
+   * the server's latest purchases, newest first as far as anyone knows. Rows that do not read are
+   * dropped. Asked in the background, so it is tried once (the next round is its retry), and a 404
+   * (the license's API has no such endpoint) is an answer, not an error.
+   */
+  async latestBuyers(serverId: string, limit: number, options: ReadOptions = {}): Promise<PaymentRead<BuyerRow[]>> {
+    const count = Math.min(30, Math.max(1, Math.floor(limit)));
+    const path = `/v4/server/${pathSegment(serverId)}/latest_buyers?limit=${count}`;
+    return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: buyerListSchema, attempts: 1, ...lane(options) }));
+  }
+
+  /**
+   * GET /v4/transaction/info/{transactionId} (official): the transaction's status and items. The
+   * buyer's e-mail it may carry is stripped by the schema, here, before anything else sees the answer.
+   */
+  async transactionInfo(transactionId: string, options: ReadOptions = {}): Promise<PaymentRead<TransactionInfo>> {
+    const path = `/v4/transaction/info/${pathSegment(transactionId)}`;
+    return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: transactionInfoSchema, attempts: 1, ...lane(options) }));
+  }
+
   /** What a logger sees: never the key. */
   toJSON(): { baseUrl: string; fingerprint: string } {
     return { baseUrl: this.baseUrl, fingerprint: this.fingerprint };
@@ -141,7 +179,7 @@ export class StoreClient {
   // -------------------------------------------------------------------------------------------
 
   async #request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
-    const maxAttempts = spec.method === 'GET' ? 1 + this.getRetries : 1;
+    const maxAttempts = spec.attempts ?? (spec.method === 'GET' ? 1 + this.getRetries : 1);
     for (let attempt = 0; ; attempt++) {
       try {
         return await (this.#gate ? this.#gate.run(spec.method, spec.path, () => this.#attempt(spec), spec.lane) : this.#attempt(spec));

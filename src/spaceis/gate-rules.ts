@@ -49,6 +49,9 @@ export const DEFAULT_LANE = 'shared';
 /** The lane of the background variants warm-up (variant-warm-up.ts): never a guild's id, which is a number. */
 export const WARM_UP_LANE = 'warm-up';
 
+/** The lane of the payment watcher's polls (src/services/payment-watch/): background, asked only when the gate is quiet. */
+export const PAYMENT_WATCH_LANE = 'payment-watch';
+
 /** The breaker's and the pauses' settings, defaults applied. */
 export interface GateRules {
   failureThreshold: number;

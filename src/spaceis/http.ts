@@ -16,6 +16,8 @@ export interface RequestSpec<S extends z.ZodType> {
   body?: unknown;
   /** Who asks (a guild), so the license's gate can be fair between guilds. */
   lane?: string;
+  /** Attempts in all, instead of the method's default (background reads make one: the next round is their retry). */
+  attempts?: number;
 }
 
 

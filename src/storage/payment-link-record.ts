@@ -40,6 +40,24 @@ export const paymentLinkSchema = z.object({
     })
     .optional(),
   revoked: z.object({ by: z.string(), at: z.number() }).optional(),
+  /**
+   * What the store says of the link's payment, once the payment watcher matched a transaction to it
+   * (src/services/payment-watch/): the transaction's id and status. `paid` is about the payment
+   * (the shop took the money), not delivery, which is the game server's job. Never the buyer's
+   * e-mail or anything else the store tells about them.
+   */
+  payment: z
+    .object({
+      status: z.enum(['pending', 'paid', 'failed', 'expired']),
+      transactionId: z.string(),
+      /** When the bot matched the transaction to the link. */
+      matchedAt: z.number(),
+      /** When the bot learned the final status (paid, failed, expired). */
+      settledAt: z.number().optional(),
+    })
+    .optional(),
+  /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */
+  locale: z.enum(['en', 'pl']).optional(),
 });
 
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;

@@ -43,7 +43,7 @@ describe('checkout', () => {
     expect(textOf(message)).toContain('2 × 30 dni — VIP');
     expect(textOf(message)).toContain('3 × 370 monet — Pakiet monet');
     expect(textOf(message)).toContain('Steve\\_123');
-    expect(textOf(message)).toContain('getting this link does not mean the order is paid');
+    expect(textOf(message)).toContain('Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.');
 
     expect(reply.ephemeral).toBe(true);
     expect(reply.message!.content).toContain(en.checkout.sentToDm('Steve\\_123'));

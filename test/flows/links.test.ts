@@ -13,8 +13,8 @@ const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.r
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const CANNOT_SEE_PAYMENTS =
-  en.links.cannotSeePayments;
+/** Says where "paid" comes from (the shop), on every list. */
+const WHAT_BOT_KNOWS = en.links.whatBotKnows;
 
 
 describe('/links: moderators check a member’s payment links', () => {
@@ -126,7 +126,7 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(reply.ephemeral).toBe(true);
     const list = reply.message!;
     expect(textOf(list)).toContain(`The bot issued 2 payment links to <@${buyer.user.id}> in this server, newest first.`);
-    expect(textOf(list)).toContain(CANNOT_SEE_PAYMENTS);
+    expect(textOf(list)).toContain(WHAT_BOT_KNOWS);
     expect(names(list)).toEqual([`🕒 ${second.id} · Pending`, `🕒 ${first.id} · Pending`]);
     const older = fieldFor(list, first.id).value;
     expect(older).toContain(`Issued <t:${unix(first.createdAt)}:R> (<t:${unix(first.createdAt)}:f>)`);
@@ -135,8 +135,8 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(older).toContain('• 2 × 30 dni — VIP');
     expect(older).toContain(`[Payment link](${first.url})`);
     expect(fieldFor(list, second.id).value).toContain('• 3 × 370 monet — Pakiet monet');
-    // Nothing says or suggests that an order was paid.
-    expect(textOf(list).replace(CANNOT_SEE_PAYMENTS, '')).not.toMatch(/paid|payment received|completed/i);
+    // Nothing the shop did not report says or suggests that an order was paid.
+    expect(textOf(list).replace(WHAT_BOT_KNOWS, '')).not.toMatch(/paid|payment received|completed/i);
 
     h.clock.advance(22 * HOUR); // first: 24 h 3 min old, second: 22 h 1 min
     const later = (await links(mod, 'user', { member: buyer.user.id })).message!;
@@ -345,7 +345,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const mod = moderator({ locale: 'pl' });
     const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
     expect(textOf(list)).toContain(pl.links.title);
-    expect(textOf(list)).toContain('Bot nie widzi płatności');
+    expect(textOf(list)).toContain(pl.links.whatBotKnows);
     expect(names(list)).toEqual([`🕒 ${issued.id} · Oczekuje`]);
     expect(fieldFor(list, issued.id).value).toContain(`[Link do płatności](${issued.url})`);
     expect(textOf((await links(mod, 'verify', { url: `${issued.url}#` })).message!)).toContain('Bot nie wydał tego adresu na tym serwerze.');

@@ -37,7 +37,7 @@ describe('My payment links, for the buyer', () => {
     await buyer.press(en.links.myLinks);
     const view = buyer.message!;
     expect(textOf(view)).toContain('Your payment links (last 7 days)');
-    expect(textOf(view)).toContain('The bot cannot see payments');
+    expect(textOf(view)).toContain(en.links.myWhatBotKnows);
     expect(names(view)).toEqual([`🕒 ${pending.id} · Pending`, `⌛ ${expired.id} · Expired`]);
     expect(textOf(view)).not.toContain(tooOld.id);
     expect(textOf(view)).not.toContain(pending.url);
@@ -60,7 +60,7 @@ describe('My payment links, for the buyer', () => {
 
     await buyer.press(en.cart.backToCart);
     await buyer.press(en.links.myLinks);
-    expect(names(buyer.message!)).toEqual([`⛔ ${pending.id} · Revoked`, `⌛ ${expired.id} · Expired`]);
+    expect(names(buyer.message!)).toEqual([`⛔ ${pending.id} · Withdrawn`, `⌛ ${expired.id} · Expired`]);
     expect(textOf(buyer.message!)).toContain('Withdrawn by a moderator');
     expect(selects(buyer.message!)).toHaveLength(0);
   });

@@ -76,6 +76,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const discord = await FakeDiscord.start(options.recommendedShards !== undefined ? { shards: options.recommendedShards } : {});
   const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, shop: options.shop ?? defaultShop() });
   const clock = new ManualClock();
+  // Purchases at the local store are dated on the bot's clock.
+  store.now = () => clock.now();
   const logs: string[] = [];
   const logWaiters = new Set<() => void>();
   const countLogged = (message: string) => logs.filter((line) => (JSON.parse(line) as { msg?: string }).msg === message).length;
@@ -118,6 +120,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
       ...(options.dmWaitMs !== undefined ? { linkDelivery: { dmWaitMs: options.dmWaitMs } } : {}),
       storageAdapter: storage.wrap,
+      // Rounds of the payment watcher run when a test calls services.payments.tick(), on the test's clock.
+      paymentWatch: 'manual',
       ...(options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {}),
       // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },

@@ -24,8 +24,17 @@ describe('configuration', () => {
       DEMO_HOST: '127.0.0.1',
       SHARDS: 'auto',
       DISCORD_GLOBAL_RPS: 50,
+      PAYMENT_POLL_SECONDS: 30,
     });
     expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
+  });
+
+  it('polls for payments every PAYMENT_POLL_SECONDS, 15 at the least: every poll draws on the shop’s rate limit', () => {
+    expect(loadConfig({ ...valid, PAYMENT_POLL_SECONDS: '15' }).PAYMENT_POLL_SECONDS).toBe(15);
+    expect(loadConfig({ ...valid, PAYMENT_POLL_SECONDS: ' 120 ' }).PAYMENT_POLL_SECONDS).toBe(120);
+    for (const value of ['14', '0', '5.5', 'often', '3601']) {
+      expect(problemsOf({ PAYMENT_POLL_SECONDS: value }), value).toEqual(['PAYMENT_POLL_SECONDS must be a whole number of seconds from 15 to 3600']);
+    }
   });
 
   it('explains a cart expiry that is not a whole number of days', () => {

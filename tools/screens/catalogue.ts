@@ -20,7 +20,7 @@ import { memberLinksView, revokedView, verifyView } from '../../commands/links/v
 import { estimateCart, type PricedVariant } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
 import { demoFetch } from '../../src/demo/demo-store.js';
-import { linkInReplyView, paymentLinkDm, sentToDmView, withdrawnDmView } from '../../src/discord/payment-links/dm-views.js';
+import { linkInReplyView, paymentLinkDm, sentToDmView, settledDmView, withdrawnDmView } from '../../src/discord/payment-links/dm-views.js';
 import type { View } from '../../src/discord/respond.js';
 import { demoMarked } from '../../src/discord/views/demo-mark.js';
 import { logEventView } from '../../src/discord/views/log.js';
@@ -121,6 +121,9 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     items: lines.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName })),
   };
   const revoked: PaymentLink = { ...link, id: 'B4C8D1FG', createdAt: NOW - 30 * 3_600_000, revoked: { by: MODERATOR, at: NOW - 29 * 3_600_000 } };
+  const transactionId = '9b1f6c2e-4d7a-4e3b-8f0a-5c6d7e8f9a0b';
+  const paid: PaymentLink = { ...link, id: 'P3R7W2NV', createdAt: NOW - 5 * 3_600_000, payment: { status: 'paid', transactionId, matchedAt: NOW - 4.9 * 3_600_000, settledAt: NOW - 4.9 * 3_600_000 } };
+  const failed: PaymentLink = { ...link, id: 'F6H1J8KQ', createdAt: NOW - 26 * 3_600_000, payment: { status: 'failed', transactionId: 'a0c4e1d2-0000-4000-8000-000000000002', matchedAt: NOW - 25.9 * 3_600_000, settledAt: NOW - 25.8 * 3_600_000 } };
   const settings = { ...DEFAULT_GUILD_SETTINGS, logChannelId: '300000000000000001', moderatorRoleId: '300000000000000002', demo: true };
   const storeError = new StoreError({ kind: 'http', status: 422, apiMessage: 'invalid variant', message: 'SpaceIs POST /v4/cart/paymentUrl failed with HTTP 422', method: 'POST', path: '/v4/cart/paymentUrl' });
   const member = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'members', caption, place: 'ephemeral', message, ...extra });
@@ -160,9 +163,13 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
         { item: link.items[1]!, outcome: { kind: 'gone' } },
       ],
     })),
-    member('my-links', 'buyerLinksView', 'My payment links (from /cart)', buyerLinksView(t, { owner: OWNER, links: [link, revoked], page: 0, lifetimeHours: 24, now: NOW })),
+    member('my-links', 'buyerLinksView', 'My payment links (from /cart): pending, paid, payment failed, withdrawn', buyerLinksView(t, { owner: OWNER, links: [link, paid, failed, revoked], page: 0, lifetimeHours: 24, now: NOW })),
     member('dm-withdrawn', 'withdrawnDmView', 'The DM after a moderator withdrew the link', withdrawnDmView(t, link, GUILD), { place: 'dm' }),
-    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'demo', fingerprint: 'demo' }, store: { kind: 'ok', servers: 2 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
+    member('dm-paid', 'settledDmView', 'The DM once the shop reported the order paid', settledDmView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
+    member('dm-payment-failed', 'settledDmView', 'The DM once the shop reported the payment failed', settledDmView(t, failed, { status: 'failed', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
+    member('dm-payment-expired', 'settledDmView', 'The DM once the shop reported the payment expired', settledDmView(t, failed, { status: 'expired', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
+    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
+    admin('admin-status-no-payments', 'statusView', '/shop-admin status: a license whose API has no payment endpoints', statusView(t, { license: { source: 'guild', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 5 * 3_600_000, message: 'not found' }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
     admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
     admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set(), 0), { openSelect: true }),
@@ -172,8 +179,10 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('log-setting-changed', 'logEventView', 'Log channel: a setting changed', logEventView(t, { kind: 'setting-changed', userId: OWNER, setting: t.admin.settingNames.license, before: '`3f9a1c2e`', after: t.admin.demoLicenseName }), { place: 'channel' }),
     admin('log-license-problem', 'logEventView', 'Log channel: a license problem', logEventView(t, { kind: 'license-problem', status: 402, apiMessage: 'license is not active' }), { place: 'channel' }),
     admin('log-link-revoked', 'logEventView', 'Log channel: a link withdrawn', logEventView(t, { kind: 'link-revoked', moderatorId: MODERATOR, userId: MEMBER, linkId: link.id }), { place: 'channel' }),
-    moderator('links-user', 'memberLinksView', "/links user: a member's links", memberLinksView(t, { owner: MODERATOR, memberId: MEMBER, links: [link, revoked], page: 0, pages: 1, total: 2, lifetimeHours: 24, now: NOW })),
+    admin('log-link-paid', 'logEventView', 'Log channel: the shop reported a link paid', logEventView(t, { kind: 'link-paid', userId: MEMBER, nick: paid.nick, linkId: paid.id, transactionId, items: paid.items }), { place: 'channel' }),
+    moderator('links-user', 'memberLinksView', "/links user: a member's links", memberLinksView(t, { owner: MODERATOR, memberId: MEMBER, links: [link, paid, failed, revoked], page: 0, pages: 1, total: 4, lifetimeHours: 24, now: NOW })),
     moderator('links-verify', 'verifyView', '/links verify: the bot issued this URL', verifyView(t, link, 24, NOW)),
+    moderator('links-verify-paid', 'verifyView', '/links verify: a link the shop reported paid', verifyView(t, paid, 24, NOW)),
     moderator('links-verify-fake', 'verifyView', '/links verify: a URL the bot never issued', verifyView(t, undefined, 24, NOW)),
     moderator('links-revoke', 'revokedView', '/links revoke', revokedView(t, link, { dm: 'edited', reply: 'none' })),
   ];

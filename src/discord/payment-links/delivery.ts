@@ -8,7 +8,7 @@ import type { PaymentLink } from '../../storage/payment-links.js';
 import { DEMO_LICENSE } from '../../demo/demo-store.js';
 import { editOriginalReply, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
-import { paymentLinkDm, withdrawnDmView } from './dm-views.js';
+import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';
 import { ReplyHandles } from './reply-handles.js';
 
 /**
@@ -133,7 +133,18 @@ export class LinkDelivery {
 
   /** Takes the Pay button out of every copy the bot can still change: the DM, and a reply under 15 minutes old. */
   async withdraw(t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Withdrawal> {
-    const view = marked(t, link, withdrawnDmView(t, link, guildName));
+    return this.#rewrite(marked(t, link, withdrawnDmView(t, link, guildName)), link, log, 'withdrawn');
+  }
+
+  /**
+   * The shop reported the link's payment final: every copy the bot can still change (the DM, and a
+   * reply under 15 minutes old) loses its Pay button and says what the shop reported.
+   */
+  async settle(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string }, guildName: string, log: Logger): Promise<Withdrawal> {
+    return this.#rewrite(marked(t, link, settledDmView(t, link, settled, guildName)), link, log, settled.status);
+  }
+
+  async #rewrite(view: View, link: PaymentLink, log: Logger, why: string): Promise<Withdrawal> {
     const withdrawal: Withdrawal = { dm: 'none', reply: link.delivery?.shownInReply || link.delivery?.kind === 'reply' ? 'gone' : 'none' };
     const delivery = link.delivery;
     if (delivery?.kind === 'dm' && delivery.channelId && delivery.messageId) {
@@ -141,7 +152,7 @@ export class LinkDelivery {
         await (await this.#dmMessages(delivery.channelId)).edit(delivery.messageId, view);
         withdrawal.dm = 'edited';
       } catch (error) {
-        log.info({ err: error, link: link.id }, 'could not edit the DM of a withdrawn link');
+        log.info({ err: error, link: link.id, why }, 'could not edit the DM of a payment link');
         withdrawal.dm = 'not-edited';
       }
     } else if (delivery?.kind === 'dm') {
@@ -153,7 +164,7 @@ export class LinkDelivery {
         await editOriginalReply(this.options.client, reply, view);
         withdrawal.reply = 'edited';
       } catch (error) {
-        log.info({ err: error, link: link.id }, 'could not edit the reply of a withdrawn link');
+        log.info({ err: error, link: link.id, why }, 'could not edit the reply of a payment link');
       }
     }
     return withdrawal;

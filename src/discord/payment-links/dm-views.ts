@@ -4,12 +4,12 @@ import type { PaymentLink } from '../../storage/payment-links.js';
 import type { View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
 import { linkButton, row } from '../views/components.js';
-import { itemLines, LINK_COLORS } from './link-text.js';
+import { discordTime, itemLines, LINK_COLORS } from './link-text.js';
 
 /**
  * The messages that carry a payment link to its buyer: the DM with the Pay button, the reply that
  * points to it, the reply that carries the link when DMs are closed, and what the DM becomes once
- * a moderator withdrew the link.
+ * a moderator withdrew the link or the shop reported its payment paid, failed or expired.
  */
 
 const EMBED_COLOR = 0xf08c00;
@@ -81,6 +81,57 @@ export function withdrawnDmView(t: Messages, link: PaymentLink, guildName: strin
           { name: t.checkout.dmItems, value: clip(itemLines(t, link).join('\n'), LIMITS.fieldValue) },
         ],
         footer: { text: t.checkout.dmReference(link.id) },
+      },
+    ],
+    components: [],
+  };
+}
+
+/**
+ * What the DM (and the reply the link was shown in, while Discord allows) becomes once the shop
+ * reported the payment final: the Pay button goes either way. Paid: when the shop said so, that the
+ * game server delivers the items, and whom to ask (the server's staff, with the link reference).
+ * Failed or expired: so, and how to order again. That is text, not a button: a button in a DM would
+ * have no server to act in (the bot's menus are per server), so the member is told the way through
+ * /cart → My payment links → Buy again.
+ */
+export function settledDmView(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string }, guildName: string): View {
+  const guild = plain(guildName);
+  const time = discordTime(settled.at, 'f');
+  const fields = [
+    { name: t.checkout.dmNick, value: plain(link.nick), inline: true },
+    { name: t.checkout.dmItems, value: clip(itemLines(t, link).join('\n'), LIMITS.fieldValue) },
+  ];
+  const footer = { text: t.checkout.dmReference(link.id) };
+  if (settled.status === 'paid') {
+    return {
+      content: `✅ ${t.payments.dmPaid(time)}`,
+      embeds: [
+        {
+          title: clip(t.payments.dmPaidTitle(guild), LIMITS.embedTitle),
+          color: LINK_COLORS.genuine,
+          description: `${t.payments.dmDelivery}\n\n${t.payments.dmAskStaff(link.id)}`,
+          fields: [
+            ...fields,
+            { name: t.payments.paidAt, value: time, inline: true },
+            { name: t.payments.transaction, value: `\`${clip(settled.transactionId, 100)}\``, inline: true },
+          ],
+          footer,
+        },
+      ],
+      components: [],
+    };
+  }
+  const failed = settled.status === 'failed';
+  return {
+    content: `${failed ? '❌' : '⌛'} ${failed ? t.payments.dmFailed(time) : t.payments.dmExpired(time)}`,
+    embeds: [
+      {
+        title: clip(failed ? t.payments.dmFailedTitle(guild) : t.payments.dmExpiredTitle(guild), LIMITS.embedTitle),
+        color: LINK_COLORS.warning,
+        description: t.payments.dmBuyAgain,
+        fields,
+        footer,
       },
     ],
     components: [],

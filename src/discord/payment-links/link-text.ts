@@ -6,12 +6,19 @@ import { LIMITS, clip, plain } from '../text.js';
 
 /**
  * How a payment link reads wherever it is listed: for moderators (/links) and for the buyer
- * (My payment links). Nothing here may say or suggest that an order was paid: the bot cannot see payments.
+ * (My payment links). A link reads as paid, failed or (at the store) expired only when the shop
+ * reported it (the record's `payment`, see src/services/link-state.ts); nothing else here may say
+ * or suggest that an order was paid.
  */
 
 export const LINKS_PAGE_SIZE = 10;
 export const LINK_COLORS = { list: 0x1c7ed6, genuine: 0x2b8a3e, warning: 0xe03131, withdrawn: 0xf08c00 } as const;
-export const STATE_ICONS: Record<LinkState, string> = { pending: '🕒', expired: '⌛', revoked: '⛔' };
+export const STATE_ICONS: Record<LinkState, string> = { pending: '🕒', paid: '✅', failed: '❌', expired: '⌛', revoked: '⛔' };
+
+/** The state's name as the reader sees it: a buyer's link is "withdrawn", a moderator's "revoked". */
+export function stateName(t: Messages, state: LinkState, audience: 'moderator' | 'buyer'): string {
+  return (audience === 'buyer' ? t.links.buyerState : t.links.state)[state];
+}
 
 /** Discord renders these in each reader's own time zone and language. */
 export function discordTime(ms: number, style: 'R' | 'f'): string {
@@ -47,16 +54,35 @@ export function itemLines(t: Messages, link: PaymentLink): string[] {
 
 /** The state in words, with when it changes or changed; who withdrew a link is for moderators only. */
 export function stateLine(t: Messages, link: PaymentLink, state: LinkState, lifetimeHours: number, audience: 'moderator' | 'buyer'): string {
+  const settled = link.payment?.settledAt ?? link.payment?.matchedAt ?? link.createdAt;
   switch (state) {
     case 'pending':
       return t.links.pendingUntil(discordTime(linkExpiresAt(link, lifetimeHours), 'f'));
+    case 'paid':
+      return t.links.paidAt(discordTime(settled, 'f'), discordTime(settled, 'R'));
+    case 'failed':
+      return t.links.failedAt(discordTime(settled, 'R'));
     case 'expired':
-      return t.links.expiredAt(discordTime(linkExpiresAt(link, lifetimeHours), 'R'));
+      return link.payment?.status === 'expired'
+        ? t.links.storeExpiredAt(discordTime(settled, 'R'))
+        : t.links.expiredAt(discordTime(linkExpiresAt(link, lifetimeHours), 'R'));
     case 'revoked': {
       const when = discordTime(link.revoked?.at ?? link.createdAt, 'R');
       return audience === 'moderator' ? t.links.revokedBy(`<@${link.revoked?.by ?? ''}>`, when) : t.links.revokedForBuyer(when);
     }
   }
+}
+
+/**
+ * What the store said of the link's payment besides its state: a payment under way at the shop,
+ * and (for moderators, who answer "I paid") the store's transaction id.
+ */
+export function paymentLines(t: Messages, link: PaymentLink, state: LinkState, audience: 'moderator' | 'buyer'): string[] {
+  const payment = link.payment;
+  if (!payment) return [];
+  const lines = payment.status === 'pending' && state === 'pending' ? [t.links.paymentUnderWay] : [];
+  if (audience === 'moderator') lines.push(t.links.transaction(payment.transactionId));
+  return lines;
 }
 
 /**
@@ -66,11 +92,12 @@ export function stateLine(t: Messages, link: PaymentLink, state: LinkState, life
  */
 export function linkField(t: Messages, link: PaymentLink, input: { lifetimeHours: number; now: number; budget: number; audience: 'moderator' | 'buyer' }): APIEmbedField {
   const state = linkState(link, input.lifetimeHours, input.now);
-  const name = clip(`${STATE_ICONS[state]} ${link.id} · ${t.links.state[state]}`, LIMITS.fieldName);
+  const name = clip(`${STATE_ICONS[state]} ${link.id} · ${stateName(t, state, input.audience)}`, LIMITS.fieldName);
   const budget = Math.min(LIMITS.fieldValue, input.budget - name.length);
   const head = [
     t.links.issued(discordTime(link.createdAt, 'R'), discordTime(link.createdAt, 'f')),
     stateLine(t, link, state, input.lifetimeHours, input.audience),
+    ...paymentLines(t, link, state, input.audience),
     t.links.nick(plain(link.nick)),
   ];
   let tail = input.audience === 'moderator' ? [maskedLink(t.links.linkLabel, link.url)] : [];

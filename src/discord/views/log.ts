@@ -1,4 +1,4 @@
-import type { APIEmbed } from 'discord.js';
+import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import type { View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
@@ -14,9 +14,18 @@ export type LogEvent =
     }
   | { kind: 'setting-changed'; userId: string; setting: string; before: string; after: string }
   | { kind: 'license-problem'; status: number; apiMessage?: string }
-  | { kind: 'link-revoked'; moderatorId: string; userId: string; linkId: string };
+  | { kind: 'link-revoked'; moderatorId: string; userId: string; linkId: string }
+  /** The shop reported the link paid: member, nick, items, reference and the store's transaction id; never the URL or the buyer's e-mail. */
+  | {
+      kind: 'link-paid';
+      userId: string;
+      nick: string;
+      linkId: string;
+      transactionId: string;
+      items: { quantity: number; productName: string; variantName: string }[];
+    };
 
-const COLORS = { 'link-issued': 0x2b8a3e, 'setting-changed': 0x1c7ed6, 'license-problem': 0xe03131, 'link-revoked': 0xf08c00 } as const;
+const COLORS = { 'link-issued': 0x2b8a3e, 'setting-changed': 0x1c7ed6, 'license-problem': 0xe03131, 'link-revoked': 0xf08c00, 'link-paid': 0x2f9e44 } as const;
 
 export function logEventView(t: Messages, event: LogEvent): View {
   const embed: APIEmbed = { color: COLORS[event.kind], ...logEmbed(t, event) };
@@ -29,15 +38,14 @@ function logEmbed(t: Messages, event: LogEvent): APIEmbed {
       return {
         title: t.log.linkIssuedTitle,
         description: t.log.linkIssued(`<@${event.userId}>`, plain(event.nick)),
-        fields: [
-          {
-            name: t.checkout.dmItems,
-            value: clip(
-              event.items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`).join('\n'),
-              LIMITS.fieldValue,
-            ),
-          },
-        ],
+        fields: [itemsField(t, event.items)],
+        footer: { text: t.checkout.dmReference(event.linkId) },
+      };
+    case 'link-paid':
+      return {
+        title: t.log.linkPaidTitle,
+        description: t.log.linkPaid(`<@${event.userId}>`, plain(event.nick)),
+        fields: [itemsField(t, event.items), { name: t.payments.transaction, value: `\`${clip(event.transactionId, 100)}\`` }],
         footer: { text: t.checkout.dmReference(event.linkId) },
       };
     case 'setting-changed':
@@ -56,4 +64,11 @@ function logEmbed(t: Messages, event: LogEvent): APIEmbed {
         description: t.log.linkRevoked(`<@${event.moderatorId}>`, event.linkId, `<@${event.userId}>`),
       };
   }
+}
+
+function itemsField(t: Messages, items: { quantity: number; productName: string; variantName: string }[]): APIEmbedField {
+  return {
+    name: t.checkout.dmItems,
+    value: clip(items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`).join('\n'), LIMITS.fieldValue),
+  };
 }

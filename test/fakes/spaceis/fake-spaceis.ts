@@ -18,8 +18,16 @@
  * - 422 `invalid variant` and 422 `cart items must belong to one server`.
  * Variants with no prices or SMS-only prices are accepted into a payment link: the contract
  * only rejects an SMS *method*, which the link flow never sends.
+ *
+ * Payments (docs/spaceis-api.md, "Payments"): `pay(url)` plays a buyer paying an issued link,
+ * `purchaseOnWebsite` someone buying on the shop's own site, `setStatus` the store moving a
+ * transaction on. `GET /v4/server/{s}/latest_buyers?limit=` lists them newest first (one row per
+ * transaction, or one per item with `buyersListing = 'row-per-item'`), with fields the bot does not
+ * know; `GET /v4/transaction/info/{id}` answers with the buyer's e-mail in `methodParameter`
+ * (BUYER_EMAIL), so a test can prove it never reaches the bot's storage, logs or messages. A license
+ * key in `noPaymentEndpoints` gets 404 from both, as a store without them would answer.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultShop } from './fixtures.js';
@@ -106,7 +114,34 @@ export interface ShopFixture {
 // Control types
 // ---------------------------------------------------------------------------------------------
 
-export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl';
+export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'latestBuyers' | 'transactionInfo';
+
+/** What the store says of a transaction in `/v4/transaction/info` (`fail`, not `failed`: the official spelling). */
+export type FakeTransactionStatus = 'pending' | 'paid' | 'fail' | 'expired';
+
+export interface FakeTransaction {
+  id: string;
+  nick: string;
+  items: { variantId: string; quantity: number }[];
+  /** The servers its items belong to: it is listed in each one's latest buyers. */
+  serverIds: string[];
+  status: FakeTransactionStatus;
+  /** When it was made (the store's clock, `now()`). */
+  date: number;
+  /** The issued link it paid, for a purchase made through one. */
+  url?: string;
+}
+
+export interface PurchaseOptions {
+  status?: FakeTransactionStatus;
+  nick?: string;
+  items?: { variantId: string; quantity: number }[];
+  /** Default: the store's `now()`. */
+  date?: number;
+}
+
+/** The buyer's e-mail, as the payment page collected it: it must never reach the bot's storage, logs or messages. */
+export const BUYER_EMAIL = 'kupujacy.sekretny+spaceis@example.pl';
 
 export type Fault =
   /** Any status with a JSON body (omit `body` for an empty one); also usable for a custom 200. */
@@ -190,6 +225,16 @@ export class FakeSpaceIs {
    * benchmark only; tests never wait on time and use `hold` instead.
    */
   answerDelayMs = 0;
+  /** The store's clock (the dates of purchases); a test sets it to the bot's clock. */
+  now: () => number = () => Date.now();
+  /** Purchases, newest last. */
+  readonly transactions: FakeTransaction[] = [];
+  /** How latest_buyers lists a cart purchase: one row for the transaction, or one row per item (both are plausible: undocumented). */
+  buyersListing: 'one-row' | 'row-per-item' = 'one-row';
+  /** How latest_buyers writes `date`: Warsaw local time without an offset (as the community SDK shows), ISO 8601, or not at all. */
+  buyersDates: 'warsaw' | 'iso' | 'none' = 'warsaw';
+  /** License keys whose API has no payment endpoints: latest_buyers and transaction/info answer 404. */
+  readonly noPaymentEndpoints = new Set<string>();
 
   readonly #server: Server;
   readonly #faults = new Map<FakeRoute, Fault[]>();
@@ -270,6 +315,44 @@ export class FakeSpaceIs {
     return this.requests.filter((request) => classify(request.method, pathSegments(request.path))?.route === route);
   }
 
+  /**
+   * A buyer pays the link issued with this URL (or the `index`-th issued link, negative from the
+   * end): a transaction for its nick and items, `paid` unless told otherwise. Returns its id.
+   */
+  pay(urlOrIndex: string | number, options: PurchaseOptions = {}): string {
+    const link = typeof urlOrIndex === 'number' ? this.issuedLinks.at(urlOrIndex) : this.issuedLinks.find((issued) => issued.url === urlOrIndex);
+    if (!link) throw new Error(`FakeSpaceIs.pay: no issued link ${String(urlOrIndex)}`);
+    return this.#record({ nick: options.nick ?? link.nick ?? '', items: options.items ?? link.items, status: options.status, date: options.date, url: link.url });
+  }
+
+  /** Someone buys on the shop's own website: no link of the bot's is involved. Returns the transaction id. */
+  purchaseOnWebsite(options: PurchaseOptions & { nick: string; items: { variantId: string; quantity: number }[] }): string {
+    return this.#record(options);
+  }
+
+  /** The store moves a transaction on (a pending payment completes, fails or expires). */
+  setStatus(transactionId: string, status: FakeTransactionStatus): void {
+    const transaction = this.transactions.find((candidate) => candidate.id === transactionId);
+    if (!transaction) throw new Error(`FakeSpaceIs.setStatus: no transaction ${transactionId}`);
+    transaction.status = status;
+  }
+
+  #record(options: PurchaseOptions & { nick: string; items: { variantId: string; quantity: number }[]; url?: string }): string {
+    const owners = variantOwners(this.shop);
+    const serverIds = [...new Set(options.items.map((item) => owners.get(item.variantId)).filter((id): id is string => id !== undefined))];
+    const id = randomUUID();
+    this.transactions.push({
+      id,
+      nick: options.nick,
+      items: options.items.map(({ variantId, quantity }) => ({ variantId, quantity })),
+      serverIds,
+      status: options.status ?? 'paid',
+      date: options.date ?? this.now(),
+      ...(options.url ? { url: options.url } : {}),
+    });
+    return id;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -341,6 +424,7 @@ export class FakeSpaceIs {
     }
     const shop = keyShop ?? this.shop;
     if (shop.licenseInactive) return errorReply(402, 'license is not active');
+    if ((match.route === 'latestBuyers' || match.route === 'transactionInfo') && this.noPaymentEndpoints.has(bearer ?? '')) return errorReply(404, 'not found');
     switch (match.route) {
       case 'servers':
         return ok(shop.servers.map(renderServer));
@@ -350,7 +434,78 @@ export class FakeSpaceIs {
         return this.#variants(shop, match.params);
       case 'paymentUrl':
         return this.#paymentUrl(shop, body);
+      case 'latestBuyers':
+        return this.#latestBuyers(shop, match.params, req.url ?? '');
+      case 'transactionInfo':
+        return this.#transactionInfo(shop, match.params);
     }
+  }
+
+  #latestBuyers(shop: ShopFixture, [param]: string[], rawPath: string): Reply {
+    const server = findServerByParam(shop, param);
+    if (!server) return errorReply(404, 'server not found');
+    const limit = Number(new URLSearchParams(rawPath.split('?')[1] ?? '').get('limit') ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 30) {
+      return { status: 422, body: { message: 'The given data was invalid.', errors: { limit: ['The limit must be between 1 and 30.'] } } };
+    }
+    const names = variantNames(shop);
+    const rows = this.transactions
+      .filter((transaction) => transaction.serverIds.includes(server.id))
+      .sort((a, b) => b.date - a.date)
+      .flatMap((transaction) => {
+        const items = this.buyersListing === 'row-per-item' ? transaction.items : transaction.items.slice(0, 1);
+        return items.map((item) => {
+          const named = names.get(item.variantId);
+          const amount = this.buyersListing === 'row-per-item' ? itemAmount(named, item.quantity) : transaction.items.reduce((sum, each) => sum + itemAmount(names.get(each.variantId), each.quantity), 0);
+          return {
+            transactionId: transaction.id,
+            nick: transaction.nick,
+            method: 'blik',
+            amount,
+            productName: named?.product ?? 'Produkt',
+            variantName: named?.variant ?? 'Wariant',
+            ...(this.buyersDates === 'none' ? {} : { date: this.buyersDates === 'iso' ? new Date(transaction.date).toISOString() : warsawTime(transaction.date) }),
+            // Fields the bot does not know: ignored.
+            avatar: `https://minotar.example/avatar/${transaction.nick}`,
+            server: { id: server.id, name: server.name },
+          };
+        });
+      })
+      .slice(0, limit);
+    return ok(rows);
+  }
+
+  #transactionInfo(shop: ShopFixture, [id]: string[]): Reply {
+    const transaction = this.transactions.find((candidate) => candidate.id === id);
+    if (!transaction) return errorReply(404, 'transaction not found');
+    const names = variantNames(shop);
+    const owners = variantOwners(shop);
+    const items = transaction.items.map((item) => {
+      const named = names.get(item.variantId);
+      return {
+        variantId: item.variantId,
+        productId: named?.productId ?? null,
+        serverId: owners.get(item.variantId) ?? null,
+        productName: named?.product ?? null,
+        variantName: named?.variant ?? null,
+        quantity: item.quantity,
+        unitAmount: itemAmount(named, 1),
+        amount: itemAmount(named, item.quantity),
+        usesDiscountCode: 0,
+      };
+    });
+    return ok({
+      id: transaction.id,
+      status: transaction.status,
+      type: 'cart',
+      variantId: null,
+      items,
+      nick: transaction.nick,
+      method: 'blik',
+      methodParameter: BUYER_EMAIL,
+      amount: items.reduce((sum, item) => sum + item.amount, 0),
+      currency: 'PLN',
+    });
   }
 
   #serverOffer(shop: ShopFixture, [param]: string[]): Reply {
@@ -445,6 +600,8 @@ function classify(method: string, segments: string[]): RouteMatch | undefined {
     return { route: 'variants', params: [b, d, f] };
   }
   if (method === 'POST' && parts.length === 3 && a === 'cart' && b === 'paymentUrl') return { route: 'paymentUrl', params: [] };
+  if (method === 'GET' && parts.length === 4 && a === 'server' && b && c === 'latest_buyers') return { route: 'latestBuyers', params: [b] };
+  if (method === 'GET' && parts.length === 4 && a === 'transaction' && b === 'info' && c) return { route: 'transactionInfo', params: [c] };
   return undefined;
 }
 
@@ -534,6 +691,45 @@ function variantOwners(shop: ShopFixture): Map<string, string> {
     }
   }
   return owners;
+}
+
+interface VariantNames {
+  productId: string;
+  product: string;
+  variant: string;
+  /** The first price that is not SMS, in grosze. */
+  unitGrosze: number;
+}
+
+/** variant id → its product's and its own name, and its price. */
+function variantNames(shop: ShopFixture): Map<string, VariantNames> {
+  const names = new Map<string, VariantNames>();
+  for (const server of shop.servers) {
+    for (const category of server.categories) {
+      for (const product of category.products) {
+        for (const variant of product.variants) {
+          const price = variant.prices.find((candidate) => candidate.type !== 'sms');
+          const unitGrosze = price ? Math.round(Number(String(price.amount).replace(',', '.')) * 100) : 0;
+          names.set(variant.id, { productId: product.id, product: product.name, variant: variant.name, unitGrosze });
+        }
+      }
+    }
+  }
+  return names;
+}
+
+function itemAmount(named: VariantNames | undefined, quantity: number): number {
+  return (named?.unitGrosze ?? 0) * quantity;
+}
+
+/** `YYYY-MM-DD HH:mm:ss` in Warsaw's local time, without an offset, as the community SDK shows dates. */
+function warsawTime(ms: number): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      .formatToParts(new Date(ms))
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 // ---------------------------------------------------------------------------------------------

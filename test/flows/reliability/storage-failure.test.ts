@@ -161,7 +161,7 @@ describe('when storage fails', () => {
     expect(await h.bot.services.storage.paymentLinks.prune(h.clock.now())).toBe(0);
     await member.run('cart');
     await member.press(en.links.myLinks);
-    expect(names(member.message!)).toEqual([`⛔ ${reference} · Revoked`]);
+    expect(names(member.message!)).toEqual([`⛔ ${reference} · Withdrawn`]);
 
     // Pruning sees it: after the retention period it is deleted like any other record.
     h.clock.advance(91 * DAY);

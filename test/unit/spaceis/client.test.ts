@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreClient, type StoreClientOptions, type StoreResponseInfo } from '../../../src/spaceis/client.js';
 import { API_MESSAGES, StoreError } from '../../../src/spaceis/errors.js';
 import { isSmsPrice, toGrosze } from '../../../src/spaceis/schemas.js';
-import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
+import { BUYER_EMAIL, FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
 import { findProduct, findServer, findVariant, landmarks } from '../../fakes/spaceis/fixtures.js';
 
 let fake: FakeSpaceIs;
@@ -533,6 +533,104 @@ describe('invalid responses', () => {
     const { variant } = variantOf('VIP', '30 dni');
     const error = await storeError(makeClient().createPaymentUrl({ items: [{ variantId: variant.id, quantity: 1 }] }));
     expect(error.kind).toBe('invalid-response');
+  });
+});
+
+describe('payments', () => {
+  it('reads latest buyers leniently: rows that do not read are dropped, unknown fields stripped, missing ones left out', async () => {
+    const vip = variantOf('VIP', '30 dni');
+    fake.failNext('latestBuyers', {
+      status: 200,
+      body: {
+        success: true,
+        type: 'response',
+        data: [
+          { transactionId: 'tx-1', nick: 'Steve', method: 'blik', amount: 1499, productName: 'VIP', variantName: '30 dni', date: '2026-11-22 13:00:00', avatar: 'x', email: 'a@b.c' },
+          { transactionId: 42, nick: null, amount: '2500' },
+          { nick: 'NoId', amount: 100 },
+          'not a row',
+          { transactionId: 'tx-3', nick: 7, amount: -1, date: { when: 'now' } },
+        ],
+      },
+    });
+    const answer = await makeClient().latestBuyers(vip.server.id, 30);
+    expect(fake.requests[0]?.path).toBe(`/v4/server/${vip.server.id}/latest_buyers?limit=30`);
+    // toEqual: a field left out and a field undefined are the same to the bot.
+    expect(answer).toEqual({
+      kind: 'ok',
+      value: [
+        { transactionId: 'tx-1', nick: 'Steve', method: 'blik', amount: 1499, productName: 'VIP', variantName: '30 dni', date: '2026-11-22 13:00:00' },
+        { transactionId: '42', nick: undefined, method: undefined, amount: 2500, productName: undefined, variantName: undefined, date: undefined },
+        { transactionId: 'tx-3', nick: undefined, method: undefined, amount: undefined, productName: undefined, variantName: undefined, date: undefined },
+      ],
+    });
+  });
+
+  it('keeps the limit within 1–30 and lists the fake store’s purchases, newest first', async () => {
+    const vip = variantOf('VIP', '30 dni');
+    const first = fake.purchaseOnWebsite({ nick: 'Ala', items: [{ variantId: vip.variant.id, quantity: 1 }], date: Date.UTC(2026, 10, 22, 11) });
+    const second = fake.purchaseOnWebsite({ nick: 'Ola', items: [{ variantId: vip.variant.id, quantity: 2 }], date: Date.UTC(2026, 10, 22, 12) });
+    const client = makeClient();
+    const answer = await client.latestBuyers(vip.server.id, 500);
+    expect(fake.requests[0]?.path).toContain('limit=30');
+    expect(answer.kind === 'ok' && answer.value.map((row) => [row.transactionId, row.nick, row.date])).toEqual([
+      [second, 'Ola', '2026-11-22 13:00:00'],
+      [first, 'Ala', '2026-11-22 12:00:00'],
+    ]);
+    await client.latestBuyers(vip.server.id, 0);
+    expect(fake.requests[1]?.path).toContain('limit=1');
+  });
+
+  it('reads a cart transaction and never keeps the buyer’s e-mail', async () => {
+    const vip = variantOf('VIP', '30 dni');
+    const coins = variantOf(landmarks.rangeProduct, '370 monet');
+    const id = fake.purchaseOnWebsite({ nick: 'Steve', items: [{ variantId: vip.variant.id, quantity: 2 }, { variantId: coins.variant.id, quantity: 1 }], status: 'pending' });
+    const answer = await makeClient().transactionInfo(id);
+    expect(fake.requests[0]?.path).toBe(`/v4/transaction/info/${id}`);
+    expect(answer.kind).toBe('ok');
+    const info = answer.kind === 'ok' ? answer.value : undefined;
+    expect(info?.status).toBe('pending');
+    expect(info?.type).toBe('cart');
+    expect(info?.variantId).toBeUndefined();
+    expect(info?.nick).toBe('Steve');
+    expect(info?.items?.map(({ variantId, quantity }) => ({ variantId, quantity }))).toEqual([
+      { variantId: vip.variant.id, quantity: 2 },
+      { variantId: coins.variant.id, quantity: 1 },
+    ]);
+    expect(JSON.stringify(info)).not.toContain(BUYER_EMAIL);
+    expect(inspect(answer, { depth: 20 })).not.toContain('methodParameter');
+  });
+
+  it('reads statuses as the documentation spells them, and anything else as unknown', async () => {
+    const client = makeClient();
+    for (const [sent, read] of [['paid', 'paid'], ['PENDING', 'pending'], ['fail', 'fail'], ['failed', 'fail'], ['expired', 'expired'], ['refunded', 'unknown'], [3, 'unknown']] as const) {
+      fake.failNext('transactionInfo', { status: 200, body: { success: true, data: { status: sent, items: null, variantId: 'v-1', quantity: '2' } } });
+      const answer = await client.transactionInfo('t');
+      expect(answer.kind === 'ok' && answer.value.status, String(sent)).toBe(read);
+    }
+  });
+
+  it('drops a whole item list when one item does not read, rather than match a smaller order', async () => {
+    fake.failNext('transactionInfo', {
+      status: 200,
+      body: { success: true, data: { status: 'paid', type: 'cart', variantId: null, items: [{ variantId: 'v-1', quantity: 1 }, { quantity: 2 }] } },
+    });
+    const answer = await makeClient().transactionInfo('t');
+    expect(answer.kind === 'ok' && answer.value.items).toBeUndefined();
+  });
+
+  it('turns a 404 into "not supported", tries once, and leaves other errors as errors', async () => {
+    fake.noPaymentEndpoints.add(fake.apiKey);
+    const client = makeClient();
+    expect(await client.latestBuyers('any', 10)).toEqual({ kind: 'not-supported', message: 'not found' });
+    expect(await client.transactionInfo('any')).toEqual({ kind: 'not-supported', message: 'not found' });
+    fake.noPaymentEndpoints.clear();
+    fake.failNext('latestBuyers', { status: 503, body: { success: false, message: 'down' } });
+    const error = await storeError(client.latestBuyers(variantOf('VIP', '30 dni').server.id, 10));
+    expect(error.status).toBe(503);
+    // A background read is not retried: the next round is its retry.
+    expect(fake.requestsTo('latestBuyers')).toHaveLength(2);
+    expect(delays).toEqual([]);
   });
 });
 

@@ -1,0 +1,95 @@
+/**
+ * Which of the bot's open links a store transaction belongs to, as pure functions (no storage, no
+ * clock). `POST /v4/cart/paymentUrl` returns no transaction id, so a transaction is tied to a link by
+ * what both carry: a transaction belongs to a link when
+ * - it is on the link's license (the caller only offers that license's links),
+ * - its nick equals the link's nick, ignoring case (Minecraft nicks are case-insensitive),
+ * - its items (variant id and quantity) are exactly the link's items: no more, no fewer, no other
+ *   quantity, in any order,
+ * - it was made after the link was issued, allowing CLOCK_SKEW_MS between the store's clock and ours.
+ * A transaction matches at most one link and a link at most one transaction: when several identical
+ * links are open, the newest one issued before the transaction is the one it paid (an older one was
+ * most likely abandoned for it).
+ */
+
+/** How far the store's clock may be from the bot's. */
+export const CLOCK_SKEW_MS = 60_000;
+
+export interface Item {
+  variantId: string;
+  quantity: number;
+}
+
+export interface WatchedLink {
+  guildId: string;
+  linkId: string;
+  nick: string;
+  createdAt: number;
+  items: readonly Item[];
+}
+
+export interface SeenTransaction {
+  id: string;
+  /** Undefined when neither the store's row nor its details said. */
+  nick: string | undefined;
+  /** Undefined when the store's details did not say (or not readably): such a transaction matches nothing. */
+  items: readonly Item[] | undefined;
+  /** When it was made, on the store's clock (or when the watcher first saw it: see watcher.ts). */
+  madeAt: number;
+}
+
+export function sameNick(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** The same variants in the same quantities, whatever the order (a variant listed twice counts once, with both quantities). */
+export function sameItems(a: readonly Item[], b: readonly Item[]): boolean {
+  const left = totals(a);
+  const right = totals(b);
+  if (left.size !== right.size || left.size === 0) return false;
+  for (const [variantId, quantity] of left) if (right.get(variantId) !== quantity) return false;
+  return true;
+}
+
+/** Whether the transaction could have paid this link (everything but "the newest one"). */
+export function couldPay(transaction: SeenTransaction, link: WatchedLink, skewMs = CLOCK_SKEW_MS): boolean {
+  return (
+    transaction.nick !== undefined &&
+    transaction.items !== undefined &&
+    sameNick(transaction.nick, link.nick) &&
+    sameItems(transaction.items, link.items) &&
+    link.createdAt <= transaction.madeAt + skewMs
+  );
+}
+
+/** The link the transaction paid: of those it could have paid, the newest issued before it. */
+export function matchTransaction<L extends WatchedLink>(transaction: SeenTransaction, links: readonly L[], skewMs = CLOCK_SKEW_MS): L | undefined {
+  let best: L | undefined;
+  for (const link of links) {
+    if (!couldPay(transaction, link, skewMs)) continue;
+    if (!best || link.createdAt > best.createdAt || (link.createdAt === best.createdAt && link.linkId > best.linkId)) best = link;
+  }
+  return best;
+}
+
+/**
+ * Several transactions against the same open links, oldest first, each link taken at most once:
+ * two identical purchases pay two identical links, never one link twice.
+ */
+export function assignTransactions<L extends WatchedLink>(transactions: readonly SeenTransaction[], links: readonly L[], skewMs = CLOCK_SKEW_MS): Map<string, L> {
+  const assigned = new Map<string, L>();
+  const free = new Set(links);
+  for (const transaction of [...transactions].sort((a, b) => a.madeAt - b.madeAt)) {
+    const link = matchTransaction(transaction, [...free], skewMs);
+    if (!link) continue;
+    assigned.set(transaction.id, link);
+    free.delete(link);
+  }
+  return assigned;
+}
+
+function totals(items: readonly Item[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const { variantId, quantity } of items) map.set(variantId, (map.get(variantId) ?? 0) + quantity);
+  return map;
+}

@@ -1,0 +1,47 @@
+/**
+ * The watcher's timings, in one place. What the store's limits are is not published
+ * (docs/spaceis-api.md, "Rate limiting"): every figure here is chosen to cost little, and the
+ * license's gate (pause after a 429, breaker, four slots) still decides whether a request goes.
+ */
+import { CLOCK_SKEW_MS } from './matcher.js';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** The default and the least `PAYMENT_POLL_SECONDS`: each server's latest buyers, while its license has open links. */
+export const DEFAULT_POLL_SECONDS = 30;
+export const MIN_POLL_SECONDS = 15;
+
+/** How often the production timer runs a round; a round asks only for what is due, usually nothing. */
+export const TICK_MS = 5_000;
+
+/** Rows asked for per poll: the most the endpoint gives (1–30), at the cost of one request like any other. */
+export const BUYERS_LIMIT = 30;
+
+/** A 404 from the payment endpoints switches the license's watching off for this long, then one request tries again. */
+export const UNSUPPORTED_RETRY_MS = 6 * HOUR_MS;
+
+/** A payment still `pending` at the store is asked about again after this, doubling, at most every FOLLOW_UP_MAX_MS. */
+export function followUpDelay(attempt: number, pollMs: number): number {
+  return Math.min(pollMs * 2 ** Math.max(0, attempt), FOLLOW_UP_MAX_MS);
+}
+export const FOLLOW_UP_MAX_MS = 15 * MINUTE_MS;
+/** A payment pending at the store for longer than this is no longer followed (the link's state then follows its lifetime). */
+export const FOLLOW_UP_FOR_MS = 48 * HOUR_MS;
+
+/**
+ * A link is watched a little past its lifetime: a payment made in its last seconds is listed at
+ * the next poll, which may come one interval (or a refused poll) later.
+ */
+export function watchGraceMs(pollMs: number): number {
+  return 2 * pollMs + CLOCK_SKEW_MS;
+}
+
+/**
+ * A poll after this long without one (nothing was open, or the store refused polls) looks at a
+ * server afresh: rows already listed without a readable date count as made before any open link
+ * (see watcher.ts), since the watcher cannot tell when in that gap they were made.
+ */
+export function baselineAfterMs(pollMs: number): number {
+  return Math.max(10 * MINUTE_MS, 3 * pollMs);
+}

@@ -1,0 +1,73 @@
+/**
+ * When a purchase was made, read from the store's `date` field (docs/spaceis-api.md, "Payments").
+ * Nothing official says how it is written, so this reads what the community clients show and what a
+ * PHP backend plausibly sends, and nothing else:
+ * - ISO 8601 with an offset or `Z` (`2026-11-22T12:00:00+01:00`): exact;
+ * - `YYYY-MM-DD HH:mm[:ss]` (also with `T`) without an offset: **assumed** to be the shop's local
+ *   time, Europe/Warsaw (SpaceIs is a Polish service); DST is applied as Warsaw applies it;
+ * - a number: Unix seconds, or milliseconds when it is that large.
+ * Anything else is `undefined`: the caller then counts the purchase as made when it first saw it.
+ */
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
+/** Unix seconds this large are past the year 5138: such a number is milliseconds. */
+const SECONDS_LIMIT = 1e11;
+
+export const SHOP_TIME_ZONE = 'Europe/Warsaw';
+
+export function parsePurchaseDate(value: unknown): number | undefined {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value <= 0) return undefined;
+    return value < SECONDS_LIMIT ? Math.round(value * 1000) : Math.round(value);
+  }
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^\d{9,13}$/.test(text)) return parsePurchaseDate(Number(text));
+  if (ISO_WITH_OFFSET.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  const local = LOCAL.exec(text);
+  if (!local) return undefined;
+  const [year, month, day, hour, minute, second] = local.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  // The wall time must exist as written (no 31 February).
+  if (new Date(wall).getUTCDate() !== day) return undefined;
+  return fromZonedWallTime(wall, SHOP_TIME_ZONE);
+}
+
+/**
+ * The instant whose wall-clock time in `timeZone` is `wall` (given as if it were UTC). Two passes
+ * settle the offset around a DST change; a wall time skipped by the spring change reads as the
+ * instant an hour later, one repeated in autumn as its first occurrence.
+ */
+export function fromZonedWallTime(wall: number, timeZone: string): number {
+  let instant = wall - offsetAt(wall, timeZone);
+  instant = wall - offsetAt(instant, timeZone);
+  return instant;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in milliseconds. */
+function offsetAt(instant: number, timeZone: string): number {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
