@@ -24,6 +24,10 @@ import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
+import { PaymentEvents } from './services/payment-events.js';
+import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
+import { DiscordMemberRoles, rewardNotices } from './discord/member-roles.js';
+import { RoleRewardRepository } from './storage/role-rewards.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { CartService } from './services/cart-service.js';
@@ -137,6 +141,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildSettings,
     paymentLinks,
+    rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -150,6 +155,22 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
+  const guildLog = new GuildLog(client, guildSettings, logger, clock);
+  // Settled payments (the payment watcher emits them); buyers' roles listen.
+  const payments = new PaymentEvents(logger);
+  const rewards = new RoleRewards({
+    repository: repositories.rewards,
+    roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
+    notices: rewardNotices(guildLog),
+    clock,
+    logger,
+    counters: {
+      granted: () => metrics.rolesGranted.inc(),
+      removed: () => metrics.rolesRemoved.inc(),
+      failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
+    },
+  });
+  payments.on((event) => rewards.onPayment(event));
   const services: BotServices = {
     logger,
     clock,
@@ -178,9 +199,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     checkout,
     links: new PaymentLinks(paymentLinks, clock),
     setup: new GuildSetup(guildSettings, clock),
+    payments,
+    rewards,
     storage: repositories,
     delivery,
-    guildLog: new GuildLog(client, guildSettings, logger, clock),
+    guildLog,
     secretBox,
     storageBackend: storage.backend,
     // One check a second at most, shared by readiness probes and the admins' status.
@@ -188,6 +211,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   };
 
   const linkPruner = schedulePruning(services.storage.paymentLinks, clock, logger, coordination);
+  const roleExpiry = scheduleRoleExpiry(rewards, logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
@@ -221,6 +245,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       await ready;
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       await linkPruner.start();
+      // Ended roles are taken back through Discord: from the moment the bot is connected.
+      await roleExpiry.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -239,6 +265,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
+    await roleExpiry.stop();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

@@ -7,13 +7,16 @@ import type { SecretBox } from './security/secret-box.js';
 import type { CartService } from './services/cart-service.js';
 import type { CheckoutService } from './services/checkout-service.js';
 import type { GuildSetup } from './services/guild-setup.js';
+import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentLinks } from './services/payment-links.js';
+import type { RoleRewards } from './services/rewards.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
 import type { CheckoutTimes } from './storage/checkout-times.js';
 import type { GuildSettingsRepository } from './storage/guild-settings.js';
 import type { NickRepository } from './storage/nicks.js';
 import type { PaymentLinkRepository } from './storage/payment-links.js';
+import type { RoleRewardRepository } from './storage/role-rewards.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -22,6 +25,7 @@ export interface BotStorage {
   checkoutTimes: CheckoutTimes;
   guildSettings: GuildSettingsRepository;
   paymentLinks: PaymentLinkRepository;
+  rewards: RoleRewardRepository;
 }
 
 /**
@@ -40,6 +44,10 @@ export interface BotServices {
   links: PaymentLinks;
   /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
   setup: GuildSetup;
+  /** Links settling at the store (paid, failed, expired), told to whoever listens: buyers' roles among them. */
+  payments: PaymentEvents;
+  /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */
+  rewards: RoleRewards;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

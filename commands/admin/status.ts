@@ -7,8 +7,12 @@ import type { LicenseProblem } from '../../src/services/store-directory.js';
 import { isStoreError } from '../../src/spaceis/errors.js';
 import { BOT_VERSION } from '../../src/version.js';
 import { ADMIN_COLOR } from './colors.js';
+import { issuesOf, rewardsStatusText } from './rewards.js';
 
-/** /shop-admin status: which license, whether the store answers it, the cache, storage, version and latency. */
+/**
+ * /shop-admin status: which license, whether the store answers it, the cache, storage, version and
+ * latency, and whether the bot can still give every role for buyers.
+ */
 
 export async function showStatus(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
   const shop = ctx.shop;
@@ -22,6 +26,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       else store = { kind: 'down', message: isStoreError(error) ? (error.apiMessage ?? error.kind) : 'error' };
     }
   }
+  const rewards = await ctx.services.rewards.list(ctx.guildId);
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
@@ -30,6 +35,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
+      ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
     }),
   );
 }
@@ -48,6 +54,8 @@ export interface StatusFacts {
   storage: string;
   version: string;
   latencyMs: number;
+  /** Roles for buyers, when the guild has any: how many, or the ones the bot cannot give now and why. */
+  rewards?: string;
 }
 
 export function statusView(t: Messages, facts: StatusFacts): View {
@@ -85,5 +93,6 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     { name: a.statusVersion, value: facts.version, inline: true },
     { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
   );
+  if (facts.rewards) fields.push({ name: t.rewards.title, value: facts.rewards });
   return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
 }

@@ -41,6 +41,9 @@ export class BotMetrics {
   readonly linksDelivered: Counter<'where'>;
   readonly dmDelivery: Histogram;
   readonly storageErrors: Counter<'operation'>;
+  readonly rolesGranted: Counter;
+  readonly rolesRemoved: Counter;
+  readonly roleFailures: Counter<'action' | 'problem'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -65,6 +68,14 @@ export class BotMetrics {
     this.linksDelivered = new Counter({ name: 'shopbot_payment_links_delivered_total', help: 'Payment links shown first in the DM or in the reply', labelNames: ['where'], registers });
     this.dmDelivery = new Histogram({ name: 'shopbot_payment_link_dm_seconds', help: 'Time to send a payment link DM', buckets: LATENCY_BUCKETS, registers });
     this.storageErrors = new Counter({ name: 'shopbot_storage_errors_total', help: 'Storage reads and writes that failed', labelNames: ['operation'], registers });
+    this.rolesGranted = new Counter({ name: 'shopbot_roles_granted_total', help: 'Roles for buyers given (or extended) for a paid link', registers });
+    this.rolesRemoved = new Counter({ name: 'shopbot_roles_removed_total', help: 'Timed roles for buyers taken back when their time was up', registers });
+    this.roleFailures = new Counter({
+      name: 'shopbot_role_failures_total',
+      help: 'Roles for buyers Discord would not give or take (reported in the log channel), by action (grant, remove) and problem',
+      labelNames: ['action', 'problem'],
+      registers,
+    });
 
     const perLicense = (name: string, help: string, value: (load: LicenseLoad) => number) =>
       new Gauge({
