@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Coordination } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';
+import { scheduleJob, type ScheduledJob } from './scheduled-job.js';
 
 /** How often old payment-link records are pruned while the bot runs (it also prunes once at start). */
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
@@ -17,34 +18,17 @@ export function schedulePruning(
   clock: Clock,
   logger: Logger,
   coordination: Pick<Coordination, 'runAlone'>,
-): { start(): Promise<void>; stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const run = (): Promise<void> => {
-    running ??= coordination
-      .runAlone('prune-links', async () => {
-        const deleted = await links.prune(clock.now());
-        if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
-      })
-      .then((ran) => {
-        if (!ran) logger.debug('another process is pruning payment-link records; skipped here');
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  return {
-    async start() {
-      await run();
-      timer = setInterval(() => void run(), PRUNE_EVERY_MS);
-      // The timer alone must not keep the process alive.
-      timer.unref();
+): ScheduledJob {
+  return scheduleJob({
+    name: 'prune-links',
+    everyMs: PRUNE_EVERY_MS,
+    logger,
+    coordination,
+    doing: 'pruning payment-link records',
+    failed: 'could not prune payment-link records',
+    work: async () => {
+      const deleted = await links.prune(clock.now());
+      if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
     },
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -15,6 +15,7 @@ import {
 import type { OfferReader } from './catalog.js';
 import { readItemRef } from './offer-search.js';
 import type { SettledPayment } from './payment-events.js';
+import { scheduleJob, type ScheduledJob } from './scheduled-job.js';
 import { shortRef } from './short-ref.js';
 
 export { MAX_REWARDS_PER_GUILD, REWARD_DAYS, type Reward } from '../storage/role-rewards.js';
@@ -356,42 +357,20 @@ function findVariant(variants: readonly Variant[], input: string): Variant | und
 const EXPIRY_EVERY_MS = 5 * 60_000;
 
 /**
- * Runs the removal pass of timed roles at start and then every few minutes, like the link pruner:
- * one process at a time on Redis (`runAlone`); a failure is logged and the next round tries again.
- * `stop()` waits for a pass in flight before Discord and storage close.
+ * Runs the removal pass of timed roles at start and then every few minutes, like the link pruner
+ * (one process at a time on Redis); `stop()` waits for a pass in flight before Discord and storage close.
  */
-export function scheduleRoleExpiry(
-  rewards: Pick<RoleRewards, 'removeDue'>,
-  logger: Logger,
-  coordination: Pick<Coordination, 'runAlone'>,
-): { start(): Promise<void>; stop(): Promise<void>; runNow(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const run = (): Promise<void> => {
-    running ??= coordination
-      .runAlone('expire-roles', async () => {
-        const { removed, failed } = await rewards.removeDue();
-        if (removed + failed > 0) logger.info({ removed, failed }, 'ended buyer roles handled');
-      })
-      .then((ran) => {
-        if (!ran) logger.debug('another process is removing ended buyer roles; skipped here');
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not remove ended buyer roles'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  return {
-    async start() {
-      await run();
-      timer = setInterval(() => void run(), EXPIRY_EVERY_MS);
-      timer.unref();
+export function scheduleRoleExpiry(rewards: Pick<RoleRewards, 'removeDue'>, logger: Logger, coordination: Pick<Coordination, 'runAlone'>): ScheduledJob {
+  return scheduleJob({
+    name: 'expire-roles',
+    everyMs: EXPIRY_EVERY_MS,
+    logger,
+    coordination,
+    doing: 'removing ended buyer roles',
+    failed: 'could not remove ended buyer roles',
+    work: async () => {
+      const { removed, failed } = await rewards.removeDue();
+      if (removed + failed > 0) logger.info({ removed, failed }, 'ended buyer roles handled');
     },
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-    runNow: run,
-  };
+  });
 }
