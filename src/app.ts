@@ -24,6 +24,10 @@ import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
+import { PaymentEvents } from './services/payment-events.js';
+import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
+import { DiscordMemberRoles, rewardNotices } from './discord/member-roles.js';
+import { RoleRewardRepository } from './storage/role-rewards.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { CartService } from './services/cart-service.js';
@@ -35,7 +39,6 @@ import { NickRepository } from './storage/nicks.js';
 import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
 import { PaymentWatchStore } from './storage/payment-watch.js';
-import { PaymentEvents } from './services/payment-events.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
 import { settledLinkListener } from './discord/payment-links/settled-links.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
@@ -152,6 +155,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildSettings,
     paymentLinks,
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
+    rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -207,6 +211,20 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
   const guildLog = new GuildLog(client, guildSettings, logger, clock);
   paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
+  // Buyers' roles listen to settled payments too.
+  const rewards = new RoleRewards({
+    repository: repositories.rewards,
+    roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
+    notices: rewardNotices(guildLog),
+    clock,
+    logger,
+    counters: {
+      granted: () => metrics.rolesGranted.inc(),
+      removed: () => metrics.rolesRemoved.inc(),
+      failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
+    },
+  });
+  paymentEvents.on((event) => rewards.onPayment(event));
   const services: BotServices = {
     logger,
     clock,
@@ -218,6 +236,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),
     setup: new GuildSetup(guildSettings, clock),
+    rewards,
     storage: repositories,
     delivery,
     guildLog,
@@ -228,6 +247,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   };
 
   const linkPruner = schedulePruning(services.storage.paymentLinks, storage.sweepExpired, clock, logger, coordination);
+  const roleExpiry = scheduleRoleExpiry(rewards, logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
@@ -262,6 +282,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       await linkPruner.start();
       if (options.paymentWatch !== 'manual') payments.start();
+      // Ended roles are taken back through Discord: from the moment the bot is connected.
+      await roleExpiry.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -281,6 +303,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
     await payments.stop();
+    await roleExpiry.stop();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

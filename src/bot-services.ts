@@ -8,6 +8,7 @@ import type { CartService } from './services/cart-service.js';
 import type { CheckoutService } from './services/checkout-service.js';
 import type { GuildSetup } from './services/guild-setup.js';
 import type { PaymentLinks } from './services/payment-links.js';
+import type { RoleRewards } from './services/rewards.js';
 import type { StoreDirectory } from './services/store-directory.js';
 import type { CartRepository } from './storage/carts.js';
 import type { CheckoutTimes } from './storage/checkout-times.js';
@@ -17,6 +18,7 @@ import type { PaymentLinkRepository } from './storage/payment-links.js';
 import type { PaymentWatchStore } from './storage/payment-watch.js';
 import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentWatcher } from './services/payment-watch/watcher.js';
+import type { RoleRewardRepository } from './storage/role-rewards.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -27,6 +29,8 @@ export interface BotStorage {
   paymentLinks: PaymentLinkRepository;
   /** What the payment watcher keeps: open links per license, its schedule, handled transactions. */
   paymentWatch: PaymentWatchStore;
+  /** Roles for buyers: the rewards admins set, and the timed grants. */
+  rewards: RoleRewardRepository;
 }
 
 /**
@@ -49,6 +53,8 @@ export interface BotServices {
   links: PaymentLinks;
   /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
   setup: GuildSetup;
+  /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */
+  rewards: RoleRewards;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

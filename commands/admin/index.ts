@@ -6,12 +6,14 @@ import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/precondi
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { SETTING_BOUNDS } from '../../src/services/guild-setup.js';
+import { REWARD_DAYS } from '../../src/services/rewards.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, saveLicense, startLicenseChange } from './license.js';
 import { localeChoices, shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
+import { addReward, listRewards, removeReward, rewardChoices } from './rewards.js';
 import { adminRoutes } from './routes.js';
 import { chooseServers, saveServers } from './servers.js';
 import { changeSettings } from './settings.js';
@@ -23,11 +25,14 @@ import { showStatus } from './status.js';
  * command to anyone, and an admin may lose the permission while a menu is open).
  */
 
-const { status, license, servers, settings, refresh, panel } = shopAdminNames.subcommands;
+const { status, license, servers, settings, refresh, panel, rewards } = shopAdminNames.subcommands;
 const texts = commandTexts('shopAdmin', shopAdminNames);
 const licenseTexts = subcommandTexts(texts, 'license');
 const settingsTexts = subcommandTexts(texts, 'settings');
 const panelTexts = subcommandTexts(texts, 'panel');
+const rewardsTexts = subcommandTexts(texts, 'rewards');
+const addRewardTexts = subcommandTexts(rewardsTexts, 'add');
+const removeRewardTexts = subcommandTexts(rewardsTexts, 'remove');
 
 /** A choice of `settings reset:`: named, valued and localized as the option it clears. */
 function resetChoice(option: 'logChannel' | 'moderatorRole') {
@@ -103,6 +108,28 @@ const adminCommand = slashCommand({
           },
         ],
       },
+      {
+        type: ApplicationCommandOptionType.SubcommandGroup,
+        ...localized(rewardsTexts),
+        options: [
+          {
+            type: ApplicationCommandOptionType.Subcommand,
+            ...localized(addRewardTexts),
+            options: [
+              { type: ApplicationCommandOptionType.String, ...localizedOption(addRewardTexts, 'product'), required: true, autocomplete: true, max_length: 100 },
+              { type: ApplicationCommandOptionType.Role, ...localizedOption(addRewardTexts, 'role'), required: true },
+              { type: ApplicationCommandOptionType.String, ...localizedOption(addRewardTexts, 'variant'), autocomplete: true, max_length: 100 },
+              { type: ApplicationCommandOptionType.Integer, ...localizedOption(addRewardTexts, 'days'), min_value: REWARD_DAYS.min, max_value: REWARD_DAYS.max },
+            ],
+          },
+          { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(rewardsTexts, 'list')) },
+          {
+            type: ApplicationCommandOptionType.Subcommand,
+            ...localized(removeRewardTexts),
+            options: [{ type: ApplicationCommandOptionType.String, ...localizedOption(removeRewardTexts, 'reward'), required: true, autocomplete: true, max_length: 100 }],
+          },
+        ],
+      },
     ],
   }),
   run: {
@@ -114,7 +141,12 @@ const adminCommand = slashCommand({
     [settings.name]: subcommand([], changeSettings),
     [refresh.name]: subcommand([shopConfiguredForAdmins], (_interaction, ctx) => refreshOffer(ctx)),
     [panel.name]: subcommand([shopConfiguredForAdmins], postPanel),
+    // Adding reads the offer; the list and removing work without a shop (a guild whose license went away keeps its rewards).
+    [subcommandKey(rewards.name, rewards.subcommands.add.name)]: subcommand([shopConfiguredForAdmins], addReward),
+    [subcommandKey(rewards.name, rewards.subcommands.list.name)]: subcommand([], listRewards),
+    [subcommandKey(rewards.name, rewards.subcommands.remove.name)]: subcommand([], removeReward),
   },
+  autocomplete: async (interaction, ctx) => interaction.respond(await rewardChoices(interaction, ctx)),
 });
 
 export const adminFeature: Feature = {

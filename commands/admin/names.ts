@@ -24,6 +24,14 @@ export const shopAdminNames = {
     },
     refresh: { name: 'refresh' },
     panel: { name: 'panel', options: { channel: 'channel' } },
+    rewards: {
+      name: 'rewards',
+      subcommands: {
+        add: { name: 'add', options: { product: 'product', variant: 'variant', role: 'role', days: 'days' } },
+        list: { name: 'list' },
+        remove: { name: 'remove', options: { reward: 'reward' } },
+      },
+    },
   },
 } as const satisfies CommandNames;
 

@@ -9,8 +9,12 @@ import { BOT_VERSION } from '../../src/version.js';
 import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import type { PaymentWatchStatus } from '../../src/services/payment-watch/watcher.js';
 import { ADMIN_COLOR } from './colors.js';
+import { issuesOf, rewardsStatusText } from './rewards.js';
 
-/** /shop-admin status: which license, whether the store answers it, the cache, storage, version and latency. */
+/**
+ * /shop-admin status: which license, whether the store answers it, the cache, storage, version and
+ * latency, and whether the bot can still give every role for buyers.
+ */
 
 export async function showStatus(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
   const shop = ctx.shop;
@@ -25,6 +29,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
     }
   }
   const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
+  const rewards = await ctx.services.rewards.list(ctx.guildId);
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
@@ -35,6 +40,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
+      ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
     }),
   );
 }
@@ -57,6 +63,8 @@ export interface StatusFacts {
   storage: string;
   version: string;
   latencyMs: number;
+  /** Roles for buyers, when the guild has any: how many, or the ones the bot cannot give now and why. */
+  rewards?: string;
 }
 
 export function statusView(t: Messages, facts: StatusFacts): View {
@@ -97,6 +105,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     { name: a.statusVersion, value: facts.version, inline: true },
     { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
   );
+  if (facts.rewards) fields.push({ name: t.rewards.title, value: facts.rewards });
   return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
 }
 

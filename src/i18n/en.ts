@@ -68,6 +68,25 @@ export const enCommands: EnglishCommandTexts = {
         description: 'Post (or re-post) the shop panel in a channel',
         options: { channel: { description: 'The channel for the panel' } },
       },
+      rewards: {
+        description: 'Roles for buyers: a role for a product or one of its variants',
+        subcommands: {
+          add: {
+            description: 'Give buyers of a product (or one variant) a role, for good or for some days',
+            options: {
+              product: { description: 'A product of the offer; type to search' },
+              variant: { description: 'Only this variant of the product (leave out: any variant)' },
+              role: { description: 'The role buyers get' },
+              days: { description: 'For how many days (1–3650); leave out: for good' },
+            },
+          },
+          list: { description: 'Show the roles for buyers' },
+          remove: {
+            description: 'Stop giving a role for buyers',
+            options: { reward: { description: 'The reward to remove; type to search' } },
+          },
+        },
+      },
     },
   },
 };
@@ -188,6 +207,7 @@ export const en = {
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
+      rewards: 'Roles for buyers',
     },
 
     refreshing: 'Reading the offer again…',
@@ -366,6 +386,12 @@ export const en = {
     linkRevoked: (moderator: string, linkId: string, member: string) => `${moderator} withdrew link ${linkId} issued to ${member}.`,
     linkPaidTitle: 'Order paid',
     linkPaid: (member: string, nick: string) => `The shop reports the order of ${member} for the nick **${nick}** as paid.`,
+    roleGrantFailedTitle: "A buyer's role could not be given",
+    roleGrantFailed: (role: string, member: string, linkId: string, problem: string) =>
+      `The bot couldn't give ${role} to ${member} for paid link ${linkId}. ${problem} It won't try again for this payment: once that is fixed, give the role by hand.`,
+    roleRemovalFailedTitle: 'An ended role could not be removed',
+    roleRemovalFailed: (role: string, member: string, problem: string) =>
+      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} Remove it by hand.`,
   },
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
@@ -383,6 +409,45 @@ export const en = {
       'To order these items again: in the server, open /cart, press **My payment links**, then **Buy again** under this link, and check out.',
     paidAt: 'Paid',
     transaction: 'Shop transaction',
+  },
+
+  /** /shop-admin rewards, and what the bot says about buyers' roles (status, log channel, audit log). */
+  rewards: {
+    title: 'Roles for buyers',
+    none: 'No roles for buyers yet. Add one with /shop-admin rewards add: a product (or one of its variants) and the role its buyers get.',
+    footer:
+      'Given to the member who checked out, once their link is paid. The bot needs Manage Roles, and each role below its own highest role.',
+    item: (product: string, variant: string | undefined, server: string) =>
+      variant ? `**${product}** — ${variant} (${server})` : `**${product}**, any variant (${server})`,
+    line: (item: string, role: string, duration: string) => `${item} → ${role}, ${duration}`,
+    forGood: 'for good',
+    forDays: (days: number) => (days === 1 ? 'for 1 day' : `for ${days} days`),
+    added: (item: string, role: string, duration: string) => `Saved: buyers of ${item} get ${role} ${duration}.`,
+    replaced: (item: string, role: string, duration: string, before: string) => `Changed: buyers of ${item} now get ${role} ${duration} (before: ${before}).`,
+    removed: (item: string, role: string) =>
+      `Removed: buyers of ${item} no longer get ${role}. Members who have it keep it; a timed one still ends when due.`,
+    full: (max: number) => `This server already has ${max} roles for buyers, the most it can have. Remove one first.`,
+    noProduct: "That product isn't in the shop's offer. Pick one from the suggestions.",
+    noVariant: (product: string) => `${product} has no such variant. Pick one from the suggestions, or leave the variant out for any variant.`,
+    unknown: "That reward doesn't exist (any more). Pick one from the suggestions.",
+    refused: (role: string, problems: string) => `${role} can't be given to buyers. ${problems} Nothing was saved.`,
+    problem: {
+      'member-left': (_role: string) => 'The member is no longer on the server.',
+      'no-manage-roles': (_role: string) => "The bot needs the Manage Roles permission: give it to the bot's role in Server Settings → Roles.",
+      'role-above-bot': (role: string) => `${role} is not below the bot's highest role: in Server Settings → Roles, drag the bot's role above ${role}.`,
+      'role-managed': (role: string) => `${role} is managed by Discord for a bot or an integration: nobody can give it by hand. Pick another role.`,
+      'role-everyone': (_role: string) => "@everyone is every member's role: it can't be a reward. Pick another role.",
+      'role-gone': (_role: string) => 'The role no longer exists: remove this reward with /shop-admin rewards remove, or add it again with another role.',
+      refused: (_role: string) => "Discord refused (Missing Permissions): check the bot's Manage Roles permission and its place in the role list.",
+      unreachable: (_role: string) => "Discord didn't answer.",
+    },
+    auditBought: (linkId: string, days: number | null) =>
+      days === null ? `Shop: paid link ${linkId}` : `Shop: paid link ${linkId}, for ${days} ${days === 1 ? 'day' : 'days'}`,
+    auditEnded: (linkId: string) => `Shop: the time bought with link ${linkId} is up`,
+    statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
+    statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
+    choiceProduct: (product: string, category: string, server: string) => `${product} · ${category} · ${server}`,
+    choiceReward: (item: string, role: string, duration: string) => `${item} → @${role}, ${duration}`,
   },
 
   links: {

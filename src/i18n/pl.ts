@@ -75,6 +75,28 @@ export const plCommands: PolishCommandTexts = {
         description: 'Opublikuj (lub ponownie) panel sklepu na kanale',
         options: { channel: { name: 'kanał', description: 'Kanał dla panelu' } },
       },
+      rewards: {
+        name: 'nagrody',
+        description: 'Role dla kupujących: rola za produkt lub jeden z jego wariantów',
+        subcommands: {
+          add: {
+            name: 'dodaj',
+            description: 'Daj kupującym produktu (lub wariantu) rolę, na stałe albo na kilka dni',
+            options: {
+              product: { name: 'produkt', description: 'Produkt z oferty; zacznij pisać, by szukać' },
+              variant: { name: 'wariant', description: 'Tylko ten wariant produktu (pomiń: każdy wariant)' },
+              role: { name: 'rola', description: 'Rola, którą dostaną kupujący' },
+              days: { name: 'dni', description: 'Na ile dni (1–3650); pomiń: na stałe' },
+            },
+          },
+          list: { name: 'lista', description: 'Pokaż role dla kupujących' },
+          remove: {
+            name: 'usuń',
+            description: 'Przestań nadawać rolę kupującym',
+            options: { reward: { name: 'nagroda', description: 'Nagroda do usunięcia; zacznij pisać, by szukać' } },
+          },
+        },
+      },
     },
   },
 };
@@ -187,6 +209,7 @@ export const pl: Messages = {
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między zamówieniami',
       locale: 'Język',
+      rewards: 'Role dla kupujących',
     },
 
     refreshing: 'Pobieram ofertę ponownie…',
@@ -365,6 +388,12 @@ export const pl: Messages = {
     linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany dla ${member}.`,
     linkPaidTitle: 'Zamówienie opłacone',
     linkPaid: (member, nick) => `Sklep zgłasza zamówienie ${member} dla nicku **${nick}** jako opłacone.`,
+    roleGrantFailedTitle: 'Nie udało się nadać roli kupującemu',
+    roleGrantFailed: (role, member, linkId, problem) =>
+      `Bot nie mógł nadać ${role} dla ${member} za opłacony link ${linkId}. ${problem} Nie spróbuje ponownie dla tej płatności: gdy to naprawisz, nadaj rolę ręcznie.`,
+    roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
+    roleRemovalFailed: (role, member, problem) =>
+      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Odbierz ją ręcznie.`,
   },
 
   payments: {
@@ -380,6 +409,43 @@ export const pl: Messages = {
       'Aby zamówić te przedmioty ponownie: na serwerze otwórz /koszyk, naciśnij **Moje linki do płatności**, potem **Kup ponownie** pod tym linkiem i złóż zamówienie.',
     paidAt: 'Opłacono',
     transaction: 'Transakcja w sklepie',
+  },
+
+  rewards: {
+    title: 'Role dla kupujących',
+    none: 'Nie ma jeszcze ról dla kupujących. Dodaj je przez /sklep-admin nagrody dodaj: produkt (lub jeden z jego wariantów) i rolę, którą dostaną kupujący.',
+    footer:
+      'Nadawane członkowi, który złożył zamówienie, gdy jego link zostanie opłacony. Bot potrzebuje uprawnienia Zarządzanie rolami, a każda rola musi być niżej niż jego najwyższa rola.',
+    item: (product, variant, server) => (variant ? `**${product}** — ${variant} (${server})` : `**${product}**, dowolny wariant (${server})`),
+    line: (item, role, duration) => `${item} → ${role}, ${duration}`,
+    forGood: 'na stałe',
+    forDays: (days) => (days === 1 ? 'na 1 dzień' : `na ${days} dni`),
+    added: (item, role, duration) => `Zapisano: kto kupi ${item}, dostanie ${role} ${duration}.`,
+    replaced: (item, role, duration, before) => `Zmieniono: kto kupi ${item}, dostanie teraz ${role} ${duration} (wcześniej: ${before}).`,
+    removed: (item, role) =>
+      `Usunięto: kto kupi ${item}, nie dostanie już ${role}. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
+    full: (max) => `Ten serwer ma już ${max} ról dla kupujących, czyli najwięcej, ile może. Najpierw usuń którąś.`,
+    noProduct: 'Tego produktu nie ma w ofercie sklepu. Wybierz go z podpowiedzi.',
+    noVariant: (product) => `${product} nie ma takiego wariantu. Wybierz go z podpowiedzi albo pomiń wariant, by nagroda dotyczyła każdego.`,
+    unknown: 'Takiej nagrody nie ma (już). Wybierz ją z podpowiedzi.',
+    refused: (role, problems) => `Nie można nadawać ${role} kupującym. ${problems} Nic nie zapisano.`,
+    problem: {
+      'member-left': () => 'Tego członka nie ma już na serwerze.',
+      'no-manage-roles': () => 'Bot potrzebuje uprawnienia Zarządzanie rolami: nadaj je roli bota w Ustawieniach serwera → Role.',
+      'role-above-bot': (role) => `${role} nie jest niżej niż najwyższa rola bota: w Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
+      'role-managed': (role) => `${role} jest zarządzana przez Discorda dla bota lub integracji: nikt nie nada jej ręcznie. Wybierz inną rolę.`,
+      'role-everyone': () => '@everyone ma każdy członek: nie może być nagrodą. Wybierz inną rolę.',
+      'role-gone': () => 'Ta rola już nie istnieje: usuń tę nagrodę przez /sklep-admin nagrody usuń albo dodaj ją ponownie z inną rolą.',
+      refused: () => 'Discord odmówił (Missing Permissions): sprawdź uprawnienie Zarządzanie rolami bota i jego miejsce na liście ról.',
+      unreachable: () => 'Discord nie odpowiedział.',
+    },
+    auditBought: (linkId, days) =>
+      days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${days} ${days === 1 ? 'dzień' : 'dni'}`,
+    auditEnded: (linkId) => `Sklep: minął czas kupiony linkiem ${linkId}`,
+    statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `Nagrody: ${count}; bot może nadać każdą rolę.`),
+    statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
+    choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
+    choiceReward: (item, role, duration) => `${item} → @${role}, ${duration}`,
   },
 
   links: {

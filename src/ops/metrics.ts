@@ -43,6 +43,9 @@ export class BotMetrics {
   readonly storageErrors: Counter<'operation'>;
   readonly linksSettled: Counter<'status'>;
   readonly paymentWatchRequests: Counter<'license' | 'request'>;
+  readonly rolesGranted: Counter;
+  readonly rolesRemoved: Counter;
+  readonly roleFailures: Counter<'action' | 'problem'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -79,6 +82,14 @@ export class BotMetrics {
       registers,
     });
     this.storageErrors = new Counter({ name: 'shopbot_storage_errors_total', help: 'Storage reads and writes that failed', labelNames: ['operation'], registers });
+    this.rolesGranted = new Counter({ name: 'shopbot_roles_granted_total', help: 'Roles for buyers given (or extended) for a paid link', registers });
+    this.rolesRemoved = new Counter({ name: 'shopbot_roles_removed_total', help: 'Timed roles for buyers taken back when their time was up', registers });
+    this.roleFailures = new Counter({
+      name: 'shopbot_role_failures_total',
+      help: 'Roles for buyers Discord would not give or take (reported in the log channel), by action (grant, remove) and problem',
+      labelNames: ['action', 'problem'],
+      registers,
+    });
 
     const perLicense = (name: string, help: string, value: (load: LicenseLoad) => number) =>
       new Gauge({

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Coordination } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';
+import { scheduleJob, type ScheduledJob } from './scheduled-job.js';
 
 /** How often the prune pass runs while the bot runs (it also runs once at start). */
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
@@ -22,9 +23,7 @@ export function schedulePruning(
   clock: Clock,
   logger: Logger,
   coordination: Pick<Coordination, 'runAlone'>,
-): { start(): Promise<void>; stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
+): ScheduledJob {
   const pruneLinks = async () => {
     const deleted = await links.prune(clock.now());
     if (deleted > 0) logger.info({ deleted }, 'old payment-link records pruned');
@@ -33,34 +32,20 @@ export function schedulePruning(
     const deleted = await sweepExpired(clock.now());
     if (deleted > 0) logger.info({ deleted }, 'expired records deleted');
   };
-  const run = (): Promise<void> => {
-    running ??= coordination
-      .runAlone('prune-links', async () => {
-        await pruneLinks().catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'));
-        await sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not delete expired records'));
-      })
-      .then(async (ran) => {
-        if (ran) return;
-        logger.debug('another process is pruning payment-link records; skipped here');
-        // Days this process could not note live in its memory too (see PaymentLinkRepository.create).
-        await links.repairIndexes();
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  return {
-    async start() {
-      await run();
-      timer = setInterval(() => void run(), PRUNE_EVERY_MS);
-      // The timer alone must not keep the process alive.
-      timer.unref();
+  return scheduleJob({
+    name: 'prune-links',
+    everyMs: PRUNE_EVERY_MS,
+    logger,
+    coordination,
+    doing: 'pruning payment-link records',
+    failed: 'could not prune payment-link records',
+    work: async () => {
+      await pruneLinks().catch((error: unknown) => logger.warn({ err: error }, 'could not prune payment-link records'));
+      await sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not delete expired records'));
     },
-    async stop() {
-      clearInterval(timer);
-      await running;
+    // Days this process could not note live in its memory too (see PaymentLinkRepository.create).
+    skipped: async () => {
+      await links.repairIndexes();
     },
-  };
+  });
 }

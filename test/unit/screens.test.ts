@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as adminDemo from '../../commands/admin/demo.js';
 import * as adminLicense from '../../commands/admin/license.js';
 import * as adminPanel from '../../commands/admin/panel.js';
+import * as adminRewards from '../../commands/admin/rewards.js';
 import * as adminServers from '../../commands/admin/servers.js';
 import * as adminSettings from '../../commands/admin/settings.js';
 import * as adminStatus from '../../commands/admin/status.js';
@@ -19,7 +20,7 @@ import { loadDemoOffer, screensFor, type Screen } from '../../tools/screens/cata
 import { htmlToText, screenHtml, visibleText } from '../../tools/screens/html.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminServers, adminSettings, adminStatus, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, dmViews, logViews, quantityPicker];
+const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, dmViews, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {

@@ -10,6 +10,7 @@ import { nothingFoundView, searchResultsView } from '../../commands/shop/search-
 import { demoConfirmView } from '../../commands/admin/demo.js';
 import { licenseModal } from '../../commands/admin/license.js';
 import { panelView } from '../../commands/admin/panel.js';
+import { rewardsView } from '../../commands/admin/rewards.js';
 import { serversView } from '../../commands/admin/servers.js';
 import { settingsView } from '../../commands/admin/settings.js';
 import { statusView } from '../../commands/admin/status.js';
@@ -33,6 +34,7 @@ import { StoreError } from '../../src/spaceis/errors.js';
 import type { Category, Server, ServerOffer } from '../../src/spaceis/schemas.js';
 import { DEFAULT_GUILD_SETTINGS } from '../../src/storage/guild-settings.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
+import type { Reward } from '../../src/storage/role-rewards.js';
 import { SCREEN_NOW } from './html.js';
 
 export type Place = 'ephemeral' | 'dm' | 'channel';
@@ -126,6 +128,12 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
   const failed: PaymentLink = { ...link, id: 'F6H1J8KQ', createdAt: NOW - 26 * 3_600_000, payment: { status: 'failed', transactionId: 'a0c4e1d2-0000-4000-8000-000000000002', matchedAt: NOW - 25.9 * 3_600_000, settledAt: NOW - 25.8 * 3_600_000 } };
   const settings = { ...DEFAULT_GUILD_SETTINGS, logChannelId: '300000000000000001', moderatorRoleId: '300000000000000002', demo: true };
   const storeError = new StoreError({ kind: 'http', status: 422, apiMessage: 'invalid variant', message: 'SpaceIs POST /v4/cart/paymentUrl failed with HTTP 422', method: 'POST', path: '/v4/cart/paymentUrl' });
+  const VIP_ROLE = '300000000000000003';
+  const SKY_ROLE = '300000000000000004';
+  const rewards: Reward[] = [
+    { id: 'rw000001', productId: vipPath.product.id, variantId: vip30.variant.id, serverName: survival.name, productName: 'VIP', variantName: vip30.variant.name, roleId: VIP_ROLE, days: 30, addedBy: OWNER, addedAt: NOW },
+    { id: 'rw000002', productId: coinsPath.product.id, serverName: coinsPath.server.name, productName: coinsPath.product.name, roleId: SKY_ROLE, days: null, addedBy: OWNER, addedAt: NOW },
+  ];
   const member = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'members', caption, place: 'ephemeral', message, ...extra });
   const admin = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'admins', caption, place: 'ephemeral', message, ...extra });
   const moderator = (id: string, view: string, caption: string, message: View): Screen => ({ id, view, audience: 'moderators', caption, place: 'ephemeral', message });
@@ -174,12 +182,15 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
     admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set(), 0), { openSelect: true }),
     admin('admin-settings', 'settingsView', '/shop-admin settings', settingsView(t, settings, t.admin.settingsSaved)),
+    admin('admin-rewards', 'rewardsView', '/shop-admin rewards: roles for buyers (one role the bot can no longer give)', rewardsView(t, rewards, (role) => (role === SKY_ROLE ? ['role-above-bot'] : []), t.rewards.added(`**VIP** — ${vip30.variant.name} (${survival.name})`, `<@&${VIP_ROLE}>`, t.rewards.forDays(30)))),
     admin('admin-panel', 'panelView', '/shop-admin panel: the public panel', panelView(t, GUILD, demo.servers), { place: 'channel' }),
     admin('log-link-issued', 'logEventView', 'Log channel: a link issued', logEventView(t, { kind: 'link-issued', userId: MEMBER, nick: link.nick, linkId: link.id, items: link.items }), { place: 'channel' }),
     admin('log-setting-changed', 'logEventView', 'Log channel: a setting changed', logEventView(t, { kind: 'setting-changed', userId: OWNER, setting: t.admin.settingNames.license, before: '`3f9a1c2e`', after: t.admin.demoLicenseName }), { place: 'channel' }),
     admin('log-license-problem', 'logEventView', 'Log channel: a license problem', logEventView(t, { kind: 'license-problem', status: 402, apiMessage: 'license is not active' }), { place: 'channel' }),
     admin('log-link-revoked', 'logEventView', 'Log channel: a link withdrawn', logEventView(t, { kind: 'link-revoked', moderatorId: MODERATOR, userId: MEMBER, linkId: link.id }), { place: 'channel' }),
     admin('log-link-paid', 'logEventView', 'Log channel: the shop reported a link paid', logEventView(t, { kind: 'link-paid', userId: MEMBER, nick: paid.nick, linkId: paid.id, transactionId, items: paid.items }), { place: 'channel' }),
+    admin('log-role-grant-failed', 'logEventView', "Log channel: a buyer's role could not be given", logEventView(t, { kind: 'role-grant-failed', userId: MEMBER, roleId: VIP_ROLE, linkId: link.id, problem: 'role-above-bot' }), { place: 'channel' }),
+    admin('log-role-removal-failed', 'logEventView', 'Log channel: an ended role could not be removed', logEventView(t, { kind: 'role-removal-failed', userId: MEMBER, roleId: VIP_ROLE, problem: 'no-manage-roles' }), { place: 'channel' }),
     moderator('links-user', 'memberLinksView', "/links user: a member's links", memberLinksView(t, { owner: MODERATOR, memberId: MEMBER, links: [link, paid, failed, revoked], page: 0, pages: 1, total: 4, lifetimeHours: 24, now: NOW })),
     moderator('links-verify', 'verifyView', '/links verify: the bot issued this URL', verifyView(t, link, 24, NOW)),
     moderator('links-verify-paid', 'verifyView', '/links verify: a link the shop reported paid', verifyView(t, paid, 24, NOW)),

@@ -1,5 +1,6 @@
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
+import type { RoleProblem } from '../../services/rewards.js';
 import type { View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
 
@@ -23,9 +24,19 @@ export type LogEvent =
       linkId: string;
       transactionId: string;
       items: { quantity: number; productName: string; variantName: string }[];
-    };
+    }
+  | { kind: 'role-grant-failed'; userId: string; roleId: string; linkId: string; problem: RoleProblem }
+  | { kind: 'role-removal-failed'; userId: string; roleId: string; problem: RoleProblem };
 
-const COLORS = { 'link-issued': 0x2b8a3e, 'setting-changed': 0x1c7ed6, 'license-problem': 0xe03131, 'link-revoked': 0xf08c00, 'link-paid': 0x2f9e44 } as const;
+const COLORS = {
+  'link-issued': 0x2b8a3e,
+  'setting-changed': 0x1c7ed6,
+  'license-problem': 0xe03131,
+  'link-revoked': 0xf08c00,
+  'link-paid': 0x2f9e44,
+  'role-grant-failed': 0xe03131,
+  'role-removal-failed': 0xe03131,
+} as const;
 
 export function logEventView(t: Messages, event: LogEvent): View {
   const embed: APIEmbed = { color: COLORS[event.kind], ...logEmbed(t, event) };
@@ -62,6 +73,16 @@ function logEmbed(t: Messages, event: LogEvent): APIEmbed {
       return {
         title: t.log.linkRevokedTitle,
         description: t.log.linkRevoked(`<@${event.moderatorId}>`, event.linkId, `<@${event.userId}>`),
+      };
+    case 'role-grant-failed':
+      return {
+        title: t.log.roleGrantFailedTitle,
+        description: t.log.roleGrantFailed(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, t.rewards.problem[event.problem](`<@&${event.roleId}>`)),
+      };
+    case 'role-removal-failed':
+      return {
+        title: t.log.roleRemovalFailedTitle,
+        description: t.log.roleRemovalFailed(`<@&${event.roleId}>`, `<@${event.userId}>`, t.rewards.problem[event.problem](`<@&${event.roleId}>`)),
       };
   }
 }

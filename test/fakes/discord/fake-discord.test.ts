@@ -13,6 +13,7 @@ import {
   type Interaction,
   MessageFlags,
   ModalBuilder,
+  PermissionFlagsBits,
   SlashCommandBuilder,
   StringSelectMenuBuilder,
   TextInputBuilder,
@@ -21,7 +22,7 @@ import {
 import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { FakeDiscord, type FakeMessage } from './fake-discord.js';
+import { DEFAULT_BOT_PERMISSIONS, FakeDiscord, type FakeMessage } from './fake-discord.js';
 
 // ---- a tiny bot, enough to exercise every kind of interaction --------------------------------------------
 
@@ -509,6 +510,68 @@ describe('FakeDiscord with a real discord.js client', () => {
     expect(roles.get(plainRole)).toMatchObject({ name: 'Helpers', managed: false });
     expect(roles.get(botRole)).toMatchObject({ name: 'Ticket Tool', managed: true });
     expect(roles.get(botRole)?.tags?.botId).toBe(other.id);
+  });
+
+  it('gives and takes member roles with the audit-log reason, refusing what Discord refuses', async () => {
+    const guildId = fake.defaultGuildId;
+    const guild = bot.client.guilds.cache.get(guildId)!;
+    const member = fake.ownerUser.id;
+    const moved = once(bot.client, Events.GuildRoleUpdate);
+    // Below the bot's own role (position 1 in a new guild), so the bot may give it.
+    const below = fake.addRole(guildId, 'Buyer', { position: 1 });
+    await moved;
+    const above = fake.addRole(guildId, 'Staff');
+    expect(guild.roles.cache.get(below)!.comparePositionTo(guild.roles.cache.get(fake.botRoleId(guildId))!)).toBeLessThan(0);
+
+    const codeOf = (work: Promise<unknown>) => work.then(() => 0, (error: unknown) => (error instanceof DiscordAPIError ? error.code : -1));
+    // The bot's default permissions have no Manage Roles.
+    expect(await codeOf(guild.members.addRole({ user: member, role: below, reason: 'bought VIP' }))).toBe(50013);
+    const updated = once(bot.client, Events.GuildRoleUpdate);
+    fake.setBotPermissions(guildId, PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ManageRoles);
+    await updated;
+    expect(guild.members.me!.permissions.has(PermissionFlagsBits.ManageRoles)).toBe(true);
+
+    expect(await codeOf(guild.members.addRole({ user: member, role: below, reason: 'bought VIP: łąka' }))).toBe(0);
+    expect(fake.memberRoles(guildId, member)).toContain(below);
+    expect(await codeOf(guild.members.addRole({ user: member, role: above }))).toBe(50013);
+    expect(await codeOf(guild.members.addRole({ user: member, role: guildId }))).toBe(50013);
+    expect(await codeOf(guild.members.addRole({ user: member, role: fake.botRoleId(guildId) }))).toBe(50013);
+    expect(await codeOf(guild.members.addRole({ user: member, role: '123456789012345678' }))).toBe(10011);
+    expect(await codeOf(guild.members.addRole({ user: fake.newUser().id, role: below }))).toBe(10007);
+    expect(await codeOf(guild.members.removeRole({ user: member, role: below, reason: 'time is up' }))).toBe(0);
+    expect(fake.memberRoles(guildId, member)).not.toContain(below);
+
+    // Dragged above the bot's role: no longer the bot's to give.
+    const raised = once(bot.client, Events.GuildRoleUpdate);
+    fake.moveRole(guildId, below, 5);
+    await raised;
+    expect(await codeOf(guild.members.addRole({ user: member, role: below }))).toBe(50013);
+
+    expect(fake.roleChanges.map(({ method, roleId, reason, status }) => [method, roleId, reason, status])).toEqual([
+      ['PUT', below, 'bought VIP', 403],
+      ['PUT', below, 'bought VIP: łąka', 204],
+      ['PUT', above, undefined, 403],
+      ['PUT', guildId, undefined, 403],
+      ['PUT', fake.botRoleId(guildId), undefined, 403],
+      ['PUT', '123456789012345678', undefined, 404],
+      ['PUT', below, undefined, 404],
+      ['DELETE', below, 'time is up', 204],
+      ['PUT', below, undefined, 403],
+    ]);
+    fake.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS);
+  });
+
+  it('lets a member leave: asking for them is then Unknown Member', async () => {
+    const user = fake.newUser();
+    await (await fake.slash(user, 'ping')).settled();
+    expect(fake.memberRoles(fake.defaultGuildId, user.id)).toEqual([]);
+    fake.removeMember(fake.defaultGuildId, user.id);
+    expect(fake.memberRoles(fake.defaultGuildId, user.id)).toBeUndefined();
+    const fetched = await bot.client.guilds.cache.get(fake.defaultGuildId)!.members.fetch({ user: user.id, force: true }).then(
+      () => 0,
+      (error: unknown) => (error instanceof DiscordAPIError ? error.code : -1),
+    );
+    expect(fetched).toBe(10007);
   });
 });
 

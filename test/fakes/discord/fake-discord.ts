@@ -38,6 +38,7 @@ import {
   isObject,
   json,
   matchPath,
+  missingPermissions,
   noContent,
   notFound,
   readBody,
@@ -48,6 +49,7 @@ import {
   unknownInteraction,
   unknownMember,
   unknownMessage,
+  unknownRole,
   unknownUser,
   unknownWebhook,
   type Reply,
@@ -101,6 +103,7 @@ import type {
   InteractionOutcome,
   ModalSubmitOptions,
   RecordedRequest,
+  RoleChange,
   SlashOptions,
 } from './types.js';
 import { checkChoices, checkCommands, checkMessage, checkModal, type FormErrors } from './validation.js';
@@ -118,6 +121,7 @@ export type {
   OptionValue,
   RecordedRequest,
   ResolvedInput,
+  RoleChange,
   SlashOptions,
 } from './types.js';
 export { DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from './payloads.js';
@@ -200,6 +204,8 @@ interface ModalOrigin {
 
 interface RouteRequest {
   params: Record<string, string>;
+  /** Lower-case names, as recorded. */
+  headers: Record<string, string>;
   query: URLSearchParams;
   body: unknown;
   files: UploadedFile[];
@@ -243,6 +249,8 @@ export class FakeDiscord {
   readonly defaultChannelId: string;
   /** Every REST request, in arrival order. */
   readonly requests: RecordedRequest[] = [];
+  /** Every request to give or take a member's role, in arrival order, with its audit-log reason and the answer. */
+  readonly roleChanges: RoleChange[] = [];
   /** What `GET /gateway/bot` recommends; change it before the client logs in. */
   recommendedShards: number;
   /** `session_start_limit.max_concurrency` of `GET /gateway/bot`. */
@@ -396,7 +404,7 @@ export class FakeDiscord {
    * A role made after login, announced to the bot. With `botId` it is the role Discord makes for a
    * bot when it joins: `managed` (no member can be given or lose it) and tagged with that bot's id.
    */
-  addRole(guildId: string, name: string, opts: { permissions?: bigint; botId?: string } = {}): string {
+  addRole(guildId: string, name: string, opts: { permissions?: bigint; botId?: string; position?: number } = {}): string {
     const guild = this.requireGuild(guildId);
     const role: RoleState = {
       id: this.ids.next(),
@@ -408,7 +416,58 @@ export class FakeDiscord {
     };
     guild.roles.push(role);
     this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
+    if (opts.position !== undefined) this.moveRole(guild.id, role.id, opts.position);
     return role.id;
+  }
+
+  /**
+   * Moves a role in the server's role list, as an admin drags it in Server Settings → Roles: it takes
+   * `position` (1 is just above @everyone, which stays 0) and the roles from there up move one up.
+   * Every role whose position changed is announced (GUILD_ROLE_UPDATE). A new role starts at the top,
+   * above the bot's own role (position 1 in a new guild); `addRole(…, { position: 1 })` puts it below.
+   */
+  moveRole(guildId: string, roleId: string, position: number): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    if (!role || role.id === guild.id) throw new Error(`FakeDiscord: role ${roleId} cannot be moved in guild ${guildId}`);
+    const others = guild.roles.filter((candidate) => candidate.id !== guild.id && candidate.id !== roleId).sort((a, b) => compareRoles(a, b));
+    const index = Math.max(0, Math.min(others.length, position - 1));
+    const ordered = [...others.slice(0, index), role, ...others.slice(index)];
+    ordered.forEach((candidate, at) => {
+      if (candidate.position === at + 1) return;
+      candidate.position = at + 1;
+      this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(candidate) }, guild.id);
+    });
+  }
+
+  /** The role Discord made for the bot when it joined the guild (managed, position 1 in a new guild). */
+  botRoleId(guildId: string): string {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.botId === this.botUser.id);
+    if (!role) throw new Error(`FakeDiscord: the bot has no role in guild ${guildId}`);
+    return role.id;
+  }
+
+  /** Changes the permissions of the bot's own role in one guild (an admin unticking Manage Roles), announced with GUILD_ROLE_UPDATE. */
+  setBotPermissions(guildId: string, permissions: bigint): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === this.botRoleId(guildId))!;
+    role.permissions = permissions;
+    this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
+  }
+
+  /** The roles a member holds now; undefined when they are not in the guild. */
+  memberRoles(guildId: string, userId: string): string[] | undefined {
+    const roles = this.requireGuild(guildId).members.get(userId)?.roles;
+    return roles ? [...roles] : undefined;
+  }
+
+  /** The member leaves the guild (GUILD_MEMBER_REMOVE); asking for them is then 404 / 10007 Unknown Member. */
+  removeMember(guildId: string, userId: string): void {
+    const guild = this.requireGuild(guildId);
+    const user = this.users.get(userId);
+    if (!guild.members.delete(userId) || !user) return;
+    this.gateway.broadcast('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: userJson(user) }, guild.id);
   }
 
   /**
@@ -931,7 +990,7 @@ export class FakeDiscord {
         files: parsed.files.map((f) => ({ field: f.field, filename: f.filename, size: f.size, contentType: f.contentType })),
       };
       this.requests.push(record);
-      const routeRequest: RouteRequest = { params: {}, query: url.searchParams, body: parsed.body, files: parsed.files, method, path };
+      const routeRequest: RouteRequest = { params: {}, headers: record.headers, query: url.searchParams, body: parsed.body, files: parsed.files, method, path };
       reply = apiPrefix < 0 ? notFound() : (this.injected(method, path) ?? this.route(routeSegments, routeRequest, record.headers));
     } catch (error) {
       // Never 5xx: discord.js retries those. A bug in the fake shows up as a 400 plus a log line.
@@ -1018,6 +1077,8 @@ export class FakeDiscord {
       r('GET', '/guilds/:guild/channels', (q) => this.withGuild(q, (g) => json(this.channelsOf(g).map((c) => channelJson(c))))),
       r('GET', '/guilds/:guild/roles', (q) => this.withGuild(q, (g) => json(g.roles.map(roleJson)))),
       r('GET', '/guilds/:guild/members/:user', (q) => this.withGuild(q, (g) => this.getMember(g, q.params.user ?? ''))),
+      r('PUT', '/guilds/:guild/members/:user/roles/:role', (q) => this.withGuild(q, (g) => this.changeMemberRole(g, q, 'PUT'))),
+      r('DELETE', '/guilds/:guild/members/:user/roles/:role', (q) => this.withGuild(q, (g) => this.changeMemberRole(g, q, 'DELETE'))),
 
       r('POST', '/interactions/:id/:token/callback', (q) => this.interactionCallback(q), false),
       r('POST', '/webhooks/:app/:token', (q) => this.followUp(q), false),
@@ -1416,6 +1477,41 @@ export class FakeDiscord {
     return json(memberJson(user, member, { bot: userId === this.botUser.id }));
   }
 
+  /**
+   * Gives or takes one role, as Discord does: the member must be in the guild (10007), the role must
+   * exist (10011), and the bot needs Manage Roles (or Administrator) from its roles and a highest role
+   * above this one; @everyone and managed roles are never given or taken (403 / 50013 for all three).
+   * Giving a role the member has, or taking one they lack, is a 204 that changes nothing.
+   */
+  private changeMemberRole(guild: GuildState, req: RouteRequest, method: 'PUT' | 'DELETE'): Reply {
+    const userId = req.params.user ?? '';
+    const roleId = req.params.role ?? '';
+    const header = req.headers['x-audit-log-reason'];
+    const member = guild.members.get(userId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    let reply: Reply;
+    if (!member) reply = unknownMember();
+    else if (!role) reply = unknownRole();
+    else if (!this.botManages(guild, role)) reply = missingPermissions();
+    else {
+      if (method === 'PUT' && !member.roles.includes(roleId)) member.roles.push(roleId);
+      if (method === 'DELETE') member.roles = member.roles.filter((held) => held !== roleId);
+      reply = noContent();
+    }
+    this.roleChanges.push({ method, guildId: guild.id, userId, roleId, reason: header === undefined ? undefined : safeDecode(header), status: reply.status });
+    return reply;
+  }
+
+  /** Whether the bot may give and take `role`: Manage Roles (or Administrator) and a highest role above it; never @everyone nor a managed role. */
+  private botManages(guild: GuildState, role: RoleState): boolean {
+    if (role.id === guild.id || role.managed) return false;
+    const mine = guild.roles.filter((candidate) => guild.members.get(this.botUser.id)?.roles.includes(candidate.id));
+    const everyone = guild.roles.find((candidate) => candidate.id === guild.id)!;
+    const permissions = [everyone, ...mine].reduce((all, candidate) => all | candidate.permissions, 0n);
+    if ((permissions & (PermissionFlagsBits.ManageRoles | PermissionFlagsBits.Administrator)) === 0n) return false;
+    return mine.some((candidate) => compareRoles(candidate, role) > 0);
+  }
+
   private channelsOf(guild: GuildState): ChannelState[] {
     return guild.channelIds.map((id) => this.channels.get(id)).filter((c): c is ChannelState => c !== undefined);
   }
@@ -1595,4 +1691,11 @@ function safeDecode(segment: string): string {
 function testPattern(pattern: RegExp, text: string): boolean {
   pattern.lastIndex = 0;
   return pattern.test(text);
+}
+
+/** Discord's role order: by position, and between equal positions the older role (the lower id) is higher. */
+function compareRoles(a: RoleState, b: RoleState): number {
+  if (a.position !== b.position) return a.position - b.position;
+  const [idA, idB] = [BigInt(a.id), BigInt(b.id)];
+  return idA === idB ? 0 : idA < idB ? 1 : -1;
 }

@@ -38,6 +38,8 @@ export const unknownChannel = (): Reply => apiError(404, 10003, 'Unknown Channel
 export const unknownGuild = (): Reply => apiError(404, 10004, 'Unknown Guild');
 export const unknownMember = (): Reply => apiError(404, 10007, 'Unknown Member');
 export const unknownMessage = (): Reply => apiError(404, 10008, 'Unknown Message');
+export const unknownRole = (): Reply => apiError(404, 10011, 'Unknown Role');
+export const missingPermissions = (): Reply => apiError(403, 50013, 'Missing Permissions');
 export const unknownUser = (): Reply => apiError(404, 10013, 'Unknown User');
 export const unknownWebhook = (): Reply => apiError(404, 10015, 'Unknown Webhook');
 export const unknownCommand = (): Reply => apiError(404, 10063, 'Unknown application command');

@@ -148,6 +148,18 @@ export interface RecordedRequest {
   response?: unknown;
 }
 
+/** A role given (`PUT`) or taken (`DELETE`) through `/guilds/:guild/members/:user/roles/:role`. */
+export interface RoleChange {
+  method: 'PUT' | 'DELETE';
+  guildId: string;
+  userId: string;
+  roleId: string;
+  /** The `X-Audit-Log-Reason` header, decoded; undefined when the request carried none. */
+  reason: string | undefined;
+  /** What the fake answered: 204, or the error's status (403 / 50013, 404 / 10007 or 10011). */
+  status: number;
+}
+
 export interface InjectedResponse {
   status: number;
   body: unknown;
