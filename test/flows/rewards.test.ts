@@ -175,6 +175,22 @@ describe('/shop-admin rewards: roles for buyers', () => {
     expect(changesFor(other.user.id).map((change) => change.roleId)).toEqual([goldRole]);
   });
 
+  it('gives the role once when the store reports the link paid, with a restart between the payment and the poll', async () => {
+    const buyer = new Member(h);
+    const issued = await steps.checkout(buyer, 'Paid_Buyer', VIP_30);
+    await h.bot.services.payments.tick(); // the watcher's first look at the server: nothing bought yet
+    h.store.pay(issued.url);
+    await h.restart();
+    for (let round = 0; round < 3; round += 1) {
+      h.clock.advance(30_000);
+      await h.bot.services.payments.tick();
+    }
+    expect(changesFor(buyer.user.id).map(({ method, roleId, reason }) => ({ method, roleId, reason }))).toEqual([
+      { method: 'PUT', roleId: vipRole, reason: `Shop: paid link ${issued.id}, for 30 days` },
+    ]);
+    expect(h.discord.memberRoles(guildId, buyer.user.id)).toContain(vipRole);
+  });
+
   it('takes a timed role back when its time is up, after a restart too, and a rebuy extends it', async () => {
     const buyer = new Member(h);
     const first = await steps.checkout(buyer, 'Timed', VIP_30);
