@@ -5,9 +5,13 @@ import { checkoutFeature } from './checkout/index.js';
 import { linksFeature } from './links/index.js';
 import { myLinksFeature } from './my-links/index.js';
 import { shopFeature } from './shop/index.js';
+import { topFeature } from './top/index.js';
 
 /**
  * Every feature the bot has, one folder each. Only the composition root (src/app.ts) reads this
  * list: the router takes the features' commands and routes from it, and so does registration.
  */
-export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature];
+/** The shop panel's editor, for the panels' goal refresher the composition root schedules. */
+export { panelEditor } from './admin/panel.js';
+
+export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature, topFeature];

@@ -1,5 +1,5 @@
 import { Client, Events, GatewayIntentBits, Options, type ClientOptions, type Interaction, type REST } from 'discord.js';
-import { features } from '../commands/index.js';
+import { features, panelEditor } from '../commands/index.js';
 import type { BotServices } from './bot-services.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -42,6 +42,9 @@ import { PaymentWatchStore } from './storage/payment-watch.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
 import { settledLinkListener } from './discord/payment-links/settled-links.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
+import { ShopCommunity } from './services/community.js';
+import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
+import { PanelGoalsRepository } from './storage/panel-goals.js';
 
 export interface BotOptions {
   config: Config;
@@ -69,6 +72,8 @@ export interface BotOptions {
    * `services.payments.tick()` and moves the clock (tests and benchmarks). Default: every few seconds.
    */
   paymentWatch?: 'timer' | 'manual';
+  /** `manual`: the shop panels' goals are refreshed only by `services.panels.tick()` (tests). Default: every minute. */
+  panelRefresh?: 'timer' | 'manual';
 }
 
 /** In-flight interactions get this long to finish on shutdown; main.ts exits within 10 s in all. */
@@ -225,6 +230,19 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     },
   });
   paymentEvents.on((event) => rewards.onPayment(event));
+  // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
+  const community = new ShopCommunity({ clock, logger });
+  let editPanel: ReturnType<typeof panelEditor> | undefined;
+  const panels = new PanelRefresher({
+    guilds: () => [...client.guilds.cache.keys()],
+    settings: guildSettings,
+    stores: directory,
+    community,
+    state: new PanelGoalsRepository(storage.keyv, logger),
+    clock,
+    logger,
+    edit: (edit) => (editPanel ? editPanel(edit) : Promise.resolve('failed')),
+  });
   const services: BotServices = {
     logger,
     clock,
@@ -237,6 +255,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     links: new PaymentLinks(paymentLinks, clock, payments),
     setup: new GuildSetup(guildSettings, clock),
     rewards,
+    community,
+    panels,
     storage: repositories,
     delivery,
     guildLog,
@@ -248,6 +268,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
 
   const linkPruner = schedulePruning(services.storage.paymentLinks, storage.sweepExpired, clock, logger, coordination);
   const roleExpiry = scheduleRoleExpiry(rewards, logger, coordination);
+  editPanel = panelEditor(client, services);
+  // Each process refreshes the panels of the guilds on its own shards (client.guilds), so the job's name carries them.
+  const panelRefresh = schedulePanelRefresh(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(','), logger, coordination);
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
@@ -284,6 +307,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       if (options.paymentWatch !== 'manual') payments.start();
       // Ended roles are taken back through Discord: from the moment the bot is connected.
       await roleExpiry.start();
+      if (options.panelRefresh !== 'manual') await panelRefresh.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -304,6 +328,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await linkPruner.stop();
     await payments.stop();
     await roleExpiry.stop();
+    await panelRefresh.stop();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

@@ -19,6 +19,8 @@ import type { PaymentWatchStore } from './storage/payment-watch.js';
 import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentWatcher } from './services/payment-watch/watcher.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
+import type { ShopCommunity } from './services/community.js';
+import type { PanelRefresher } from './services/panel-refresh.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -55,6 +57,10 @@ export interface BotServices {
   setup: GuildSetup;
   /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */
   rewards: RoleRewards;
+  /** Goals, top supporters and latest purchases the shop publishes (read leniently; a 404 switches one off for a while). */
+  community: ShopCommunity;
+  /** Keeps the shop panels' goals current (its rounds: `tick()`), and notes what a freshly posted panel shows. */
+  panels: PanelRefresher;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

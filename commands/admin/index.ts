@@ -10,7 +10,7 @@ import { REWARD_DAYS } from '../../src/services/rewards.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, saveLicense, startLicenseChange } from './license.js';
-import { localeChoices, shopAdminNames } from './names.js';
+import { localeChoices, purchaseFeedNicksChoices, shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
 import { addReward, listRewards, removeReward, rewardChoices } from './rewards.js';
@@ -92,6 +92,14 @@ const adminCommand = slashCommand({
             type: ApplicationCommandOptionType.String,
             ...localizedOption(settingsTexts, 'reset'),
             choices: [resetChoice('logChannel'), resetChoice('moderatorRole')],
+          },
+          {
+            type: ApplicationCommandOptionType.String,
+            ...localizedOption(settingsTexts, 'purchaseFeedNicks'),
+            choices: [
+              { name: en.admin.feedNicksShown, value: purchaseFeedNicksChoices.show, name_localizations: { pl: pl.admin.feedNicksShown } },
+              { name: en.admin.feedNicksHidden, value: purchaseFeedNicksChoices.hide, name_localizations: { pl: pl.admin.feedNicksHidden } },
+            ],
           },
         ],
       },

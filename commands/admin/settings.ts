@@ -6,7 +6,7 @@ import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
-import { localeChoices, shopAdminNames } from './names.js';
+import { localeChoices, purchaseFeedNicksChoices, shopAdminNames } from './names.js';
 
 /** /shop-admin settings: the log channel, moderator role, multi-server carts, link lifetime, cooldown and language. */
 
@@ -21,6 +21,7 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   const cooldown = options.getInteger(names.checkoutCooldownSeconds, false);
   const locale = options.getString(names.locale, false);
   const reset = options.getString(names.reset, false);
+  const feedNicks = options.getString(names.purchaseFeedNicks, false);
 
   if (logChannel) {
     const problem = await channelProblem(interaction, logChannel.id, ctx);
@@ -39,6 +40,7 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   if (cooldown !== null) changes.checkoutCooldownSeconds = cooldown;
   if (locale === localeChoices.en || locale === localeChoices.pl) changes.locale = locale;
   if (locale === localeChoices.auto) changes.locale = null;
+  if (feedNicks === purchaseFeedNicksChoices.show || feedNicks === purchaseFeedNicksChoices.hide) changes.purchaseFeedNicks = feedNicks;
   // The reset choices are valued as the options they clear (see the definition).
   if (reset === names.logChannel) changes.logChannelId = null;
   if (reset === names.moderatorRole) changes.moderatorRoleId = null;
@@ -82,6 +84,8 @@ export function describeSetting(t: Messages, name: keyof GuildSettings, settings
       return a.seconds(settings.checkoutCooldownSeconds);
     case 'locale':
       return settings.locale ?? a.localeAuto;
+    case 'purchaseFeedNicks':
+      return settings.purchaseFeedNicks === 'hide' ? a.feedNicksHidden : a.feedNicksShown;
     case 'license':
       return settings.license ? `\`${settings.license.fingerprint}\`` : a.none;
     default:
@@ -97,6 +101,7 @@ export const EDITABLE_SETTINGS = [
   ['linkLifetimeHours', 'linkLifetimeHours'],
   ['checkoutCooldownSeconds', 'checkoutCooldownSeconds'],
   ['locale', 'locale'],
+  ['purchaseFeedNicks', 'purchaseFeedNicks'],
 ] as const satisfies readonly (readonly [keyof GuildSettings, keyof Messages['admin']['settingNames']])[];
 
 export function settingsView(t: Messages, settings: GuildSettings, notice?: string): View {

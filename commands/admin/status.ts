@@ -1,3 +1,4 @@
+import type { CommunityOff } from '../../src/services/community.js';
 import type { APIEmbedField } from 'discord.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
@@ -41,6 +42,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
+      ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
     }),
   );
 }
@@ -65,6 +67,8 @@ export interface StatusFacts {
   latencyMs: number;
   /** Roles for buyers, when the guild has any: how many, or the ones the bot cannot give now and why. */
   rewards?: string;
+  /** The community endpoints (goals, top supporters) a 404 switched off for the license. */
+  community?: CommunityOff[];
 }
 
 export function statusView(t: Messages, facts: StatusFacts): View {
@@ -106,6 +110,13 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
   );
   if (facts.rewards) fields.push({ name: t.rewards.title, value: facts.rewards });
+  const off = facts.community ?? [];
+  const first = off[0];
+  if (first) {
+    const endpoints = off.map((entry) => `\`${entry.endpoint}\``).join(', ');
+    const message = first.message ? clip(plain(first.message), 200) : undefined;
+    fields.push({ name: t.community.statusLabel, value: t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R')) });
+  }
   return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
 }
 

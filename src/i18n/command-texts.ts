@@ -3,6 +3,7 @@ import type { cartNames } from '../../commands/cart/names.js';
 import type { checkoutNames } from '../../commands/checkout/names.js';
 import type { linksNames } from '../../commands/links/names.js';
 import type { shopNames } from '../../commands/shop/names.js';
+import type { shopTopNames } from '../../commands/top/names.js';
 import type { CommandNames } from '../discord/command-names.js';
 
 /**
@@ -18,6 +19,7 @@ export interface CommandNamesByKey {
   checkout: typeof checkoutNames;
   links: typeof linksNames;
   shopAdmin: typeof shopAdminNames;
+  shopTop: typeof shopTopNames;
 }
 
 export type CommandKey = keyof CommandNamesByKey;

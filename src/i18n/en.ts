@@ -61,6 +61,7 @@ export const enCommands: EnglishCommandTexts = {
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
           reset: { description: 'Clear a setting back to none' },
+          purchaseFeedNicks: { description: "Show buyers' nicks in /shop-top and the purchase feed, or “a player”" },
         },
       },
       refresh: { description: 'Drop the cached offer and read it again' },
@@ -88,6 +89,10 @@ export const enCommands: EnglishCommandTexts = {
         },
       },
     },
+  },
+  shopTop: {
+    description: "The shop's top supporters and a server's latest purchases",
+    options: { server: { description: 'Which server (name or slug); default: the first one' } },
   },
 };
 
@@ -191,6 +196,8 @@ export const en = {
     localeAuto: "the server's language",
     /** The choice of `/shop-admin settings locale` that follows the server's language (the others are the languages' own names). */
     localeChoiceAuto: 'Auto (server language)',
+    feedNicksShown: "Show buyers' nicks",
+    feedNicksHidden: 'Hide nicks (“a player”)',
     channelNotText: (channel: string) => `${channel} is not a text channel. Pick a text channel.`,
     channelNoAccess: (channel: string) =>
       `I can't post in ${channel}: give me View Channel, Send Messages and Embed Links there, then try again.`,
@@ -207,6 +214,7 @@ export const en = {
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
+      purchaseFeedNicks: "Buyers' nicks",
       rewards: 'Roles for buyers',
     },
 
@@ -570,6 +578,25 @@ export const en = {
     pageTotal: 'Estimated total',
     pageRealShop: 'The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with /shop-admin license set.',
     pageNotFound: 'This demo payment link is unknown or has expired.',
+  },
+  /** Goals on the shop panel and /shop-top (src/services/community.ts): amounts are never shown. */
+  community: {
+    goalsOf: (server: string) => `🎯 Goals · ${server}`,
+    percent: (value: number) => `${value} %`,
+    goalReached: '✅ Goal reached',
+    topTitle: (server: string) => `🏆 ${server} — top supporters`,
+    supportersTitle: 'Top supporters (by purchases)',
+    latestTitle: 'Latest purchases',
+    topFooter: 'As the shop reports them. Amounts are not shown: the shop does not say what unit they are in.',
+    purchases: (count: number) => (count === 1 ? '1 purchase' : `${count} purchases`),
+    aPlayer: 'a player',
+    anItem: 'an item',
+    none: 'Nothing yet.',
+    notPublished: 'This shop does not publish that.',
+    notNow: "The shop didn't answer this right now; try again in a moment.",
+    statusLabel: 'Goals and top supporters',
+    statusOff: (endpoints: string, message: string | undefined, since: string, retry: string) =>
+      `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to ${endpoints} ${since}, so the panel and /shop-top leave that out. It asks again ${retry}.`,
   },
 };
 

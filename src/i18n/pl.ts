@@ -67,6 +67,7 @@ export const plCommands: PolishCommandTexts = {
           checkoutCooldownSeconds: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
           reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
+          purchaseFeedNicks: { name: 'nicki-kupujących', description: 'Pokazuj nicki kupujących w /sklep-top i w kanale zakupów albo „gracz”' },
         },
       },
       refresh: { name: 'odśwież', description: 'Wyczyść zapamiętaną ofertę i pobierz ją ponownie' },
@@ -98,6 +99,11 @@ export const plCommands: PolishCommandTexts = {
         },
       },
     },
+  },
+  shopTop: {
+    name: 'sklep-top',
+    description: 'Najwięksi wspierający sklepu i ostatnie zakupy na serwerze',
+    options: { server: { name: 'serwer', description: 'Który serwer (nazwa lub slug); domyślnie pierwszy' } },
   },
 };
 
@@ -193,6 +199,8 @@ export const pl: Messages = {
     seconds: (n) => `${n} s`,
     localeAuto: 'język serwera',
     localeChoiceAuto: 'Auto (język serwera)',
+    feedNicksShown: 'Pokazuj nicki kupujących',
+    feedNicksHidden: 'Ukryj nicki („gracz”)',
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
@@ -209,6 +217,7 @@ export const pl: Messages = {
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między zamówieniami',
       locale: 'Język',
+      purchaseFeedNicks: 'Nicki kupujących',
       rewards: 'Role dla kupujących',
     },
 
@@ -566,5 +575,28 @@ export const pl: Messages = {
     pageTotal: 'Szacowana suma',
     pageRealShop: 'Serwer Discord wypróbowuje bota sklepu na wbudowanym sklepie demo. Jego administratorzy włączą prawdziwy sklep przez /sklep-admin licencja ustaw.',
     pageNotFound: 'Ten demonstracyjny link do płatności jest nieznany albo wygasł.',
+  },
+  community: {
+    goalsOf: (server) => `🎯 Cele · ${server}`,
+    percent: (value) => `${value} %`,
+    goalReached: '✅ Cel osiągnięty',
+    topTitle: (server) => `🏆 ${server} — najwięksi wspierający`,
+    supportersTitle: 'Najwięksi wspierający (wg liczby zakupów)',
+    latestTitle: 'Ostatnie zakupy',
+    topFooter: 'Tak, jak podaje sklep. Kwot nie pokazujemy: sklep nie mówi, w jakiej są jednostce.',
+    purchases: (count) => {
+      const lastTwo = count % 100;
+      const last = count % 10;
+      if (count === 1) return '1 zakup';
+      return last >= 2 && last <= 4 && (lastTwo < 12 || lastTwo > 14) ? `${count} zakupy` : `${count} zakupów`;
+    },
+    aPlayer: 'gracz',
+    anItem: 'przedmiot',
+    none: 'Na razie nic.',
+    notPublished: 'Ten sklep tego nie udostępnia.',
+    notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
+    statusLabel: 'Cele i najwięksi wspierający',
+    statusOff: (endpoints, message, since, retry) =>
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Zapyta ponownie ${retry}.`,
   },
 };

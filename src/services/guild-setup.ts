@@ -13,7 +13,7 @@ export { SETTING_BOUNDS } from '../storage/guild-settings.js';
 
 /** The settings /shop-admin settings changes; absent ones stay as they are. */
 export type SettingsChange = Partial<
-  Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale'>
+  Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale' | 'purchaseFeedNicks'>
 >;
 
 export class GuildSetup {

@@ -42,6 +42,7 @@ import {
 } from './client-options.js';
 import type { StoreGate } from './gate.js';
 import { buyerListSchema, transactionInfoSchema, type BuyerRow, type TransactionInfo } from './payment-schemas.js';
+import { goalListSchema, richestListSchema, type GoalRow, type RichestRow } from './community-schemas.js';
 import { keyFingerprint } from '../security/license-id.js';
 import {
   envelopeSchema,
@@ -57,6 +58,7 @@ import {
 
 export type { CartLinkItem, PaymentLinkRequest, StoreClientOptions, StoreResponseInfo } from './client-options.js';
 export type { BuyerRow, TransactionInfo } from './payment-schemas.js';
+export type { GoalRow, RichestRow } from './community-schemas.js';
 
 /**
  * A payments read: the answer, or `not-supported` when the store answered 404 (the license's API
@@ -165,6 +167,22 @@ export class StoreClient {
   async transactionInfo(transactionId: string, options: ReadOptions = {}): Promise<PaymentRead<TransactionInfo>> {
     const path = `/v4/transaction/info/${pathSegment(transactionId)}`;
     return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: transactionInfoSchema, attempts: 1, ...lane(options) }));
+  }
+
+  /**
+   * GET /v4/server/{serverId}/goals (community SDK; docs/spaceis-api.md, "Goals and top supporters"):
+   * the server's goals. Read leniently, tried once (the panel's next refresh is its retry); a 404 is "not supported".
+   */
+  async goals(serverId: string, options: ReadOptions = {}): Promise<PaymentRead<GoalRow[]>> {
+    const path = `/v4/server/${pathSegment(serverId)}/goals`;
+    return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: goalListSchema, attempts: 1, ...lane(options) }));
+  }
+
+  /** GET /v4/server/{serverId}/richest?limit=… (community SDK): the server's top supporters, read like goals. */
+  async richest(serverId: string, limit: number, options: ReadOptions = {}): Promise<PaymentRead<RichestRow[]>> {
+    const count = Math.min(30, Math.max(1, Math.floor(limit)));
+    const path = `/v4/server/${pathSegment(serverId)}/richest?limit=${count}`;
+    return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: richestListSchema, attempts: 1, ...lane(options) }));
   }
 
   /** What a logger sees: never the key. */

@@ -57,6 +57,8 @@ const guildSettingsSchema = z.object({
   locale: z.enum(['en', 'pl']).nullable().default(null),
   /** The shop panel, so re-posting it replaces the old one. */
   panel: z.object({ channelId: snowflake, messageId: snowflake }).nullable().default(null),
+  /** Whether buyers' nicks are shown in what the bot shows of the shop's purchases (/shop-top, the purchase feed), or "a player". */
+  purchaseFeedNicks: z.enum(['show', 'hide']).default('show'),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

@@ -122,6 +122,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       storageAdapter: storage.wrap,
       // Rounds of the payment watcher run when a test calls services.payments.tick(), on the test's clock.
       paymentWatch: 'manual',
+      // So do the shop panels' goal refreshes: services.panels.tick().
+      panelRefresh: 'manual',
       ...(options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {}),
       // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },

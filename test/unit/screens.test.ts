@@ -12,6 +12,7 @@ import * as linksViews from '../../commands/links/views.js';
 import * as myLinksViews from '../../commands/my-links/views.js';
 import * as searchViews from '../../commands/shop/search-views.js';
 import * as shopViews from '../../commands/shop/views.js';
+import * as topViews from '../../commands/top/views.js';
 import * as dmViews from '../../src/discord/payment-links/dm-views.js';
 import * as logViews from '../../src/discord/views/log.js';
 import * as quantityPicker from '../../src/discord/views/quantity-picker.js';
@@ -20,7 +21,7 @@ import { loadDemoOffer, screensFor, type Screen } from '../../tools/screens/cata
 import { htmlToText, screenHtml, visibleText } from '../../tools/screens/html.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, dmViews, logViews, quantityPicker];
+const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {

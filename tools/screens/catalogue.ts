@@ -10,6 +10,7 @@ import { nothingFoundView, searchResultsView } from '../../commands/shop/search-
 import { demoConfirmView } from '../../commands/admin/demo.js';
 import { licenseModal } from '../../commands/admin/license.js';
 import { panelView } from '../../commands/admin/panel.js';
+import { topView } from '../../commands/top/views.js';
 import { rewardsView } from '../../commands/admin/rewards.js';
 import { serversView } from '../../commands/admin/servers.js';
 import { settingsView } from '../../commands/admin/settings.js';
@@ -134,6 +135,36 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     { id: 'rw000001', productId: vipPath.product.id, variantId: vip30.variant.id, serverName: survival.name, productName: 'VIP', variantName: vip30.variant.name, roleId: VIP_ROLE, days: 30, addedBy: OWNER, addedAt: NOW },
     { id: 'rw000002', productId: coinsPath.product.id, serverName: coinsPath.server.name, productName: coinsPath.product.name, roleId: SKY_ROLE, days: null, addedBy: OWNER, addedAt: NOW },
   ];
+  // What a shop publishes of its community (goals, top supporters): the demo shop publishes none, so these are made up.
+  const goals = [
+    {
+      serverId: survival.id,
+      serverName: survival.name,
+      goals: [
+        { name: locale === 'pl' ? 'Nowa mapa' : 'New map', percentage: 64, text: '320 / 500 zł', reached: false },
+        { name: locale === 'pl' ? 'Serwer 24/7' : 'Server 24/7', percentage: 100, text: '1000 / 1000 zł', reached: true },
+      ],
+    },
+  ];
+  const board = {
+    server: survival,
+    supporters: {
+      kind: 'ok' as const,
+      rows: [
+        { nick: 'Steve_123', purchases: 14 },
+        { nick: 'Alex', purchases: 9 },
+        { nick: undefined, purchases: 4 },
+        { nick: 'Notch', purchases: 2 },
+      ],
+    },
+    purchases: {
+      kind: 'ok' as const,
+      rows: [
+        { product: 'VIP', variant: vip30.variant.name, nick: 'Alex', at: NOW - 4 * 60_000 },
+        { product: coinsPath.product.name, variant: coins5000.variant.name, nick: 'Steve_123', at: NOW - 3 * 3_600_000 },
+      ],
+    },
+  };
   const member = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'members', caption, place: 'ephemeral', message, ...extra });
   const admin = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'admins', caption, place: 'ephemeral', message, ...extra });
   const moderator = (id: string, view: string, caption: string, message: View): Screen => ({ id, view, audience: 'moderators', caption, place: 'ephemeral', message });
@@ -173,6 +204,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     })),
     member('my-links', 'buyerLinksView', 'My payment links (from /cart): pending, paid, payment failed, withdrawn', buyerLinksView(t, { owner: OWNER, links: [link, paid, failed, revoked], page: 0, lifetimeHours: 24, now: NOW })),
     member('dm-withdrawn', 'withdrawnDmView', 'The DM after a moderator withdrew the link', withdrawnDmView(t, link, GUILD), { place: 'dm' }),
+    member('shop-top', 'topView', '/shop-top: top supporters (purchase counts) and the latest purchases', topView(t, board)),
     member('dm-paid', 'settledDmView', 'The DM once the shop reported the order paid', settledDmView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-payment-failed', 'settledDmView', 'The DM once the shop reported the payment failed', settledDmView(t, failed, { status: 'failed', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-payment-expired', 'settledDmView', 'The DM once the shop reported the payment expired', settledDmView(t, failed, { status: 'expired', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
@@ -184,6 +216,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('admin-settings', 'settingsView', '/shop-admin settings', settingsView(t, settings, t.admin.settingsSaved)),
     admin('admin-rewards', 'rewardsView', '/shop-admin rewards: roles for buyers (one role the bot can no longer give)', rewardsView(t, rewards, (role) => (role === SKY_ROLE ? ['role-above-bot'] : []), t.rewards.added(`**VIP** — ${vip30.variant.name} (${survival.name})`, `<@&${VIP_ROLE}>`, t.rewards.forDays(30)))),
     admin('admin-panel', 'panelView', '/shop-admin panel: the public panel', panelView(t, GUILD, demo.servers), { place: 'channel' }),
+    admin('admin-panel-goals', 'panelView', "The panel with the shop's goals", panelView(t, GUILD, demo.servers, goals), { place: 'channel' }),
     admin('log-link-issued', 'logEventView', 'Log channel: a link issued', logEventView(t, { kind: 'link-issued', userId: MEMBER, nick: link.nick, linkId: link.id, items: link.items }), { place: 'channel' }),
     admin('log-setting-changed', 'logEventView', 'Log channel: a setting changed', logEventView(t, { kind: 'setting-changed', userId: OWNER, setting: t.admin.settingNames.license, before: '`3f9a1c2e`', after: t.admin.demoLicenseName }), { place: 'channel' }),
     admin('log-license-problem', 'logEventView', 'Log channel: a license problem', logEventView(t, { kind: 'license-problem', status: 402, apiMessage: 'license is not active' }), { place: 'channel' }),

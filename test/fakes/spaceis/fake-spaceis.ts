@@ -114,7 +114,7 @@ export interface ShopFixture {
 // Control types
 // ---------------------------------------------------------------------------------------------
 
-export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'latestBuyers' | 'transactionInfo';
+export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'latestBuyers' | 'transactionInfo' | 'goals' | 'richest';
 
 /** What the store says of a transaction in `/v4/transaction/info` (`fail`, not `failed`: the official spelling). */
 export type FakeTransactionStatus = 'pending' | 'paid' | 'fail' | 'expired';
@@ -235,6 +235,12 @@ export class FakeSpaceIs {
   buyersDates: 'warsaw' | 'iso' | 'none' = 'warsaw';
   /** License keys whose API has no payment endpoints: latest_buyers and transaction/info answer 404. */
   readonly noPaymentEndpoints = new Set<string>();
+  /** `GET /v4/server/{s}/goals` rows by server id, sent as set (community SDK: `id, name, percentage, formattedText`); none: `[]`. */
+  readonly goals = new Map<string, unknown[]>();
+  /** `GET /v4/server/{s}/richest` rows by server id (community SDK: `nick, amount, totalBuys`), cut to `limit`; none: `[]`. */
+  readonly richest = new Map<string, unknown[]>();
+  /** License keys whose API has neither goals nor richest: both answer 404. */
+  readonly noCommunityEndpoints = new Set<string>();
 
   readonly #server: Server;
   readonly #faults = new Map<FakeRoute, Fault[]>();
@@ -425,7 +431,15 @@ export class FakeSpaceIs {
     const shop = keyShop ?? this.shop;
     if (shop.licenseInactive) return errorReply(402, 'license is not active');
     if ((match.route === 'latestBuyers' || match.route === 'transactionInfo') && this.noPaymentEndpoints.has(bearer ?? '')) return errorReply(404, 'not found');
+    if ((match.route === 'goals' || match.route === 'richest') && this.noCommunityEndpoints.has(bearer ?? '')) return errorReply(404, 'not found');
     switch (match.route) {
+      case 'goals':
+      case 'richest': {
+        const server = findServerByParam(shop, match.params[0] ?? '');
+        if (!server) return errorReply(404, 'server not found');
+        const limit = Number(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('limit') ?? 10);
+        return ok(match.route === 'goals' ? (this.goals.get(server.id) ?? []) : (this.richest.get(server.id) ?? []).slice(0, limit));
+      }
       case 'servers':
         return ok(shop.servers.map(renderServer));
       case 'server':
@@ -601,6 +615,7 @@ function classify(method: string, segments: string[]): RouteMatch | undefined {
   }
   if (method === 'POST' && parts.length === 3 && a === 'cart' && b === 'paymentUrl') return { route: 'paymentUrl', params: [] };
   if (method === 'GET' && parts.length === 4 && a === 'server' && b && c === 'latest_buyers') return { route: 'latestBuyers', params: [b] };
+  if (method === 'GET' && parts.length === 4 && a === 'server' && b && (c === 'goals' || c === 'richest')) return { route: c, params: [b] };
   if (method === 'GET' && parts.length === 4 && a === 'transaction' && b === 'info' && c) return { route: 'transactionInfo', params: [c] };
   return undefined;
 }

@@ -118,7 +118,13 @@ describe('hostile store names', () => {
     await serversMenu((values) => values.slice(1)); // hide the hostile server: its name is in the log entry
     const saved = await serversMenu((values) => values);
     expect(saved.message!.content).toContain('/shop now offers');
+    // Goals on the panel and /shop-top: the store's goal texts and buyers' nicks are names too.
+    const survivalId = h.store.shop.servers[0]!.id;
+    h.store.goals.set(survivalId, [{ id: 1, name: PRODUCT, percentage: 40, formattedText: DESCRIPTION }]);
+    h.store.richest.set(survivalId, [{ nick: VARIANT, amount: 1, totalBuys: 2 }]);
     await admin.sub('shop-admin', 'panel', { channel: logChannel });
+    await buyer.run('shop-top', { server: 'SkyBlock' });
+    await buyer.run('shop-top');
 
     const bodies = h.discord.requests
       .filter((request) => ['POST', 'PATCH'].includes(request.method) && /\/(callback|messages|webhooks)/.test(request.path))

@@ -1,0 +1,40 @@
+import { slashCommand, type Feature } from '../../src/discord/feature.js';
+import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
+import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
+import { clip } from '../../src/discord/text.js';
+import { matchServer } from '../../src/services/catalog.js';
+import { serverChoices } from '../shop/autocomplete.js';
+import { readerFor } from '../shop/navigate.js';
+import { shopTopNames } from './names.js';
+import { topView } from './views.js';
+
+/**
+ * /shop-top (/sklep-top): the shop's top supporters and the latest purchases of one server
+ * (`server:`, or the first the guild offers), answered privately. What is read and shown, and
+ * what never is: src/services/community.ts.
+ */
+
+const texts = commandTexts('shopTop', shopTopNames);
+
+async function showTop(ctx: ShopContext, serverInput: string | undefined): Promise<void> {
+  const { t } = ctx;
+  const servers = await readerFor(ctx).servers();
+  const server = serverInput ? matchServer(servers, serverInput) : servers[0];
+  if (!server) {
+    return ctx.respond.show({ content: servers.length === 0 ? t.shop.noServers : t.shop.unknownServer(clip(serverInput ?? '', 100)), embeds: [], components: [] });
+  }
+  // The store is asked (no cache): "thinking…" first.
+  await ctx.respond.defer();
+  const board = await ctx.services.community.topBoard(ctx.shop, server, { hideNicks: ctx.settings.purchaseFeedNicks === 'hide', lane: ctx.guildId });
+  return ctx.respond.show(topView(t, board));
+}
+
+const topCommand = slashCommand({
+  name: shopTopNames.name,
+  preconditions: [shopConfigured],
+  definition: () => guildCommand(texts, { options: [optionalText(texts, 'server', { autocomplete: true, max_length: 100 })] }),
+  run: (interaction, ctx) => showTop(ctx, interaction.options.getString(shopTopNames.options.server) ?? undefined),
+  autocomplete: async (interaction, ctx) => interaction.respond(await serverChoices(ctx, interaction.options.getFocused())),
+});
+
+export const topFeature: Feature = { name: 'top', command: topCommand, components: [] };

@@ -1,0 +1,43 @@
+import type { APIEmbed } from 'discord.js';
+import type { View } from '../../src/discord/respond.js';
+import { discordTime } from '../../src/discord/payment-links/link-text.js';
+import { clip, LIMITS, plain } from '../../src/discord/text.js';
+import type { Messages } from '../../src/i18n/index.js';
+import type { BoardList, Purchase, Supporter, TopBoard } from '../../src/services/community.js';
+
+const TOP_COLOR = 0xf59f00;
+
+/** /shop-top: the server's top supporters (purchase counts only, never amounts) and its latest purchases (never method or amount). */
+export function topView(t: Messages, board: TopBoard): View {
+  const c = t.community;
+  const embed: APIEmbed = {
+    title: clip(c.topTitle(plain(board.server.name)), LIMITS.embedTitle),
+    color: TOP_COLOR,
+    fields: [
+      { name: c.supportersTitle, value: clip(listText(t, board.supporters, (row, index) => supporterLine(t, row, index)), LIMITS.fieldValue) },
+      { name: c.latestTitle, value: clip(listText(t, board.purchases, (row) => purchaseLine(t, row)), LIMITS.fieldValue) },
+    ],
+    footer: { text: c.topFooter },
+  };
+  return { content: '', embeds: [embed], components: [] };
+}
+
+function listText<T>(t: Messages, list: BoardList<T>, line: (row: T, index: number) => string): string {
+  if (list.kind === 'not-published') return t.community.notPublished;
+  if (list.kind === 'failed') return t.community.notNow;
+  return list.rows.length > 0 ? list.rows.map(line).join('\n') : t.community.none;
+}
+
+function who(t: Messages, nick: string | undefined): string {
+  return nick ? plain(clip(nick, 32)) : t.community.aPlayer;
+}
+
+function supporterLine(t: Messages, row: Supporter, index: number): string {
+  const medal = ['🥇', '🥈', '🥉'][index] ?? `${index + 1}.`;
+  return `${medal} **${who(t, row.nick)}**${row.purchases === undefined ? '' : ` · ${t.community.purchases(row.purchases)}`}`;
+}
+
+function purchaseLine(t: Messages, row: Purchase): string {
+  const item = [row.product, row.variant].filter((part): part is string => Boolean(part)).map((part) => plain(clip(part, 80))).join(' — ') || t.community.anItem;
+  return `• ${item} · ${who(t, row.nick)}${row.at === undefined ? '' : ` · ${discordTime(row.at, 'R')}`}`;
+}

@@ -1,0 +1,106 @@
+import type { Clock } from '../clock.js';
+import type { Coordination } from '../coordination/coordination.js';
+import type { Logger } from '../logger.js';
+import type { Server } from '../spaceis/schemas.js';
+import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { PanelGoalsRepository } from '../storage/panel-goals.js';
+import { goalsHash, type ServerGoals, type ShopCommunity } from './community.js';
+import { scheduleJob, type ScheduledJob } from './scheduled-job.js';
+import type { StoreDirectory } from './store-directory.js';
+
+/** The panel is edited at most this often, and its goals read at most this often. */
+export const PANEL_REFRESH_MS = 5 * 60_000;
+/** How often the refresher looks at the panels (each one is read only when its 5 minutes are up). */
+export const PANEL_TICK_MS = 60_000;
+
+/** The Discord side: draws the panel again with these goals. `gone`: the panel message no longer exists. */
+export type PanelEditor = (edit: {
+  guildId: string;
+  panel: { channelId: string; messageId: string };
+  servers: Server[];
+  goals: ServerGoals[];
+  demo: boolean;
+}) => Promise<'edited' | 'gone' | 'failed'>;
+
+/**
+ * Keeps each guild's shop panel's goals current (docs: README, "Panel"): every minute it looks at
+ * the guilds this process serves that have a panel, reads the goals of their offered servers at
+ * most every 5 minutes (after the license's gate is quiet, so members never wait behind it), and
+ * has the panel edited only when what it shows changed. What the panel shows is remembered in
+ * storage (a hash and when), so a restart does not edit every panel again.
+ */
+export class PanelRefresher {
+  constructor(
+    private readonly options: {
+      guilds: () => string[];
+      settings: GuildSettingsRepository;
+      stores: StoreDirectory;
+      community: ShopCommunity;
+      state: PanelGoalsRepository;
+      clock: Clock;
+      logger: Logger;
+      edit: PanelEditor;
+    },
+  ) {}
+
+  /** The goals of the guild's offered servers, for a panel about to be posted (the admin waits: no quiet wait). */
+  async goalsFor(guildId: string, servers: readonly Server[]): Promise<ServerGoals[]> {
+    const shop = await this.options.stores.forGuild(guildId);
+    if (!shop) return [];
+    return (await this.options.community.panelGoals(shop, servers, { lane: guildId })) ?? [];
+  }
+
+  /** A panel was just posted showing these goals. */
+  async noteShown(guildId: string, goals: readonly ServerGoals[]): Promise<void> {
+    const now = this.options.clock.now();
+    await this.options.state.set(guildId, { hash: goalsHash(goals), shownAt: now, checkedAt: now });
+  }
+
+  /** One round over the panels (the timer's; tests call it after moving the clock). */
+  async tick(): Promise<void> {
+    for (const guildId of this.options.guilds()) {
+      try {
+        await this.#refresh(guildId);
+      } catch (error) {
+        this.options.logger.warn({ err: error, guild: guildId }, 'could not refresh the shop panel');
+      }
+    }
+  }
+
+  async #refresh(guildId: string): Promise<void> {
+    const { settings, stores, community, state, clock, edit } = this.options;
+    const guild = await settings.get(guildId);
+    if (!guild.panel) return;
+    const last = await state.get(guildId);
+    if (last && clock.now() - last.checkedAt < PANEL_REFRESH_MS) return;
+    const shop = stores.forSettings(guildId, guild);
+    if (!shop) return;
+    await shop.gate.whenQuiet();
+    const hidden = new Set(guild.hiddenServerIds);
+    const servers = (await shop.offers.servers(guildId)).filter((server) => !hidden.has(server.id));
+    const goals = await community.panelGoals(shop, servers, { quiet: true, lane: guildId });
+    if (goals === undefined) return;
+    const hash = goalsHash(goals);
+    const now = clock.now();
+    if (last && last.hash === hash) {
+      await state.set(guildId, { ...last, checkedAt: now });
+      return;
+    }
+    const outcome = await edit({ guildId, panel: guild.panel, servers, goals, demo: shop.source === 'demo' });
+    if (outcome === 'failed') return;
+    await state.set(guildId, { hash, shownAt: now, checkedAt: now });
+  }
+}
+
+/** The refresher on its timer: one round a minute; processes sharing storage refresh the guilds of their own shards. */
+export function schedulePanelRefresh(refresher: PanelRefresher, name: string, logger: Logger, coordination: Pick<Coordination, 'runAlone'>): ScheduledJob {
+  return scheduleJob({
+    name: `panel-goals:${name}`,
+    everyMs: PANEL_TICK_MS,
+    logger,
+    coordination,
+    doing: 'refreshing shop panels',
+    failed: 'could not refresh shop panels',
+    work: () => refresher.tick(),
+  });
+}

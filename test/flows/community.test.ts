@@ -1,0 +1,181 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+import { PANEL_REFRESH_MS } from '../../src/services/panel-refresh.js';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
+import { findVariant } from '../fakes/spaceis/fixtures.js';
+import { Member } from '../support/buyer.js';
+import { LICENSE_KEY, useHarness, type Harness } from '../support/harness.js';
+import { textOf } from '../support/ui.js';
+
+/**
+ * Issue 23, goals and top supporters: the panel's goals as bars, refreshed in place only when they
+ * change and at most every 5 minutes; /shop-top with purchase counts (never amounts) and the latest
+ * purchases (never method or amount); nicks hidden by the guild's setting; a shop without these endpoints.
+ */
+
+const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
+
+function serverIds(h: Harness): { survival: string; skyblock: string } {
+  const [survival, skyblock] = h.store.shop.servers;
+  return { survival: survival!.id, skyblock: skyblock!.id };
+}
+
+function panelEdits(h: Harness, messageId: string): number {
+  return h.discord.requests.filter((request) => request.method === 'PATCH' && request.path.endsWith(`/messages/${messageId}`)).length;
+}
+
+describe('goals on the shop panel', () => {
+  const h = useHarness();
+  let admin: Member;
+  let channelId: string;
+  beforeAll(() => {
+    admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    channelId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop' });
+  });
+
+  it('shows each offered server\'s goals as bars, a goal at 100 % as reached, and no goal of a hidden server', async () => {
+    const { survival, skyblock } = serverIds(h);
+    h.store.goals.set(survival, [
+      { id: 1, name: 'Nowa mapa', percentage: 30, formattedText: '150 / 500 zł', color: '#ff0000' },
+      { id: 2, name: 'Serwer 24/7', percentage: 130, formattedText: '650 / 500 zł' },
+      { id: 3, percentage: 10 }, // no name: not a goal the bot can show
+    ]);
+    h.store.goals.set(skyblock, [{ id: 4, name: 'Wyspy 2.0', percentage: 50, formattedText: '50 %' }]);
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { hiddenServerIds: [skyblock] });
+
+    await admin.sub('shop-admin', 'panel', { channel: channelId });
+    const panel = textOf(h.discord.messagesIn(channelId).at(-1)!);
+    expect(panel).toContain('🎯 Goals · Survival');
+    expect(panel).toContain('**Nowa mapa**\n▰▰▰▱▱▱▱▱▱▱ 30 %\n150 / 500 zł');
+    expect(panel).toContain(`**Serwer 24/7**\n▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}\n650 / 500 zł`);
+    expect(panel).not.toContain('130');
+    expect(panel).not.toContain('Wyspy 2.0');
+    expect(panel).not.toContain('SkyBlock');
+    expect(h.store.requestsTo('goals').map((request) => request.path)).toEqual([`/v4/server/${survival}/goals`]);
+  });
+
+  it('is edited in place only when the goals changed, and at most every 5 minutes', async () => {
+    const { survival } = serverIds(h);
+    const panel = h.discord.messagesIn(channelId).at(-1)!;
+    const reads = () => h.store.requestsTo('goals').length;
+    const before = reads();
+
+    // Just posted: nothing is read or edited for 5 minutes, whatever the store says meanwhile.
+    await h.bot.services.panels.tick();
+    h.clock.advance(60_000);
+    h.store.goals.set(survival, [{ id: 1, name: 'Nowa mapa', percentage: 40, formattedText: '200 / 500 zł' }]);
+    await h.bot.services.panels.tick();
+    h.clock.advance(3 * 60_000);
+    await h.bot.services.panels.tick();
+    expect(panelEdits(h, panel.id)).toBe(0);
+    expect(reads()).toBe(before);
+
+    // 5 minutes after the post: read, changed, edited once.
+    h.clock.advance(60_000);
+    await h.bot.services.panels.tick();
+    expect(panelEdits(h, panel.id)).toBe(1);
+    expect(textOf(h.discord.message(channelId, panel.id)!)).toContain('▰▰▰▰▱▱▱▱▱▱ 40 %\n200 / 500 zł');
+    expect(textOf(h.discord.message(channelId, panel.id)!)).not.toContain('Serwer 24/7');
+
+    // Unchanged goals (the store's own order of keys aside): read again after 5 minutes, never edited.
+    h.store.goals.set(survival, [{ formattedText: '200 / 500 zł', percentage: '40', name: 'Nowa mapa', id: 1 }]);
+    for (let minute = 0; minute < 11; minute++) {
+      h.clock.advance(60_000);
+      await h.bot.services.panels.tick();
+    }
+    expect(panelEdits(h, panel.id)).toBe(1);
+    expect(reads()).toBe(before + 3);
+
+    // A change is shown at the next 5-minute read, not before.
+    h.store.goals.set(survival, [{ id: 1, name: 'Nowa mapa', percentage: 100, formattedText: '500 / 500 zł' }]);
+    h.clock.advance(60_000);
+    await h.bot.services.panels.tick();
+    expect(panelEdits(h, panel.id)).toBe(1);
+    h.clock.advance(PANEL_REFRESH_MS);
+    await h.bot.services.panels.tick();
+    expect(panelEdits(h, panel.id)).toBe(2);
+    expect(textOf(h.discord.message(channelId, panel.id)!)).toContain(`▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}`);
+    // The buttons are still the panel's.
+    expect(h.discord.message(channelId, panel.id)!.components).toHaveLength(1);
+  });
+
+  it('keeps the panel as it is when the goals cannot be read, and a restart does not edit it again', async () => {
+    const panel = h.discord.messagesIn(channelId).at(-1)!;
+    const edits = panelEdits(h, panel.id);
+    h.store.failNext('goals', { status: 503, body: { success: false, message: 'down' } });
+    h.clock.advance(PANEL_REFRESH_MS);
+    await h.bot.services.panels.tick();
+    expect(panelEdits(h, panel.id)).toBe(edits);
+    await h.restart();
+    h.clock.advance(PANEL_REFRESH_MS);
+    await h.bot.services.panels.tick();
+    expect(panelEdits(h, panel.id)).toBe(edits);
+  });
+});
+
+describe('/shop-top', () => {
+  const h = useHarness();
+  let admin: Member;
+  beforeAll(() => {
+    admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    const { survival } = serverIds(h);
+    h.store.richest.set(survival, [
+      { nick: 'Steve', amount: 12345.67, totalBuys: 12 },
+      { nick: 'Alex', amount: '999.90', totalBuys: '3' },
+      { nick: 'Notch', amount: 5, totalBuys: 1 },
+      { amount: 1, totalBuys: 1 }, // no nick: dropped
+    ]);
+    const vip = findVariant(h.store.shop, 'VIP', '30 dni');
+    h.store.purchaseOnWebsite({ nick: 'Herobrine', items: [{ variantId: vip.variant.id, quantity: 1 }], date: h.clock.now() - 5 * 60_000 });
+  });
+
+  it('answers privately with the top supporters and their purchase counts, never amounts, and the latest purchases without method or amount', async () => {
+    const member = new Member(h);
+    const reply = await member.run('shop-top');
+    expect(reply.ephemeral).toBe(true);
+    const text = textOf(reply.message!);
+    expect(text).toContain('🏆 Survival — top supporters');
+    expect(text).toContain('🥇 **Steve** · 12 purchases\n🥈 **Alex** · 3 purchases\n🥉 **Notch** · 1 purchase');
+    expect(text).toContain(`• VIP — 30 dni · Herobrine · <t:${Math.floor((h.clock.now() - 5 * 60_000) / 1000)}:R>`);
+    for (const hidden of ['12345', '12 345', '999', 'blik', 'BLIK', 'zł', 'PLN']) expect(text).not.toContain(hidden);
+    expect(h.store.requestsTo('richest').at(-1)!.path).toBe(`/v4/server/${serverIds(h).survival}/richest?limit=10`);
+  });
+
+  it('speaks Polish, and takes another server by name', async () => {
+    const member = new Member(h, { locale: 'pl' });
+    const survival = textOf((await member.run('shop-top')).message!);
+    expect(survival).toContain('🥇 **Steve** · 12 zakupów');
+    expect(survival).toContain('🥈 **Alex** · 3 zakupy');
+    expect(survival).toContain(pl.community.latestTitle);
+    const sky = textOf((await member.run('shop-top', { server: 'SkyBlock' })).message!);
+    expect(sky).toContain('SkyBlock — najwięksi wspierający');
+    expect(sky).toContain(pl.community.none);
+  });
+
+  it('hides nicks when the guild says so', async () => {
+    const settings = await admin.sub('shop-admin', 'settings', { 'purchase-feed-nicks': 'hide' });
+    expect(textOf(settings.message!)).toContain(en.admin.feedNicksHidden);
+    const text = textOf((await new Member(h).run('shop-top')).message!);
+    expect(text).toContain(`🥇 **${en.community.aPlayer}** · 12 purchases`);
+    expect(text).toContain(`• VIP — 30 dni · ${en.community.aPlayer} ·`);
+    for (const nick of ['Steve', 'Alex', 'Notch', 'Herobrine']) expect(text).not.toContain(nick);
+    await admin.sub('shop-admin', 'settings', { 'purchase-feed-nicks': 'show' });
+    expect(textOf((await new Member(h).run('shop-top')).message!)).toContain('Steve');
+  });
+
+  it('says when the shop does not publish it, and /shop-admin status says so too', async () => {
+    h.store.noCommunityEndpoints.add(LICENSE_KEY);
+    const text = textOf((await new Member(h).run('shop-top')).message!);
+    expect(text).toContain(`${en.community.supportersTitle}\n${en.community.notPublished}`);
+    expect(text).toContain('VIP — 30 dni'); // latest purchases still shown
+    const status = textOf((await admin.sub('shop-admin', 'status')).message!);
+    expect(status).toContain(en.community.statusLabel);
+    expect(status).toContain('SpaceIs answered 404 (“not found”) to `richest`');
+    // Not asked again meanwhile.
+    const asked = h.store.requestsTo('richest').length;
+    await new Member(h).run('shop-top');
+    expect(h.store.requestsTo('richest')).toHaveLength(asked);
+  });
+});
