@@ -19,6 +19,7 @@ import type { PaymentWatchStore } from './storage/payment-watch.js';
 import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentWatcher } from './services/payment-watch/watcher.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
+import type { PurchaseFeedStore } from './storage/purchase-feed.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -31,6 +32,8 @@ export interface BotStorage {
   paymentWatch: PaymentWatchStore;
   /** Roles for buyers: the rewards admins set, and the timed grants. */
   rewards: RoleRewardRepository;
+  /** The purchase feed's registry of guilds and the transactions it posted per guild. */
+  purchaseFeed: PurchaseFeedStore;
 }
 
 /**

@@ -20,6 +20,8 @@ export const shopAdminNames = {
         checkoutCooldownSeconds: 'checkout-cooldown-seconds',
         locale: 'locale',
         reset: 'reset',
+        purchaseFeedChannel: 'purchase-feed-channel',
+        purchaseFeedNicks: 'purchase-feed-nicks',
       },
     },
     refresh: { name: 'refresh' },
@@ -37,3 +39,6 @@ export const shopAdminNames = {
 
 /** The values of `/shop-admin settings locale:` (a locale, or back to the server's language). */
 export const localeChoices = { en: 'en', pl: 'pl', auto: 'auto' } as const;
+
+/** The values of `/shop-admin settings purchase-feed-nicks:`. */
+export const feedNickChoices = { show: 'show', hide: 'hide' } as const;

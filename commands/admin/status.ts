@@ -30,6 +30,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   }
   const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
   const rewards = await ctx.services.rewards.list(ctx.guildId);
+  const feed = ctx.settings.purchaseFeed;
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
@@ -41,6 +42,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
+      ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );
 }
@@ -65,6 +67,8 @@ export interface StatusFacts {
   latencyMs: number;
   /** Roles for buyers, when the guild has any: how many, or the ones the bot cannot give now and why. */
   rewards?: string;
+  /** The purchase feed, when it is on: where it posts, or why it stopped. */
+  feed?: string;
 }
 
 export function statusView(t: Messages, facts: StatusFacts): View {
@@ -106,6 +110,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
   );
   if (facts.rewards) fields.push({ name: t.rewards.title, value: facts.rewards });
+  if (facts.feed) fields.push({ name: t.feed.statusTitle, value: facts.feed });
   return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
 }
 

@@ -61,6 +61,8 @@ export const enCommands: EnglishCommandTexts = {
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
           reset: { description: 'Clear a setting back to none' },
+          purchaseFeedChannel: { description: 'Where the bot posts every purchase made in the shop' },
+          purchaseFeedNicks: { description: "Show buyers' nicks in the purchase feed, or hide them" },
         },
       },
       refresh: { description: 'Drop the cached offer and read it again' },
@@ -208,6 +210,8 @@ export const en = {
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
       rewards: 'Roles for buyers',
+      purchaseFeedChannel: 'Purchase feed',
+      purchaseFeedNicks: 'Nicks in the feed',
     },
 
     refreshing: 'Reading the offer again…',
@@ -570,6 +574,29 @@ export const en = {
     pageTotal: 'Estimated total',
     pageRealShop: 'The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with /shop-admin license set.',
     pageNotFound: 'This demo payment link is unknown or has expired.',
+  },
+  /** The purchase feed (/shop-admin settings purchase-feed-channel:): posts, status and the log's note. */
+  feed: {
+    title: '🛒 New purchase',
+    burstTitle: (count: number) => `🛒 ${count} new purchases`,
+    bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${variant}** · ${product}`,
+    aPlayer: 'A player',
+    buy: 'Buy',
+    buyItem: (name: string) => `Buy ${name}`,
+    nicksShow: 'shown',
+    nicksHide: 'hidden (“a player”)',
+    choiceShow: 'show',
+    choiceHide: 'hide',
+    statusTitle: 'Purchase feed',
+    statusOn: (channel: string) => `Posting every purchase in ${channel}.`,
+    statusRefused: (channel: string, reason: string) => `Can't post in ${channel}: ${reason}. Stopped until you set the channel again.`,
+    refusedReason: {
+      'no-access': 'the bot may not post there (it needs View Channel, Send Messages and Embed Links)',
+      gone: 'the channel no longer exists',
+    },
+    refusedTitle: 'The purchase feed stopped',
+    refused: (channel: string, reason: string) =>
+      `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with /shop-admin settings purchase-feed-channel:.`,
   },
 };
 
