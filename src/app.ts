@@ -45,6 +45,10 @@ import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
 import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
 import { PanelGoalsRepository } from './storage/panel-goals.js';
+import { PurchaseFeedStore } from './storage/purchase-feed.js';
+import { PurchaseFeed } from './services/purchase-feed.js';
+import { purchaseFeedPoster } from './discord/purchase-feed-poster.js';
+import { feedPostView } from '../commands/shop/feed-views.js';
 
 export interface BotOptions {
   config: Config;
@@ -161,6 +165,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     paymentLinks,
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
     rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
+    purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, coordination.locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -201,6 +206,16 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   // The shop's word on each link's payment: the watcher polls the store, PaymentEvents tells the DM,
   // the log channel, metrics (settled-links.ts) and whatever else listens (buyers' roles).
   const paymentEvents = new PaymentEvents(logger);
+  const guildLog = new GuildLog(client, guildSettings, logger, clock);
+  // The purchase feed reads what the watcher's polls read (and makes its servers due once a minute).
+  const purchaseFeed = new PurchaseFeed({
+    store: repositories.purchaseFeed,
+    settings: guildSettings,
+    stores: directory,
+    poster: purchaseFeedPoster(client, guildLog, logger, feedPostView),
+    clock,
+    logger,
+  });
   const payments = new PaymentWatcher({
     store: repositories.paymentWatch,
     links: paymentLinks,
@@ -211,10 +226,10 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     clock,
     logger,
     pollSeconds: config.PAYMENT_POLL_SECONDS,
+    feed: purchaseFeed,
   });
   const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
-  const guildLog = new GuildLog(client, guildSettings, logger, clock);
   paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
   // Buyers' roles listen to settled payments too.
   const rewards = new RoleRewards({
@@ -253,7 +268,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     carts,
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),
-    setup: new GuildSetup(guildSettings, clock),
+    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
     rewards,
     community,
     panels,

@@ -21,6 +21,7 @@ import type { PaymentWatcher } from './services/payment-watch/watcher.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
+import type { PurchaseFeedStore } from './storage/purchase-feed.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -33,6 +34,8 @@ export interface BotStorage {
   paymentWatch: PaymentWatchStore;
   /** Roles for buyers: the rewards admins set, and the timed grants. */
   rewards: RoleRewardRepository;
+  /** The purchase feed's registry of guilds and the transactions it posted per guild. */
+  purchaseFeed: PurchaseFeedStore;
 }
 
 /**

@@ -10,7 +10,7 @@ import { REWARD_DAYS } from '../../src/services/rewards.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, saveLicense, startLicenseChange } from './license.js';
-import { localeChoices, purchaseFeedNicksChoices, shopAdminNames } from './names.js';
+import { feedNickChoices, localeChoices, shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
 import { addReward, listRewards, removeReward, rewardChoices } from './rewards.js';
@@ -35,7 +35,7 @@ const addRewardTexts = subcommandTexts(rewardsTexts, 'add');
 const removeRewardTexts = subcommandTexts(rewardsTexts, 'remove');
 
 /** A choice of `settings reset:`: named, valued and localized as the option it clears. */
-function resetChoice(option: 'logChannel' | 'moderatorRole') {
+function resetChoice(option: 'logChannel' | 'moderatorRole' | 'purchaseFeedChannel') {
   const { name, name_localizations } = localizedOption(settingsTexts, option);
   return { name, value: name, name_localizations };
 }
@@ -91,14 +91,15 @@ const adminCommand = slashCommand({
           {
             type: ApplicationCommandOptionType.String,
             ...localizedOption(settingsTexts, 'reset'),
-            choices: [resetChoice('logChannel'), resetChoice('moderatorRole')],
+            choices: [resetChoice('logChannel'), resetChoice('moderatorRole'), resetChoice('purchaseFeedChannel')],
           },
+          { type: ApplicationCommandOptionType.Channel, ...localizedOption(settingsTexts, 'purchaseFeedChannel'), channel_types: [...TEXT_CHANNELS] },
           {
             type: ApplicationCommandOptionType.String,
             ...localizedOption(settingsTexts, 'purchaseFeedNicks'),
             choices: [
-              { name: en.admin.feedNicksShown, value: purchaseFeedNicksChoices.show, name_localizations: { pl: pl.admin.feedNicksShown } },
-              { name: en.admin.feedNicksHidden, value: purchaseFeedNicksChoices.hide, name_localizations: { pl: pl.admin.feedNicksHidden } },
+              { name: en.feed.choiceShow, value: feedNickChoices.show, name_localizations: { pl: pl.feed.choiceShow } },
+              { name: en.feed.choiceHide, value: feedNickChoices.hide, name_localizations: { pl: pl.feed.choiceHide } },
             ],
           },
         ],

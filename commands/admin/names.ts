@@ -20,6 +20,7 @@ export const shopAdminNames = {
         checkoutCooldownSeconds: 'checkout-cooldown-seconds',
         locale: 'locale',
         reset: 'reset',
+        purchaseFeedChannel: 'purchase-feed-channel',
         purchaseFeedNicks: 'purchase-feed-nicks',
       },
     },
@@ -40,4 +41,4 @@ export const shopAdminNames = {
 export const localeChoices = { en: 'en', pl: 'pl', auto: 'auto' } as const;
 
 /** The values of `/shop-admin settings purchase-feed-nicks:`. */
-export const purchaseFeedNicksChoices = { show: 'show', hide: 'hide' } as const;
+export const feedNickChoices = { show: 'show', hide: 'hide' } as const;

@@ -6,7 +6,7 @@ import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
-import { localeChoices, purchaseFeedNicksChoices, shopAdminNames } from './names.js';
+import { feedNickChoices, localeChoices, shopAdminNames } from './names.js';
 
 /** /shop-admin settings: the log channel, moderator role, multi-server carts, link lifetime, cooldown and language. */
 
@@ -21,10 +21,15 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   const cooldown = options.getInteger(names.checkoutCooldownSeconds, false);
   const locale = options.getString(names.locale, false);
   const reset = options.getString(names.reset, false);
+  const feedChannel = options.getChannel(names.purchaseFeedChannel, false);
   const feedNicks = options.getString(names.purchaseFeedNicks, false);
 
   if (logChannel) {
     const problem = await channelProblem(interaction, logChannel.id, ctx);
+    if (problem) return ctx.respond.show({ content: problem });
+  }
+  if (feedChannel) {
+    const problem = await channelProblem(interaction, feedChannel.id, ctx);
     if (problem) return ctx.respond.show({ content: problem });
   }
   if (role) {
@@ -40,10 +45,12 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   if (cooldown !== null) changes.checkoutCooldownSeconds = cooldown;
   if (locale === localeChoices.en || locale === localeChoices.pl) changes.locale = locale;
   if (locale === localeChoices.auto) changes.locale = null;
-  if (feedNicks === purchaseFeedNicksChoices.show || feedNicks === purchaseFeedNicksChoices.hide) changes.purchaseFeedNicks = feedNicks;
   // The reset choices are valued as the options they clear (see the definition).
   if (reset === names.logChannel) changes.logChannelId = null;
   if (reset === names.moderatorRole) changes.moderatorRoleId = null;
+  if (feedChannel) changes.purchaseFeedChannelId = feedChannel.id;
+  if (reset === names.purchaseFeedChannel) changes.purchaseFeedChannelId = null;
+  if (feedNicks === feedNickChoices.show || feedNicks === feedNickChoices.hide) changes.purchaseFeedNicks = feedNicks;
 
   if (Object.keys(changes).length === 0) return ctx.respond.show(settingsView(t, ctx.settings));
 
@@ -84,6 +91,9 @@ export function describeSetting(t: Messages, name: keyof GuildSettings, settings
       return a.seconds(settings.checkoutCooldownSeconds);
     case 'locale':
       return settings.locale ?? a.localeAuto;
+    case 'purchaseFeed':
+      // A stopped feed reads differently, so setting the same channel again counts as a change.
+      return settings.purchaseFeed ? `<#${settings.purchaseFeed.channelId}>${settings.purchaseFeed.refused ? ' ⚠️' : ''}` : a.off;
     case 'purchaseFeedNicks':
       return settings.purchaseFeedNicks === 'hide' ? a.feedNicksHidden : a.feedNicksShown;
     case 'license':
@@ -101,6 +111,7 @@ export const EDITABLE_SETTINGS = [
   ['linkLifetimeHours', 'linkLifetimeHours'],
   ['checkoutCooldownSeconds', 'checkoutCooldownSeconds'],
   ['locale', 'locale'],
+  ['purchaseFeed', 'purchaseFeedChannel'],
   ['purchaseFeedNicks', 'purchaseFeedNicks'],
 ] as const satisfies readonly (readonly [keyof GuildSettings, keyof Messages['admin']['settingNames']])[];
 

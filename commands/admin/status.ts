@@ -31,6 +31,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   }
   const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
   const rewards = await ctx.services.rewards.list(ctx.guildId);
+  const feed = ctx.settings.purchaseFeed;
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
@@ -43,6 +44,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
+      ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );
 }
@@ -69,6 +71,8 @@ export interface StatusFacts {
   rewards?: string;
   /** The community endpoints (goals, top supporters) a 404 switched off for the license. */
   community?: CommunityOff[];
+  /** The purchase feed, when it is on: where it posts, or why it stopped. */
+  feed?: string;
 }
 
 export function statusView(t: Messages, facts: StatusFacts): View {
@@ -117,6 +121,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     const message = first.message ? clip(plain(first.message), 200) : undefined;
     fields.push({ name: t.community.statusLabel, value: t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R')) });
   }
+  if (facts.feed) fields.push({ name: t.feed.statusTitle, value: facts.feed });
   return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
 }
 

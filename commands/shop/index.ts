@@ -52,6 +52,8 @@ export const shopFeature: Feature = {
   components: [
     on(shopRoutes.openFromCart, needs, (_interaction, _values, ctx) => openShop(ctx)),
     on(shopRoutes.openFromPanel, needs, (_interaction, _values, ctx) => openShop(ctx)),
+    // The presser's own quantity screen (owner: the presser), answered privately; Back leads to the product.
+    on(shopRoutes.buyFromFeed, needs, (_interaction, refs, ctx) => variantStep(ctx, refs, { kind: 'chosen' })),
     on(shopRoutes.browse, needs, (_interaction, _values, ctx) => openShop(ctx)),
     on(shopRoutes.pickFound, needs, (_interaction, { selected }, ctx) => {
       const refs = readItemRef(selected);

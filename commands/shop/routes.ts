@@ -42,4 +42,6 @@ export const shopRoutes = {
   openFromCart: route('shop.openFromCart', { kind: 'button', scope: 'cart', code: 'shop', params: {} }),
   /** "Open shop" on the public panel: anyone may press it. */
   openFromPanel: route('shop.openFromPanel', { kind: 'button', scope: 'panel', code: 'shop', access: 'anyone', params: {} }),
+  /** "Buy" under a purchase in the public purchase feed: anyone may press it, and gets that variant's quantity screen. */
+  buyFromFeed: route('shop.buyFromFeed', { kind: 'button', scope: 'feed', code: 'buy', access: 'anyone', params: { server: ref, category: ref, product: ref, variant: ref } }),
 };

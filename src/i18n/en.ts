@@ -61,6 +61,7 @@ export const enCommands: EnglishCommandTexts = {
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
           reset: { description: 'Clear a setting back to none' },
+          purchaseFeedChannel: { description: 'Where the bot posts every purchase made in the shop' },
           purchaseFeedNicks: { description: "Show buyers' nicks in /shop-top and the purchase feed, or “a player”" },
         },
       },
@@ -216,6 +217,7 @@ export const en = {
       locale: 'Language',
       purchaseFeedNicks: "Buyers' nicks",
       rewards: 'Roles for buyers',
+      purchaseFeedChannel: 'Purchase feed',
     },
 
     refreshing: 'Reading the offer again…',
@@ -597,6 +599,28 @@ export const en = {
     statusLabel: 'Goals and top supporters',
     statusOff: (endpoints: string, message: string | undefined, since: string, retry: string) =>
       `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to ${endpoints} ${since}, so the panel and /shop-top leave that out. It asks again ${retry}.`,
+  },
+
+  /** The purchase feed (/shop-admin settings purchase-feed-channel:): posts, status and the log's note. */
+  feed: {
+    title: '🛒 New purchase',
+    burstTitle: (count: number) => `🛒 ${count} new purchases`,
+    bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${variant}** · ${product}`,
+    aPlayer: 'A player',
+    buy: 'Buy',
+    buyItem: (name: string) => `Buy ${name}`,
+    choiceShow: 'show',
+    choiceHide: 'hide',
+    statusTitle: 'Purchase feed',
+    statusOn: (channel: string) => `Posting every purchase in ${channel}.`,
+    statusRefused: (channel: string, reason: string) => `Can't post in ${channel}: ${reason}. Stopped until you set the channel again.`,
+    refusedReason: {
+      'no-access': 'the bot may not post there (it needs View Channel, Send Messages and Embed Links)',
+      gone: 'the channel no longer exists',
+    },
+    refusedTitle: 'The purchase feed stopped',
+    refused: (channel: string, reason: string) =>
+      `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with /shop-admin settings purchase-feed-channel:.`,
   },
 };
 

@@ -67,7 +67,8 @@ export const plCommands: PolishCommandTexts = {
           checkoutCooldownSeconds: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
           reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
-          purchaseFeedNicks: { name: 'nicki-kupujących', description: 'Pokazuj nicki kupujących w /sklep-top i w kanale zakupów albo „gracz”' },
+          purchaseFeedChannel: { name: 'kanał-zakupów', description: 'Gdzie bot publikuje każdy zakup w sklepie' },
+          purchaseFeedNicks: { name: 'nicki-kupujących', description: 'Pokazuj nicki kupujących w /sklep-top i na kanale zakupów albo „gracz”' },
         },
       },
       refresh: { name: 'odśwież', description: 'Wyczyść zapamiętaną ofertę i pobierz ją ponownie' },
@@ -214,6 +215,7 @@ export const pl: Messages = {
       logChannel: 'Kanał logów',
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk wielu serwerów',
+      purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między zamówieniami',
       locale: 'Język',
@@ -598,5 +600,26 @@ export const pl: Messages = {
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>
       `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Zapyta ponownie ${retry}.`,
+  },
+
+  feed: {
+    title: '🛒 Nowy zakup',
+    burstTitle: (count) => `🛒 Nowe zakupy: ${count}`,
+    bought: (nick, variant, product) => `**${nick}** kupił(a) **${variant}** · ${product}`,
+    aPlayer: 'Gracz',
+    buy: 'Kup',
+    buyItem: (name) => `Kup ${name}`,
+    choiceShow: 'pokazuj',
+    choiceHide: 'ukrywaj',
+    statusTitle: 'Kanał zakupów',
+    statusOn: (channel) => `Każdy zakup jest publikowany na ${channel}.`,
+    statusRefused: (channel, reason) => `Nie mogę pisać na ${channel}: ${reason}. Wstrzymane, dopóki nie ustawisz kanału ponownie.`,
+    refusedReason: {
+      'no-access': 'bot nie ma tam uprawnień (potrzebuje: Wyświetlanie kanału, Wysyłanie wiadomości, Osadzanie linków)',
+      gone: 'kanał już nie istnieje',
+    },
+    refusedTitle: 'Kanał zakupów wstrzymany',
+    refused: (channel, reason) =>
+      `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie przez /sklep-admin ustawienia kanał-zakupów:.`,
   },
 };

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { SETTING_BOUNDS, type GuildLicense, type GuildSettings, type GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
 
 /**
  * What a guild's admins change with /shop-admin, one named operation each, so the rules that go
@@ -14,12 +15,17 @@ export { SETTING_BOUNDS } from '../storage/guild-settings.js';
 /** The settings /shop-admin settings changes; absent ones stay as they are. */
 export type SettingsChange = Partial<
   Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale' | 'purchaseFeedNicks'>
->;
+> & {
+  /** The purchase feed's channel (null: off); setting one (even the same again) starts the feed afresh from now. */
+  purchaseFeedChannelId?: string | null;
+};
 
 export class GuildSetup {
   constructor(
     private readonly settings: GuildSettingsRepository,
     private readonly clock: Clock,
+    /** The purchase feed's registry of guilds, kept in step with the setting. */
+    private readonly feedGuilds?: Pick<PurchaseFeedStore, 'include'>,
   ) {}
 
   /** The guild sells from the demo shop; its own license is dropped. Returns the settings before, to say what was replaced. */
@@ -71,13 +77,21 @@ export class GuildSetup {
   }
 
   /** Applies the change, numbers brought within SETTING_BOUNDS; returns the settings before and after. */
-  changeSettings(guildId: string, change: SettingsChange): Promise<{ before: GuildSettings; after: GuildSettings }> {
+  async changeSettings(guildId: string, change: SettingsChange): Promise<{ before: GuildSettings; after: GuildSettings }> {
     const bounded: SettingsChange = { ...change };
     if (change.linkLifetimeHours !== undefined) bounded.linkLifetimeHours = clamp(change.linkLifetimeHours, SETTING_BOUNDS.linkLifetimeHours);
     if (change.checkoutCooldownSeconds !== undefined) {
       bounded.checkoutCooldownSeconds = clamp(change.checkoutCooldownSeconds, SETTING_BOUNDS.checkoutCooldownSeconds);
     }
-    return this.settings.update(guildId, (settings) => ({ ...settings, ...bounded }));
+    const { purchaseFeedChannelId: feedChannel, ...plainChange } = bounded;
+    const now = this.clock.now();
+    const result = await this.settings.update(guildId, (settings) => ({
+      ...settings,
+      ...plainChange,
+      ...(feedChannel === undefined ? {} : { purchaseFeed: feedChannel === null ? null : { channelId: feedChannel, since: now } }),
+    }));
+    if (feedChannel !== undefined) await this.feedGuilds?.include(guildId, feedChannel !== null);
+    return result;
   }
 }
 

@@ -57,6 +57,15 @@ const guildSettingsSchema = z.object({
   locale: z.enum(['en', 'pl']).nullable().default(null),
   /** The shop panel, so re-posting it replaces the old one. */
   panel: z.object({ channelId: snowflake, messageId: snowflake }).nullable().default(null),
+  /**
+   * The purchase feed's channel (src/services/purchase-feed.ts); null = off. `since`: when it was
+   * switched on (nothing made earlier is posted); `refused`: the channel refused the bot, so the
+   * feed stops until the admins set a channel again.
+   */
+  purchaseFeed: z
+    .object({ channelId: snowflake, since: z.number(), refused: z.object({ at: z.number(), reason: z.enum(['no-access', 'gone']) }).optional() })
+    .nullable()
+    .default(null),
   /** Whether buyers' nicks are shown in what the bot shows of the shop's purchases (/shop-top, the purchase feed), or "a player". */
   purchaseFeedNicks: z.enum(['show', 'hide']).default('show'),
 });

@@ -14,6 +14,7 @@ import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { startBotProcess, type BotProcess } from '../support/bot-process.js';
 import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY } from '../support/harness.js';
 import { testStorage } from '../support/redis.js';
+import { startBotsOnRedis, type BotsOnRedis } from '../support/bots-on-redis.js';
 import { buttons, textOf } from '../support/ui.js';
 
 /**
@@ -26,38 +27,19 @@ const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages
 const paidPosts = (discord: FakeDiscord, channel: string) => discord.messagesIn(channel).filter((message) => textOf(message).includes(en.log.linkPaidTitle));
 
 describe('two bots on one Redis, their rounds run at the same moment', () => {
+  let env: BotsOnRedis;
   let discord: FakeDiscord;
   let store: FakeSpaceIs;
-  const redis = testStorage('payments-race');
-  const clock = new ManualClock();
-  const bots: Bot[] = [];
+  let clock: ManualClock;
+  let bots: Bot[];
   let logChannel: string;
   beforeAll(async () => {
-    discord = await FakeDiscord.start();
-    store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
-    store.now = () => clock.now();
-    const config = loadConfig({ DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl, SPACEIS_API_URL: store.url, SPACEIS_API_KEY: LICENSE_KEY, ENCRYPTION_KEY, STORAGE_URL: redis.url, LOG_LEVEL: 'silent', DEMO_PORT: '0' });
-    for (let index = 0; index < 2; index += 1) {
-      const bot = await createBot({
-        config,
-        logger: createLogger('silent'),
-        clock,
-        paymentWatch: 'manual',
-        discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
-      });
-      await bot.start();
-      bots.push(bot);
-    }
-    await registerBotCommands(bots[0]!.client.rest);
+    env = await startBotsOnRedis('payments-race');
+    ({ discord, store, clock, bots } = env);
     logChannel = discord.addChannel(discord.defaultGuildId, { name: 'shop-log' });
     await bots[0]!.services.storage.guildSettings.set(discord.defaultGuildId, { logChannelId: logChannel });
   });
-  afterAll(async () => {
-    for (const bot of bots) await bot.stop();
-    await discord.close();
-    await store.close();
-    await redis.cleanUp();
-  });
+  afterAll(() => env.close());
 
   it('one of them polls the license; the link is settled, its DM edited and the log told, once', async () => {
     const [a, b] = discord.gatewaySessions().map((session) => session.id);

@@ -11,6 +11,9 @@ import { demoConfirmView } from '../../commands/admin/demo.js';
 import { licenseModal } from '../../commands/admin/license.js';
 import { panelView } from '../../commands/admin/panel.js';
 import { topView } from '../../commands/top/views.js';
+import { feedPostView } from '../../commands/shop/feed-views.js';
+import { shortRef } from '../../src/services/short-ref.js';
+import type { FeedPurchase } from '../../src/services/purchase-feed.js';
 import { rewardsView } from '../../commands/admin/rewards.js';
 import { serversView } from '../../commands/admin/servers.js';
 import { settingsView } from '../../commands/admin/settings.js';
@@ -123,6 +126,9 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     createdAt: NOW - 2 * 3_600_000,
     items: lines.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName })),
   };
+  const vipItem = { server: shortRef(survival.id), category: shortRef(ranks.id), product: shortRef(vipPath.product.id), variant: shortRef(vip30.variant.id) };
+  const bought: FeedPurchase = { transactionId: 'T-1', productName: vipPath.product.name, variantName: vip30.variant.name, nick: 'Steve_123', madeAt: NOW - 120_000, item: vipItem };
+  const burst: FeedPurchase[] = [bought, { ...bought, transactionId: 'T-2', nick: 'Alex', madeAt: NOW - 90_000 }, { ...bought, transactionId: 'T-3', nick: undefined, madeAt: NOW - 60_000 }, { ...bought, transactionId: 'T-4', nick: 'Notch', madeAt: NOW - 30_000 }];
   const revoked: PaymentLink = { ...link, id: 'B4C8D1FG', createdAt: NOW - 30 * 3_600_000, revoked: { by: MODERATOR, at: NOW - 29 * 3_600_000 } };
   const transactionId = '9b1f6c2e-4d7a-4e3b-8f0a-5c6d7e8f9a0b';
   const paid: PaymentLink = { ...link, id: 'P3R7W2NV', createdAt: NOW - 5 * 3_600_000, payment: { status: 'paid', transactionId, matchedAt: NOW - 4.9 * 3_600_000, settledAt: NOW - 4.9 * 3_600_000 } };
@@ -208,7 +214,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('dm-paid', 'settledDmView', 'The DM once the shop reported the order paid', settledDmView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-payment-failed', 'settledDmView', 'The DM once the shop reported the payment failed', settledDmView(t, failed, { status: 'failed', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-payment-expired', 'settledDmView', 'The DM once the shop reported the payment expired', settledDmView(t, failed, { status: 'expired', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
-    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
+    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, feed: t.feed.statusOn('<#300000000000000009>') })),
     admin('admin-status-no-payments', 'statusView', '/shop-admin status: a license whose API has no payment endpoints', statusView(t, { license: { source: 'guild', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 5 * 3_600_000, message: 'not found' }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
     admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
@@ -223,6 +229,9 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('log-link-revoked', 'logEventView', 'Log channel: a link withdrawn', logEventView(t, { kind: 'link-revoked', moderatorId: MODERATOR, userId: MEMBER, linkId: link.id }), { place: 'channel' }),
     admin('log-link-paid', 'logEventView', 'Log channel: the shop reported a link paid', logEventView(t, { kind: 'link-paid', userId: MEMBER, nick: paid.nick, linkId: paid.id, transactionId, items: paid.items }), { place: 'channel' }),
     admin('log-role-grant-failed', 'logEventView', "Log channel: a buyer's role could not be given", logEventView(t, { kind: 'role-grant-failed', userId: MEMBER, roleId: VIP_ROLE, linkId: link.id, problem: 'role-above-bot' }), { place: 'channel' }),
+    admin('feed-post', 'feedPostView', 'The purchase feed: a purchase, with Buy', feedPostView(t, [bought]), { place: 'channel' }),
+    admin('feed-burst', 'feedPostView', 'The purchase feed: a burst of purchases in one message', feedPostView(t, burst), { place: 'channel' }),
+    admin('log-feed-refused', 'logEventView', 'Log channel: the purchase feed channel refused the bot', logEventView(t, { kind: 'feed-refused', channelId: '300000000000000009', reason: 'no-access' }), { place: 'channel' }),
     admin('log-role-removal-failed', 'logEventView', 'Log channel: an ended role could not be removed', logEventView(t, { kind: 'role-removal-failed', userId: MEMBER, roleId: VIP_ROLE, problem: 'no-manage-roles' }), { place: 'channel' }),
     moderator('links-user', 'memberLinksView', "/links user: a member's links", memberLinksView(t, { owner: MODERATOR, memberId: MEMBER, links: [link, paid, failed, revoked], page: 0, pages: 1, total: 4, lifetimeHours: 24, now: NOW })),
     moderator('links-verify', 'verifyView', '/links verify: the bot issued this URL', verifyView(t, link, 24, NOW)),

@@ -26,7 +26,9 @@ export type LogEvent =
       items: { quantity: number; productName: string; variantName: string }[];
     }
   | { kind: 'role-grant-failed'; userId: string; roleId: string; linkId: string; problem: RoleProblem }
-  | { kind: 'role-removal-failed'; userId: string; roleId: string; problem: RoleProblem };
+  | { kind: 'role-removal-failed'; userId: string; roleId: string; problem: RoleProblem }
+  /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
+  | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' };
 
 const COLORS = {
   'link-issued': 0x2b8a3e,
@@ -36,6 +38,7 @@ const COLORS = {
   'link-paid': 0x2f9e44,
   'role-grant-failed': 0xe03131,
   'role-removal-failed': 0xe03131,
+  'feed-refused': 0xe03131,
 } as const;
 
 export function logEventView(t: Messages, event: LogEvent): View {
@@ -84,6 +87,8 @@ function logEmbed(t: Messages, event: LogEvent): APIEmbed {
         title: t.log.roleRemovalFailedTitle,
         description: t.log.roleRemovalFailed(`<@&${event.roleId}>`, `<@${event.userId}>`, t.rewards.problem[event.problem](`<@&${event.roleId}>`)),
       };
+    case 'feed-refused':
+      return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
   }
 }
 

@@ -13,6 +13,7 @@ import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-l
 import type { FollowUp, OpenLink, PaymentWatchStore, ServerPoll, WatchState } from '../../storage/payment-watch.js';
 import { linkExpiresAt } from '../link-state.js';
 import type { PaymentEvents, SettledPayment } from '../payment-events.js';
+import { FEED_POLL_MS, type FeedDemand, type PolledServer, type PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess, StoreDirectory } from '../store-directory.js';
 import { CLOCK_SKEW_MS, matchTransaction, sameNick, type SeenTransaction } from './matcher.js';
 import { baselineAfterMs, BUYERS_LIMIT, followUpDelay, FOLLOW_UP_FOR_MS, TICK_MS, UNSUPPORTED_RETRY_MS, watchGraceMs } from './schedule.js';
@@ -51,6 +52,8 @@ export interface PaymentWatcherOptions {
   logger: Logger;
   /** PAYMENT_POLL_SECONDS: how often each server is polled while its license has open links. */
   pollSeconds: number;
+  /** The purchase feed: the servers it wants read (once a minute), and every round's rows to post. */
+  feed?: Pick<PurchaseFeed, 'demand' | 'publish'>;
 }
 
 /** What /shop-admin status says about following payments on a license. */
@@ -88,6 +91,8 @@ interface Round {
   state: WatchState;
   open: Watched[];
   log: Logger;
+  /** What this round read, for the purchase feed (when it wants this license). */
+  polled: PolledServer[];
 }
 
 export class PaymentWatcher {
@@ -163,17 +168,23 @@ export class PaymentWatcher {
   async #round(): Promise<void> {
     const { store, coordination, logger } = this.options;
     let licenses: string[];
+    let feed = new Map<string, FeedDemand>();
     try {
       licenses = await store.licenses();
     } catch (error) {
       logger.warn({ err: error }, 'payment watch: could not read the licenses to watch');
       return;
     }
-    for (const license of licenses) {
+    try {
+      if (this.options.feed) feed = await this.options.feed.demand();
+    } catch (error) {
+      logger.warn({ err: error }, 'payment watch: could not read what the purchase feed wants; read next round');
+    }
+    for (const license of new Set([...licenses, ...feed.keys()])) {
       if (this.#stopping) return;
       const log = logger.child({ license: fingerprintOf(license) });
       try {
-        const ran = await coordination.runAlone(`payment-watch:${license}`, () => this.#watchLicense(license, log));
+        const ran = await coordination.runAlone(`payment-watch:${license}`, () => this.#watchLicense(license, log, feed.get(license)));
         if (!ran) log.debug('payment watch: another process is watching this license');
       } catch (error) {
         log.warn({ err: error }, 'payment watch: round failed; tried again next round');
@@ -181,38 +192,48 @@ export class PaymentWatcher {
     }
   }
 
-  async #watchLicense(license: string, log: Logger): Promise<void> {
+  async #watchLicense(license: string, log: Logger, feed: FeedDemand | undefined): Promise<void> {
     const { store, clock } = this.options;
     const now = clock.now();
     const open = await this.#openLinks(license, now);
     const state = await store.state(license);
     if (open.length === 0 && state.follow.length === 0) {
       if (await store.retireIfIdle(license, false)) log.debug('payment watch: nothing open; license no longer visited');
-      return;
+      // The purchase feed keeps a license visited by itself (its own registry of guilds).
+      if (!feed || feed.servers.size === 0) return;
     }
     if (state.unsupported) {
       if (now < state.unsupported.retryAt) return;
       // Time to try again: this round's first request says whether the endpoints exist now.
       delete state.unsupported;
     }
-    const shop = await this.#shopFor(license, [...open.map((link) => link.guildId), ...state.follow.map((follow) => follow.guildId)]);
+    const shop = (await this.#shopFor(license, [...open.map((link) => link.guildId), ...state.follow.map((follow) => follow.guildId)])) ?? feed?.shop;
     if (!shop) {
       // No guild sells from this license any more (its key was replaced): nothing can be asked.
       log.debug('payment watch: no guild uses this license now; its links expire unwatched');
       return;
     }
-    const round: Round = { license, shop, state, open, log };
-    for (const serverId of serversOf(open)) {
+    const round: Round = { license, shop, state, open, log, polled: [] };
+    const forLinks = new Set(serversOf(open));
+    for (const serverId of [...new Set([...forLinks, ...(feed?.servers ?? [])])].sort()) {
       if (this.#stopping || round.state.unsupported) break;
       const poll = round.state.servers[serverId];
       if (poll && !isDue(poll.nextAt, clock.now())) continue;
-      await this.#pollServer(round, serverId);
+      // A server read for the feed alone is read once a minute; one an open link buys from, every poll interval.
+      await this.#pollServer(round, serverId, forLinks.has(serverId) ? this.#pollMs : Math.max(this.#pollMs, FEED_POLL_MS));
     }
     if (!this.#stopping && !round.state.unsupported) await this.#followUp(round);
-    // Servers no open link buys from any more are forgotten, so a later poll of one starts afresh.
-    const polled = new Set(serversOf(round.open));
+    // Servers no open link buys from (and the feed does not read) any more are forgotten, so a later poll of one starts afresh.
+    const polled = new Set([...serversOf(round.open), ...(feed?.servers ?? [])]);
     for (const serverId of Object.keys(round.state.servers)) if (!polled.has(serverId)) delete round.state.servers[serverId];
     await store.saveState(license, round.state);
+    if (feed && round.polled.length > 0 && this.options.feed) {
+      try {
+        await this.options.feed.publish(license, round.polled);
+      } catch (error) {
+        log.warn({ err: error }, 'payment watch: the purchase feed failed this round');
+      }
+    }
   }
 
   /** The license's open links still watched now; those past their lifetime (and a grace) leave the index. */
@@ -251,13 +272,13 @@ export class PaymentWatcher {
   }
 
   /** One server's latest buyers, and the purchases among them an open link may have made. */
-  async #pollServer(round: Round, serverId: string): Promise<void> {
+  async #pollServer(round: Round, serverId: string, intervalMs: number): Promise<void> {
     const { shop, state, log } = round;
     const before = state.servers[serverId];
     if (!(await this.#quiet(shop))) return;
     const askedAt = this.options.clock.now();
     // Due again in an interval whatever happens: a refused or failed poll waits for its next turn.
-    state.servers[serverId] = { ...(before ?? { polledAt: 0 }), nextAt: askedAt + this.#pollMs };
+    state.servers[serverId] = { ...(before ?? { polledAt: 0 }), nextAt: askedAt + intervalMs };
     let rows: BuyerRow[];
     try {
       const answer = await shop.client.latestBuyers(serverId, BUYERS_LIMIT, { lane: PAYMENT_WATCH_LANE });
@@ -268,7 +289,8 @@ export class PaymentWatcher {
       return;
     }
     const seen = this.#madeAt(rows, before, askedAt);
-    state.servers[serverId] = { polledAt: askedAt, nextAt: askedAt + this.#pollMs, ...(seen.dateless ? { dateless: seen.dateless } : {}) };
+    state.servers[serverId] = { polledAt: askedAt, nextAt: askedAt + intervalMs, ...(seen.dateless ? { dateless: seen.dateless } : {}) };
+    round.polled.push({ serverId, rows, madeAt: seen.madeAt });
     for (const candidate of await this.#candidates(round, rows, seen.madeAt)) {
       if (this.#stopping || state.unsupported) return;
       await this.#examine(round, candidate);

@@ -1,0 +1,226 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
+import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
+import type { FakeMessage } from '../fakes/discord/types.js';
+import { Member } from '../support/buyer.js';
+import { startHarness, useHarness, type Harness } from '../support/harness.js';
+import { buttonLabels, buttons, textOf } from '../support/ui.js';
+
+/**
+ * The purchase feed: /shop-admin settings purchase-feed-channel: makes the bot post every purchase
+ * the shop lists for the servers the guild offers, read by the payment watcher's rounds (run here
+ * with `payments.tick()` on the test's clock), each transaction once, with a Buy button any member
+ * can press for their own quantity screen.
+ */
+
+const MINUTE = 60_000;
+const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
+const HOSTILE_PRODUCT = '**VIP** [kup](https://evil.example/x) <@&999> @everyone';
+const IMAGE = 'https://cdn.example/vip.png';
+
+function feedShop(): ShopFixture {
+  const shop = defaultShop();
+  const vip = shop.servers[0]!.categories[0]!.products[0]!;
+  vip.imageUrl = IMAGE;
+  return shop;
+}
+
+function steps(h: Harness) {
+  let admin: Member | undefined;
+  return {
+    /** Made on first use: the harness starts in beforeAll. */
+    get admin(): Member {
+      admin ??= new Member(h, { permissions: ADMIN, username: 'owner' });
+      return admin;
+    },
+    /** A round a minute later, as the production timer runs them. */
+    async minute(times = 1) {
+      for (let index = 0; index < times; index += 1) {
+        h.clock.advance(MINUTE);
+        await h.bot.services.payments.tick();
+      }
+    },
+    buy(product: string, variant: string, nick = 'Steve_123', quantity = 1) {
+      const found = findVariant(h.store.shop, product, variant);
+      return h.store.purchaseOnWebsite({ nick, items: [{ variantId: found.variant.id, quantity }] });
+    },
+    async switchOn(options: Record<string, string> = {}) {
+      const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'purchases' });
+      const saved = await this.admin.sub('shop-admin', 'settings', { 'purchase-feed-channel': channel, ...options });
+      expect(textOf(saved.message!)).toContain(en.admin.settingsSaved);
+      await h.bot.services.payments.tick(); // the first look at the shop's servers
+      return channel;
+    },
+    posts: (channel: string): FakeMessage[] => h.discord.messagesIn(channel),
+  };
+}
+
+describe('the purchase feed', () => {
+  const h = useHarness({ shop: feedShop() });
+  const s = steps(h);
+
+  it('posts a purchase with the product, variant, nick, time and image, and a Buy button that opens the quantity screen for any member', async () => {
+    const channel = await s.switchOn();
+    s.buy('VIP', '30 dni');
+    await s.minute();
+    const [post, ...more] = s.posts(channel);
+    expect(more).toEqual([]);
+    const text = textOf(post!);
+    expect(text).toContain('Steve\\_123');
+    expect(text).toContain('30 dni');
+    expect(text).toContain('VIP');
+    expect(text).toMatch(/<t:\d+:R>/);
+    expect(post!.embeds[0].thumbnail.url).toBe(IMAGE);
+    expect(buttonLabels(post!)).toEqual([en.feed.buy]);
+    // Never a payment URL, an amount or a payment method.
+    expect([text, ...buttonLabels(post!)].join('\n')).not.toMatch(/https?:\/\/|blik|zł|PLN|\d+[.,]\d\d/i);
+    expect(JSON.stringify(post!.components)).not.toMatch(/https?:/);
+
+    const other = new Member(h);
+    const screen = await other.press(en.feed.buy, post);
+    expect(screen.ephemeral).toBe(true);
+    expect(buttonLabels(screen.message!)).toContain(en.quantity.addToCart);
+    const back = await other.press(en.common.back);
+    expect(textOf(back.message!)).toContain('VIP');
+    expect(back.message!.components.length).toBeGreaterThan(0);
+  });
+
+  it('posts each transaction once, also across a restart, and nothing made before the feed was switched on', async () => {
+    const channel = await s.switchOn();
+    const before = s.posts(channel).length;
+    s.buy('VIP', 'Na zawsze', 'Alex');
+    await s.minute();
+    expect(s.posts(channel).length).toBe(before + 1);
+    await s.minute(2);
+    await h.restart();
+    await s.minute(2);
+    expect(s.posts(channel).length).toBe(before + 1);
+  });
+});
+
+describe('the purchase feed on its first start', () => {
+  const h = useHarness({ shop: feedShop() });
+  const s = steps(h);
+
+  it('posts nothing the shop sold before it was switched on', async () => {
+    s.buy('VIP', '30 dni', 'Early');
+    h.clock.advance(5 * MINUTE);
+    const channel = await s.switchOn();
+    await s.minute(3);
+    expect(s.posts(channel)).toEqual([]);
+    s.buy('VIP', '30 dni', 'Late');
+    await s.minute();
+    expect(s.posts(channel).map(textOf).join('\n')).toContain('Late');
+    expect(s.posts(channel).map(textOf).join('\n')).not.toContain('Early');
+  });
+});
+
+describe('the purchase feed and what the guild chose', () => {
+  const h = useHarness({ shop: feedShop() });
+  const s = steps(h);
+
+  it("leaves out hidden servers, hides nicks when asked (\"a player\"), and speaks Polish", async () => {
+    const guild = h.discord.defaultGuildId;
+    const skyblock = h.store.shop.servers[1]!.id;
+    await h.bot.services.storage.guildSettings.set(guild, { hiddenServerIds: [skyblock], locale: 'pl' });
+    const channel = await s.switchOn({ 'purchase-feed-nicks': 'hide' });
+    s.buy('VIP Wyspy', '30 dni', 'Hidden_Server');
+    s.buy('VIP', '30 dni', 'Secret_Nick');
+    await s.minute();
+    const posts = s.posts(channel);
+    expect(posts).toHaveLength(1);
+    const text = textOf(posts[0]!);
+    expect(text).not.toContain('Secret');
+    expect(text).toContain(pl.feed.aPlayer);
+    expect(text).toContain(pl.feed.title);
+    expect(buttonLabels(posts[0]!)).toEqual([pl.feed.buy]);
+  });
+});
+
+describe('a burst of purchases', () => {
+  const h = useHarness({ shop: feedShop() });
+  const s = steps(h);
+
+  it('posts 30 purchases in a few listings, each line with a Buy button, within Discord’s limits', async () => {
+    const channel = await s.switchOn();
+    const variants = ['30 dni', 'Na zawsze'];
+    for (let index = 0; index < 30; index += 1) s.buy('VIP', variants[index % 2]!, `Buyer_${index}`);
+    await s.minute();
+    const posts = s.posts(channel);
+    expect(posts.length).toBe(3);
+    const all = posts.map(textOf).join('\n');
+    for (let index = 0; index < 30; index += 1) expect(all).toContain(`Buyer\\_${index}`);
+    for (const post of posts) {
+      expect(textOf(post)).toContain(en.feed.burstTitle(10));
+      expect(buttons(post).length).toBe(2);
+    }
+    await s.minute(2);
+    expect(s.posts(channel).length).toBe(3);
+  });
+});
+
+describe('a feed channel the bot cannot post in', () => {
+  const h = useHarness({ shop: feedShop() });
+  const s = steps(h);
+
+  it('is reported once in the log channel and in /shop-admin status, and the feed stops', async () => {
+    const guild = h.discord.defaultGuildId;
+    const log = h.discord.addChannel(guild, { name: 'shop-log' });
+    await h.bot.services.storage.guildSettings.set(guild, { logChannelId: log });
+    const channel = await s.switchOn();
+    h.discord.denyBot(channel, PermissionFlagsBits.SendMessages);
+    s.buy('VIP', '30 dni');
+    await s.minute();
+    s.buy('VIP', 'Na zawsze');
+    await s.minute(2);
+    const reports = h.discord.messagesIn(log).filter((message) => textOf(message).includes(en.feed.refusedTitle));
+    expect(reports).toHaveLength(1);
+    expect(textOf(reports[0]!)).toContain(`<#${channel}>`);
+    const status = await s.admin.sub('shop-admin', 'status');
+    expect(textOf(status.message!)).toContain(en.feed.statusRefused(`<#${channel}>`, en.feed.refusedReason['no-access']));
+    expect(s.posts(channel)).toEqual([]);
+  });
+});
+
+describe('hostile store names in the feed', () => {
+  it('shows markup in product names as text', async () => {
+    const shop = feedShop();
+    shop.servers[0]!.categories[0]!.products[0]!.name = HOSTILE_PRODUCT;
+    const h = await startHarness({ shop });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      s.buy(HOSTILE_PRODUCT, '30 dni');
+      await s.minute();
+      const text = textOf(s.posts(channel)[0]!);
+      expect(text).not.toMatch(/(?<!\\)\[kup(?<!\\)\]\(https?:\/\/evil/);
+      expect(text).not.toMatch(/https?:\/\/evil/);
+      expect(text).not.toMatch(/(?<!\\)<@&999>/);
+      expect(text).not.toMatch(/(?<!\\)@everyone/);
+      expect(buttonLabels(s.posts(channel)[0]!)).toEqual([en.feed.buy]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('what the feed costs', () => {
+  const h = useHarness({ shop: feedShop() });
+  const s = steps(h);
+
+  it('reads each offered server once a minute without open links: 60 latest_buyers an hour per server', async () => {
+    await s.switchOn();
+    const servers = h.store.shop.servers.length;
+    const before = h.store.requestsTo('latestBuyers').length;
+    for (let second = 0; second < 3600; second += 5) {
+      h.clock.advance(5_000);
+      await h.bot.services.payments.tick();
+    }
+    const perHour = h.store.requestsTo('latestBuyers').length - before;
+    expect(perHour).toBe(60 * servers);
+    expect(h.store.requestsTo('transactionInfo')).toHaveLength(0);
+  });
+});
