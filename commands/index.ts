@@ -4,10 +4,11 @@ import { cartFeature } from './cart/index.js';
 import { checkoutFeature } from './checkout/index.js';
 import { linksFeature } from './links/index.js';
 import { myLinksFeature } from './my-links/index.js';
+import { redeemFeature } from './redeem/index.js';
 import { shopFeature } from './shop/index.js';
 
 /**
  * Every feature the bot has, one folder each. Only the composition root (src/app.ts) reads this
  * list: the router takes the features' commands and routes from it, and so does registration.
  */
-export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature];
+export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature, redeemFeature];

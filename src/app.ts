@@ -42,6 +42,8 @@ import { PaymentWatchStore } from './storage/payment-watch.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
 import { settledLinkListener } from './discord/payment-links/settled-links.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
+import { VoucherAttempts } from './storage/voucher-attempts.js';
+import { VoucherService } from './services/vouchers.js';
 
 export interface BotOptions {
   config: Config;
@@ -156,6 +158,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     paymentLinks,
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
     rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
+    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -237,6 +240,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     links: new PaymentLinks(paymentLinks, clock, payments),
     setup: new GuildSetup(guildSettings, clock),
     rewards,
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger }),
     storage: repositories,
     delivery,
     guildLog,

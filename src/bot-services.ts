@@ -19,6 +19,8 @@ import type { PaymentWatchStore } from './storage/payment-watch.js';
 import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentWatcher } from './services/payment-watch/watcher.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
+import type { VoucherService } from './services/vouchers.js';
+import type { VoucherAttempts } from './storage/voucher-attempts.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -31,6 +33,8 @@ export interface BotStorage {
   paymentWatch: PaymentWatchStore;
   /** Roles for buyers: the rewards admins set, and the timed grants. */
   rewards: RoleRewardRepository;
+  /** Recent voucher attempts per member and guild: the limits against guessing codes. */
+  voucherAttempts: VoucherAttempts;
 }
 
 /**
@@ -55,6 +59,8 @@ export interface BotServices {
   setup: GuildSetup;
   /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */
   rewards: RoleRewards;
+  /** Voucher codes: a member redeems one for a nick (with the limits against guessing); admins generate them. */
+  vouchers: VoucherService;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

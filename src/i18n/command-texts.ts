@@ -3,6 +3,7 @@ import type { cartNames } from '../../commands/cart/names.js';
 import type { checkoutNames } from '../../commands/checkout/names.js';
 import type { linksNames } from '../../commands/links/names.js';
 import type { shopNames } from '../../commands/shop/names.js';
+import type { redeemNames } from '../../commands/redeem/names.js';
 import type { CommandNames } from '../discord/command-names.js';
 
 /**
@@ -18,6 +19,7 @@ export interface CommandNamesByKey {
   checkout: typeof checkoutNames;
   links: typeof linksNames;
   shopAdmin: typeof shopAdminNames;
+  redeem: typeof redeemNames;
 }
 
 export type CommandKey = keyof CommandNamesByKey;

@@ -42,6 +42,7 @@ import {
 } from './client-options.js';
 import type { StoreGate } from './gate.js';
 import { buyerListSchema, transactionInfoSchema, type BuyerRow, type TransactionInfo } from './payment-schemas.js';
+import { voucherCodesSchema, voucherRedeemSchema, type VoucherRedeemed } from './voucher-schemas.js';
 import { keyFingerprint } from '../security/license-id.js';
 import {
   envelopeSchema,
@@ -57,6 +58,7 @@ import {
 
 export type { CartLinkItem, PaymentLinkRequest, StoreClientOptions, StoreResponseInfo } from './client-options.js';
 export type { BuyerRow, TransactionInfo } from './payment-schemas.js';
+export type { VoucherRedeemed } from './voucher-schemas.js';
 
 /**
  * A payments read: the answer, or `not-supported` when the store answered 404 (the license's API
@@ -165,6 +167,34 @@ export class StoreClient {
   async transactionInfo(transactionId: string, options: ReadOptions = {}): Promise<PaymentRead<TransactionInfo>> {
     const path = `/v4/transaction/info/${pathSegment(transactionId)}`;
     return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: transactionInfoSchema, attempts: 1, ...lane(options) }));
+  }
+
+  /**
+   * POST /v4/voucher (community SDK; docs/spaceis-api.md, "Vouchers"): sends exactly `{ nick, code }`.
+   * Never retried: the store may have taken the code. The code travels in the body only, never in a
+   * path, so it reaches no log line or metric label through the request's path.
+   */
+  async redeemVoucher(body: { nick: string; code: string }, options: { lane?: string } = {}): Promise<VoucherRedeemed> {
+    return this.#request({
+      method: 'POST',
+      path: '/v4/voucher',
+      dataSchema: voucherRedeemSchema,
+      body: { nick: body.nick, code: body.code },
+      attempts: 1,
+      ...(options.lane === undefined ? {} : { lane: options.lane }),
+    });
+  }
+
+  /** POST /v4/voucher/generate (community SDK, v4.0.14+): `{ quantity, variantId }` → the new codes. Never retried. */
+  async generateVouchers(body: { quantity: number; variantId: string }, options: { lane?: string } = {}): Promise<string[]> {
+    return this.#request({
+      method: 'POST',
+      path: '/v4/voucher/generate',
+      dataSchema: voucherCodesSchema,
+      body: { quantity: body.quantity, variantId: body.variantId },
+      attempts: 1,
+      ...(options.lane === undefined ? {} : { lane: options.lane }),
+    });
   }
 
   /** What a logger sees: never the key. */
