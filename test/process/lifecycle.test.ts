@@ -55,13 +55,14 @@ describe('the bot process', () => {
     const script = join(ROOT, 'dist', 'src', 'register-commands.js');
     const env = { PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl };
     const guild = await runScript(script, ['--guild', discord.defaultGuildId], env);
-    expect(guild.stdout).toBe(`Registered 5 commands (/shop, /cart, /checkout, /shop-admin, /links) in guild ${discord.defaultGuildId}.\n`);
+    expect(guild.stdout).toBe(`Registered 6 commands (/shop, /cart, /checkout, /shop-admin, /links, /redeem) in guild ${discord.defaultGuildId}.\n`);
     expect(discord.registeredCommands(discord.defaultGuildId).map((command) => (command as { name: string }).name)).toEqual([
       'shop',
       'cart',
       'checkout',
       'shop-admin',
       'links',
+      'redeem',
     ]);
     expect((await runScript(script, [], env)).stdout).toContain('globally');
     const missing = await runScript(script, [], { PATH: env.PATH });

@@ -9,6 +9,7 @@ import { checkoutNames } from '../../../commands/checkout/names.js';
 import { features } from '../../../commands/index.js';
 import { linksNames } from '../../../commands/links/names.js';
 import { shopNames } from '../../../commands/shop/names.js';
+import { redeemNames } from '../../../commands/redeem/names.js';
 import { subcommandKey, type CommandNames } from '../../../src/discord/command-names.js';
 
 /**
@@ -17,7 +18,7 @@ import { subcommandKey, type CommandNames } from '../../../src/discord/command-n
  * is one Discord actually sends.
  */
 
-const everyCommandNames: readonly CommandNames[] = [shopNames, cartNames, checkoutNames, linksNames, shopAdminNames];
+const everyCommandNames: readonly CommandNames[] = [shopNames, cartNames, checkoutNames, linksNames, shopAdminNames, redeemNames];
 
 interface DefinedOption {
   type: number;
