@@ -4,6 +4,7 @@ import { cartFeature } from './cart/index.js';
 import { checkoutFeature } from './checkout/index.js';
 import { linksFeature } from './links/index.js';
 import { myLinksFeature } from './my-links/index.js';
+import { redeemFeature } from './redeem/index.js';
 import { shopFeature } from './shop/index.js';
 import { topFeature } from './top/index.js';
 
@@ -14,4 +15,4 @@ import { topFeature } from './top/index.js';
 /** The shop panel's editor, for the panels' goal refresher the composition root schedules. */
 export { panelEditor } from './admin/panel.js';
 
-export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature, topFeature];
+export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature, topFeature, redeemFeature];

@@ -49,6 +49,8 @@ import { PurchaseFeedStore } from './storage/purchase-feed.js';
 import { PurchaseFeed } from './services/purchase-feed.js';
 import { purchaseFeedPoster } from './discord/purchase-feed-poster.js';
 import { feedPostView } from '../commands/shop/feed-views.js';
+import { VoucherAttempts } from './storage/voucher-attempts.js';
+import { VoucherService } from './services/vouchers.js';
 
 export interface BotOptions {
   config: Config;
@@ -166,6 +168,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
     rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
     purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, coordination.locks),
+    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -272,6 +275,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     rewards,
     community,
     panels,
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger }),
     storage: repositories,
     delivery,
     guildLog,

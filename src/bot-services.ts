@@ -22,6 +22,8 @@ import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
+import type { VoucherService } from './services/vouchers.js';
+import type { VoucherAttempts } from './storage/voucher-attempts.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -36,6 +38,8 @@ export interface BotStorage {
   rewards: RoleRewardRepository;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
   purchaseFeed: PurchaseFeedStore;
+  /** Recent voucher attempts per member and guild: the limits against guessing codes. */
+  voucherAttempts: VoucherAttempts;
 }
 
 /**
@@ -64,6 +68,8 @@ export interface BotServices {
   community: ShopCommunity;
   /** Keeps the shop panels' goals current (its rounds: `tick()`), and notes what a freshly posted panel shows. */
   panels: PanelRefresher;
+  /** Voucher codes: a member redeems one for a nick (with the limits against guessing); admins generate them. */
+  vouchers: VoucherService;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

@@ -13,7 +13,9 @@ import { clearLicense, saveLicense, startLicenseChange } from './license.js';
 import { feedNickChoices, localeChoices, shopAdminNames } from './names.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
-import { addReward, listRewards, removeReward, rewardChoices } from './rewards.js';
+import { addReward, listRewards, offerItemChoices, removeReward, rewardChoices } from './rewards.js';
+import { GENERATE_QUANTITY } from '../../src/services/vouchers.js';
+import { generateVouchers } from './vouchers.js';
 import { adminRoutes } from './routes.js';
 import { chooseServers, saveServers } from './servers.js';
 import { changeSettings } from './settings.js';
@@ -25,7 +27,7 @@ import { showStatus } from './status.js';
  * command to anyone, and an admin may lose the permission while a menu is open).
  */
 
-const { status, license, servers, settings, refresh, panel, rewards } = shopAdminNames.subcommands;
+const { status, license, servers, settings, refresh, panel, rewards, vouchers } = shopAdminNames.subcommands;
 const texts = commandTexts('shopAdmin', shopAdminNames);
 const licenseTexts = subcommandTexts(texts, 'license');
 const settingsTexts = subcommandTexts(texts, 'settings');
@@ -33,6 +35,8 @@ const panelTexts = subcommandTexts(texts, 'panel');
 const rewardsTexts = subcommandTexts(texts, 'rewards');
 const addRewardTexts = subcommandTexts(rewardsTexts, 'add');
 const removeRewardTexts = subcommandTexts(rewardsTexts, 'remove');
+const vouchersTexts = subcommandTexts(texts, 'vouchers');
+const generateTexts = subcommandTexts(vouchersTexts, 'generate');
 
 /** A choice of `settings reset:`: named, valued and localized as the option it clears. */
 function resetChoice(option: 'logChannel' | 'moderatorRole' | 'purchaseFeedChannel') {
@@ -139,6 +143,21 @@ const adminCommand = slashCommand({
           },
         ],
       },
+      {
+        type: ApplicationCommandOptionType.SubcommandGroup,
+        ...localized(vouchersTexts),
+        options: [
+          {
+            type: ApplicationCommandOptionType.Subcommand,
+            ...localized(generateTexts),
+            options: [
+              { type: ApplicationCommandOptionType.String, ...localizedOption(generateTexts, 'product'), required: true, autocomplete: true, max_length: 100 },
+              { type: ApplicationCommandOptionType.String, ...localizedOption(generateTexts, 'variant'), required: true, autocomplete: true, max_length: 100 },
+              { type: ApplicationCommandOptionType.Integer, ...localizedOption(generateTexts, 'quantity'), required: true, min_value: GENERATE_QUANTITY.min, max_value: GENERATE_QUANTITY.max },
+            ],
+          },
+        ],
+      },
     ],
   }),
   run: {
@@ -154,8 +173,10 @@ const adminCommand = slashCommand({
     [subcommandKey(rewards.name, rewards.subcommands.add.name)]: subcommand([shopConfiguredForAdmins], addReward),
     [subcommandKey(rewards.name, rewards.subcommands.list.name)]: subcommand([], listRewards),
     [subcommandKey(rewards.name, rewards.subcommands.remove.name)]: subcommand([], removeReward),
+    [subcommandKey(vouchers.name, vouchers.subcommands.generate.name)]: subcommand([shopConfiguredForAdmins], generateVouchers),
   },
-  autocomplete: async (interaction, ctx) => interaction.respond(await rewardChoices(interaction, ctx)),
+  autocomplete: async (interaction, ctx) =>
+    interaction.respond(await (interaction.options.getSubcommandGroup(false) === vouchers.name ? offerItemChoices(interaction, ctx) : rewardChoices(interaction, ctx))),
 });
 
 export const adminFeature: Feature = {

@@ -34,6 +34,10 @@ export const shopAdminNames = {
         remove: { name: 'remove', options: { reward: 'reward' } },
       },
     },
+    vouchers: {
+      name: 'vouchers',
+      subcommands: { generate: { name: 'generate', options: { product: 'product', variant: 'variant', quantity: 'quantity' } } },
+    },
   },
 } as const satisfies CommandNames;
 

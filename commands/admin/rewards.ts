@@ -71,6 +71,15 @@ type Choice = { name: string; value: string };
 export async function rewardChoices(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<Choice[]> {
   const focused = interaction.options.getFocused(true);
   if (interaction.options.getSubcommand(false) === names.remove.name) return rewardOptions(ctx, interaction.guild, focused.value);
+  return offerItemChoices(interaction, ctx);
+}
+
+/**
+ * Suggestions for a `product:` and `variant:` pair of options (rewards add, vouchers generate: both
+ * use these wire names): the license's products, then the chosen product's variants.
+ */
+export async function offerItemChoices(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<Choice[]> {
+  const focused = interaction.options.getFocused(true);
   if (!ctx.shop) return [];
   if (focused.name === names.add.options.product) return productOptions(ctx.t, ctx.shop.offers, focused.value);
   if (focused.name === names.add.options.variant) return variantOptions(ctx.shop.offers, interaction.options.getString(names.add.options.product), focused.value);

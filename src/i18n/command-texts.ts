@@ -4,6 +4,7 @@ import type { checkoutNames } from '../../commands/checkout/names.js';
 import type { linksNames } from '../../commands/links/names.js';
 import type { shopNames } from '../../commands/shop/names.js';
 import type { shopTopNames } from '../../commands/top/names.js';
+import type { redeemNames } from '../../commands/redeem/names.js';
 import type { CommandNames } from '../discord/command-names.js';
 
 /**
@@ -20,6 +21,7 @@ export interface CommandNamesByKey {
   links: typeof linksNames;
   shopAdmin: typeof shopAdminNames;
   shopTop: typeof shopTopNames;
+  redeem: typeof redeemNames;
 }
 
 export type CommandKey = keyof CommandNamesByKey;

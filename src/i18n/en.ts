@@ -89,6 +89,26 @@ export const enCommands: EnglishCommandTexts = {
           },
         },
       },
+      vouchers: {
+        description: 'Voucher codes of the shop',
+        subcommands: {
+          generate: {
+            description: 'Have the shop generate voucher codes for a variant (shown only to you)',
+            options: {
+              product: { description: 'A product of the offer; type to search' },
+              variant: { description: 'The variant the codes are for' },
+              quantity: { description: 'How many codes (1–10)' },
+            },
+          },
+        },
+      },
+    },
+  },
+  redeem: {
+    description: 'Redeem a voucher code of the shop for your Minecraft nick',
+    options: {
+      code: { description: 'The voucher code' },
+      nick: { description: 'Your Minecraft nick (leave out: the one you used last time)' },
     },
   },
   shopTop: {
@@ -621,6 +641,49 @@ export const en = {
     refusedTitle: 'The purchase feed stopped',
     refused: (channel: string, reason: string) =>
       `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with /shop-admin settings purchase-feed-channel:.`,
+  },
+
+  /** Voucher codes: /redeem, /shop-admin vouchers generate, and their log-channel posts. Never the code in full, except the admin's generated ones. */
+  vouchers: {
+    redeemed: (nick: string) =>
+      `The shop accepted the code for the nick **${nick}**. The game server delivers what it is worth, usually once you are on the server with this nick.`,
+    storeState: (state: string) => `The shop's answer: “${state}”.`,
+    transaction: (id: string) => `Shop transaction: \`${id}\``,
+    used: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}This code has already been used.`,
+    unknown: (message: string | undefined) =>
+      `${message ? `The shop says: “${message}”. ` : ''}The shop doesn't know this code. Check it for typos (letters and digits exactly as given).`,
+    conflict: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}The shop can't take this code right now.`,
+    storeThrottled: (seconds: number | undefined, message: string | undefined) =>
+      `${message ? `The shop says: “${message}”. ` : ''}The shop is busy: please try again ${seconds ? `in ${seconds} s` : 'in a moment'}. The bot did not send the code again.`,
+    memberLimit: (seconds: number) => `You have tried several codes in a short time. Please wait ${seconds} s before trying another.`,
+    guildLimit: (seconds: number) => `Many codes are being tried on this server right now. Please wait ${seconds} s and try again.`,
+    storeRefused: (message: string) => `The shop refused the code: “${message}”.`,
+    storeTimeout:
+      "The shop didn't answer in time, so the bot can't tell whether it took the code, and won't send it again. Check in game whether it arrived before trying again.",
+    storeUnavailable: "The shop isn't answering right now. Please try again later.",
+    storeUnreadable: 'The shop sent an answer the bot could not read. Check in game whether the code was taken before trying again.',
+    notConfigured: "The shop isn't set up correctly (its license was rejected or is inactive). Please tell the server's admins.",
+    invalidCode: 'That is not a voucher code: type it exactly as you got it (no spaces).',
+    nickNeeded: 'Give your Minecraft nick in the `nick` option: the code is redeemed for it (next time the bot remembers it).',
+    demo: "The demo shop has no voucher codes: they work once the server's admins sell from a real SpaceIs shop.",
+    logRedeemTitle: 'Voucher code tried',
+    logRedeem: (member: string, code: string, nick: string, outcome: string) => `${member} tried the code **${code}** for the nick **${nick}**: ${outcome}`,
+    outcome: {
+      redeemed: 'accepted by the shop.',
+      used: 'already used (403).',
+      unknown: 'unknown to the shop (404).',
+      conflict: 'refused by the shop (409).',
+      storeThrottled: 'the shop was busy (429); not sent again.',
+      rateLimitedMember: 'not sent: the member tried too many codes (5 in 10 minutes).',
+      rateLimitedGuild: 'not sent: too many codes tried on this server (30 a minute).',
+      storeError: 'the shop did not take it (see the bot log).',
+    },
+    generatedTitle: (count: number) => `${count} voucher ${count === 1 ? 'code' : 'codes'}`,
+    generated: (item: string) => `For ${item}. Only you see them: copy them now, the bot keeps no copy.`,
+    generatedNone: 'The shop answered without any codes.',
+    noVariant: 'Choose a variant of that product from the suggestions.',
+    logGeneratedTitle: 'Voucher codes generated',
+    logGenerated: (admin: string, count: number, item: string) => `${admin} generated ${count} voucher ${count === 1 ? 'code' : 'codes'} for ${item}.`,
   },
 };
 

@@ -99,6 +99,29 @@ export const plCommands: PolishCommandTexts = {
           },
         },
       },
+      vouchers: {
+        name: 'vouchery',
+        description: 'Kody voucherów sklepu',
+        subcommands: {
+          generate: {
+            name: 'wygeneruj',
+            description: 'Niech sklep wygeneruje kody voucherów dla wariantu (widoczne tylko dla Ciebie)',
+            options: {
+              product: { name: 'produkt', description: 'Produkt z oferty; zacznij pisać, by szukać' },
+              variant: { name: 'wariant', description: 'Wariant, którego dotyczą kody' },
+              quantity: { name: 'ilość', description: 'Ile kodów (1–10)' },
+            },
+          },
+        },
+      },
+    },
+  },
+  redeem: {
+    name: 'zrealizuj',
+    description: 'Zrealizuj kod vouchera sklepu dla swojego nicku w Minecraft',
+    options: {
+      code: { name: 'kod', description: 'Kod vouchera' },
+      nick: { name: 'nick', description: 'Twój nick w Minecraft (pomiń: ten użyty ostatnio)' },
     },
   },
   shopTop: {
@@ -621,5 +644,47 @@ export const pl: Messages = {
     refusedTitle: 'Kanał zakupów wstrzymany',
     refused: (channel, reason) =>
       `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie przez /sklep-admin ustawienia kanał-zakupów:.`,
+  },
+
+  vouchers: {
+    redeemed: (nick) =>
+      `Sklep przyjął kod dla nicku **${nick}**. To, co jest wart, wydaje serwer gry, zwykle gdy wejdziesz na serwer z tym nickiem.`,
+    storeState: (state) => `Odpowiedź sklepu: „${state}”.`,
+    transaction: (id) => `Transakcja w sklepie: \`${id}\``,
+    used: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Ten kod został już wykorzystany.`,
+    unknown: (message) =>
+      `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie zna tego kodu. Sprawdź, czy nie ma literówki (litery i cyfry dokładnie jak w kodzie).`,
+    conflict: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie może teraz przyjąć tego kodu.`,
+    storeThrottled: (seconds, message) =>
+      `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
+    memberLimit: (seconds) => `Wpisano kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
+    guildLimit: (seconds) => `Na tym serwerze sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    storeRefused: (message) => `Sklep odrzucił kod: „${message}”.`,
+    storeTimeout:
+      'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
+    storeUnavailable: 'Sklep teraz nie odpowiada. Spróbuj ponownie później.',
+    storeUnreadable: 'Sklep przysłał odpowiedź, której bot nie umie odczytać. Zanim spróbujesz znowu, sprawdź w grze, czy kod został przyjęty.',
+    notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Powiadom administrację serwera.',
+    invalidCode: 'To nie jest kod vouchera: wpisz go dokładnie tak, jak go dostałeś (bez spacji).',
+    nickNeeded: 'Podaj swój nick w Minecraft w opcji `nick`: kod zostanie zrealizowany dla niego (następnym razem bot go zapamięta).',
+    demo: 'Sklep demo nie ma kodów voucherów: działają, gdy administracja serwera sprzedaje z prawdziwego sklepu SpaceIs.',
+    logRedeemTitle: 'Próba użycia kodu vouchera',
+    logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** dla nicku **${nick}**: ${outcome}`,
+    outcome: {
+      redeemed: 'sklep go przyjął.',
+      used: 'już wykorzystany (403).',
+      unknown: 'sklep go nie zna (404).',
+      conflict: 'sklep go odrzucił (409).',
+      storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
+      rateLimitedMember: 'nie wysłano: członek wpisał zbyt wiele kodów (5 w 10 minut).',
+      rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym serwerze (30 na minutę).',
+      storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
+    },
+    generatedTitle: (count) => `Kody voucherów: ${count}`,
+    generated: (item) => `Dla: ${item}. Widzisz je tylko Ty: skopiuj je teraz, bot nie zachowuje kopii.`,
+    generatedNone: 'Sklep odpowiedział bez żadnych kodów.',
+    noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
+    logGeneratedTitle: 'Wygenerowano kody voucherów',
+    logGenerated: (admin, count, item) => `${admin} wygenerował(a) kody voucherów (${count}) dla: ${item}.`,
   },
 };

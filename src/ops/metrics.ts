@@ -130,6 +130,8 @@ export class BotMetrics {
   static storeRoute(path: string): string {
     if (path === '/v4/servers') return 'servers';
     if (path === '/v4/cart/paymentUrl') return 'paymentUrl';
+    if (path === '/v4/voucher') return 'voucher';
+    if (path === '/v4/voucher/generate') return 'voucherGenerate';
     if (path.endsWith('/variants')) return 'variants';
     if (/^\/v4\/server\/[^/?]+\/latest_buyers(\?|$)/.test(path)) return 'latestBuyers';
     if (path.startsWith('/v4/transaction/info/')) return 'transactionInfo';

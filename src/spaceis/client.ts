@@ -43,6 +43,7 @@ import {
 import type { StoreGate } from './gate.js';
 import { buyerListSchema, transactionInfoSchema, type BuyerRow, type TransactionInfo } from './payment-schemas.js';
 import { goalListSchema, richestListSchema, type GoalRow, type RichestRow } from './community-schemas.js';
+import { voucherCodesSchema, voucherRedeemSchema, type VoucherRedeemed } from './voucher-schemas.js';
 import { keyFingerprint } from '../security/license-id.js';
 import {
   envelopeSchema,
@@ -59,6 +60,7 @@ import {
 export type { CartLinkItem, PaymentLinkRequest, StoreClientOptions, StoreResponseInfo } from './client-options.js';
 export type { BuyerRow, TransactionInfo } from './payment-schemas.js';
 export type { GoalRow, RichestRow } from './community-schemas.js';
+export type { VoucherRedeemed } from './voucher-schemas.js';
 
 /**
  * A payments read: the answer, or `not-supported` when the store answered 404 (the license's API
@@ -183,6 +185,34 @@ export class StoreClient {
     const count = Math.min(30, Math.max(1, Math.floor(limit)));
     const path = `/v4/server/${pathSegment(serverId)}/richest?limit=${count}`;
     return notSupportedOn404(this.#request({ method: 'GET', path, dataSchema: richestListSchema, attempts: 1, ...lane(options) }));
+  }
+
+  /**
+   * POST /v4/voucher (community SDK; docs/spaceis-api.md, "Vouchers"): sends exactly `{ nick, code }`.
+   * Never retried: the store may have taken the code. The code travels in the body only, never in a
+   * path, so it reaches no log line or metric label through the request's path.
+   */
+  async redeemVoucher(body: { nick: string; code: string }, options: { lane?: string } = {}): Promise<VoucherRedeemed> {
+    return this.#request({
+      method: 'POST',
+      path: '/v4/voucher',
+      dataSchema: voucherRedeemSchema,
+      body: { nick: body.nick, code: body.code },
+      attempts: 1,
+      ...(options.lane === undefined ? {} : { lane: options.lane }),
+    });
+  }
+
+  /** POST /v4/voucher/generate (community SDK, v4.0.14+): `{ quantity, variantId }` → the new codes. Never retried. */
+  async generateVouchers(body: { quantity: number; variantId: string }, options: { lane?: string } = {}): Promise<string[]> {
+    return this.#request({
+      method: 'POST',
+      path: '/v4/voucher/generate',
+      dataSchema: voucherCodesSchema,
+      body: { quantity: body.quantity, variantId: body.variantId },
+      attempts: 1,
+      ...(options.lane === undefined ? {} : { lane: options.lane }),
+    });
   }
 
   /** What a logger sees: never the key. */

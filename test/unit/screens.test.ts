@@ -6,6 +6,8 @@ import * as adminRewards from '../../commands/admin/rewards.js';
 import * as adminServers from '../../commands/admin/servers.js';
 import * as adminSettings from '../../commands/admin/settings.js';
 import * as adminStatus from '../../commands/admin/status.js';
+import * as adminVouchers from '../../commands/admin/vouchers.js';
+import * as redeemViews from '../../commands/redeem/views.js';
 import * as cartViews from '../../commands/cart/views.js';
 import * as checkoutViews from '../../commands/checkout/views.js';
 import * as linksViews from '../../commands/links/views.js';
@@ -21,7 +23,7 @@ import { loadDemoOffer, screensFor, type Screen } from '../../tools/screens/cata
 import { htmlToText, screenHtml, visibleText } from '../../tools/screens/html.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
+const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {

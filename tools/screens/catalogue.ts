@@ -15,6 +15,8 @@ import { feedPostView } from '../../commands/shop/feed-views.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import type { FeedPurchase } from '../../src/services/purchase-feed.js';
 import { rewardsView } from '../../commands/admin/rewards.js';
+import { generatedView } from '../../commands/admin/vouchers.js';
+import { redeemedView } from '../../commands/redeem/views.js';
 import { serversView } from '../../commands/admin/servers.js';
 import { settingsView } from '../../commands/admin/settings.js';
 import { statusView } from '../../commands/admin/status.js';
@@ -221,6 +223,10 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set(), 0), { openSelect: true }),
     admin('admin-settings', 'settingsView', '/shop-admin settings', settingsView(t, settings, t.admin.settingsSaved)),
     admin('admin-rewards', 'rewardsView', '/shop-admin rewards: roles for buyers (one role the bot can no longer give)', rewardsView(t, rewards, (role) => (role === SKY_ROLE ? ['role-above-bot'] : []), t.rewards.added(`**VIP** — ${vip30.variant.name} (${survival.name})`, `<@&${VIP_ROLE}>`, t.rewards.forDays(30)))),
+    member('redeem-done', 'redeemedView', '/redeem: the shop accepted the code', redeemedView(t, { kind: 'redeemed', nick: 'Steve_2009', state: 'completed', transactionId: 'VCH-1042' })),
+    admin('admin-vouchers-generated', 'generatedView', '/shop-admin vouchers generate: the codes, shown only to the admin who asked', generatedView(t, `**VIP** — ${vip30.variant.name} (${survival.name})`, ['WIOSNA-7QK2MZ', 'WIOSNA-3JD8RT', 'WIOSNA-9PL4XC'])),
+    admin('log-voucher-tried', 'logEventView', 'Log channel: a voucher code tried (masked)', logEventView(t, { kind: 'voucher-tried', userId: MEMBER, maskedCode: '•••2MZ', nick: 'Steve_2009', outcome: 'used' }), { place: 'channel' }),
+    admin('log-vouchers-generated', 'logEventView', 'Log channel: voucher codes generated (never the codes)', logEventView(t, { kind: 'vouchers-generated', userId: OWNER, count: 3, item: `**VIP** — ${vip30.variant.name} (${survival.name})` }), { place: 'channel' }),
     admin('admin-panel', 'panelView', '/shop-admin panel: the public panel', panelView(t, GUILD, demo.servers), { place: 'channel' }),
     admin('admin-panel-goals', 'panelView', "The panel with the shop's goals", panelView(t, GUILD, demo.servers, goals), { place: 'channel' }),
     admin('log-link-issued', 'logEventView', 'Log channel: a link issued', logEventView(t, { kind: 'link-issued', userId: MEMBER, nick: link.nick, linkId: link.id, items: link.items }), { place: 'channel' }),

@@ -58,10 +58,13 @@ export function markdown(text: string): string {
     .replace(/&#60;@!?(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'member'}</span>`)
     .replace(/&#60;#(\d+)&#62;/g, (_m, id: string) => `<span class="mention">#${NAMES[id] ?? 'channel'}</span>`)
     .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a>$1</a>')
+    // A fenced block (```…```) first, as Discord draws it: a box of monospace lines.
+    .replace(/```\n?([^`]*?)\n?```/g, (_m, body: string) => `<code class="block">${body.replace(/\n/g, '\u0001')}</code>`)
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
     .replace(/(^|[^*])\*([^*\n]+)\*/g, '$1<em>$2</em>')
-    .replace(/\n/g, '<br>');
+    .replace(/\n/g, '<br>')
+    .replace(/\u0001/g, '<br>');
   return out.replace(/\u0000(\d+)\u0000/g, (_m, index: string) => escape(escaped[Number(index)] ?? ''));
 }
 
@@ -153,7 +156,7 @@ body{margin:0;background:#313338;font-family:"gg sans","Noto Sans","DejaVu Sans"
 .fields{display:flex;flex-wrap:wrap;gap:8px 16px;margin-top:8px}.field{flex:1 1 100%}.field.inline{flex:1 1 28%}
 .fname{color:#f2f3f5;font-weight:600;font-size:14px;margin-bottom:2px}.fvalue{font-size:14px;line-height:1.375}
 .mention{background:rgba(88,101,242,.3);color:#c9cdfb;border-radius:3px;padding:0 2px}.time{background:#3f4147;border-radius:3px;padding:0 2px}
-code{background:#1e1f22;border-radius:3px;padding:0 3px;font-family:"DejaVu Sans Mono",monospace;font-size:13px}a{color:#00a8fc}
+code{background:#1e1f22;border-radius:3px;padding:0 3px;font-family:"DejaVu Sans Mono",monospace;font-size:13px}code.block{display:block;border:1px solid #1e1f22;border-radius:4px;padding:6px 8px;margin:4px 0}a{color:#00a8fc}
 .row{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}
 .button{display:inline-flex;align-items:center;height:32px;padding:0 16px;border-radius:3px;color:#fff;font-size:14px;font-weight:500}
 .primary{background:#5865f2}.secondary{background:#4e5058}.success{background:#248046}.danger{background:#da373c}.plain{background:none}.disabled{opacity:.5}

@@ -114,7 +114,7 @@ export interface ShopFixture {
 // Control types
 // ---------------------------------------------------------------------------------------------
 
-export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'latestBuyers' | 'transactionInfo' | 'goals' | 'richest';
+export type FakeRoute = 'servers' | 'server' | 'variants' | 'paymentUrl' | 'latestBuyers' | 'transactionInfo' | 'goals' | 'richest' | 'voucher' | 'voucherGenerate';
 
 /** What the store says of a transaction in `/v4/transaction/info` (`fail`, not `failed`: the official spelling). */
 export type FakeTransactionStatus = 'pending' | 'paid' | 'fail' | 'expired';
@@ -142,6 +142,11 @@ export interface PurchaseOptions {
 
 /** The buyer's e-mail, as the payment page collected it: it must never reach the bot's storage, logs or messages. */
 export const BUYER_EMAIL = 'kupujacy.sekretny+spaceis@example.pl';
+
+/** Voucher codes the fake store knows from the start: one to redeem, one already used (community SDK shapes, docs/spaceis-api.md "Vouchers"). */
+export const VOUCHER_VALID = 'WIOSNA-7QK2MZ';
+export const VOUCHER_USED = 'ZUZYTY-4HX9PD';
+export const VOUCHER_MESSAGES = { used: 'Voucher has already been used', unknown: 'Voucher not found' } as const;
 
 export type Fault =
   /** Any status with a JSON body (omit `body` for an empty one); also usable for a custom 200. */
@@ -241,6 +246,13 @@ export class FakeSpaceIs {
   readonly richest = new Map<string, unknown[]>();
   /** License keys whose API has neither goals nor richest: both answer 404. */
   readonly noCommunityEndpoints = new Set<string>();
+  /** Voucher codes and whether each was used; generate adds its codes here. */
+  readonly vouchers = new Map<string, { used: boolean; variantId?: string }>([
+    [VOUCHER_VALID, { used: false }],
+    [VOUCHER_USED, { used: true }],
+  ]);
+  /** Every code redeemed, with its nick, in order. */
+  readonly redeemed: { code: string; nick: string }[] = [];
 
   readonly #server: Server;
   readonly #faults = new Map<FakeRoute, Fault[]>();
@@ -452,6 +464,10 @@ export class FakeSpaceIs {
         return this.#latestBuyers(shop, match.params, req.url ?? '');
       case 'transactionInfo':
         return this.#transactionInfo(shop, match.params);
+      case 'voucher':
+        return this.#redeemVoucher(body);
+      case 'voucherGenerate':
+        return this.#generateVouchers(shop, body);
     }
   }
 
@@ -520,6 +536,31 @@ export class FakeSpaceIs {
       amount: items.reduce((sum, item) => sum + item.amount, 0),
       currency: 'PLN',
     });
+  }
+
+  #redeemVoucher(body: unknown): Reply {
+    const { nick, code } = (body ?? {}) as { nick?: unknown; code?: unknown };
+    if (typeof nick !== 'string' || typeof code !== 'string') return { status: 422, body: { message: 'The given data was invalid.', errors: { code: ['The code field is required.'] } } };
+    const voucher = this.vouchers.get(code);
+    if (!voucher) return errorReply(404, VOUCHER_MESSAGES.unknown);
+    if (voucher.used) return errorReply(403, VOUCHER_MESSAGES.used);
+    voucher.used = true;
+    this.redeemed.push({ code, nick });
+    return ok({ state: 'completed', transactionId: `VCH-${this.redeemed.length}` });
+  }
+
+  #generateVouchers(shop: ShopFixture, body: unknown): Reply {
+    const { quantity, variantId } = (body ?? {}) as { quantity?: unknown; variantId?: unknown };
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > 10) {
+      return { status: 422, body: { message: 'The given data was invalid.', errors: { quantity: ['The quantity must be between 1 and 10.'] } } };
+    }
+    if (variantId !== undefined && (typeof variantId !== 'string' || !variantNames(shop).has(variantId))) return errorReply(404, 'variant not found');
+    const codes = Array.from({ length: quantity }, () => {
+      const code = `GEN${String(this.vouchers.size + 1).padStart(3, '0')}-${randomBytes(4).toString('hex').toUpperCase()}`;
+      this.vouchers.set(code, { used: false, ...(typeof variantId === 'string' ? { variantId } : {}) });
+      return code;
+    });
+    return ok({ codes });
   }
 
   #serverOffer(shop: ShopFixture, [param]: string[]): Reply {
@@ -617,6 +658,8 @@ function classify(method: string, segments: string[]): RouteMatch | undefined {
   if (method === 'GET' && parts.length === 4 && a === 'server' && b && c === 'latest_buyers') return { route: 'latestBuyers', params: [b] };
   if (method === 'GET' && parts.length === 4 && a === 'server' && b && (c === 'goals' || c === 'richest')) return { route: c, params: [b] };
   if (method === 'GET' && parts.length === 4 && a === 'transaction' && b === 'info' && c) return { route: 'transactionInfo', params: [c] };
+  if (method === 'POST' && parts.length === 2 && a === 'voucher') return { route: 'voucher', params: [] };
+  if (method === 'POST' && parts.length === 3 && a === 'voucher' && b === 'generate') return { route: 'voucherGenerate', params: [] };
   return undefined;
 }
 

@@ -10,6 +10,7 @@ import { features } from '../../../commands/index.js';
 import { linksNames } from '../../../commands/links/names.js';
 import { shopNames } from '../../../commands/shop/names.js';
 import { shopTopNames } from '../../../commands/top/names.js';
+import { redeemNames } from '../../../commands/redeem/names.js';
 import { subcommandKey, type CommandNames } from '../../../src/discord/command-names.js';
 
 /**
@@ -18,7 +19,7 @@ import { subcommandKey, type CommandNames } from '../../../src/discord/command-n
  * is one Discord actually sends.
  */
 
-const everyCommandNames: readonly CommandNames[] = [shopNames, cartNames, checkoutNames, linksNames, shopAdminNames, shopTopNames];
+const everyCommandNames: readonly CommandNames[] = [shopNames, cartNames, checkoutNames, linksNames, shopAdminNames, shopTopNames, redeemNames];
 
 interface DefinedOption {
   type: number;

@@ -1,0 +1,98 @@
+import { normalizeNick } from '../../src/cart/nick.js';
+import type { CommandInteraction } from '../../src/discord/context.js';
+import { slashCommand, type Feature } from '../../src/discord/feature.js';
+import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
+import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
+import { clip, plain } from '../../src/discord/text.js';
+import type { VoucherLogOutcome } from '../../src/discord/views/log.js';
+import type { Messages } from '../../src/i18n/index.js';
+import type { StoreError } from '../../src/spaceis/errors.js';
+import { maskCode, MAX_CODE_LENGTH, withoutCode, type RedeemOutcome } from '../../src/services/vouchers.js';
+import { redeemNames } from './names.js';
+import { redeemedView, refusedText } from './views.js';
+
+/**
+ * /redeem code: [nick:]: a voucher code of the shop, redeemed for a Minecraft nick (the option, else
+ * the one remembered from the last checkout or redeem). The service keeps the limits against
+ * guessing and sends the code once; every attempt is posted to the log channel with the code masked.
+ */
+
+const texts = commandTexts('redeem', redeemNames);
+
+const redeemCommand = slashCommand({
+  name: redeemNames.name,
+  preconditions: [shopConfigured],
+  definition: () =>
+    guildCommand(texts, {
+      options: [
+        optionalText(texts, 'code', { required: true, min_length: 1, max_length: MAX_CODE_LENGTH }),
+        optionalText(texts, 'nick', { min_length: 1, max_length: 32 }),
+      ],
+    }),
+  run: redeem,
+});
+
+async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
+  const { t, services, respond, guildId, userId, shop } = ctx;
+  const code = interaction.options.getString(redeemNames.options.code, true);
+  if (shop.source === 'demo') return respond.show({ content: t.vouchers.demo });
+  const typed = interaction.options.getString(redeemNames.options.nick);
+  let nick: string | undefined;
+  if (typed !== null) {
+    nick = normalizeNick(typed);
+    if (!nick) return respond.show({ content: t.nick.invalid(clip(typed, 40)) });
+  } else {
+    nick = await services.vouchers.rememberedNick(userId);
+    if (!nick) return respond.show({ content: t.vouchers.nickNeeded });
+  }
+
+  await respond.defer();
+  const outcome = await services.vouchers.redeem(shop, { guildId, userId, nick, code });
+  if (outcome.kind === 'invalid-code' || outcome.kind === 'invalid-nick') return respond.show({ content: refusedText(t, outcome) });
+
+  const masked = maskCode(code);
+  ctx.log.info({ code: masked, outcome: outcome.kind }, 'voucher code tried');
+  // Not awaited: the member's answer must not wait on the log channel.
+  void services.guildLog.post(guildId, { kind: 'voucher-tried', userId, maskedCode: masked, nick, outcome: logOutcome(outcome) });
+
+  if (outcome.kind === 'redeemed') return respond.show(redeemedView(t, outcome));
+  if (outcome.kind === 'store-error') {
+    ctx.log.warn({ code: masked, store: { kind: outcome.error.kind, status: outcome.error.status, message: withoutCode(outcome.error.apiMessage, code) } }, 'voucher request failed');
+    if (outcome.error.isAuthProblem) await services.guildLog.licenseProblem(guildId, outcome.error);
+    return respond.show({ content: storeFailureText(t, outcome.error) });
+  }
+  await respond.show({ content: refusedText(t, outcome) });
+}
+
+function logOutcome(outcome: Exclude<RedeemOutcome, { kind: 'invalid-code' } | { kind: 'invalid-nick' }>): VoucherLogOutcome {
+  switch (outcome.kind) {
+    case 'redeemed':
+    case 'used':
+    case 'unknown':
+    case 'conflict':
+      return outcome.kind;
+    case 'store-throttled':
+      return 'storeThrottled';
+    case 'rate-limited-member':
+      return 'rateLimitedMember';
+    case 'rate-limited-guild':
+      return 'rateLimitedGuild';
+    case 'store-error':
+      return 'storeError';
+  }
+}
+
+/** A failure the outcomes do not name: never "try again" where the store may have taken the code. */
+function storeFailureText(t: Messages, error: StoreError): string {
+  if (error.isAuthProblem) return t.vouchers.notConfigured;
+  if (error.kind === 'timeout' || error.kind === 'network') return t.vouchers.storeTimeout;
+  if (error.kind === 'invalid-response') return t.vouchers.storeUnreadable;
+  if (error.kind === 'http' && error.apiMessage && (error.status ?? 500) < 500) return t.vouchers.storeRefused(clip(plain(error.apiMessage), 300));
+  return t.vouchers.storeUnavailable;
+}
+
+export const redeemFeature: Feature = {
+  name: 'redeem',
+  command: redeemCommand,
+  components: [],
+};

@@ -1,0 +1,142 @@
+import { normalizeNick } from '../cart/nick.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { isStoreError, type StoreError } from '../spaceis/errors.js';
+import type { NickRepository } from '../storage/nicks.js';
+import type { VoucherAttempts } from '../storage/voucher-attempts.js';
+import type { ShopAccess } from './store-directory.js';
+
+/**
+ * Voucher codes below Discord (docs/spaceis-api.md, "Vouchers"): a member redeems a code for a nick
+ * (`POST /v4/voucher`), an admin has the store generate codes for a variant (`POST /v4/voucher/generate`).
+ *
+ * A code is a secret: it travels in the request's body and, for generate, in the admin's private
+ * reply, and nowhere else. Every log line and log-channel post names it by `maskCode` only, and an
+ * answer of the store that echoes it has it masked before it is logged.
+ *
+ * Against guessing, at most MEMBER_LIMIT attempts per member and guild in MEMBER_WINDOW_MS and
+ * GUILD_LIMIT per guild in GUILD_WINDOW_MS reach the store; the windows are in storage
+ * (src/storage/voucher-attempts.ts), so they hold across restarts and processes. A request is never
+ * repeated: the store may have taken the code.
+ */
+
+export const VOUCHER_LIMITS = {
+  member: { limit: 5, spanMs: 10 * 60_000 },
+  guild: { limit: 30, spanMs: 60_000 },
+} as const;
+
+/** How many codes one generate asks for (the store's own bound, community SDK). */
+export const GENERATE_QUANTITY = { min: 1, max: 10 } as const;
+
+/** The longest code the bot sends (Discord's option limit is 100; nothing real is that long). */
+export const MAX_CODE_LENGTH = 64;
+
+export type RedeemOutcome =
+  /** The store accepted the code for the nick: the game server delivers what it is worth. */
+  | { kind: 'redeemed'; nick: string; state: string | undefined; transactionId: string | undefined }
+  /** 403: the code was used already (the store's message verbatim). */
+  | { kind: 'used'; message: string | undefined }
+  /** 404: no such code (or, indistinguishably, no voucher endpoint on the license's API). */
+  | { kind: 'unknown'; message: string | undefined }
+  /** 409. */
+  | { kind: 'conflict'; message: string | undefined }
+  /** The store's 429: wait, the bot does not try again. */
+  | { kind: 'store-throttled'; retryAfterSeconds: number | undefined; message: string | undefined }
+  | { kind: 'rate-limited-member'; retryAfterSeconds: number }
+  | { kind: 'rate-limited-guild'; retryAfterSeconds: number }
+  /** Any other failure, shown as the store failures of checkout are. */
+  | { kind: 'store-error'; error: StoreError }
+  /** Refused before anything was counted or sent. */
+  | { kind: 'invalid-nick' }
+  | { kind: 'invalid-code' };
+
+export type GenerateOutcome = { kind: 'generated'; codes: string[] } | { kind: 'store-error'; error: StoreError } | { kind: 'invalid-quantity' };
+
+export interface RedeemRequest {
+  guildId: string;
+  userId: string;
+  /** As typed, checked against the nick rule here (src/cart/nick.ts). */
+  nick: string;
+  code: string;
+}
+
+export interface VoucherServiceOptions {
+  attempts: VoucherAttempts;
+  nicks: NickRepository;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** `•••XYZ`: the last three characters only, whatever the code's length (a code of 3 or fewer shows none). */
+export function maskCode(code: string): string {
+  const trimmed = code.trim();
+  return `•••${trimmed.length > 3 ? trimmed.slice(-3) : ''}`;
+}
+
+/** `text` with every occurrence of the code masked (the store may echo it in a message). */
+export function withoutCode(text: string | undefined, code: string): string | undefined {
+  const trimmed = code.trim();
+  if (text === undefined || trimmed.length === 0) return text;
+  return text.split(trimmed).join(maskCode(trimmed));
+}
+
+export class VoucherService {
+  constructor(private readonly deps: VoucherServiceOptions) {}
+
+  /** The nick the member checked out or redeemed with last time, if it still passes the rule. */
+  rememberedNick(userId: string): Promise<string | undefined> {
+    return this.deps.nicks.get(userId);
+  }
+
+  async redeem(shop: ShopAccess, request: RedeemRequest): Promise<RedeemOutcome> {
+    const { attempts, nicks, clock, logger } = this.deps;
+    const nick = normalizeNick(request.nick);
+    if (!nick) return { kind: 'invalid-nick' };
+    const code = request.code.trim();
+    if (code.length === 0 || code.length > MAX_CODE_LENGTH || /\s/.test(code)) return { kind: 'invalid-code' };
+
+    const admission = await attempts.admit(
+      [
+        { key: `member:${request.guildId}:${request.userId}`, ...VOUCHER_LIMITS.member },
+        { key: `guild:${request.guildId}`, ...VOUCHER_LIMITS.guild },
+      ],
+      clock.now(),
+    );
+    if (admission.kind === 'full') {
+      const kind = admission.window.startsWith('member:') ? 'rate-limited-member' : 'rate-limited-guild';
+      return { kind, retryAfterSeconds: admission.retryAfterSeconds };
+    }
+    await nicks.set(request.userId, nick);
+
+    try {
+      const answer = await shop.client.redeemVoucher({ nick, code }, { lane: request.guildId });
+      return { kind: 'redeemed', nick, state: answer.state, transactionId: answer.transactionId };
+    } catch (error) {
+      if (!isStoreError(error)) throw error;
+      const message = error.apiMessage;
+      logger.info(
+        { guild: request.guildId, user: request.userId, code: maskCode(code), store: { kind: error.kind, status: error.status, message: withoutCode(message, code) } },
+        'voucher refused by the store',
+      );
+      if (error.kind === 'http') {
+        if (error.status === 403) return { kind: 'used', message };
+        if (error.status === 404) return { kind: 'unknown', message };
+        if (error.status === 409) return { kind: 'conflict', message };
+        if (error.status === 429) return { kind: 'store-throttled', retryAfterSeconds: error.retryAfterSeconds, message };
+      }
+      return { kind: 'store-error', error };
+    }
+  }
+
+  /** Asks the store for `quantity` new codes of the variant; never retried. The codes go to the caller only. */
+  async generate(shop: ShopAccess, request: { guildId: string; variantId: string; quantity: number }): Promise<GenerateOutcome> {
+    const { quantity } = request;
+    if (!Number.isInteger(quantity) || quantity < GENERATE_QUANTITY.min || quantity > GENERATE_QUANTITY.max) return { kind: 'invalid-quantity' };
+    try {
+      return { kind: 'generated', codes: await shop.client.generateVouchers({ quantity, variantId: request.variantId }, { lane: request.guildId }) };
+    } catch (error) {
+      if (!isStoreError(error)) throw error;
+      return { kind: 'store-error', error };
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
+import { VOUCHER_MESSAGES, VOUCHER_USED, VOUCHER_VALID } from '../fakes/spaceis/fake-spaceis.js';
+import { Member } from '../support/buyer.js';
+import { useHarness } from '../support/harness.js';
+import { textOf } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+
+const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
+
+/** /redeem and /shop-admin vouchers generate, through the local Discord and the local store. */
+describe('voucher codes', () => {
+  const h = useHarness();
+  let guildId: string;
+  let admin: Member;
+  let logChannel: string;
+
+  beforeAll(async () => {
+    guildId = h.discord.defaultGuildId;
+    admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    logChannel = h.discord.addChannel(guildId, { name: 'shop-log' });
+    await admin.sub('shop-admin', 'settings', { 'log-channel': logChannel });
+  });
+
+  const redeems = () => h.store.requestsTo('voucher');
+  const nextLogPost = () => h.discord.waitForMessage(logChannel);
+  /** Every text anyone but the member and the admin could see, and every log line. */
+  const publicTexts = () => h.discord.messagesIn(logChannel).map(textOf).join('\n');
+  /** A fresh minute and a fresh 10 minutes: no earlier test's attempts count. */
+  const freshWindows = () => h.clock.advance(11 * 60_000);
+
+  async function redeem(member: Member, options: Record<string, string>): Promise<{ reply: string; post: string; ephemeral: boolean }> {
+    const posted = nextLogPost();
+    const outcome = await member.run('redeem', options);
+    return { reply: textOf(outcome.message!), post: textOf(await posted), ephemeral: outcome.ephemeral };
+  }
+
+  it('redeems a code for the nick given, says the game server delivers (never "paid"), and remembers the nick', async () => {
+    freshWindows();
+    const member = new Member(h);
+    const before = redeems().length;
+    const { reply, post, ephemeral } = await redeem(member, { code: VOUCHER_VALID, nick: 'Kodziarz' });
+    expect(ephemeral).toBe(true);
+    expect(reply).toContain(en.vouchers.redeemed('Kodziarz'));
+    expect(reply).toContain('“completed”');
+    expect(reply).toContain('`VCH-1`');
+    expect(reply.toLowerCase()).not.toContain('paid');
+    expect(redeems().slice(before).map((request) => request.body)).toEqual([{ nick: 'Kodziarz', code: VOUCHER_VALID }]);
+    expect(h.store.redeemed.at(-1)).toEqual({ code: VOUCHER_VALID, nick: 'Kodziarz' });
+
+    expect(post).toContain(en.vouchers.logRedeemTitle);
+    expect(post).toContain(en.vouchers.logRedeem(`<@${member.user.id}>`, '•••2MZ', 'Kodziarz', en.vouchers.outcome.redeemed));
+
+    // Next time the nick may be left out: the one used last is remembered.
+    const again = await redeem(member, { code: VOUCHER_USED });
+    expect(redeems().at(-1)!.body).toEqual({ nick: 'Kodziarz', code: VOUCHER_USED });
+    expect(again.reply).toContain(`“${VOUCHER_MESSAGES.used}”`);
+  });
+
+  it('asks for the nick when none is given or remembered, sending nothing', async () => {
+    const before = redeems().length;
+    const outcome = await new Member(h).run('redeem', { code: VOUCHER_VALID });
+    expect(textOf(outcome.message!)).toBe(en.vouchers.nickNeeded);
+    const bad = await new Member(h).run('redeem', { code: VOUCHER_VALID, nick: 'a b' });
+    expect(textOf(bad.message!)).toBe(en.nick.invalid('a b'));
+    expect(redeems().length).toBe(before);
+  });
+
+  it("quotes the store's own words for a used (403), an unknown (404) and a conflicting (409) code", async () => {
+    freshWindows();
+    const member = new Member(h);
+    const used = await redeem(member, { code: VOUCHER_USED, nick: 'Kodziarz' });
+    expect(used.reply).toBe(en.vouchers.used(VOUCHER_MESSAGES.used));
+    expect(used.post).toContain(en.vouchers.outcome.used);
+
+    const unknown = await redeem(member, { code: 'NIEMA-000111', nick: 'Kodziarz' });
+    expect(unknown.reply).toBe(en.vouchers.unknown(VOUCHER_MESSAGES.unknown));
+    expect(unknown.post).toContain('•••111');
+    expect(unknown.post).toContain(en.vouchers.outcome.unknown);
+
+    h.store.failNext('voucher', { status: 409, body: { success: false, type: 'error', message: 'Voucher is being processed' } });
+    const conflict = await redeem(member, { code: 'KONFL-222333', nick: 'Kodziarz' });
+    expect(conflict.reply).toBe(en.vouchers.conflict('Voucher is being processed'));
+    expect(conflict.post).toContain(en.vouchers.outcome.conflict);
+  });
+
+  it("tells the member to wait on the store's 429 and sends the code once, never again", async () => {
+    freshWindows();
+    const member = new Member(h);
+    const before = redeems().length;
+    h.store.failNext('voucher', { status: 429, headers: { 'Retry-At': '20' }, body: { success: false, type: 'error', message: 'Too many requests' } });
+    const { reply, post } = await redeem(member, { code: 'WOLNO-444555', nick: 'Kodziarz' });
+    expect(reply).toBe(en.vouchers.storeThrottled(20, 'Too many requests'));
+    expect(post).toContain(en.vouchers.outcome.storeThrottled);
+    expect(redeems().length - before).toBe(1);
+    expect(h.sleeps).not.toContain(20_000);
+  });
+
+  it('lets a member try 5 codes in 10 minutes: the 6th is told to wait and not sent; later it is allowed again', async () => {
+    freshWindows();
+    const member = new Member(h);
+    const before = redeems().length;
+    for (let index = 0; index < 5; index++) {
+      await redeem(member, { code: `ZGADUJ-00${index}ABC`, nick: 'Zgadywacz' });
+      h.clock.advance(10_000);
+    }
+    expect(redeems().length - before).toBe(5);
+    const sixth = await redeem(member, { code: 'ZGADUJ-6ABC', nick: 'Zgadywacz' });
+    // The first attempt leaves the window 10 minutes after it was made: 600 s − 50 s.
+    expect(sixth.reply).toBe(en.vouchers.memberLimit(550));
+    expect(sixth.post).toContain(en.vouchers.outcome.rateLimitedMember);
+    expect(redeems().length - before).toBe(5);
+
+    // Another member of the same guild is not held back by this one.
+    await redeem(new Member(h), { code: 'INNY-777ABC', nick: 'Ktos_inny' });
+    expect(redeems().length - before).toBe(6);
+
+    h.clock.advance(550_000);
+    const later = await redeem(member, { code: 'ZGADUJ-7ABC', nick: 'Zgadywacz' });
+    expect(later.reply).toBe(en.vouchers.unknown(VOUCHER_MESSAGES.unknown));
+    expect(redeems().length - before).toBe(7);
+  });
+
+  it('lets a guild try 30 codes a minute: the 31st is told to wait and not sent', async () => {
+    freshWindows();
+    const before = redeems().length;
+    const members = Array.from({ length: 7 }, () => new Member(h));
+    for (let index = 0; index < 30; index++) {
+      await members[index % 7]!.run('redeem', { code: `TLUM-${String(index).padStart(4, '0')}`, nick: 'Tlum_gracz' });
+    }
+    expect(redeems().length - before).toBe(30);
+    const outcome = await members[6]!.run('redeem', { code: 'TLUM-9999', nick: 'Tlum_gracz' });
+    expect(textOf(outcome.message!)).toBe(en.vouchers.guildLimit(60));
+    expect(redeems().length - before).toBe(30);
+    await h.bot.settled();
+  });
+
+  it('holds the limits across a restart (they are in storage)', async () => {
+    freshWindows();
+    const member = new Member(h);
+    for (let index = 0; index < 5; index++) await member.run('redeem', { code: `RESTART-${index}AB`, nick: 'Restartowiec' });
+    await h.restart();
+    const before = redeems().length;
+    const outcome = await member.run('redeem', { code: 'RESTART-6AB', nick: 'Restartowiec' });
+    expect(textOf(outcome.message!)).toBe(en.vouchers.memberLimit(600));
+    expect(redeems().length).toBe(before);
+  });
+
+  it('answers in Polish', async () => {
+    freshWindows();
+    const member = new Member(h, { locale: 'pl' });
+    h.store.vouchers.set('POLSKI-123XYZ', { used: false });
+    const outcome = await member.run('redeem', { code: 'POLSKI-123XYZ', nick: 'Polak1' });
+    expect(textOf(outcome.message!)).toContain(pl.vouchers.redeemed('Polak1'));
+    const used = await member.run('redeem', { code: 'POLSKI-123XYZ' });
+    expect(textOf(used.message!)).toBe(pl.vouchers.used(VOUCHER_MESSAGES.used));
+  });
+
+  it('shows generated codes to the asking admin only, in a code block; the log channel gets who, how many and what, never the codes', async () => {
+    const suggest = async (focused: { name: string; value: string }, options: Record<string, string> = {}) => {
+      const { username: _username, ...dispatch } = admin.options;
+      const handle = await h.discord.autocomplete(admin.user, 'shop-admin', focused, { ...dispatch, subcommandGroup: 'vouchers', subcommand: 'generate', options });
+      return (await handle.settled()).choices ?? [];
+    };
+    const product = (await suggest({ name: 'product', value: 'vip' })).find((choice) => choice.name === 'VIP · Rangi · Survival')!;
+    expect(product).toBeDefined();
+    const variants = await suggest({ name: 'variant', value: '' }, { product: String(product.value) });
+    const thirty = variants.find((choice) => choice.name === '30 dni')!;
+
+    const before = h.store.requestsTo('voucherGenerate').length;
+    const posted = nextLogPost();
+    const outcome = await admin.sub('shop-admin', 'vouchers generate', { product: String(product.value), variant: String(thirty.value), quantity: 3 });
+    expect(outcome.ephemeral).toBe(true);
+    const requests = h.store.requestsTo('voucherGenerate').slice(before);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.body).toEqual({ quantity: 3, variantId: expect.any(String) });
+    const shown = textOf(outcome.message!);
+    const codes = [...h.store.vouchers.keys()].filter((code) => code.startsWith('GEN'));
+    expect(codes).toHaveLength(3);
+    expect(shown).toContain(['```', ...codes, '```'].join('\n'));
+    expect(shown).toContain(en.vouchers.generatedTitle(3));
+
+    const post = textOf(await posted);
+    expect(post).toContain(en.vouchers.logGenerated(`<@${admin.user.id}>`, 3, '**VIP** — 30 dni (Survival)'));
+    for (const code of codes) {
+      expect(post).not.toContain(code);
+      expect(h.logs.join('\n')).not.toContain(code);
+    }
+  });
+
+  it('refuses generate to a member without Manage Server, asking the store nothing', async () => {
+    const before = h.store.requestsTo('voucherGenerate').length;
+    const outcome = await new Member(h).sub('shop-admin', 'vouchers generate', { product: 'VIP', variant: '30 dni', quantity: 1 });
+    expect(textOf(outcome.message!)).toBe(en.admin.notAllowed);
+    expect(h.store.requestsTo('voucherGenerate').length).toBe(before);
+  });
+
+  it('never shows a code in full in the log channel, the log lines or the metrics', async () => {
+    await h.bot.settled();
+    const tried = redeems().map((request) => (request.body as { code: string }).code);
+    expect(tried.length).toBeGreaterThan(40);
+    const logs = h.logs.join('\n');
+    const posts = publicTexts();
+    const metrics = await h.bot.services.metrics.registry.metrics();
+    expect(metrics).toContain('route="voucher"');
+    for (const code of tried) {
+      expect(logs).not.toContain(code);
+      expect(posts).not.toContain(code);
+      expect(metrics).not.toContain(code);
+    }
+    expect(posts).toContain('•••2MZ');
+  });
+});
+
