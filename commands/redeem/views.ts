@@ -2,6 +2,7 @@ import type { View } from '../../src/discord/respond.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { RedeemOutcome } from '../../src/services/vouchers.js';
+import { throttlePauseMs } from '../../src/spaceis/gate-rules.js';
 
 /** What /redeem answers for each outcome. The store's own words are quoted as they came (never "paid"). */
 
@@ -26,7 +27,7 @@ export function refusedText(t: Messages, outcome: Exclude<RedeemOutcome, { kind:
     case 'conflict':
       return t.vouchers.conflict(quoted(outcome.message));
     case 'store-throttled':
-      return t.vouchers.storeThrottled(outcome.retryAfterSeconds === undefined ? undefined : Math.min(300, Math.ceil(outcome.retryAfterSeconds)), quoted(outcome.message));
+      return t.vouchers.storeThrottled(outcome.retryAfterSeconds === undefined ? undefined : Math.ceil(throttlePauseMs(outcome.retryAfterSeconds) / 1000), quoted(outcome.message));
     case 'rate-limited-member':
       return t.vouchers.memberLimit(outcome.retryAfterSeconds);
     case 'rate-limited-guild':

@@ -192,27 +192,14 @@ export class StoreClient {
    * Never retried: the store may have taken the code. The code travels in the body only, never in a
    * path, so it reaches no log line or metric label through the request's path.
    */
-  async redeemVoucher(body: { nick: string; code: string }, options: { lane?: string } = {}): Promise<VoucherRedeemed> {
-    return this.#request({
-      method: 'POST',
-      path: '/v4/voucher',
-      dataSchema: voucherRedeemSchema,
-      body: { nick: body.nick, code: body.code },
-      attempts: 1,
-      ...(options.lane === undefined ? {} : { lane: options.lane }),
-    });
+  async redeemVoucher(body: { nick: string; code: string }, options: ReadOptions = {}): Promise<VoucherRedeemed> {
+    return this.#request({ method: 'POST', path: '/v4/voucher', dataSchema: voucherRedeemSchema, body: { nick: body.nick, code: body.code }, attempts: 1, ...lane(options) });
   }
 
   /** POST /v4/voucher/generate (community SDK, v4.0.14+): `{ quantity, variantId }` → the new codes. Never retried. */
-  async generateVouchers(body: { quantity: number; variantId: string }, options: { lane?: string } = {}): Promise<string[]> {
-    return this.#request({
-      method: 'POST',
-      path: '/v4/voucher/generate',
-      dataSchema: voucherCodesSchema,
-      body: { quantity: body.quantity, variantId: body.variantId },
-      attempts: 1,
-      ...(options.lane === undefined ? {} : { lane: options.lane }),
-    });
+  async generateVouchers(body: { quantity: number; variantId: string }, options: ReadOptions = {}): Promise<string[]> {
+    const payload = { quantity: body.quantity, variantId: body.variantId };
+    return this.#request({ method: 'POST', path: '/v4/voucher/generate', dataSchema: voucherCodesSchema, body: payload, attempts: 1, ...lane(options) });
   }
 
   /** What a logger sees: never the key. */
