@@ -6,6 +6,7 @@ import type { Messages } from '../../src/i18n/index.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { adminRoutes } from './routes.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin license demo: the guild sells from the sample shop built into the bot, so admins
@@ -15,7 +16,7 @@ import { adminRoutes } from './routes.js';
  */
 
 export async function startDemo(ctx: HandlerContext): Promise<void> {
-  if (ctx.settings.demo) return ctx.respond.show({ content: ctx.t.admin.demoAlready });
+  if (ctx.settings.demo) return ctx.respond.show(textView(ctx.t.admin.demoAlready));
   const own = ctx.settings.license;
   if (own) return ctx.respond.show(demoConfirmView(ctx.t, ctx.userId, own.fingerprint));
   return switchToDemo(ctx);
@@ -24,11 +25,11 @@ export async function startDemo(ctx: HandlerContext): Promise<void> {
 export async function switchToDemo(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
   const before = await services.setup.switchToDemo(ctx.guildId);
-  if (before.demo) return ctx.respond.show({ content: t.admin.demoAlready, embeds: [], components: [] });
+  if (before.demo) return ctx.respond.show(textView(t.admin.demoAlready));
   const previous = before.license?.fingerprint ?? ctx.shop?.fingerprint;
   await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, t.admin.demoLicenseName);
   ctx.log.info('guild switched to the demo shop');
-  await ctx.respond.show({ content: t.admin.demoOn, embeds: [], components: [] });
+  await ctx.respond.show(textView(t.admin.demoOn));
 }
 
 /** `license clear` on a demo guild: back to the bot's default license, or to no shop. */
@@ -39,7 +40,7 @@ export async function endDemo(ctx: HandlerContext): Promise<void> {
   await recordChange(ctx, 'license', t.admin.demoLicenseName, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
   ctx.log.info('guild left the demo shop');
   const refused = services.stores.defaultLicenseRefused(ctx.guildId);
-  await ctx.respond.show({ content: refused ? t.admin.demoEndedRefused : t.admin.demoEnded(fallback?.fingerprint) });
+  await ctx.respond.show(textView(refused ? t.admin.demoEndedRefused : t.admin.demoEnded(fallback?.fingerprint)));
 }
 
 export function demoConfirmView(t: Messages, owner: string, fingerprint: string): View {

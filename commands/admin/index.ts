@@ -20,6 +20,7 @@ import { adminRoutes } from './routes.js';
 import { chooseServers, saveServers } from './servers.js';
 import { changeSettings } from './settings.js';
 import { showStatus } from './status.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin: everything a server admin needs to run the shop from Discord, one module per
@@ -185,7 +186,7 @@ export const adminFeature: Feature = {
   components: [
     on(adminRoutes.licenseForm, [manageGuild], (_interaction, { key }, ctx) => saveLicense(ctx, key)),
     on(adminRoutes.confirmDemo, [manageGuild], (_interaction, _values, ctx) => switchToDemo(ctx)),
-    on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show({ content: ctx.t.admin.demoCancelled, embeds: [], components: [] })),
+    on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show(textView(ctx.t.admin.demoCancelled))),
     on(adminRoutes.serversPage, [manageGuild, shopConfiguredForAdmins], (_interaction, { page }, ctx) => chooseServers(ctx, page)),
     on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], (_interaction, input, ctx) => saveServers(ctx, input)),
   ],

@@ -7,6 +7,7 @@ import type { Messages } from '../../src/i18n/index.js';
 import { recordChange } from './change-log.js';
 import { endDemo } from './demo.js';
 import { adminRoutes } from './routes.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /** /shop-admin license set | clear: the guild's own license key, checked against the store before it is sealed and kept. */
 
@@ -21,7 +22,7 @@ export function licenseModal(t: Messages, owner: string) {
 }
 
 export async function startLicenseChange(ctx: HandlerContext): Promise<void> {
-  if (!ctx.services.secretBox) return ctx.respond.show({ content: ctx.t.admin.licenseNeedsEncryptionKey });
+  if (!ctx.services.secretBox) return ctx.respond.show(textView(ctx.t.admin.licenseNeedsEncryptionKey));
   return ctx.respond.showModal(licenseModal(ctx.t, ctx.userId));
 }
 
@@ -32,11 +33,11 @@ export async function startLicenseChange(ctx: HandlerContext): Promise<void> {
 export async function saveLicense(ctx: HandlerContext, typed: string): Promise<void> {
   const { t, services } = ctx;
   const secretBox = services.secretBox;
-  if (!secretBox) return ctx.respond.show({ content: t.admin.licenseNeedsEncryptionKey });
+  if (!secretBox) return ctx.respond.show(textView(t.admin.licenseNeedsEncryptionKey));
   const key = typed.trim();
   const fingerprint = keyFingerprint(key);
   // The same key again is a no-op; a stored copy that cannot be opened is not the same: saving it again is the repair.
-  if (ctx.shop?.source === 'guild' && ctx.shop.license === licenseId(key)) return ctx.respond.show({ content: t.admin.licenseSame(fingerprint) });
+  if (ctx.shop?.source === 'guild' && ctx.shop.license === licenseId(key)) return ctx.respond.show(textView(t.admin.licenseSame(fingerprint)));
 
   await ctx.respond.defer();
   let servers: number;
@@ -46,14 +47,14 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
     if (!isStoreError(error)) throw error;
     ctx.log.info({ fingerprint, status: error.status }, 'license key refused by the store; not saved');
     const text = error.kind === 'http' ? t.admin.licenseRejected(clip(plain(error.apiMessage ?? String(error.status)), 200)) : t.admin.licenseUnreachable;
-    return ctx.respond.show({ content: text });
+    return ctx.respond.show(textView(text));
   }
 
   const previous = ctx.settings.demo ? t.admin.demoLicenseName : (ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint);
   // A real license replaces the demo.
   await services.setup.saveLicense(ctx.guildId, { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId });
   await recordChange(ctx, 'license', !previous ? t.admin.none : ctx.settings.demo ? previous : `\`${previous}\``, `\`${fingerprint}\``);
-  await ctx.respond.show({ content: t.admin.licenseSaved(fingerprint, servers) });
+  await ctx.respond.show(textView(t.admin.licenseSaved(fingerprint, servers)));
 }
 
 export async function clearLicense(ctx: HandlerContext): Promise<void> {
@@ -61,9 +62,9 @@ export async function clearLicense(ctx: HandlerContext): Promise<void> {
   if (ctx.settings.demo) return endDemo(ctx);
   const current = ctx.settings.license;
   const refused = services.stores.defaultLicenseRefused(ctx.guildId);
-  if (!current) return ctx.respond.show({ content: refused ? t.admin.defaultLicenseRefused : t.admin.licenseNothingToClear });
+  if (!current) return ctx.respond.show(textView(refused ? t.admin.defaultLicenseRefused : t.admin.licenseNothingToClear));
   await services.setup.clearLicense(ctx.guildId);
   const fallback = await services.stores.forGuild(ctx.guildId);
   await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
-  await ctx.respond.show({ content: refused ? t.admin.licenseClearedRefused : t.admin.licenseCleared(fallback?.fingerprint) });
+  await ctx.respond.show(textView(refused ? t.admin.licenseClearedRefused : t.admin.licenseCleared(fallback?.fingerprint)));
 }

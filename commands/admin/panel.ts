@@ -2,7 +2,7 @@ import { ButtonStyle, DiscordAPIError, RESTJSONErrorCodes, type APIEmbed, type A
 import type { BotServices } from '../../src/bot-services.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
-import type { View } from '../../src/discord/respond.js';
+import { messageOptions, type View } from '../../src/discord/respond.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { button, row } from '../../src/discord/views/components.js';
 import { demoMarked } from '../../src/discord/views/demo-mark.js';
@@ -16,6 +16,7 @@ import { shopRoutes } from '../shop/routes.js';
 import { channelProblem } from './channels.js';
 import { PANEL_COLOR } from './colors.js';
 import { shopAdminNames } from './names.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /** /shop-admin panel: a public message with Open shop / My cart; each member who presses gets their own ephemeral flow. */
 
@@ -23,23 +24,23 @@ export async function postPanel(interaction: CommandInteraction, ctx: ShopContex
   const { t, services } = ctx;
   const target = interaction.options.getChannel(shopAdminNames.subcommands.panel.options.channel, true);
   const problem = await channelProblem(interaction, target.id, ctx);
-  if (problem) return ctx.respond.show({ content: problem });
+  if (problem) return ctx.respond.show(textView(problem));
   const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds, lane: ctx.guildId });
   const servers = await reader.servers();
 
   const channel = await interaction.client.channels.fetch(target.id);
-  if (!channel?.isSendable()) return ctx.respond.show({ content: t.admin.channelNotText(`<#${target.id}>`) });
+  if (!channel?.isSendable()) return ctx.respond.show(textView(t.admin.channelNotText(`<#${target.id}>`)));
   const panelT = messages(await services.guildLog.localeFor(ctx.guildId));
   const goals = await services.panels.goalsFor(ctx.guildId, servers);
   const view = panelView(panelT, interaction.guild?.name ?? ctx.guildName, servers, goals);
-  const message = await channel.send(ctx.shop.source === 'demo' ? demoMarked(panelT, view) : view);
+  const message = await channel.send(messageOptions(ctx.shop.source === 'demo' ? demoMarked(panelT, view) : view, 'create'));
 
   const previous = ctx.settings.panel;
   await services.setup.rememberPanel(ctx.guildId, { channelId: message.channelId, messageId: message.id });
   await services.panels.noteShown(ctx.guildId, goals);
   if (previous) await deletePanel(interaction, previous, ctx);
   ctx.log.info({ channel: message.channelId, message: message.id }, 'shop panel posted');
-  await ctx.respond.show({ content: t.admin.panelPosted(`<#${message.channelId}>`) });
+  await ctx.respond.show(textView(t.admin.panelPosted(`<#${message.channelId}>`)));
 }
 
 /** The old panel goes away when a new one is posted; if it was already deleted, nothing is lost. */
@@ -63,7 +64,7 @@ export function panelEditor(client: Client, services: Pick<BotServices, 'guildLo
       if (!channel?.isTextBased()) return 'gone';
       const t = messages(await services.guildLog.localeFor(guildId));
       const view = panelView(t, client.guilds.cache.get(guildId)?.name ?? '', servers, goals);
-      await channel.messages.edit(panel.messageId, demo ? demoMarked(t, view) : view);
+      await channel.messages.edit(panel.messageId, messageOptions(demo ? demoMarked(t, view) : view, 'edit'));
       return 'edited';
     } catch (error) {
       if (error instanceof DiscordAPIError && (error.code === RESTJSONErrorCodes.UnknownMessage || error.code === RESTJSONErrorCodes.UnknownChannel)) return 'gone';

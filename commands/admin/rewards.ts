@@ -14,6 +14,7 @@ import type { OfferCache } from '../../src/spaceis/offer-cache.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { shopAdminNames } from './names.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin rewards add | list | remove: roles for buyers. A product (or one of its variants)
@@ -29,15 +30,15 @@ export async function addReward(interaction: CommandInteraction, ctx: ShopContex
   const options = names.add.options;
   const role = interaction.options.getRole(options.role, true);
   const issues = interaction.guild ? roleIssues(cachedRoleFacts(interaction.guild), role.id) : [];
-  if (issues.length > 0) return ctx.respond.show({ content: t.rewards.refused(`<@&${role.id}>`, issuesText(t, issues, role.id)) });
+  if (issues.length > 0) return ctx.respond.show(textView(t.rewards.refused(`<@&${role.id}>`, issuesText(t, issues, role.id))));
 
   const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
   const found = await findRewardItem(reader, interaction.options.getString(options.product, true), interaction.options.getString(options.variant));
-  if (found.kind === 'no-product') return ctx.respond.show({ content: t.rewards.noProduct });
-  if (found.kind === 'no-variant') return ctx.respond.show({ content: t.rewards.noVariant(plain(found.productName)) });
+  if (found.kind === 'no-product') return ctx.respond.show(textView(t.rewards.noProduct));
+  if (found.kind === 'no-variant') return ctx.respond.show(textView(t.rewards.noVariant(plain(found.productName))));
 
   const added = await services.rewards.add(ctx.guildId, { item: found.item, roleId: role.id, days: interaction.options.getInteger(options.days), by: ctx.userId });
-  if (added.kind === 'full') return ctx.respond.show({ content: t.rewards.full(MAX_REWARDS_PER_GUILD) });
+  if (added.kind === 'full') return ctx.respond.show(textView(t.rewards.full(MAX_REWARDS_PER_GUILD)));
   const channelT = messages(await services.guildLog.localeFor(ctx.guildId));
   await recordChange(ctx, 'rewards', added.replaced ? rewardText(channelT, added.replaced) : channelT.admin.none, rewardText(channelT, added.reward));
   const { reward, replaced } = added;

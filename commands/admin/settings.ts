@@ -7,6 +7,7 @@ import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { feedNickChoices, localeChoices, shopAdminNames } from './names.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /** /shop-admin settings: the log channel, moderator role, multi-server carts, link lifetime, cooldown and language. */
 
@@ -26,15 +27,15 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
 
   if (logChannel) {
     const problem = await channelProblem(interaction, logChannel.id, ctx);
-    if (problem) return ctx.respond.show({ content: problem });
+    if (problem) return ctx.respond.show(textView(problem));
   }
   if (feedChannel) {
     const problem = await channelProblem(interaction, feedChannel.id, ctx);
-    if (problem) return ctx.respond.show({ content: problem });
+    if (problem) return ctx.respond.show(textView(problem));
   }
   if (role) {
     const problem = moderatorRoleProblem(t, role, ctx.guildId);
-    if (problem) return ctx.respond.show({ content: problem });
+    if (problem) return ctx.respond.show(textView(problem));
   }
 
   const changes: SettingsChange = {};

@@ -8,6 +8,7 @@ import { offerReader } from '../../src/services/catalog.js';
 import { findRewardItem, type RewardItem } from '../../src/services/rewards.js';
 import { ADMIN_COLOR } from './colors.js';
 import { shopAdminNames } from './names.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin vouchers generate product: variant: quantity: the store generates voucher codes for a
@@ -21,18 +22,18 @@ const options = shopAdminNames.subcommands.vouchers.subcommands.generate.options
 
 export async function generateVouchers(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
   const { t, services, shop } = ctx;
-  if (shop.source === 'demo') return ctx.respond.show({ content: t.vouchers.demo });
+  if (shop.source === 'demo') return ctx.respond.show(textView(t.vouchers.demo));
   const reader = offerReader(shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
   const found = await findRewardItem(reader, interaction.options.getString(options.product, true), interaction.options.getString(options.variant, true));
-  if (found.kind === 'no-product') return ctx.respond.show({ content: t.rewards.noProduct });
-  if (found.kind === 'no-variant' || found.item.variantId === undefined) return ctx.respond.show({ content: t.vouchers.noVariant });
+  if (found.kind === 'no-product') return ctx.respond.show(textView(t.rewards.noProduct));
+  if (found.kind === 'no-variant' || found.item.variantId === undefined) return ctx.respond.show(textView(t.vouchers.noVariant));
   const { item } = found;
 
   await ctx.respond.defer();
   const quantity = interaction.options.getInteger(options.quantity, true);
   const outcome = await services.vouchers.generate(shop, { guildId: ctx.guildId, variantId: item.variantId!, quantity });
   if (outcome.kind === 'store-error') return answerStoreFailure(ctx, outcome.error, 'browse');
-  if (outcome.kind === 'invalid-quantity') return ctx.respond.show({ content: t.vouchers.generatedNone });
+  if (outcome.kind === 'invalid-quantity') return ctx.respond.show(textView(t.vouchers.generatedNone));
 
   // Counts only: the codes are never logged or posted.
   ctx.log.info({ asked: quantity, generated: outcome.codes.length, variant: item.variantId }, 'voucher codes generated');

@@ -5,6 +5,7 @@ import { answerStoreFailure } from '../../src/discord/store-failure.js';
 import { clip } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
 import { nickModal } from './views.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * Checks out with the given nick, the remembered one, or asks for one.
@@ -12,7 +13,7 @@ import { nickModal } from './views.js';
  */
 export async function startCheckout(ctx: ShopContext, options: { typedNick?: string; askNick?: boolean }): Promise<void> {
   const { t, userId, services } = ctx;
-  if ((await services.carts.lines(ctx)).length === 0) return ctx.respond.show({ content: t.checkout.emptyCart, embeds: [], components: [] });
+  if ((await services.carts.lines(ctx)).length === 0) return ctx.respond.show(textView(t.checkout.emptyCart));
 
   if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick);
   const remembered = await services.checkout.rememberedNick(userId);
@@ -23,7 +24,7 @@ export async function startCheckout(ctx: ShopContext, options: { typedNick?: str
 /** A nick the member typed (option or form): checked against the store's rule first. */
 export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise<void> {
   const nick = normalizeNick(typed);
-  if (!nick) return ctx.respond.show({ content: ctx.t.nick.invalid(clip(typed, 40)) });
+  if (!nick) return ctx.respond.show(textView(ctx.t.nick.invalid(clip(typed, 40))));
   await checkoutAs(ctx, nick);
 }
 
@@ -40,13 +41,13 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
     cooldownSeconds: ctx.settings.checkoutCooldownSeconds,
   });
 
-  if (outcome.kind === 'rule') return respond.show({ content: violationText(outcome.violation, t) });
+  if (outcome.kind === 'rule') return respond.show(textView(violationText(outcome.violation, t)));
   if (outcome.kind === 'too-soon') {
     const text = outcome.reason === 'cooldown' ? t.checkout.cooldown(outcome.retryAfterSeconds) : t.checkout.hourlyLimit(outcome.retryAfterSeconds);
-    return respond.show({ content: text });
+    return respond.show(textView(text));
   }
   if (outcome.kind === 'store-error') return answerStoreFailure(ctx, outcome.error, 'checkout');
-  if (outcome.kind === 'unshowable-link') return respond.show({ content: t.checkout.unshowableLink });
+  if (outcome.kind === 'unshowable-link') return respond.show(textView(t.checkout.unshowableLink));
 
   const { link } = outcome;
   ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
@@ -57,7 +58,7 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
   const delivery = await services.delivery.deliver(user, t, link, ctx.guildName, { applicationId, token, receivedAt: respond.receivedAt }, ctx.log);
   if (delivery.kind === 'dm') return respond.show(sentToDmView(t, link, delivery.channelId));
   // Withdrawn by a moderator before it reached the DMs: it must not be shown here either.
-  if (delivery.kind === 'withdrawn') return respond.show({ content: t.links.resendGone(link.id) });
+  if (delivery.kind === 'withdrawn') return respond.show(textView(t.links.resendGone(link.id)));
   await respond.show(linkInReplyView(t, link, ctx.guildName, delivery.dmFollows));
   await services.delivery.shownInReply(link, { applicationId, token });
 }

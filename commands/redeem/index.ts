@@ -10,6 +10,7 @@ import type { StoreError } from '../../src/spaceis/errors.js';
 import { maskCode, MAX_CODE_LENGTH, withoutCode, type RedeemOutcome } from '../../src/services/vouchers.js';
 import { redeemNames } from './names.js';
 import { redeemedView, refusedText } from './views.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * /redeem code: [nick:]: a voucher code of the shop, redeemed for a Minecraft nick (the option, else
@@ -35,20 +36,20 @@ const redeemCommand = slashCommand({
 async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
   const { t, services, respond, guildId, userId, shop } = ctx;
   const code = interaction.options.getString(redeemNames.options.code, true);
-  if (shop.source === 'demo') return respond.show({ content: t.vouchers.demo });
+  if (shop.source === 'demo') return respond.show(textView(t.vouchers.demo));
   const typed = interaction.options.getString(redeemNames.options.nick);
   let nick: string | undefined;
   if (typed !== null) {
     nick = normalizeNick(typed);
-    if (!nick) return respond.show({ content: t.nick.invalid(clip(typed, 40)) });
+    if (!nick) return respond.show(textView(t.nick.invalid(clip(typed, 40))));
   } else {
     nick = await services.vouchers.rememberedNick(userId);
-    if (!nick) return respond.show({ content: t.vouchers.nickNeeded });
+    if (!nick) return respond.show(textView(t.vouchers.nickNeeded));
   }
 
   await respond.defer();
   const outcome = await services.vouchers.redeem(shop, { guildId, userId, nick, code });
-  if (outcome.kind === 'invalid-code' || outcome.kind === 'invalid-nick') return respond.show({ content: refusedText(t, outcome) });
+  if (outcome.kind === 'invalid-code' || outcome.kind === 'invalid-nick') return respond.show(textView(refusedText(t, outcome)));
 
   const masked = maskCode(code);
   ctx.log.info({ code: masked, outcome: outcome.kind }, 'voucher code tried');
@@ -59,9 +60,9 @@ async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promis
   if (outcome.kind === 'store-error') {
     ctx.log.warn({ code: masked, store: { kind: outcome.error.kind, status: outcome.error.status, message: withoutCode(outcome.error.apiMessage, code) } }, 'voucher request failed');
     if (outcome.error.isAuthProblem) await services.guildLog.licenseProblem(guildId, outcome.error);
-    return respond.show({ content: storeFailureText(t, outcome.error) });
+    return respond.show(textView(storeFailureText(t, outcome.error)));
   }
-  await respond.show({ content: refusedText(t, outcome) });
+  await respond.show(textView(refusedText(t, outcome)));
 }
 
 function logOutcome(outcome: Exclude<RedeemOutcome, { kind: 'invalid-code' } | { kind: 'invalid-nick' }>): VoucherLogOutcome {

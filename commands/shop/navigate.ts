@@ -2,6 +2,7 @@ import type { ShopContext } from '../../src/discord/preconditions.js';
 import { LIMITS } from '../../src/discord/text.js';
 import { locate, offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
 import { categoryListView, productListView, serverListView, variantListView } from './views.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /** The offer as this member may see it (hidden servers left out), deferring only when the store must be asked. */
 export function readerFor(ctx: ShopContext): OfferReader {
@@ -16,7 +17,7 @@ export function readerFor(ctx: ShopContext): OfferReader {
 export async function showNearest(ctx: ShopContext, reader: OfferReader, located: Located, notice?: string): Promise<void> {
   const { t, userId } = ctx;
   if (!located.server) {
-    if (located.servers.length === 0) return ctx.respond.show({ content: t.shop.noServers, embeds: [], components: [] });
+    if (located.servers.length === 0) return ctx.respond.show(textView(t.shop.noServers));
     return ctx.respond.show(serverListView(t, userId, located.servers, 0, notice));
   }
   const offer = located.offer ?? (await reader.server(located.server.id));

@@ -3,6 +3,7 @@ import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
 import { readerFor } from './navigate.js';
 import { categoryListView, serverListView } from './views.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /** The shop's first screen: the server list, or straight to the categories when there is one server (or one was named). */
 export async function openShop(ctx: ShopContext, serverInput?: string): Promise<void> {
@@ -10,7 +11,7 @@ export async function openShop(ctx: ShopContext, serverInput?: string): Promise<
   const reader = readerFor(ctx);
   const servers = await reader.servers();
   if (servers.length === 0) {
-    await ctx.respond.show({ content: t.shop.noServers, embeds: [], components: [] });
+    await ctx.respond.show(textView(t.shop.noServers));
     return;
   }
   const named = serverInput ? matchServer(servers, serverInput) : undefined;

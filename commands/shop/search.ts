@@ -10,6 +10,7 @@ import { variantStep } from './choose-variant.js';
 import { readerFor, showVariants } from './navigate.js';
 import { lowestOf, nothingFoundView, searchResultsView, suggestionLabel } from './search-views.js';
 import { serverListView } from './views.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * `/shop item:`: find a product or variant by typing. Suggestions come from the cached offer only
@@ -48,7 +49,7 @@ export async function findItem(ctx: ShopContext, input: string, serverInput?: st
   const { t, userId } = ctx;
   const reader = readerFor(ctx);
   const all = await reader.servers();
-  if (all.length === 0) return ctx.respond.show({ content: t.shop.noServers, embeds: [], components: [] });
+  if (all.length === 0) return ctx.respond.show(textView(t.shop.noServers));
   const named = serverInput ? matchServer(all, serverInput) : undefined;
   if (serverInput && !named) return ctx.respond.show(serverListView(t, userId, all, 0, t.shop.unknownServer(clip(serverInput, 100))));
   if (words(input).length === 0) return ctx.respond.show(nothingFoundView(t, userId, input));

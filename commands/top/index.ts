@@ -7,6 +7,7 @@ import { serverChoices } from '../shop/autocomplete.js';
 import { readerFor } from '../shop/navigate.js';
 import { shopTopNames } from './names.js';
 import { topView } from './views.js';
+import { textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-top (/sklep-top): the shop's top supporters and the latest purchases of one server
@@ -21,7 +22,7 @@ async function showTop(ctx: ShopContext, serverInput: string | undefined): Promi
   const servers = await readerFor(ctx).servers();
   const server = serverInput ? matchServer(servers, serverInput) : servers[0];
   if (!server) {
-    return ctx.respond.show({ content: servers.length === 0 ? t.shop.noServers : t.shop.unknownServer(clip(serverInput ?? '', 100)), embeds: [], components: [] });
+    return ctx.respond.show(textView(servers.length === 0 ? t.shop.noServers : t.shop.unknownServer(clip(serverInput ?? '', 100))));
   }
   // The store is asked (no cache): "thinking…" first.
   await ctx.respond.defer();

@@ -4,6 +4,7 @@ import type { StoreError } from '../spaceis/errors.js';
 import { localeOf, messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import { messageOptions } from './respond.js';
 import { demoMarked } from './views/demo-mark.js';
 import { logEventView, type LogEvent } from './views/log.js';
 
@@ -54,7 +55,7 @@ export class GuildLog {
       const t = messages(await this.localeFor(guildId));
       const view = logEventView(t, event);
       // Read after the change it reports: switching to the demo is posted marked, leaving it unmarked.
-      await channel.send({ ...(settings.demo ? demoMarked(t, view) : view), allowedMentions: { parse: [] } });
+      await channel.send({ ...messageOptions(settings.demo ? demoMarked(t, view) : view, 'create'), allowedMentions: { parse: [] } });
     } catch (error) {
       this.logger.warn({ guild: guildId, event: event.kind, err: error }, 'could not post to the log channel');
     }

@@ -3,7 +3,7 @@ import { messages, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { FeedPost, FeedPostOutcome, FeedPoster, FeedPurchase, FeedRefusal } from '../services/purchase-feed.js';
 import type { GuildLog } from './guild-log.js';
-import type { View } from './respond.js';
+import { messageOptions, type View } from './respond.js';
 
 /** Discord error codes that mean the channel refuses the bot (docs: JSON error codes). */
 const GONE = new Set([10003]);
@@ -22,7 +22,7 @@ export function purchaseFeedPoster(client: Client, guildLog: GuildLog, logger: L
         const channel = await client.channels.fetch(post.channelId);
         if (!channel?.isSendable()) return { kind: 'refused', reason: 'gone' };
         const t = messages(await guildLog.localeFor(post.guildId));
-        await channel.send({ ...view(t, post.purchases), allowedMentions: { parse: [] } });
+        await channel.send({ ...messageOptions(view(t, post.purchases), 'create'), allowedMentions: { parse: [] } });
         return { kind: 'posted' };
       } catch (error) {
         const refusal = refusalOf(error);

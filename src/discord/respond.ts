@@ -6,20 +6,69 @@ import {
   type APIActionRowComponent,
   type APIComponentInMessageActionRow,
   type APIEmbed,
+  type APIMessageTopLevelComponent,
   type ChatInputCommandInteraction,
+  type MessageCreateOptions,
+  type MessageEditOptions,
   type Client,
   type MessageComponentInteraction,
   type ModalSubmitInteraction,
   type APIModalInteractionResponseCallbackData,
 } from 'discord.js';
 
+import { textView } from './views/display.js';
+
 export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
 
-/** A whole message as the bot shows it. Fields left out are kept as they are when a message is edited. */
+/** A file sent with a message (the demo shop's pictures), referred to by its components as `attachment://<name>`. */
+export interface ViewFile {
+  name: string;
+  data: Buffer;
+  contentType?: string;
+}
+
+/**
+ * A whole message as the bot shows it. Fields left out are kept as they are when a message is
+ * edited. Screens are display components (`flags` with IsComponentsV2, built by views/display.ts);
+ * `content` and `embeds` remain only for a message sent before them (an old DM edited again).
+ */
 export interface View {
   content?: string;
   embeds?: APIEmbed[];
-  components?: ActionRow[];
+  components?: APIMessageTopLevelComponent[];
+  flags?: number;
+  files?: ViewFile[];
+}
+
+/**
+ * A view as Discord's REST API takes it. A display view names its files as attachments (an edit
+ * thereby drops pictures the new screen no longer shows) and, when it edits, clears the legacy
+ * fields: a message sent classic and now shown as display components must lose its text and
+ * embeds (`content: null`, `embeds: []`, as Discord requires for that upgrade).
+ */
+export function restMessage(view: View, mode: 'create' | 'edit', extraFlags = 0): { body: Record<string, unknown>; files?: { name: string; data: Buffer; contentType?: string }[] } {
+  if (((view.flags ?? 0) & MessageFlags.IsComponentsV2) === 0) {
+    const { files: _files, ...rest } = view;
+    return { body: extraFlags ? { ...rest, flags: (view.flags ?? 0) | extraFlags } : rest };
+  }
+  const files = view.files ?? [];
+  const body: Record<string, unknown> = {
+    components: view.components ?? [],
+    flags: (view.flags ?? 0) | extraFlags,
+    attachments: files.map((file, id) => ({ id, filename: file.name })),
+    ...(mode === 'edit' ? { content: null, embeds: [] } : {}),
+  };
+  return files.length > 0 ? { body, files: files.map((file) => ({ name: file.name, data: file.data, ...(file.contentType ? { contentType: file.contentType } : {}) })) } : { body };
+}
+
+/** A view as discord.js's send() and edit() take it (DMs, the log channel, the panel, the feed). */
+export function messageOptions(view: View, mode: 'create'): MessageCreateOptions;
+export function messageOptions(view: View, mode: 'edit'): MessageEditOptions;
+export function messageOptions(view: View, mode: 'create' | 'edit'): MessageCreateOptions | MessageEditOptions {
+  const { body, files } = restMessage(view, mode);
+  const { attachments: _attachments, ...rest } = body;
+  const attached = files ? { files: files.map((file) => ({ attachment: file.data, name: file.name })) } : mode === 'edit' && 'attachments' in body ? { attachments: [] } : {};
+  return { ...rest, ...attached } as MessageCreateOptions | MessageEditOptions;
 }
 
 export type AnyInteraction = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
@@ -57,7 +106,8 @@ export class Responder {
     return this.#inTurn(async () => {
       if (this.acknowledged) return;
       if (this.mode === 'update' && this.interaction.isMessageComponent()) await this.callback(InteractionResponseType.DeferredMessageUpdate);
-      else await this.callback(InteractionResponseType.DeferredChannelMessageWithSource, { flags: MessageFlags.Ephemeral });
+      // Discord refuses the display-components flag on a deferred reply: the edit that fills it sets it.
+      else await this.callback(InteractionResponseType.DeferredChannelMessageWithSource, { body: { flags: MessageFlags.Ephemeral } });
     });
   }
 
@@ -82,9 +132,9 @@ export class Responder {
     if (this.acknowledged) {
       await editOriginalReply(interaction.client, { applicationId: interaction.applicationId, token: interaction.token }, view);
     } else if (this.mode === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()))) {
-      await this.callback(InteractionResponseType.UpdateMessage, view);
+      await this.callback(InteractionResponseType.UpdateMessage, restMessage(view, 'edit'));
     } else {
-      await this.callback(InteractionResponseType.ChannelMessageWithSource, { ...view, flags: MessageFlags.Ephemeral });
+      await this.callback(InteractionResponseType.ChannelMessageWithSource, restMessage(view, 'create', MessageFlags.Ephemeral));
     }
   }
 
@@ -95,14 +145,13 @@ export class Responder {
 
   async #aside(text: string): Promise<void> {
     const interaction = this.interaction;
-    const content = this.decorate ? ((await this.decorate({ content: text })).content ?? text) : text;
+    const shown = textView(text);
+    const view = this.decorate ? await this.decorate(shown) : shown;
     if (!this.acknowledged) {
-      await this.callback(InteractionResponseType.ChannelMessageWithSource, { content, flags: MessageFlags.Ephemeral });
+      await this.callback(InteractionResponseType.ChannelMessageWithSource, restMessage(view, 'create', MessageFlags.Ephemeral));
     } else {
-      await webhookRest(interaction.client).post(Routes.webhook(interaction.applicationId, interaction.token), {
-        body: { content, flags: MessageFlags.Ephemeral },
-        auth: false,
-      });
+      const { body, files } = restMessage(view, 'create', MessageFlags.Ephemeral);
+      await webhookRest(interaction.client).post(Routes.webhook(interaction.applicationId, interaction.token), { body, ...(files ? { files } : {}), auth: false });
     }
   }
 
@@ -120,10 +169,11 @@ export class Responder {
    * update() rebuild every embed and component of it on the way (the largest cost per
    * interaction after the gateway itself, for the same bytes): the views are already that JSON.
    */
-  private async callback(type: InteractionResponseType, data?: object): Promise<void> {
+  private async callback(type: InteractionResponseType, message?: { body: object; files?: { name: string; data: Buffer }[] }): Promise<void> {
     const interaction = this.interaction;
     await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
-      body: data ? { type, data } : { type },
+      body: message ? { type, data: message.body } : { type },
+      ...(message?.files ? { files: message.files } : {}),
       auth: false,
     });
     this.#acknowledged = true;
@@ -139,7 +189,8 @@ export interface ReplyHandle {
 
 /** Edits the reply of an interaction (its "@original" message) through its webhook token. */
 export async function editOriginalReply(client: Client, reply: ReplyHandle, view: View): Promise<void> {
-  await webhookRest(client).patch(Routes.webhookMessage(reply.applicationId, reply.token, '@original'), { body: view, auth: false });
+  const { body, files } = restMessage(view, 'edit');
+  await webhookRest(client).patch(Routes.webhookMessage(reply.applicationId, reply.token, '@original'), { body, ...(files ? { files } : {}), auth: false });
 }
 
 /**

@@ -16,6 +16,7 @@ import { answerStoreFailure } from './store-failure.js';
 import { isStorageError } from '../storage/storage-error.js';
 import { answerStorageFailure } from './storage-failure.js';
 import { demoMarked } from './views/demo-mark.js';
+import { textView } from './views/display.js';
 
 /** A handler still silent this long after the press is acknowledged for it (Discord allows 3 s). */
 export const ACK_GUARD_MS = 2_000;
@@ -76,7 +77,7 @@ export class InteractionRouter {
     await this.run(ctx, { kind: 'command', name }, async () => {
       if (await this.refused(interaction, ctx, preconditions)) return 'refused';
       if (typeof command.run === 'function') return command.run(interaction, ctx);
-      if (!sub) return ctx.respond.show({ content: ctx.t.common.expired });
+      if (!sub) return ctx.respond.show(textView(ctx.t.common.expired));
       return sub.run(interaction, ctx);
     });
   }
@@ -147,7 +148,7 @@ export class InteractionRouter {
     for (const check of preconditions) {
       const refusal = check.refusal(member, ctx);
       if (refusal === undefined) continue;
-      await ctx.respond.show({ content: refusal, embeds: [], components: [] });
+      await ctx.respond.show(textView(refusal));
       return true;
     }
     return false;

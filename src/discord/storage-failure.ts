@@ -3,6 +3,7 @@ import { localeOf, messages, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { StorageError } from '../storage/storage-error.js';
 import type { HandlerContext } from './context.js';
+import { textView } from './views/display.js';
 
 /**
  * The one way a storage failure reaches a member: one log line with what failed, and an answer
@@ -11,7 +12,7 @@ import type { HandlerContext } from './context.js';
  */
 export async function answerStorageFailure(ctx: HandlerContext, error: StorageError): Promise<void> {
   ctx.log.error({ storage: { operation: error.operation, key: error.key, busy: error.busy }, err: error.cause }, 'storage unavailable');
-  await ctx.respond.show({ content: storageMessage(ctx.t, error) });
+  await ctx.respond.show(textView(storageMessage(ctx.t, error)));
 }
 
 function storageMessage(t: Messages, error: StorageError): string {

@@ -17,6 +17,10 @@ export const LIMITS = {
   textInputLabel: 45,
   autocompleteChoices: 25,
   choiceName: 100,
+  /** Display components (docs/discord-display.md): text in all, components at every level, alt text. */
+  displayText: 4000,
+  displayComponents: 40,
+  mediaDescription: 1024,
 } as const;
 
 /** Shortens text to `max` characters (by code point, so emoji and Polish letters are never split). */

@@ -32,7 +32,7 @@ describe('/shop-admin', () => {
     for (const path of ['status', 'settings', 'servers', 'refresh', 'license set']) {
       const reply = await member.sub('shop-admin', path, {});
       expect(reply.ephemeral).toBe(true);
-      expect(reply.message!.content).toBe(en.admin.notAllowed);
+      expect(reply.message!.text).toBe(en.admin.notAllowed);
     }
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(0);
   });
@@ -61,12 +61,12 @@ describe('/shop-admin', () => {
 
     const voice = h.discord.addChannel(h.discord.defaultGuildId, { name: 'voice', type: ChannelType.GuildVoice });
     const notText = await admin.sub('shop-admin', 'settings', { 'log-channel': voice });
-    expect(notText.message!.content).toBe(`<#${voice}> is not a text channel. Pick a text channel.`);
+    expect(notText.message!.text).toBe(`<#${voice}> is not a text channel. Pick a text channel.`);
 
     const closed = h.discord.addChannel(h.discord.defaultGuildId, { name: 'closed' });
     h.discord.denyBot(closed, PermissionFlagsBits.SendMessages);
     const refused = await admin.sub('shop-admin', 'settings', { 'log-channel': closed });
-    expect(refused.message!.content).toBe(
+    expect(refused.message!.text).toBe(
       `I can't post in <#${closed}>: give me View Channel, Send Messages and Embed Links there, then try again.`,
     );
     expect((await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).logChannelId).toBeNull();
@@ -75,7 +75,7 @@ describe('/shop-admin', () => {
   it('posts links and changes to the log channel in the guild’s language, never the URL', async () => {
     const logId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log' });
     const saved = await admin.sub('shop-admin', 'settings', { 'log-channel': logId, locale: 'pl' });
-    expect(saved.message!.content).toBe(en.admin.settingsSaved);
+    expect(saved.message!.text).toBe(en.admin.settingsSaved);
     expect(textOf(saved.message!)).toContain(`Log channel\n<#${logId}>`);
 
     const posts = logChannelMessages(logId);
@@ -130,7 +130,7 @@ describe('/shop-admin', () => {
     await addToCart(buyer, VIP_30);
     const dm = h.discord.waitForDm(buyer.user.id);
     const reply = await buyer.run('checkout', { nick: 'StillWorks' });
-    expect(reply.message!.content).toContain('is in your DMs');
+    expect(reply.message!.text).toContain('is in your DMs');
     expect(button(await dm, en.checkout.pay).url).toBe(h.store.paymentUrls.at(-1));
     await admin.sub('shop-admin', 'settings', { reset: 'log-channel' });
   });
@@ -138,7 +138,7 @@ describe('/shop-admin', () => {
   it('applies the cooldown and the multi-server setting to buyers', async () => {
     const buyer = new Member(h);
     await addToCart(buyer, VIP_30);
-    expect((await addToCart(buyer, SKY_VIP)).message!.content).toContain('this shop sells one server per order');
+    expect((await addToCart(buyer, SKY_VIP)).message!.text).toContain('this shop sells one server per order');
 
     // The shop's own panel allows multi-server carts too; the bot's switch mirrors it.
     h.store.shop.multiServerCart = true;
@@ -146,15 +146,15 @@ describe('/shop-admin', () => {
     expect(textOf((await addToCart(buyer, SKY_VIP)).message!)).toContain('Your cart has 2 lines.');
     await buyer.run('checkout', { nick: 'NoCooldown' });
     await addToCart(buyer, VIP_30);
-    expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.content).toContain('is in your DMs');
+    expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.text).toContain('is in your DMs');
 
     await admin.sub('shop-admin', 'settings', { 'multi-server-cart': false, 'checkout-cooldown-seconds': 120 });
     await addToCart(buyer, VIP_30);
     h.clock.advance(121_000);
-    expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.content).toContain('is in your DMs');
+    expect((await buyer.run('checkout', { nick: 'NoCooldown' })).message!.text).toContain('is in your DMs');
     await addToCart(buyer, VIP_30);
     const early = await buyer.run('checkout', { nick: 'NoCooldown' });
-    expect(early.message!.content).toBe(en.checkout.cooldown(120));
+    expect(early.message!.text).toBe(en.checkout.cooldown(120));
     await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 30 });
   });
 
@@ -163,13 +163,13 @@ describe('/shop-admin', () => {
     expect(optionLabels(menu)).toEqual(['Survival', 'SkyBlock']);
     expect(theSelect(menu).options!.every((choice) => choice.default)).toBe(true);
     const saved = await admin.choose('Survival', menu);
-    expect(saved.message!.content).toBe(en.admin.serversSaved('Survival'));
+    expect(saved.message!.text).toBe(en.admin.serversSaved('Survival'));
 
     // With one server left, /shop goes straight to its categories; SkyBlock can't be reached.
     const buyer = new Member(h);
     const start = await buyer.run('shop');
     expect(optionLabels(start.message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
-    expect((await buyer.run('shop', { server: 'skyblock' })).message!.content).toContain('There is no server called “skyblock”');
+    expect((await buyer.run('shop', { server: 'skyblock' })).message!.text).toContain('There is no server called “skyblock”');
 
     const again = (await admin.sub('shop-admin', 'servers')).message!;
     expect(theSelect(again).options!.map((choice) => [choice.label, choice.default])).toEqual([
@@ -179,7 +179,7 @@ describe('/shop-admin', () => {
     const both = await h.discord.select(admin.user, again, theSelect(again).custom_id!, [option(again, 'Survival').value, option(again, 'SkyBlock').value], {
       permissions: ADMIN,
     });
-    expect((await both.settled()).message!.content).toBe(en.admin.serversSaved('Survival, SkyBlock'));
+    expect((await both.settled()).message!.text).toBe(en.admin.serversSaved('Survival, SkyBlock'));
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
   });
 
@@ -195,13 +195,13 @@ describe('/shop-admin', () => {
       // @everyone's id is the guild's: every member has it, so every member would pass /links.
       const everyone = await admin.sub('shop-admin', 'settings', { 'moderator-role': guildId, 'link-lifetime-hours': 48 });
       expect(everyone.ephemeral).toBe(true);
-      expect(everyone.message!.content).toBe(
+      expect(everyone.message!.text).toBe(
         "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
       );
       expect(await stored()).toEqual(before);
       expect(await linksFor(member)).toBe(en.links.notModerator);
       const polish = await new Member(h, { permissions: ADMIN, locale: 'pl' }).sub('shop-admin', 'settings', { 'moderator-role': guildId });
-      expect(polish.message!.content).toBe(
+      expect(polish.message!.text).toBe(
         '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
       );
 
@@ -209,7 +209,7 @@ describe('/shop-admin', () => {
       const ticketTool = h.discord.addRole(guildId, 'Ticket Tool', { botId: h.discord.newUser({ username: 'ticket-tool' }).id });
       const managed = await admin.sub('shop-admin', 'settings', { 'moderator-role': ticketTool });
       expect(managed.ephemeral).toBe(true);
-      expect(managed.message!.content).toBe(
+      expect(managed.message!.text).toBe(
         `<@&${ticketTool}> is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
       );
       expect(await stored()).toEqual(before);
@@ -217,7 +217,7 @@ describe('/shop-admin', () => {
       const helpers = h.discord.addRole(guildId, 'Helpers');
       try {
         const saved = await admin.sub('shop-admin', 'settings', { 'moderator-role': helpers });
-        expect(saved.message!.content).toBe(en.admin.settingsSaved);
+        expect(saved.message!.text).toBe(en.admin.settingsSaved);
         expect(textOf(saved.message!)).toContain(`Moderator role\n<@&${helpers}>`);
         const helper = new Member(h, { permissions: MEMBER, roles: [helpers] });
         expect(await linksFor(helper)).toContain(en.links.none(`<@${helper.user.id}>`, LINK_RETENTION_DAYS));
@@ -243,7 +243,7 @@ describe('/shop-admin', () => {
     const reply = await admin.sub('shop-admin', 'refresh');
     const shop = h.store.shop;
     const categories = shop.servers.reduce((sum, server) => sum + server.categories.length, 0);
-    expect(reply.message!.content).toBe(
+    expect(reply.message!.text).toBe(
       `Offer read again: 2 servers, ${categories} categories, ${allProducts(shop).length} products, ${allVariants(shop).length} variants.`,
     );
     expect(h.store.requests.length).toBe(before + 1 + 2 + allProducts(shop).length);
@@ -253,7 +253,7 @@ describe('/shop-admin', () => {
     const modal = await admin.sub('shop-admin', 'license set');
     expect(modal.modal!.title).toBe(en.admin.licenseModalTitle);
     const reply = await admin.submit({ key: 'not-a-real-license-key' });
-    expect(reply.message!.content).toBe(en.admin.licenseRejected('unauthorized'));
+    expect(reply.message!.text).toBe(en.admin.licenseRejected('unauthorized'));
     expect((await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).license).toBeUndefined();
     for (const line of h.logs) expect(line).not.toContain('not-a-real-license-key');
   });
@@ -267,7 +267,7 @@ describe('/shop-admin', () => {
 
     await admin.sub('shop-admin', 'license set');
     const saved = await admin.submit({ key: `  ${guildKey}  ` });
-    expect(saved.message!.content).toContain(`License saved (fingerprint \`${keyFingerprint(guildKey)}\`); its offer has 2 servers.`);
+    expect(saved.message!.text).toContain(`License saved (fingerprint \`${keyFingerprint(guildKey)}\`); its offer has 2 servers.`);
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(
       `This server's own license, fingerprint \`${keyFingerprint(guildKey)}\``,
     );
@@ -283,12 +283,12 @@ describe('/shop-admin', () => {
     expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
     expect(optionLabels(shop.message!)).toEqual(['Creative', 'Lobby']);
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).toContain(en.cart.licenseChanged);
+    expect(cart.message!.text).toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain('Your cart is empty');
-    expect((await buyer.run('cart')).message!.content).toBe(''); // told once
+    expect((await buyer.run('cart')).message!.text).toBe(''); // told once
 
     const cleared = await admin.sub('shop-admin', 'license clear');
-    expect(cleared.message!.content).toBe(`This server now sells from the bot's default license (fingerprint \`${keyFingerprint(LICENSE_KEY)}\`).`);
+    expect(cleared.message!.text).toBe(`This server now sells from the bot's default license (fingerprint \`${keyFingerprint(LICENSE_KEY)}\`).`);
     await buyer.run('shop');
     expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${LICENSE_KEY}`);
   });
@@ -296,7 +296,7 @@ describe('/shop-admin', () => {
   it('posts a shop panel that works for several members at once and after a restart', async () => {
     const channelId = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop' });
     const reply = await admin.sub('shop-admin', 'panel', { channel: channelId });
-    expect(reply.message!.content).toBe(`The shop panel is in <#${channelId}>. Re-posting it replaces this one.`);
+    expect(reply.message!.text).toBe(`The shop panel is in <#${channelId}>. Re-posting it replaces this one.`);
     const panel = h.discord.messagesIn(channelId).at(-1)!;
     expect(buttonLabels(panel)).toEqual([en.panel.openShop, en.panel.myCart]);
     expect(textOf(panel)).toContain('Survival');
@@ -334,7 +334,7 @@ describe('a bot without a default license', () => {
 
   it('tells buyers the shop is not configured until an admin sets a license', async () => {
     const buyer = new Member(h);
-    expect((await buyer.run('shop')).message!.content).toBe(
+    expect((await buyer.run('shop')).message!.text).toBe(
       en.shop.notSetUp,
     );
     const admin = new Member(h, { permissions: ADMIN });
@@ -376,7 +376,7 @@ describe('/shop-admin servers on a license with more servers than one menu can s
     expect(theSelect(admin.message!).options!.map((choice) => [choice.label, choice.default])).toEqual(numbered(26, 30).map((name) => [name, true]));
     const withoutServer28 = numbered(1, 30).filter((name) => name !== 'Server 28');
     const saved = await admin.chooseMany(['Server 26', 'Server 27', 'Server 29', 'Server 30']);
-    expect(saved.message!.content).toBe(en.admin.serversSaved(withoutServer28.join(', ')));
+    expect(saved.message!.text).toBe(en.admin.serversSaved(withoutServer28.join(', ')));
 
     // Back to page 1, saved again with all its servers ticked: server 28 stays hidden.
     await admin.press(en.common.previous);
@@ -400,7 +400,7 @@ describe('/shop-admin servers on a license with more servers than one menu can s
 
     // Unticking Server 25 on the page as drawn would otherwise hide Server 31, which the admin never saw.
     const answer = await admin.chooseMany(numbered(1, 24), menu);
-    expect(answer.message!.content).toBe(en.admin.serversChanged);
+    expect(answer.message!.text).toBe(en.admin.serversChanged);
     expect(optionLabels(answer.message!)).toEqual(['Server 31', ...numbered(1, 24)]);
     expect(await pagesOfShop(new Member(h))).toEqual([['Server 31', ...numbered(1, 24)], ['Server 25', 'Server 26', 'Server 27', 'Server 29', 'Server 30']]);
   });
@@ -469,9 +469,9 @@ describe('licenses whose short fingerprints collide', () => {
 
     await admin.sub('shop-admin', 'license set');
     const saved = await admin.submit({ key: KEY_B });
-    expect(saved.message!.content).toContain('License saved');
+    expect(saved.message!.text).toContain('License saved');
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).toContain(en.cart.licenseChanged);
+    expect(cart.message!.text).toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain('Your cart is empty');
   });
 });
@@ -489,7 +489,7 @@ describe('a cart and link records after the upgrade to full license ids', () => 
     await h.restart();
 
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).toBe('');
+    expect(cart.message!.text).toBe('');
     expect(textOf(cart.message!)).toContain('2 × 30 dni — VIP');
     await buyer.run('checkout', { nick: 'Upgraded' });
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(1);
@@ -515,7 +515,7 @@ describe("a guild's sealed license", () => {
     await h.restart();
 
     const requestsBefore = h.store.requests.length;
-    expect((await new Member(h, { guildId: other.id, channelId: other.channelId }).run('shop')).message!.content).toBe(NOT_SET_UP_CORRECTLY);
+    expect((await new Member(h, { guildId: other.id, channelId: other.channelId }).run('shop')).message!.text).toBe(NOT_SET_UP_CORRECTLY);
     expect(h.store.requests.length).toBe(requestsBefore);
     // Where it belongs it still opens, after the restart too.
     expect(optionLabels((await new Member(h).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
@@ -554,8 +554,8 @@ describe("a guild's sealed license", () => {
     const held = h.bot.services.stores.size;
 
     const cleared = await admin.sub('shop-admin', 'license clear');
-    expect(cleared.message!.content).toBe("This server's license was removed. The bot has no default license, so /shop is off until a license is set.");
+    expect(cleared.message!.text).toBe("This server's license was removed. The bot has no default license, so /shop is off until a license is set.");
     expect(h.bot.services.stores.size).toBe(held - 1);
-    expect((await buyer.run('shop')).message!.content).toBe(en.shop.notSetUp);
+    expect((await buyer.run('shop')).message!.text).toBe(en.shop.notSetUp);
   });
 });

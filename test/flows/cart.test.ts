@@ -49,7 +49,7 @@ describe('the cart', () => {
 
     await openVariant(member, VIP_30);
     const full = await member.press(en.quantity.addToCart);
-    expect(full.message!.content).toContain(en.rules.alreadyAtMax(99));
+    expect(full.message!.text).toContain(en.rules.alreadyAtMax(99));
   });
 
   it('takes any quantity from 1 to 99 through a modal and refuses anything else', async () => {
@@ -58,10 +58,10 @@ describe('the cart', () => {
     const modal = await member.choose(en.quantity.other);
     expect(modal.callbackType).toBe(InteractionResponseType.Modal);
     await member.submit({ quantity: '0' });
-    expect(member.message!.content).toContain(en.quantity.invalid('0'));
+    expect(member.message!.text).toContain(en.quantity.invalid('0'));
     await member.choose(en.quantity.other);
     await member.submit({ quantity: 'ab' });
-    expect(member.message!.content).toContain('“ab” is not a quantity');
+    expect(member.message!.text).toContain('“ab” is not a quantity');
     await member.choose(en.quantity.other);
     await member.submit({ quantity: '37' });
     expect(textOf(member.message!)).toMatch(/Quantity\n37/);
@@ -73,7 +73,7 @@ describe('the cart', () => {
     const member = new Member(h);
     await addToCart(member, VIP_30);
     const refused = await addToCart(member, SKY_VIP);
-    expect(refused.message!.content).toContain(en.rules.otherServer('Survival'));
+    expect(refused.message!.text).toContain(en.rules.otherServer('Survival'));
     expect(textOf((await member.run('cart')).message!)).toContain(en.cart.linesHeading(1, 20));
 
     await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: true });
@@ -109,7 +109,7 @@ describe('the cart', () => {
     expect(textOf((await member.press(en.quantity.addToCart)).message!)).toContain(en.added.lineTotal(2));
     await openVariant(member, { ...VIP_30 });
     const refused = await member.press(en.quantity.addToCart);
-    expect(refused.message!.content).toContain(en.rules.cartFull(20));
+    expect(refused.message!.text).toContain(en.rules.cartFull(20));
   });
 
   it('changes a line’s quantity, removes it and clears the cart after asking', async () => {
@@ -126,7 +126,7 @@ describe('the cart', () => {
     await member.choose('5 × 30 dni');
     await member.choose(en.quantity.other);
     await member.submit({ quantity: '00' });
-    expect(member.message!.content).toContain('“00” is not a quantity');
+    expect(member.message!.text).toContain('“00” is not a quantity');
     await member.press(en.cart.backToCart);
     expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
 

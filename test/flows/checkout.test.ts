@@ -46,7 +46,7 @@ describe('checkout', () => {
     expect(textOf(message)).toContain('Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.');
 
     expect(reply.ephemeral).toBe(true);
-    expect(reply.message!.content).toContain(en.checkout.sentToDm('Steve\\_123'));
+    expect(reply.message!.text).toContain(en.checkout.sentToDm('Steve\\_123'));
     expect(button(reply.message!, en.checkout.openDms).url).toBe(`https://discord.com/channels/@me/${message.channel_id}`);
 
     // The cart is emptied and the link is kept for the moderators.
@@ -76,7 +76,7 @@ describe('checkout', () => {
     expect(asked.modal!.title).toBe(en.nick.modalTitle);
 
     const invalid = await member.submit({ nick: 'no spaces!' });
-    expect(invalid.message!.content).toContain('“no spaces!” is not a valid Minecraft nick');
+    expect(invalid.message!.text).toContain('“no spaces!” is not a valid Minecraft nick');
     expect(h.store.requestsTo('paymentUrl').filter((request) => (request.body as { nick?: string }).nick === 'no spaces!')).toHaveLength(0);
 
     await member.run('checkout');
@@ -93,7 +93,7 @@ describe('checkout', () => {
     const next = h.discord.waitForDm(member.user.id);
     const done = await member.press(en.cart.checkout);
     await next;
-    expect(done.message!.content).toContain('is in your DMs');
+    expect(done.message!.text).toContain('is in your DMs');
     expect((h.store.requestsTo('paymentUrl').at(-1)!.body as { nick: string }).nick).toBe('.Bedrock_1');
   });
 
@@ -103,7 +103,7 @@ describe('checkout', () => {
     const before = h.store.requestsTo('paymentUrl').length;
     for (const nick of ['ab', 'abcdefghijklmnopq', 'Żółw', 'a.b.c']) {
       const reply = await member.run('checkout', { nick });
-      expect(reply.message!.content).toContain(`“${nick}” is not a valid Minecraft nick`);
+      expect(reply.message!.text).toContain(`“${nick}” is not a valid Minecraft nick`);
     }
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
     expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
@@ -129,7 +129,7 @@ describe('checkout', () => {
     h.discord.refuseDms(member.user.id);
     await addToCart(member, VIP_30);
     const reply = await member.run('checkout', { nick: 'ClosedDms' });
-    expect(reply.message!.content).toContain("I couldn't send you a DM (your DMs are closed)");
+    expect(reply.message!.text).toContain("I couldn't send you a DM (your DMs are closed)");
     expect(button(reply.message!, en.checkout.pay).url).toBe(h.store.paymentUrls.at(-1));
     // Where the link went is noted once Discord took the reply, just after the member sees it.
     await h.bot.settled();
@@ -147,7 +147,7 @@ describe('checkout', () => {
       await member.run('checkout', { nick: 'LongLink' });
       const message = await dm;
       expect(buttons(message)).toHaveLength(0);
-      expect(message.content).toContain(long);
+      expect(message.text).toContain(long);
 
       // Too long even for the message text: it goes whole into an embed of its own.
       const huge = `https://sklep.example.pl/pay/huge?token=${'y'.repeat(2500)}`;
@@ -194,7 +194,7 @@ describe('checkout', () => {
       for (const url of unshowable) {
         h.store.nextPaymentUrl = () => url;
         const reply = await member.run('checkout', { nick: 'BadLink' });
-        expect(reply.message!.content).toBe(en.checkout.unshowableLink);
+        expect(reply.message!.text).toBe(en.checkout.unshowableLink);
         h.clock.advance(COOLDOWN_MS);
       }
       expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
@@ -230,7 +230,7 @@ describe('checkout', () => {
   it('says the cart is empty instead of calling the store', async () => {
     const before = h.store.requestsTo('paymentUrl').length;
     const reply = await new Member(h).run('checkout', { nick: 'Nobody' });
-    expect(reply.message!.content).toBe(en.checkout.emptyCart);
+    expect(reply.message!.text).toBe(en.checkout.emptyCart);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
   });
 
@@ -243,7 +243,7 @@ describe('checkout', () => {
     expect(buttonLabels(cart.message!)).toEqual([pl.cart.checkout, pl.cart.changeNick, pl.cart.clear, pl.links.myLinks]);
     const dm = h.discord.waitForDm(member.user.id);
     const reply = await member.run('checkout', { nick: 'Polak' });
-    expect(reply.message!.content).toContain('Link do płatności dla **Polak** czeka w wiadomościach prywatnych.');
+    expect(reply.message!.text).toContain('Link do płatności dla **Polak** czeka w wiadomościach prywatnych.');
     expect(buttonLabels(await dm)).toEqual([pl.checkout.pay]);
   });
 
@@ -257,7 +257,7 @@ describe('checkout', () => {
     expect(ack.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource); // deferred while the store has not answered yet
     hold.release();
     const outcome = await handle.settled();
-    expect(outcome.message!.content).toContain('is in your DMs');
+    expect(outcome.message!.text).toContain('is in your DMs');
   });
 
   it('issues one link for a double press on Checkout', async () => {
@@ -287,7 +287,7 @@ describe('checkout', () => {
     h.clock.advance(12_000);
     const before = h.store.requestsTo('paymentUrl').length;
     const early = await member.run('checkout', { nick: 'Cooldown' });
-    expect(early.message!.content).toBe(en.checkout.cooldown(18));
+    expect(early.message!.text).toBe(en.checkout.cooldown(18));
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
     expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
 
@@ -301,7 +301,7 @@ describe('checkout', () => {
     }
     h.clock.advance(COOLDOWN_MS);
     const capped = await member.run('checkout', { nick: 'Cooldown' });
-    expect(capped.message!.content).toMatch(/^You have got many payment links in the last hour\. You can get a new one in \d+ min; your cart is kept\.$/);
+    expect(capped.message!.text).toMatch(/^You have got many payment links in the last hour\. You can get a new one in \d+ min; your cart is kept\.$/);
   });
 });
 
@@ -316,7 +316,7 @@ describe('checkout when DMs are slow (a crowd checking out at once)', () => {
     const reply = await member.run('checkout', { nick: 'Crowd_1' });
 
     const url = h.store.paymentUrls.at(-1)!;
-    expect(reply.message!.content).toContain(en.checkout.dmOnItsWay('Crowd\\_1'));
+    expect(reply.message!.text).toContain(en.checkout.dmOnItsWay('Crowd\\_1'));
     expect(buttons(reply.message!).map((b) => [b.label, b.url])).toEqual([[en.checkout.pay, url]]);
     expect(textOf(reply.message!)).toContain(en.checkout.safety);
     const sent = await dm;

@@ -19,7 +19,7 @@ const COOLDOWN_MS = 30_000;
 /** What a demo guild's every message must say, in English. */
 function expectDemo(message: FakeMessage | undefined, banner = en.demo.banner): void {
   expect(message, 'a message').toBeDefined();
-  expect(message!.content.startsWith(banner), `"${message!.content.slice(0, 80)}" starts with the DEMO banner`).toBe(true);
+  expect(message!.text.startsWith(banner), `"${message!.text.slice(0, 80)}" starts with the DEMO banner`).toBe(true);
 }
 
 describe('the demo shop (/shop-admin license demo)', () => {
@@ -53,14 +53,14 @@ describe('the demo shop (/shop-admin license demo)', () => {
   it('is switched on by an admin, and says so in the reply, the status and the log channel', async () => {
     const reply = await admin.sub('shop-admin', 'license demo');
     expectDemo(reply.message);
-    expect(reply.message!.content).toContain(en.admin.demoOn);
+    expect(reply.message!.text).toContain(en.admin.demoOn);
 
     const status = await admin.sub('shop-admin', 'status');
     expectDemo(status.message);
     expect(textOf(status.message!)).toContain(en.admin.statusLicenseDemo);
     expect(textOf(status.message!)).toContain(en.admin.statusAnswers(2));
 
-    expect((await admin.sub('shop-admin', 'license demo')).message!.content).toContain(en.admin.demoAlready);
+    expect((await admin.sub('shop-admin', 'license demo')).message!.text).toContain(en.admin.demoAlready);
     const log = h.discord.messagesIn(logId).at(-1)!;
     expectDemo(log);
     expect(textOf(log)).toContain(en.admin.demoLicenseName);
@@ -187,7 +187,7 @@ describe('the demo shop (/shop-admin license demo)', () => {
         // A deferred reply still loading is not something a member reads.
         if (message.flags & 128 || before.has(message.id)) continue;
         seen += 1;
-        expect(message.content.includes('DEMO') && /no real payment|bez prawdziwej płatności/.test(message.content), message.content.slice(0, 80)).toBe(true);
+        expect(message.text.includes('DEMO') && /no real payment|bez prawdziwej płatności/.test(message.text), message.text.slice(0, 80)).toBe(true);
       }
     }
     expect(seen).toBeGreaterThan(20);
@@ -203,13 +203,13 @@ describe('the demo shop (/shop-admin license demo)', () => {
 
     const asked = await owner.sub('shop-admin', 'license demo');
     expect(textOf(asked.message!)).toContain(en.admin.demoConfirm(keyFingerprint(LICENSE_KEY)));
-    expect((await owner.press(en.admin.demoCancel)).message!.content).toBe(en.admin.demoCancelled);
+    expect((await owner.press(en.admin.demoCancel)).message!.text).toBe(en.admin.demoCancelled);
     expect((await h.bot.services.storage.guildSettings.get(own.id)).license).toBeDefined();
 
     await owner.sub('shop-admin', 'license demo');
     const switched = await owner.press(en.admin.demoConfirmYes);
     expectDemo(switched.message);
-    expect(switched.message!.content).toContain(en.admin.demoOn);
+    expect(switched.message!.text).toContain(en.admin.demoOn);
     const settings = await h.bot.services.storage.guildSettings.get(own.id);
     expect(settings.demo).toBe(true);
     expect(settings.license).toBeUndefined();
@@ -222,17 +222,17 @@ describe('the demo shop (/shop-admin license demo)', () => {
     await addToCart(buyer, demoLandmarks.vip30);
     await owner.sub('shop-admin', 'license set');
     const saved = await owner.submit({ key: LICENSE_KEY });
-    expect(saved.message!.content).toContain(`License saved (fingerprint \`${keyFingerprint(LICENSE_KEY)}\`)`);
-    expect(saved.message!.content).not.toContain('DEMO');
+    expect(saved.message!.text).toContain(`License saved (fingerprint \`${keyFingerprint(LICENSE_KEY)}\`)`);
+    expect(saved.message!.text).not.toContain('DEMO');
     const after = await buyer.run('cart');
-    expect(after.message!.content).not.toContain('DEMO');
+    expect(after.message!.text).not.toContain('DEMO');
     expect(textOf(after.message!)).toContain(en.cart.licenseChanged);
 
     // `license clear` ends a demo: back to the bot's default license.
     await owner.sub('shop-admin', 'license demo');
     await owner.press(en.admin.demoConfirmYes);
     const cleared = await owner.sub('shop-admin', 'license clear');
-    expect(cleared.message!.content).toBe(en.admin.demoEnded(keyFingerprint(LICENSE_KEY)));
+    expect(cleared.message!.text).toBe(en.admin.demoEnded(keyFingerprint(LICENSE_KEY)));
     expect((await h.bot.services.storage.guildSettings.get(own.id)).demo).toBe(false);
   });
 });

@@ -49,7 +49,7 @@ describe('/links: moderators check a member’s payment links', () => {
     ] as const) {
       const reply = await links(member, subcommand, options);
       expect(reply.ephemeral).toBe(true);
-      expect(reply.message!.content).toBe(
+      expect(reply.message!.text).toBe(
         en.links.notModerator,
       );
       expect(textOf(reply.message!)).not.toContain(issued.id);
@@ -74,7 +74,7 @@ describe('/links: moderators check a member’s payment links', () => {
       ['revoke', { link: issued.id }],
     ] as const) {
       const reply = await links(ticketHelper, subcommand, options);
-      expect(reply.message!.content).toBe(
+      expect(reply.message!.text).toBe(
         en.links.notModerator,
       );
     }
@@ -91,7 +91,7 @@ describe('/links: moderators check a member’s payment links', () => {
       await h.bot.services.storage.guildSettings.set(guildId, { moderatorRoleId: null });
     }
     await formerMod.press(en.common.next);
-    expect(formerMod.message!.content).toBe(
+    expect(formerMod.message!.text).toBe(
       en.links.notModerator,
     );
     expect(buttonLabels(dmNow(issued)!)).toEqual([en.checkout.pay]); // nothing was withdrawn
@@ -103,7 +103,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const roleId = h.discord.addRole(guildId, 'Mods');
     const withRole = new Member(h, { roles: [roleId] });
 
-    expect((await links(withRole, 'user', { member: buyer.user.id })).message!.content).toContain('Only moderators can use /links');
+    expect((await links(withRole, 'user', { member: buyer.user.id })).message!.text).toContain('Only moderators can use /links');
     await h.bot.services.storage.guildSettings.set(guildId, { moderatorRoleId: roleId });
     try {
       const reply = await links(withRole, 'user', { member: buyer.user.id });
@@ -183,7 +183,7 @@ describe('/links: moderators check a member’s payment links', () => {
 
     const other = moderator();
     await other.press(en.common.previous, mod.message);
-    expect(other.last!.message!.content).toContain('This menu belongs to someone else');
+    expect(other.last!.message!.text).toContain('This menu belongs to someone else');
 
     await mod.press(en.common.previous);
     expect(names(mod.message!).map((name) => name.split(' ')[1])).toEqual(newestFirst.slice(0, 10));

@@ -50,7 +50,7 @@ describe('My payment links, for the buyer', () => {
     expect(button(again, en.checkout.pay).url).toBe(pending.url);
     expect(textOf(again)).toContain('2 × 30 dni — VIP');
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(paymentRequests);
-    expect(buyer.message!.content).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
+    expect(buyer.message!.text).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
     // The new DM replaces the old one: one message carries the Pay button...
     expect(dmNow(pending)).toBeUndefined();
 
@@ -73,7 +73,7 @@ describe('My payment links, for the buyer', () => {
     h.clock.advance(DAY);
     const dmsBefore = h.discord.messagesIn(issued.dm.channel_id).length;
     await buyer.choose(`${issued.id} · Late_Click`);
-    expect(buyer.message!.content).toContain(`Link ${issued.id} can no longer be sent: it expired or was withdrawn.`);
+    expect(buyer.message!.text).toContain(`Link ${issued.id} can no longer be sent: it expired or was withdrawn.`);
     expect(names(buyer.message!)).toEqual([`⌛ ${issued.id} · Expired`]);
     expect(h.discord.messagesIn(issued.dm.channel_id)).toHaveLength(dmsBefore);
   });

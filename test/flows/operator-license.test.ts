@@ -62,7 +62,7 @@ describe.each([
     await h.restart({ SPACEIS_API_KEY: ROTATED_KEY });
 
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).not.toContain(en.cart.licenseChanged);
+    expect(cart.message!.text).not.toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain(en.cart.line(1, 'Na zawsze', 'VIP'));
     const requests = h.store.requests.length;
     await checkout(h, buyer, 'After_Rot');
@@ -91,7 +91,7 @@ describe.each([
     await h.restart({ SPACEIS_API_KEY: OTHER_SHOP_KEY });
 
     const cart = await buyer.run('cart');
-    expect(cart.message!.content).toContain(en.cart.licenseChanged);
+    expect(cart.message!.text).toContain(en.cart.licenseChanged);
     expect(textOf(cart.message!)).toContain('Your cart is empty');
     const text = await buyAgain(buyer, linkId);
     expect(text).toContain(en.buyAgain.notAdded);
@@ -116,15 +116,15 @@ describe('DEFAULT_LICENSE_GUILDS: the Discord servers that may sell from the def
     expect(optionLabels((await new Member(h).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
 
     const requests = h.store.requests.length;
-    expect((await new Member(h, at(stranger)).run('shop')).message!.content).toBe(en.shop.notSetUp);
-    expect((await new Member(h, { ...at(stranger), locale: 'pl' }).run('shop')).message!.content).toBe(pl.shop.notSetUp);
+    expect((await new Member(h, at(stranger)).run('shop')).message!.text).toBe(en.shop.notSetUp);
+    expect((await new Member(h, { ...at(stranger), locale: 'pl' }).run('shop')).message!.text).toBe(pl.shop.notSetUp);
     expect(h.store.requests.length).toBe(requests);
 
     const admin = new Member(h, { ...at(stranger), permissions: ADMIN });
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(en.admin.defaultLicenseRefused);
     const polishAdmin = new Member(h, { ...at(stranger), permissions: ADMIN, locale: 'pl' });
     expect(textOf((await polishAdmin.sub('shop-admin', 'status')).message!)).toContain(pl.admin.defaultLicenseRefused);
-    expect((await admin.sub('shop-admin', 'servers')).message!.content).toBe(en.admin.defaultLicenseRefused);
+    expect((await admin.sub('shop-admin', 'servers')).message!.text).toBe(en.admin.defaultLicenseRefused);
     expect(h.store.requests.length).toBe(requests);
 
     // Their own license: the server sells; clearing it again says why there is no shop.
@@ -133,7 +133,7 @@ describe('DEFAULT_LICENSE_GUILDS: the Discord servers that may sell from the def
     await admin.submit({ key: GUILD_KEY });
     expect(optionLabels((await new Member(h, at(stranger)).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
     expect(h.store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${GUILD_KEY}`);
-    expect((await admin.sub('shop-admin', 'license clear')).message!.content).toBe(en.admin.licenseClearedRefused);
-    expect((await new Member(h, at(stranger)).run('shop')).message!.content).toBe(en.shop.notSetUp);
+    expect((await admin.sub('shop-admin', 'license clear')).message!.text).toBe(en.admin.licenseClearedRefused);
+    expect((await new Member(h, at(stranger)).run('shop')).message!.text).toBe(en.shop.notSetUp);
   });
 });

@@ -78,7 +78,7 @@ describe('a paid link', () => {
     const dm = s.dmNow(issued)!;
     expect(buttons(dm)).toEqual([]);
     expect(dm.edits).toBe(1);
-    expect(dm.content).toBe(`✅ The shop reports this order as paid (<t:${unix(paidAt)}:f>).`);
+    expect(dm.text).toBe(`✅ The shop reports this order as paid (<t:${unix(paidAt)}:f>).`);
     expect(textOf(dm)).toContain(en.payments.dmDelivery);
     expect(textOf(dm)).toContain(`If they do not arrive, ask the server's staff and give them the link reference **${issued.id}**.`);
     expect(textOf(dm)).toContain('2 × 30 dni — VIP');
@@ -136,7 +136,7 @@ describe('a paid link', () => {
     await s.poll();
     const edited = h.discord.message(reply.channel_id, reply.id)!;
     expect(buttons(edited)).toEqual([]);
-    expect(edited.content).toContain('The shop reports this order as paid');
+    expect(edited.text).toContain('The shop reports this order as paid');
   });
 
   it('speaks Polish to a Polish member, and to a Polish moderator', async () => {
@@ -150,7 +150,7 @@ describe('a paid link', () => {
     h.store.pay(issued.url);
     await s.poll();
     const dm = s.dmNow(issued)!;
-    expect(dm.content).toContain('Sklep zgłasza to zamówienie jako opłacone');
+    expect(dm.text).toContain('Sklep zgłasza to zamówienie jako opłacone');
     expect(textOf(dm)).toContain(pl.payments.dmDelivery);
     expect(textOf(dm)).toContain(`zapytaj administrację serwera i podaj numer linku **${issued.id}**`);
     const list = (await s.links(s.moderator({ locale: 'pl' }), 'user', { member: buyer.user.id })).message!;
@@ -280,7 +280,7 @@ describe('a payment the store has not settled yet', () => {
     await s.poll();
     const failedDm = s.dmNow(failing)!;
     expect(buttons(failedDm)).toEqual([]);
-    expect(failedDm.content).toMatch(/^❌ The shop reports that the payment for this order failed \(<t:\d+:f>\)\. Do not pay through this link again\.$/);
+    expect(failedDm.text).toMatch(/^❌ The shop reports that the payment for this order failed \(<t:\d+:f>\)\. Do not pay through this link again\.$/);
     expect(textOf(failedDm)).toContain(en.payments.dmBuyAgain);
 
     const expiring = await s.checkout(buyer, 'Expire_Pay', COINS_370);
@@ -288,7 +288,7 @@ describe('a payment the store has not settled yet', () => {
     await s.poll();
     const expiredDm = s.dmNow(expiring)!;
     expect(buttons(expiredDm)).toEqual([]);
-    expect(expiredDm.content).toContain('The shop reports that the payment for this order expired before it was completed');
+    expect(expiredDm.text).toContain('The shop reports that the payment for this order expired before it was completed');
 
     const view = await s.myLinks(buyer);
     expect(s.names(view)).toEqual([`⌛ ${expiring.id} · Expired`, `❌ ${failing.id} · Payment failed`]);

@@ -73,13 +73,13 @@ describe('/shop-admin rewards: roles for buyers', () => {
 
     const added = await admin.sub('shop-admin', 'rewards add', { product: vip, variant: thirty, role: vipRole, days: 30 });
     expect(added.ephemeral).toBe(true);
-    expect(added.message!.content).toBe(`Saved: buyers of **VIP** — 30 dni (Survival) get <@&${vipRole}> for 30 days.`);
+    expect(added.message!.text).toBe(`Saved: buyers of **VIP** — 30 dni (Survival) get <@&${vipRole}> for 30 days.`);
     expect(textOf(added.message!)).toContain(`• **VIP** — 30 dni (Survival) → <@&${vipRole}>, for 30 days`);
     expect(textOf(added.message!)).toContain(en.rewards.footer);
 
     const sky = await valueOf(admin, 'add', { name: 'product', value: 'wyspy' }, 'VIP Wyspy · Rangi · SkyBlock');
     const forGood = await admin.sub('shop-admin', 'rewards add', { product: sky, role: goldRole });
-    expect(forGood.message!.content).toBe(`Saved: buyers of **VIP Wyspy**, any variant (SkyBlock) get <@&${goldRole}> for good.`);
+    expect(forGood.message!.text).toBe(`Saved: buyers of **VIP Wyspy**, any variant (SkyBlock) get <@&${goldRole}> for good.`);
 
     const listed = await admin.sub('shop-admin', 'rewards list');
     expect(textOf(listed.message!).split('\n').filter((line) => line.startsWith('•'))).toEqual([
@@ -91,7 +91,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
 
     // The same item and role again changes its days instead of adding a second reward.
     const changed = await admin.sub('shop-admin', 'rewards add', { product: vip, variant: thirty, role: vipRole, days: 7 });
-    expect(changed.message!.content).toBe(`Changed: buyers of **VIP** — 30 dni (Survival) now get <@&${vipRole}> for 7 days (before: for 30 days).`);
+    expect(changed.message!.text).toBe(`Changed: buyers of **VIP** — 30 dni (Survival) now get <@&${vipRole}> for 7 days (before: for 30 days).`);
     await admin.sub('shop-admin', 'rewards add', { product: vip, variant: thirty, role: vipRole, days: 30 });
     expect(await storedRewards()).toHaveLength(2);
   });
@@ -99,7 +99,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
   it('refuses @everyone, a managed role, a role above the bot, and any role without Manage Roles, saving nothing', async () => {
     const vip = await valueOf(admin, 'add', { name: 'product', value: 'vip' }, 'VIP · Rangi · Survival');
     const before = await storedRewards();
-    const tryRole = async (role: string) => (await admin.sub('shop-admin', 'rewards add', { product: vip, role })).message!.content;
+    const tryRole = async (role: string) => (await admin.sub('shop-admin', 'rewards add', { product: vip, role })).message!.text;
 
     expect(await tryRole(guildId)).toBe(`<@&${guildId}> can't be given to buyers. @everyone is every member's role: it can't be a reward. Pick another role. Nothing was saved.`);
     const botRole = h.discord.botRoleId(guildId);
@@ -115,14 +115,14 @@ describe('/shop-admin rewards: roles for buyers', () => {
         `<@&${vipRole}> can't be given to buyers. The bot needs the Manage Roles permission: give it to the bot's role in Server Settings → Roles. Nothing was saved.`,
       );
       const polish = new Member(h, { permissions: ADMIN, locale: 'pl' });
-      expect((await polish.sub('shop-admin', 'rewards add', { product: vip, role: vipRole })).message!.content).toBe(
+      expect((await polish.sub('shop-admin', 'rewards add', { product: vip, role: vipRole })).message!.text).toBe(
         `Nie można nadawać <@&${vipRole}> kupującym. Bot potrzebuje uprawnienia Zarządzanie rolami: nadaj je roli bota w Ustawieniach serwera → Role. Nic nie zapisano.`,
       );
     } finally {
       h.discord.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles);
     }
     expect(await storedRewards()).toEqual(before);
-    expect((await admin.sub('shop-admin', 'rewards add', { product: 'No such thing', role: vipRole })).message!.content).toBe(en.rewards.noProduct);
+    expect((await admin.sub('shop-admin', 'rewards add', { product: 'No such thing', role: vipRole })).message!.text).toBe(en.rewards.noProduct);
   });
 
   it('works in Polish: add, list and remove', async () => {
@@ -130,7 +130,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
     const vip = await valueOf(polish, 'add', { name: 'product', value: 'vip' }, 'VIP · Rangi · Survival');
     const forever = await valueOf(polish, 'add', { name: 'variant', value: 'zawsze' }, 'Na zawsze', { product: vip });
     const added = await polish.sub('shop-admin', 'rewards add', { product: vip, variant: forever, role: goldRole });
-    expect(added.message!.content).toBe(`Zapisano: kto kupi **VIP** — Na zawsze (Survival), dostanie <@&${goldRole}> na stałe.`);
+    expect(added.message!.text).toBe(`Zapisano: kto kupi **VIP** — Na zawsze (Survival), dostanie <@&${goldRole}> na stałe.`);
     const listed = await polish.sub('shop-admin', 'rewards list');
     expect(textOf(listed.message!)).toContain(pl.rewards.title);
     expect(textOf(listed.message!)).toContain(`• **VIP** — 30 dni (Survival) → <@&${vipRole}>, na 30 dni`);
@@ -138,11 +138,11 @@ describe('/shop-admin rewards: roles for buyers', () => {
     const choices = await suggest(polish, 'remove', { name: 'reward', value: 'zawsze' });
     expect(choices.map((choice) => choice.name)).toEqual(['VIP — Na zawsze → @Gold, na stałe']);
     const removed = await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) });
-    expect(removed.message!.content).toBe(
+    expect(removed.message!.text).toBe(
       `Usunięto: kto kupi **VIP** — Na zawsze (Survival), nie dostanie już <@&${goldRole}>. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
     );
     expect(await storedRewards()).toHaveLength(2);
-    expect((await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) })).message!.content).toBe(pl.rewards.unknown);
+    expect((await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) })).message!.text).toBe(pl.rewards.unknown);
 
     // The command itself is localized.
     const definition = (h.discord.registeredCommands() as { name: string }[]).find((command) => command.name === 'shop-admin') as unknown as { options: { name: string; name_localizations?: { pl?: string }; options?: { name: string; name_localizations?: { pl?: string } }[] }[] };

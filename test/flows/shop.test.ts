@@ -103,7 +103,7 @@ describe('browsing the shop', () => {
     await member.choose(landmarks.noPrice.product);
     expect(option(member.message!, landmarks.noPrice.variant).description).toBe(en.shop.unavailable);
     await member.choose(landmarks.noPrice.variant);
-    expect(member.message!.content).toContain("can't be bought right now");
+    expect(member.message!.text).toContain("can't be bought right now");
     expect(buttonLabels(member.message!)).not.toContain(en.quantity.addToCart);
   });
 
@@ -117,7 +117,7 @@ describe('browsing the shop', () => {
     expect(outcome.choices).toEqual([{ name: 'SkyBlock', value: findProduct(h.store.shop, 'VIP Wyspy').server.id }]);
 
     const unknown = await member.run('shop', { server: 'Creative' });
-    expect(unknown.message!.content).toContain('There is no server called “Creative”');
+    expect(unknown.message!.text).toContain('There is no server called “Creative”');
     expect(optionLabels(unknown.message!)).toEqual(['Survival', 'SkyBlock']);
   });
 
@@ -142,7 +142,7 @@ describe('browsing the shop', () => {
     const refused = await stranger.choose('Survival', owner.message);
     expect(refused.callbackType).toBe(InteractionResponseType.ChannelMessageWithSource);
     expect(refused.ephemeral).toBe(true);
-    expect(refused.message!.content).toBe(en.common.notYourMenu);
+    expect(refused.message!.text).toBe(en.common.notYourMenu);
     expect(owner.message!.edits).toBe(0);
   });
 
@@ -157,7 +157,7 @@ describe('browsing the shop', () => {
     const removed = usługi.products.splice(0, 1);
     h.clock.advance(10 * 60_000);
     await member.choose('Unban', menu);
-    expect(member.message!.content).toContain(en.shop.itemGone);
+    expect(member.message!.text).toContain(en.shop.itemGone);
     usługi.products.push(...removed);
   });
 });
@@ -178,7 +178,7 @@ describe('an empty shop', () => {
 
   it('says there is nothing on offer yet', async () => {
     const outcome = await new Member(h).run('shop');
-    expect(outcome.message!.content).toBe(en.shop.noServers);
+    expect(outcome.message!.text).toBe(en.shop.noServers);
   });
 });
 
@@ -337,7 +337,7 @@ describe('/shop item: finding anything by typing', () => {
     expect(optionLabels(closest.message!)[0]).toBe('SVIP');
 
     const nothing = await member.run('shop', { item: 'xyzzy' });
-    expect(nothing.message!.content).toContain(en.search.nothing('xyzzy'));
+    expect(nothing.message!.text).toContain(en.search.nothing('xyzzy'));
     await member.press(en.search.browse, nothing.message);
     expect(optionLabels(member.message!)).toEqual(['Survival', 'SkyBlock']);
   });
@@ -356,7 +356,7 @@ describe('/shop item: finding anything by typing', () => {
     const member = new Member(harness());
     expect(names(await suggest(member, 'vip'))).toEqual(['VIP · Survival', 'SVIP · Survival']);
     const typed = await member.run('shop', { item: 'wyspy' });
-    expect(typed.message!.content).toContain(en.search.nothing('wyspy'));
+    expect(typed.message!.text).toContain(en.search.nothing('wyspy'));
   });
 
   it('speaks Polish', async () => {
@@ -366,7 +366,7 @@ describe('/shop item: finding anything by typing', () => {
     await member.choose('VIP');
     expect(names(await suggest(member, 'vip 30'))[0]).toBe(`VIP — 30 dni · Survival · ${pl.shop.priceFrom('14,99 zł')}`);
     const nothing = await member.run('shop', { item: 'xyzzy' });
-    expect(nothing.message!.content).toContain(pl.search.nothing('xyzzy'));
+    expect(nothing.message!.text).toContain(pl.search.nothing('xyzzy'));
     expect(buttonLabels(nothing.message!)).toEqual([pl.search.browse]);
     type Registered = { name: string; options?: { name: string; name_localizations?: unknown }[] };
     const shop = (harness().discord.registeredCommands() as Registered[]).find((command) => command.name === 'shop')!;

@@ -85,10 +85,10 @@ describe('the bot process', () => {
     await outputContains(bot, 'shutting down');
 
     const latecomer = await (await discord.slash(new Member({ discord }).user, 'shop')).settled();
-    expect(latecomer.message!.content).toBe('The shop bot is restarting. Please try again in a few seconds; your cart is safe.');
+    expect(latecomer.message!.text).toBe('The shop bot is restarting. Please try again in a few seconds; your cart is safe.');
 
     hold.release();
-    expect((await checkout.settled()).message!.content).toContain('is in your DMs');
+    expect((await checkout.settled()).message!.text).toContain('is in your DMs');
     expect((await dm).components.length).toBe(1);
     expect(await bot.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
@@ -186,7 +186,7 @@ describe('the bot process', () => {
 
     const first = await startBot({ ENCRYPTION_KEY: keyA });
     await admin.sub('shop-admin', 'license set');
-    expect((await admin.submit({ key: guildKey })).message!.content).toContain('License saved');
+    expect((await admin.submit({ key: guildKey })).message!.text).toContain('License saved');
     await addToCart(member, VIP_30, 2);
     first.kill('SIGTERM');
     await first.exited;
@@ -194,11 +194,11 @@ describe('the bot process', () => {
     // The operator redeployed with another ENCRYPTION_KEY: every path answers, nothing is sold from the wrong license.
     const second = await startBot({ ENCRYPTION_KEY: keyB });
     const requestsBefore = store.requests.length;
-    expect((await member.run('shop')).message!.content).toBe(en.shop.misconfigured);
+    expect((await member.run('shop')).message!.text).toBe(en.shop.misconfigured);
     const cart = await member.run('cart');
-    expect(cart.message!.content).toBe(`⚠️ ${en.shop.misconfigured}`);
+    expect(cart.message!.text).toBe(`⚠️ ${en.shop.misconfigured}`);
     expect(textOf(cart.message!)).toContain('1. 2 × 30 dni — VIP'); // the cart is kept
-    expect((await member.run('checkout', { nick: 'Rotated' })).message!.content).toBe(en.shop.misconfigured);
+    expect((await member.run('checkout', { nick: 'Rotated' })).message!.text).toBe(en.shop.misconfigured);
     const suggestions = await (await discord.autocomplete(member.user, 'shop', { name: 'server', value: '' })).settled();
     expect(suggestions.choices).toEqual([]);
     expect(store.requests.length).toBe(requestsBefore);
@@ -209,7 +209,7 @@ describe('the bot process', () => {
 
     // Without any ENCRYPTION_KEY the guild's own license cannot be read either: said, never replaced by the default one.
     const third = await startBot();
-    expect((await member.run('shop')).message!.content).toBe(en.shop.misconfigured);
+    expect((await member.run('shop')).message!.text).toBe(en.shop.misconfigured);
     expect(store.requests.length).toBe(requestsBefore);
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(en.admin.statusLicenseNoKey(keyFingerprint(guildKey)));
     third.kill('SIGTERM');
@@ -217,9 +217,9 @@ describe('the bot process', () => {
 
     // Back on key B, the admins repair it from Discord: clear, then set the key again.
     const fourth = await startBot({ ENCRYPTION_KEY: keyB });
-    expect((await admin.sub('shop-admin', 'license clear')).message!.content).toBe(en.admin.licenseCleared(keyFingerprint(LICENSE_KEY)));
+    expect((await admin.sub('shop-admin', 'license clear')).message!.text).toBe(en.admin.licenseCleared(keyFingerprint(LICENSE_KEY)));
     await admin.sub('shop-admin', 'license set');
-    expect((await admin.submit({ key: guildKey })).message!.content).toContain('License saved');
+    expect((await admin.submit({ key: guildKey })).message!.text).toContain('License saved');
     const shop = await member.run('shop');
     expect(shop.message!.embeds.length).toBe(1);
     expect(store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);

@@ -45,7 +45,7 @@ describe('the bot process, started while its SQLite file is locked', () => {
     bot = await startBotProcess({ discord, store, cwd: dir, env: { STORAGE_URL: `sqlite://${file}` } });
     await bot.outputContains('"msg":"bot ready"');
     const member = new Member({ discord });
-    expect((await member.run('cart')).message!.content).toBe("The bot's storage is busy right now, so nothing was changed. Please try again in a moment.");
+    expect((await member.run('cart')).message!.text).toBe("The bot's storage is busy right now, so nothing was changed. Please try again in a moment.");
 
     await lock.release();
     await bot.outputContains('"msg":"storage opened"');

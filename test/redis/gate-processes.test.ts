@@ -41,9 +41,9 @@ describe('the store gate across bot processes (Redis)', () => {
     await addToCart(inB, VIP_30);
     store.failNext('paymentUrl', { status: 429, headers: { 'Retry-At': '30' }, body: error('Too Many Attempts.') });
 
-    expect((await inA.run('checkout', { nick: 'First' })).message!.content).toBe('The shop is busy right now. Please try again in 30 s; your cart is kept.');
+    expect((await inA.run('checkout', { nick: 'First' })).message!.text).toBe('The shop is busy right now. Please try again in 30 s; your cart is kept.');
     const sent = store.requestsTo('paymentUrl').length;
-    const waited = (await inB.run('checkout', { nick: 'Second' })).message!.content;
+    const waited = (await inB.run('checkout', { nick: 'Second' })).message!.text;
     expect(waited).toMatch(/^The shop is busy right now\. Please try again in (29|30) s; your cart is kept\.$/);
     expect(store.requestsTo('paymentUrl').length).toBe(sent);
   });
@@ -70,7 +70,7 @@ describe('the store gate across bot processes (Redis)', () => {
       await holds[next]!.reached;
     }
     for (const hold of holds) hold.release();
-    const replies = await Promise.all(checkouts.map(async (checkout) => (await checkout.settled()).message!.content));
+    const replies = await Promise.all(checkouts.map(async (checkout) => (await checkout.settled()).message!.text));
 
     expect(store.maxInFlight).toBe(4);
     expect(store.requestsTo('paymentUrl').length).toBe(12);
@@ -83,11 +83,11 @@ describe('the store gate across bot processes (Redis)', () => {
     await addToCart(inB, VIP_30);
     store.failNext('paymentUrl', { status: 500, body: error('Server Error') }, 5);
     for (let n = 0; n < 5; n += 1) {
-      expect((await inA.run('checkout', { nick: 'Failing' })).message!.content).toBe(`${en.storeErrors.unavailable}\n(“Server Error”)`);
+      expect((await inA.run('checkout', { nick: 'Failing' })).message!.text).toBe(`${en.storeErrors.unavailable}\n(“Server Error”)`);
     }
 
     const sent = store.requestsTo('paymentUrl').length;
-    expect((await inB.run('checkout', { nick: 'Other' })).message!.content).toBe(en.storeErrors.temporarilyUnavailable);
+    expect((await inB.run('checkout', { nick: 'Other' })).message!.text).toBe(en.storeErrors.temporarilyUnavailable);
     expect(store.requestsTo('paymentUrl').length).toBe(sent);
   });
 });

@@ -41,7 +41,7 @@ describe('the offer cache across bot processes (Redis)', () => {
     const vip = store.shop.servers[0]!.categories[0]!.products[0]!;
     vip.variants.find((variant) => variant.name === '30 dni')!.name = '30 dni (nowość)';
     store.failNext('paymentUrl', { status: 422, body: { success: false, type: 'error', message: 'invalid variant' } });
-    expect((await inA.run('checkout', { nick: 'Stale' })).message!.content).toContain('invalid variant');
+    expect((await inA.run('checkout', { nick: 'Stale' })).message!.text).toContain('invalid variant');
     await pair.bots[1]!.outputContains('offer dropped by another process');
 
     await openVariant(inB, { ...VIP_30, variant: '30 dni (nowość)' });

@@ -39,7 +39,7 @@ describe('when Redis goes away and comes back', () => {
     proxy.cut();
     await h.logged('Redis connection lost; reconnecting', 3);
     const during = await member.run('cart');
-    expect(during.message!.content).toBe(en.common.storageUnavailable);
+    expect(during.message!.text).toBe(en.common.storageUnavailable);
     expect(h.discord.gatewaySessions().filter((session) => session.live)).toHaveLength(1);
 
     proxy.restore();

@@ -13,8 +13,45 @@ export interface RawComponent {
   options?: { label: string; value: string; description?: string; default?: boolean }[];
 }
 
+/**
+ * The buttons and menus of a message, wherever they sit: in action rows at the top (a classic
+ * message) or inside a container, and as a section's accessory (display components).
+ */
 export function componentsOf(message: FakeMessage): RawComponent[] {
-  return (message.components as { components?: RawComponent[] }[]).flatMap((row) => row.components ?? []);
+  const found: RawComponent[] = [];
+  const visit = (components: unknown[]): void => {
+    for (const raw of components) {
+      const component = raw as RawComponent & { components?: unknown[]; accessory?: RawComponent };
+      if (component.type === ComponentType.Button || component.type === ComponentType.StringSelect || component.type === ComponentType.UserSelect || component.type === ComponentType.RoleSelect || component.type === ComponentType.ChannelSelect) {
+        found.push(component);
+      }
+      if (Array.isArray(component.components)) visit(component.components);
+      if (component.accessory) visit([component.accessory]);
+    }
+  };
+  visit(message.components);
+  return found;
+}
+
+/** The pictures a member sees: thumbnails beside text and gallery images, as their media URLs. */
+export function picturesOf(message: FakeMessage): string[] {
+  const found: string[] = [];
+  const visit = (components: unknown[]): void => {
+    for (const raw of components) {
+      const component = raw as { type?: number; media?: { url: string }; items?: { media: { url: string } }[]; components?: unknown[]; accessory?: unknown };
+      if (component.type === ComponentType.Thumbnail && component.media) found.push(component.media.url);
+      if (component.type === ComponentType.MediaGallery) found.push(...(component.items ?? []).map((item) => item.media.url));
+      if (Array.isArray(component.components)) visit(component.components);
+      if (component.accessory) visit([component.accessory]);
+    }
+  };
+  visit(message.components);
+  return found;
+}
+
+/** Whether the message is drawn with display components (Discord's IsComponentsV2 flag). */
+export function isDisplay(message: FakeMessage): boolean {
+  return (message.flags & (1 << 15)) !== 0;
 }
 
 export function buttons(message: FakeMessage): RawComponent[] {
@@ -52,13 +89,10 @@ export function option(message: FakeMessage, label: string): { label: string; va
   return found;
 }
 
-/** Everything a member can read in a message: content, embed titles, descriptions, fields, footers. */
+/**
+ * Everything a member can read in a message: content, embed titles, descriptions, fields,
+ * footers, and every text display of display components (the fake's `text`, see its types).
+ */
 export function textOf(message: FakeMessage): string {
-  const parts: string[] = [message.content];
-  for (const embed of message.embeds as { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string } }[]) {
-    parts.push(embed.title ?? '', embed.description ?? '');
-    for (const field of embed.fields ?? []) parts.push(field.name, field.value);
-    parts.push(embed.footer?.text ?? '');
-  }
-  return parts.filter(Boolean).join('\n');
+  return message.text;
 }

@@ -6,7 +6,7 @@ import type { BotMetrics } from '../../ops/metrics.js';
 import type { CheckoutService } from '../../services/checkout-service.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import { DEMO_LICENSE } from '../../demo/demo-store.js';
-import { editOriginalReply, type ReplyHandle, type View } from '../respond.js';
+import { editOriginalReply, messageOptions, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';
 import { ReplyHandles } from './reply-handles.js';
@@ -149,7 +149,7 @@ export class LinkDelivery {
     const delivery = link.delivery;
     if (delivery?.kind === 'dm' && delivery.channelId && delivery.messageId) {
       try {
-        await (await this.#dmMessages(delivery.channelId)).edit(delivery.messageId, view);
+        await (await this.#dmMessages(delivery.channelId)).edit(delivery.messageId, messageOptions(view, 'edit'));
         withdrawal.dm = 'edited';
       } catch (error) {
         log.info({ err: error, link: link.id, why }, 'could not edit the DM of a payment link');
@@ -175,7 +175,7 @@ export class LinkDelivery {
     this.#dmsOnTheirWay += 1;
     const started = performance.now();
     try {
-      const sent = await user.send(marked(t, link, paymentLinkDm(t, link, guildName)));
+      const sent = await user.send(messageOptions(marked(t, link, paymentLinkDm(t, link, guildName)), 'create'));
       this.options.metrics?.dmDelivery.observe((performance.now() - started) / 1000);
       return sent;
     } catch (error) {
@@ -194,7 +194,7 @@ export class LinkDelivery {
     if (recorded === 'unrecorded') return { kind: 'dm', channelId: sent.channelId };
     if (recorded === 'withdrawn') {
       // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
-      await sent.edit(marked(t, link, withdrawnDmView(t, link, guildName))).catch(() => undefined);
+      await sent.edit(messageOptions(marked(t, link, withdrawnDmView(t, link, guildName)), 'edit')).catch(() => undefined);
       return { kind: 'withdrawn' };
     }
     await this.#deleteEarlierDm(link, sent.id, log);

@@ -347,6 +347,29 @@ export function messageTypeForInteraction(interactionType: number, followUp: boo
   return interactionType === 2 && !followUp ? MessageType.ChatInputCommand : MessageType.Default;
 }
 
+/**
+ * What a member reads in a message, top to bottom: its content, its embeds (title, description,
+ * fields, footer) and, in a display-components message, every text display (in sections too).
+ */
+export function readableText(message: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
+  const parts: string[] = [message.content];
+  for (const embed of message.embeds as { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string } }[]) {
+    parts.push(embed.title ?? '', embed.description ?? '');
+    for (const field of embed.fields ?? []) parts.push(field.name, field.value);
+    parts.push(embed.footer?.text ?? '');
+  }
+  const visit = (components: unknown[]): void => {
+    for (const raw of components) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const component = raw as { type?: number; content?: unknown; components?: unknown[] };
+      if (component.type === 10 && typeof component.content === 'string') parts.push(component.content);
+      if (Array.isArray(component.components)) visit(component.components);
+    }
+  };
+  visit(message.components as unknown[]);
+  return parts.filter(Boolean).join('\n');
+}
+
 export function snapshot(message: StoredMessage): FakeMessage {
   const copy: FakeMessage = {
     id: message.id,
@@ -359,6 +382,7 @@ export function snapshot(message: StoredMessage): FakeMessage {
     edits: message.edits,
     attachments: structuredClone(message.attachments),
     author: { ...message.author },
+    text: readableText(message),
   };
   if (message.interaction) copy.interaction_id = message.interaction.id;
   return copy;

@@ -28,6 +28,11 @@ export interface FakeMessage {
   author: FakeUser;
   /** Added: the interaction whose response or follow-up this message is, if any. */
   interaction_id?: string;
+  /**
+   * Added, a reading aid for tests: everything a member reads in the message, top to bottom
+   * (content, embeds, and every text display of a display-components message), one part a line.
+   */
+  text: string;
 }
 
 export interface FakeModal {

@@ -71,7 +71,7 @@ describe('when the store misbehaves', () => {
     const reply = await member.run('shop');
 
     expect(reply.callbackType).toBe(InteractionResponseType.DeferredChannelMessageWithSource); // deferred before the store was asked
-    expect(reply.message!.content.slice(0, browse.length)).toBe(browse);
+    expect(reply.message!.text.slice(0, browse.length)).toBe(browse);
     expect(storeFailureLines().length).toBe(logged + 1);
     const line = JSON.parse(storeFailureLines().at(-1)!) as { store: { path: string } };
     expect(line.store.path).toBe('/v4/servers');
@@ -87,8 +87,8 @@ describe('when the store misbehaves', () => {
 
     const reply = await member.run('checkout', { nick: 'Faulty' });
 
-    expect(reply.message!.content.slice(0, checkout.length)).toBe(checkout);
-    expect(reply.message!.content).not.toMatch(/\bpaid\b|DMs/);
+    expect(reply.message!.text.slice(0, checkout.length)).toBe(checkout);
+    expect(reply.message!.text).not.toMatch(/\bpaid\b|DMs/);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
     expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
     // The bot is still up and serving.
@@ -100,12 +100,12 @@ describe('when the store misbehaves', () => {
     h.clock.advance(10 * 60_000);
     h.store.failNext('servers', { raw: 'down', status: 503 }, 5);
     const requests = h.store.requestsTo('servers').length;
-    expect((await member.run('shop')).message!.content).toBe(NOT_ANSWERING); // three attempts
+    expect((await member.run('shop')).message!.text).toBe(NOT_ANSWERING); // three attempts
     const opened = await member.run('shop'); // two more failures open the breaker; the third is not sent
     const pause =
       en.storeErrors.temporarilyUnavailable;
-    expect(opened.message!.content).toBe(pause);
-    expect((await member.run('shop')).message!.content).toBe(pause);
+    expect(opened.message!.text).toBe(pause);
+    expect((await member.run('shop')).message!.text).toBe(pause);
     expect(h.store.requestsTo('servers').length).toBe(requests + 5);
 
     h.clock.advance(30_000);

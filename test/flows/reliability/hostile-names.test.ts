@@ -80,7 +80,7 @@ describe('hostile store names', () => {
     await buyer.choose(CATEGORY);
     await buyer.choose(PRODUCT);
     await buyer.choose(SMS_VARIANT);
-    expect(buyer.message!.content).toContain("can't be bought right now");
+    expect(buyer.message!.text).toContain("can't be bought right now");
     await buyer.choose(optionLabels(buyer.message!).find((label) => label.startsWith('1. Na zawsze'))!);
     await buyer.press(en.common.back);
     await buyer.choose(VARIANT);
@@ -96,7 +96,7 @@ describe('hostile store names', () => {
     await buyer.choose('VIP Wyspy');
     await buyer.choose('30 dni');
     const refused = await buyer.press(en.quantity.addToCart);
-    expect(refused.message!.content).toContain('this shop sells one server per order');
+    expect(refused.message!.text).toContain('this shop sells one server per order');
 
     // Checkout: the reply, the DM and the log channel; then the buyer's and the moderators' lists.
     const dm = h.discord.waitForDm(buyer.user.id);
@@ -117,7 +117,7 @@ describe('hostile store names', () => {
     };
     await serversMenu((values) => values.slice(1)); // hide the hostile server: its name is in the log entry
     const saved = await serversMenu((values) => values);
-    expect(saved.message!.content).toContain('/shop now offers');
+    expect(saved.message!.text).toContain('/shop now offers');
     // Goals on the panel and /shop-top: the store's goal texts and buyers' nicks are names too.
     const survivalId = h.store.shop.servers[0]!.id;
     h.store.goals.set(survivalId, [{ id: 1, name: PRODUCT, percentage: 40, formattedText: DESCRIPTION }]);

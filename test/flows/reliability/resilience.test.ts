@@ -55,8 +55,8 @@ describe('when Discord or the buyers misbehave', () => {
     const spy = vi.spyOn(h.bot.services.carts, 'lines').mockRejectedValueOnce(new Error('disk on fire'));
     try {
       const reply = await member.run('checkout', { nick: 'Crashy' });
-      const reference = /reference: ([0-9A-F]{8})$/.exec(reply.message!.content)?.[1];
-      expect(reply.message!.content).toMatch(/^Something went wrong on our side\. Your cart is safe\./);
+      const reference = /reference: ([0-9A-F]{8})$/.exec(reply.message!.text)?.[1];
+      expect(reply.message!.text).toMatch(/^Something went wrong on our side\. Your cart is safe\./);
       expect(reference).toBeDefined();
       expect(h.logs.some((line) => line.includes(`"reference":"${reference}"`) && line.includes('disk on fire'))).toBe(true);
     } finally {
@@ -141,10 +141,10 @@ describe('when Discord or the buyers misbehave', () => {
     const menu = member.message!;
     const quantityId = theSelect(menu).custom_id!; // the quantity select (shop.chooseQuantity)
     const tampered = await pressButton(`${quantityId}:9`);
-    expect(tampered.message!.content).toBe(en.common.expired);
+    expect(tampered.message!.text).toBe(en.common.expired);
     // The select's own id on a button: the same answer, where its handler would redraw the quantity menu.
     const asButton = await pressButton(quantityId);
-    expect(asButton.message!.content).toBe(en.common.expired);
+    expect(asButton.message!.text).toBe(en.common.expired);
     expect(asButton.ephemeral).toBe(true);
 
     // "Other amount…" opens a form; sent back with the id of "Clear cart"'s confirmation, it must not clear the cart.
@@ -153,10 +153,10 @@ describe('when Discord or the buyers misbehave', () => {
     const submitAs = async (customId: string) =>
       (await h.discord.submitModal(member.user, { ...form, custom_id: customId }, { quantity: '5' }, { message: menu })).settled();
     const asForm = await submitAs(cartRoutes.confirmClear.build(member.user.id, {}));
-    expect(asForm.message!.content).toBe(en.common.expired);
+    expect(asForm.message!.text).toBe(en.common.expired);
     // A form of the right kind without the route's field (the nick form reads "nick"): the same, not an apology.
     const otherForm = await submitAs(checkoutRoutes.nickForm.build(member.user.id, {}));
-    expect(otherForm.message!.content).toBe(en.common.expired);
+    expect(otherForm.message!.text).toBe(en.common.expired);
 
     expect(await cart()).toBe(before);
     const lines = h.logs.slice(logsBefore).map((line) => JSON.parse(line) as { msg: string; route?: string; level: number });

@@ -38,7 +38,7 @@ describe('when storage fails', () => {
     const reply = await member.run('cart');
 
     expect(reply.ephemeral).toBe(true);
-    expect(reply.message!.content).toBe(STORAGE_DOWN);
+    expect(reply.message!.text).toBe(STORAGE_DOWN);
     h.storage.recover();
     expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
   });
@@ -47,7 +47,7 @@ describe('when storage fails', () => {
     const member = new Member(h);
     await addToCart(member, VIP_30, 2);
     h.storage.failNext('read', 1);
-    expect((await member.run('cart')).message!.content).toBe(STORAGE_DOWN);
+    expect((await member.run('cart')).message!.text).toBe(STORAGE_DOWN);
     expect(textOf((await member.run('cart')).message!)).toContain('2 × 30 dni — VIP');
   });
 
@@ -59,7 +59,7 @@ describe('when storage fails', () => {
 
     const pressed = await member.press(en.quantity.addToCart);
 
-    expect(pressed.message!.content).toBe(STORAGE_DOWN);
+    expect(pressed.message!.text).toBe(STORAGE_DOWN);
     h.storage.recover();
     expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
   });
@@ -72,7 +72,7 @@ describe('when storage fails', () => {
 
     const reply = await member.run('checkout', { nick: 'NoDisk' });
 
-    expect(reply.message!.content).toBe(STORAGE_DOWN);
+    expect(reply.message!.text).toBe(STORAGE_DOWN);
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(links);
     h.storage.recover();
     expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
@@ -81,7 +81,7 @@ describe('when storage fails', () => {
   it('an admin change that cannot be saved says so, changes nothing, and the status shows storage failing', async () => {
     h.storage.failWrites = true;
     const refused = await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 90 });
-    expect(refused.message!.content).toBe(STORAGE_DOWN);
+    expect(refused.message!.text).toBe(STORAGE_DOWN);
 
     const status = textOf((await admin.sub('shop-admin', 'status')).message!);
     expect(status).toContain('Storage\nsqlite: unavailable, nothing can be saved right now');
@@ -94,14 +94,14 @@ describe('when storage fails', () => {
 
   it('settings that could not be read are never replaced by defaults, in memory or on disk', async () => {
     const menu = (await admin.sub('shop-admin', 'servers')).message!;
-    expect((await admin.choose('Survival', menu)).message!.content).toBe('/shop now offers: Survival.');
+    expect((await admin.choose('Survival', menu)).message!.text).toBe('/shop now offers: Survival.');
 
     // After a restart the guild's settings are read again; that read fails.
     h.storage.failReads = (key) => key.includes(':guild:');
     await h.restart();
     const buyer = new Member(h, { locale: 'pl' });
-    expect((await buyer.run('shop')).message!.content).toBe(STORAGE_DOWN_PL);
-    expect((await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 45 })).message!.content).toBe(STORAGE_DOWN);
+    expect((await buyer.run('shop')).message!.text).toBe(STORAGE_DOWN_PL);
+    expect((await admin.sub('shop-admin', 'settings', { 'checkout-cooldown-seconds': 45 })).message!.text).toBe(STORAGE_DOWN);
 
     h.storage.recover();
     // SkyBlock is still hidden: /shop goes straight to Survival's categories.
@@ -122,7 +122,7 @@ describe('when storage fails', () => {
     const message = await dm;
     const url = h.store.paymentUrls.at(-1)!;
     expect(button(message, en.checkout.pay).url).toBe(url);
-    expect(reply.message!.content).toContain('Your payment link for **Unrecorded** is in your DMs.');
+    expect(reply.message!.text).toContain('Your payment link for **Unrecorded** is in your DMs.');
     const reference = /Link reference: (\w+)/.exec(textOf(message))![1]!;
     const lines = logLines('payment link delivered but its record could not be saved');
     expect(lines).toHaveLength(1);
@@ -130,7 +130,7 @@ describe('when storage fails', () => {
     expect(h.logs.some((line) => line.includes(url))).toBe(false);
     h.storage.recover();
     // The cart was checked out: the member is not invited to pay twice.
-    expect((await member.run('cart')).message!.content).not.toContain('30 dni');
+    expect((await member.run('cart')).message!.text).not.toContain('30 dni');
   });
 
   // Moves the clock by months: last in this file.

@@ -26,10 +26,10 @@ describe('when another process holds the SQLite write lock', () => {
     const lock = await holdSqliteLock(h.storageFile);
 
     try {
-      expect((await member.press(en.quantity.addToCart)).message!.content).toBe(
+      expect((await member.press(en.quantity.addToCart)).message!.text).toBe(
         "The bot's storage is busy right now, so nothing was changed. Please try again in a moment.",
       );
-      expect((await polish.press(pl.quantity.addToCart)).message!.content).toBe(
+      expect((await polish.press(pl.quantity.addToCart)).message!.text).toBe(
         'Magazyn danych bota jest teraz zajęty, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
       );
     } finally {

@@ -32,9 +32,9 @@ describe('when the store says no', () => {
 
     const reply = await member.run('checkout', { nick: 'Refused' });
 
-    expect(reply.message!.content).toContain(`The shop refused this request: “${message}”.`);
-    expect(reply.message!.content).toContain(hint);
-    expect(reply.message!.content).not.toMatch(/paid|DMs/);
+    expect(reply.message!.text).toContain(`The shop refused this request: “${message}”.`);
+    expect(reply.message!.text).toContain(hint);
+    expect(reply.message!.text).not.toMatch(/paid|DMs/);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1); // never repeated
     expect(await cartText(member)).toContain('1. 2 × 30 dni — VIP');
     // Its DM channel may be open (the bot opens it ahead of checkout), but nothing was sent there.
@@ -52,8 +52,8 @@ describe('when the store says no', () => {
       body: { message: 'The given data was invalid.', errors: { 'items.0.quantity': ['The quantity may not be greater than 50.'] } },
     });
     const reply = await member.run('checkout', { nick: 'Fields' });
-    expect(reply.message!.content).toContain('“The given data was invalid.”');
-    expect(reply.message!.content).toContain('items.0.quantity: “The quantity may not be greater than 50.”');
+    expect(reply.message!.text).toContain('“The given data was invalid.”');
+    expect(reply.message!.text).toContain('items.0.quantity: “The quantity may not be greater than 50.”');
   });
 
   it.each([
@@ -64,7 +64,7 @@ describe('when the store says no', () => {
     await addToCart(member, VIP_30);
     h.store.failNext('paymentUrl', { status, body: { success: false, type: 'error', message } });
     const reply = await member.run('checkout', { nick: 'Config' });
-    expect(reply.message!.content).toBe(
+    expect(reply.message!.text).toBe(
       en.storeErrors.notConfigured,
     );
     expect(await cartText(member)).toContain('1 × 30 dni — VIP');
@@ -77,11 +77,11 @@ describe('when the store says no', () => {
 
     h.store.failNext('paymentUrl', { status: 500, body: { success: false, type: 'error', message: 'Server Error' } });
     const failed = await member.run('checkout', { nick: 'Retry' });
-    expect(failed.message!.content).toBe("The shop isn't answering right now. Your cart is kept; please try again in a moment.\n(“Server Error”)");
+    expect(failed.message!.text).toBe("The shop isn't answering right now. Your cart is kept; please try again in a moment.\n(“Server Error”)");
 
     h.store.failNext('paymentUrl', { status: 429, headers: { 'Retry-At': '30' }, body: { success: false, type: 'error', message: 'Too Many Attempts.' } });
     const throttled = await member.run('checkout', { nick: 'Retry' });
-    expect(throttled.message!.content).toBe('The shop is busy right now. Please try again in 30 s; your cart is kept.');
+    expect(throttled.message!.text).toBe('The shop is busy right now. Please try again in 30 s; your cart is kept.');
 
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
     expect(await cartText(member)).toContain('1 × 30 dni — VIP');
@@ -89,7 +89,7 @@ describe('when the store says no', () => {
     // Retry-At pauses the whole license (its rate limit is shared): even the offer waits it out.
     h.clock.advance(10_000);
     const paused = await member.run('checkout', { nick: 'Retry' });
-    expect(paused.message!.content).toBe('The shop is busy right now. Please try again in 20 s; your cart is kept.');
+    expect(paused.message!.text).toBe('The shop is busy right now. Please try again in 20 s; your cart is kept.');
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
     h.clock.advance(20_000);
   });
@@ -101,11 +101,11 @@ describe('when the store says no', () => {
     // 1 800 000 000 "seconds" is a timestamp where seconds belong: a broken header, not a 57-year wait.
     h.store.failNext('paymentUrl', { status: 429, headers: { 'Retry-At': '1800000000' }, body: { success: false, type: 'error', message: 'Too Many Attempts.' } });
     const throttled = await member.run('checkout', { nick: 'Absurd' });
-    expect(throttled.message!.content).toBe(en.storeErrors.throttled(30));
+    expect(throttled.message!.text).toBe(en.storeErrors.throttled(30));
 
     h.clock.advance(10_000);
     const paused = await member.run('checkout', { nick: 'Absurd' });
-    expect(paused.message!.content).toBe(en.storeErrors.throttled(20));
+    expect(paused.message!.text).toBe(en.storeErrors.throttled(20));
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
 
     // Thirty seconds on, the license takes requests again: not five minutes later.
@@ -129,7 +129,7 @@ describe('when the store says no', () => {
     h.store.failNext('servers', { kind: 'destroy' }, 3);
     const start = await new Member(h).run('shop');
     expect(start.callbackType).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
-    expect(start.message!.content).toBe(en.storeErrors.unavailable);
+    expect(start.message!.text).toBe(en.storeErrors.unavailable);
   });
 
   it('drops the cached variants on `invalid variant`, so the next view is fresh', async () => {
