@@ -39,6 +39,7 @@ const commands = [
   new SlashCommandBuilder().setName('steps').setDescription('Defers, then edits twice'),
   new SlashCommandBuilder().setName('rich').setDescription('Replies with response, follows up, deletes the reply'),
   new SlashCommandBuilder().setName('announce').setDescription('Posts and edits a channel message'),
+  new SlashCommandBuilder().setName('quiet').setDescription('Left unanswered: the test answers it by hand'),
   new SlashCommandBuilder()
     .setName('greet')
     .setDescription('Greets someone')
@@ -225,7 +226,8 @@ async function rawCallback(fake: FakeDiscord, id: string, token: string, body: u
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 // ---- the suite ------------------------------------------------------------------------------------------
@@ -475,6 +477,133 @@ describe('FakeDiscord with a real discord.js client', () => {
     const res = await fetch(`${fake.apiUrl}/v10/no/such/route`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ code: 0, message: '404: Not Found' });
+  });
+
+  describe('display components (IS_COMPONENTS_V2)', () => {
+    const V2 = MessageFlags.IsComponentsV2;
+    const EPHEMERAL = MessageFlags.Ephemeral;
+    const text = (content: string) => ({ type: 10, content });
+    const container = (...components: unknown[]) => ({ type: 17, components });
+    const thumb = (url: string) => ({ type: 11, media: { url } });
+    const unanswered = async () => fake.slash(fake.newUser(), 'quiet');
+    const errorCodes = (body: unknown): string[] => JSON.stringify(body).match(/"code":"[A-Z_0-9]+"/g) ?? [];
+    async function webhook(method: 'PATCH' | 'POST', handle: { token: string }, body: unknown, path = '/messages/@original') {
+      const res = await fetch(`${fake.apiUrl}/v10/webhooks/${fake.applicationId}/${handle.token}${method === 'PATCH' ? path : ''}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const raw = await res.text();
+      return { status: res.status, body: (raw ? JSON.parse(raw) : undefined) as unknown };
+    }
+
+    it('takes a container with text, sections with a thumbnail or a button, a gallery, separators and rows', async () => {
+      const handle = await unanswered();
+      const reply = await rawCallback(fake, handle.id, handle.token, {
+        type: 4,
+        data: {
+          flags: V2 | EPHEMERAL,
+          components: [
+            text('DEMO'),
+            container(
+              text('## Shop'),
+              { type: 14, divider: true, spacing: 1 },
+              { type: 9, components: [text('### VIP'), text('from 10 zł')], accessory: thumb('https://cdn.example.com/vip.png') },
+              { type: 9, components: [text('Cart')], accessory: { type: 2, style: 1, custom_id: 'open', label: 'Open' } },
+              { type: 12, items: [{ media: { url: 'https://cdn.example.com/big.png' } }] },
+              { type: 1, components: [{ type: 2, style: 2, custom_id: 'back', label: 'Back' }] },
+            ),
+          ],
+        },
+      });
+      expect(reply.status).toBe(204);
+      const message = (await handle.settled()).message!;
+      expect(message.flags & V2).toBe(V2);
+      expect(message.text).toBe('DEMO\n## Shop\n### VIP\nfrom 10 zł\nCart');
+    });
+
+    it('refuses content or embeds beside the flag, more than 40 components, more than 4000 characters of text', async () => {
+      const cases: [unknown, string][] = [
+        [{ flags: V2, content: 'hi', components: [text('x')] }, 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2'],
+        [{ flags: V2, embeds: [{ title: 'x' }], components: [text('x')] }, 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2'],
+        // 1 container + 13 sections × 3 = 40 is the most; one more text display is too many.
+        [{ flags: V2, components: [container(...Array.from({ length: 13 }, () => ({ type: 9, components: [text('a')], accessory: thumb('https://x.example/a.png') }))), text('one too many')] }, 'COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED'],
+        [{ flags: V2, components: [text('a'.repeat(2500)), text('b'.repeat(1501))] }, 'COMPONENT_MAX_TOTAL_TEXT_DISPLAY_LENGTH_EXCEEDED'],
+      ];
+      for (const [data, code] of cases) {
+        const handle = await unanswered();
+        const reply = await rawCallback(fake, handle.id, handle.token, { type: 4, data });
+        expect(reply.status, code).toBe(400);
+        expect(errorCodes(reply.body), code).toContain(`"code":"${code}"`);
+      }
+      const exactly40 = await unanswered();
+      const fits = { flags: V2, components: [container(...Array.from({ length: 13 }, () => ({ type: 9, components: [text('a')], accessory: thumb('https://x.example/a.png') })))] };
+      expect((await rawCallback(fake, exactly40.id, exactly40.token, { type: 4, data: fits })).status).toBe(204);
+    });
+
+    it('refuses a section without exactly one accessory or with 4 texts, an empty or 11-item gallery, media that is not http(s) or a sent file', async () => {
+      const cases: [unknown, string][] = [
+        [{ type: 9, components: [text('a')] }, 'BASE_TYPE_REQUIRED'],
+        [{ type: 9, components: [text('a'), text('b'), text('c'), text('d')], accessory: thumb('https://x.example/a.png') }, 'BASE_TYPE_BAD_LENGTH'],
+        [{ type: 9, components: [text('a')], accessory: text('not an accessory') }, 'UNION_TYPE_CHOICES'],
+        [{ type: 12, items: [] }, 'BASE_TYPE_BAD_LENGTH'],
+        [{ type: 12, items: Array.from({ length: 11 }, () => ({ media: { url: 'https://x.example/a.png' } })) }, 'BASE_TYPE_BAD_LENGTH'],
+        [{ type: 12, items: [{ media: { url: 'ftp://x.example/a.png' } }] }, 'UNFURLED_MEDIA_ITEM_INVALID_URL'],
+        [{ type: 9, components: [text('a')], accessory: thumb('attachment://missing.png') }, 'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND'],
+        [{ type: 11, media: { url: 'https://x.example/a.png' } }, 'UNION_TYPE_CHOICES'],
+      ];
+      for (const [component, code] of cases) {
+        const handle = await unanswered();
+        const reply = await rawCallback(fake, handle.id, handle.token, { type: 4, data: { flags: V2, components: [container(component)] } });
+        expect(reply.status, `${JSON.stringify(component)} → ${code}`).toBe(400);
+        expect(errorCodes(reply.body), code).toContain(`"code":"${code}"`);
+      }
+    });
+
+    it('refuses the flag on a deferred reply, and takes it on the edit that fills the reply', async () => {
+      const refused = await unanswered();
+      const deferred = await rawCallback(fake, refused.id, refused.token, { type: 5, data: { flags: V2 | EPHEMERAL } });
+      expect(deferred.status).toBe(400);
+      expect(errorCodes(deferred.body)).toContain('"code":"INTERACTION_DEFERRED_COMPONENTS_V2"');
+
+      const handle = await unanswered();
+      expect((await rawCallback(fake, handle.id, handle.token, { type: 5, data: { flags: EPHEMERAL } })).status).toBe(204);
+      const filled = await webhook('PATCH', handle, { flags: V2, components: [container(text('## Done'))] });
+      expect(filled.status).toBe(200);
+      const message = (await handle.settled()).message!;
+      expect(message.flags & (V2 | EPHEMERAL)).toBe(V2 | EPHEMERAL);
+      expect(message.text).toBe('## Done');
+    });
+
+    it('lets an edit add the flag (clearing content and embeds), never remove it', async () => {
+      const handle = await unanswered();
+      await rawCallback(fake, handle.id, handle.token, { type: 4, data: { content: 'classic', embeds: [{ title: 'old' }] } });
+      const kept = await webhook('PATCH', handle, { flags: V2, components: [container(text('new'))] });
+      expect(kept.status, 'an upgrade that leaves the text and embeds in place').toBe(400);
+      expect(errorCodes(kept.body)).toContain('"code":"MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"');
+      const upgraded = await webhook('PATCH', handle, { flags: V2, content: null, embeds: [], components: [container(text('new'))] });
+      expect(upgraded.status).toBe(200);
+      expect((await handle.settled()).message!.text).toBe('new');
+
+      const downgrade = await webhook('PATCH', handle, { flags: 0, content: 'back to classic', components: [] });
+      expect(downgrade.status).toBe(400);
+      expect(errorCodes(downgrade.body)).toContain('"code":"MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG"');
+      // An edit that leaves the flags out keeps them.
+      expect((await webhook('PATCH', handle, { components: [container(text('newer'))] })).status).toBe(200);
+    });
+
+    it('shows an attached picture by its attachment:// name (discord.js, multipart)', async () => {
+      const channel = (await bot.client.channels.fetch(fake.defaultChannelId))!;
+      if (!channel.isSendable()) throw new Error('not sendable');
+      const sent = await channel.send({
+        flags: MessageFlags.IsComponentsV2,
+        components: [container({ type: 9, components: [text('VIP')], accessory: thumb('attachment://vip.png') })] as never,
+        files: [{ attachment: Buffer.from('png'), name: 'vip.png' }],
+      });
+      const stored = fake.message(sent.channelId, sent.id)!;
+      expect(stored.attachments?.map((attachment) => attachment.filename)).toEqual(['vip.png']);
+      expect(stored.text).toBe('VIP');
+    });
   });
 
   it('injects REST failures', async () => {

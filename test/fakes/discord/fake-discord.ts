@@ -72,6 +72,7 @@ import {
   DEFAULT_BOT_PERMISSIONS,
   DEFAULT_MEMBER_PERMISSIONS,
   EPHEMERAL,
+  IS_COMPONENTS_V2,
   guildCreateJson,
   guildJson,
   interactionJson,
@@ -1126,13 +1127,19 @@ export class FakeDiscord {
     switch (type) {
       case InteractionResponseType.ChannelMessageWithSource: {
         const attachments = this.resolveAttachments(channel.id, [], data.attachments, req.files);
-        const rejected = this.rejectMessage(data, { mode: 'create', flags, attachmentCount: attachments.length }, ['data']);
+        const rejected = this.rejectMessage(data, { mode: 'create', flags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename) }, ['data']);
         if (rejected) return this.failed(record, req, rejected);
         created = this.createMessage(channel, data, attachments, { interaction: record, followUp: false });
         record.originalMessageId = created.id;
         break;
       }
       case InteractionResponseType.DeferredChannelMessageWithSource: {
+        if ((flags & IS_COMPONENTS_V2) !== 0) {
+          // Discord: the display-components flag goes on the message that fills the deferred reply, not on the acknowledgement.
+          return this.failed(record, req, invalidFormBody({
+            data: { flags: { _errors: [{ code: 'INTERACTION_DEFERRED_COMPONENTS_V2', message: 'IS_COMPONENTS_V2 cannot be set on a deferred response; set it when editing the reply' }] } },
+          }));
+        }
         created = this.createMessage(channel, { content: '', flags: (flags & EPHEMERAL) | LOADING }, [], { interaction: record, followUp: false });
         record.originalMessageId = created.id;
         break;
@@ -1144,7 +1151,7 @@ export class FakeDiscord {
         if (!target || target.deleted) return unknownMessage();
         const attachments = this.resolveAttachments(channel.id, target.attachments, data.attachments, req.files);
         const nextFlags = editedFlags(target.flags, data.flags);
-        const rejected = this.rejectMessage(data, { mode: 'edit', flags: nextFlags, attachmentCount: attachments.length }, ['data']);
+        const rejected = this.rejectMessage(data, { mode: 'edit', flags: nextFlags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename), current: target }, ['data']);
         if (rejected) return this.failed(record, req, rejected);
         this.applyEdit(target, data, attachments);
         break;
@@ -1249,7 +1256,7 @@ export class FakeDiscord {
       // the ephemerality chosen when deferring.
       const attachments = this.resolveAttachments(channel.id, [], body.attachments, req.files);
       const flags = editedFlags(original.flags, body.flags) & ~LOADING;
-      const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length }, []);
+      const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename) }, []);
       if (rejected) return this.failed(record, req, rejected);
       original.content = typeof body.content === 'string' ? body.content : '';
       original.embeds = Array.isArray(body.embeds) ? body.embeds : [];
@@ -1260,7 +1267,7 @@ export class FakeDiscord {
     } else {
       const attachments = this.resolveAttachments(channel.id, [], body.attachments, req.files);
       const flags = numberOr(body.flags) ?? 0;
-      const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length }, []);
+      const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename) }, []);
       if (rejected) return this.failed(record, req, rejected);
       message = this.createMessage(channel, body, attachments, { interaction: record, followUp: true });
     }
@@ -1332,7 +1339,7 @@ export class FakeDiscord {
     const body = isObject(req.body) ? req.body : {};
     const attachments = this.resolveAttachments(message.channelId, message.attachments, body.attachments, req.files);
     const flags = editedFlags(message.flags, body.flags);
-    const rejected = this.rejectMessage(body, { mode: 'edit', flags, attachmentCount: attachments.length }, []);
+    const rejected = this.rejectMessage(body, { mode: 'edit', flags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename), current: message }, []);
     if (rejected) return rejected;
     this.applyEdit(message, body, attachments);
     return json(messageJson(message));
@@ -1451,7 +1458,7 @@ export class FakeDiscord {
     const attachments = this.resolveAttachments(channel.id, [], body.attachments, req.files);
     // Ephemeral and loading are interaction-only flags.
     const flags = (numberOr(body.flags) ?? 0) & ~(EPHEMERAL | LOADING);
-    const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length }, []);
+    const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename) }, []);
     if (rejected) return rejected;
     const message = this.createMessage(channel, { ...body, flags }, attachments, { followUp: false });
     return json(messageJson(message));

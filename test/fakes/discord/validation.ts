@@ -64,6 +64,10 @@ export interface MessageCheck {
   flags: number;
   /** Attachments the message will have after the request. */
   attachmentCount: number;
+  /** Their file names: what `attachment://<name>` may point at. */
+  attachmentNames?: string[];
+  /** An edit: the message as it stands before it (flags, and the legacy fields it keeps unless cleared). */
+  current?: { flags: number; content: string; embeds: unknown[] };
 }
 
 export type MessageVerdict = { ok: true } | { ok: false; empty: true } | { ok: false; empty: false; errors: FormErrors };
@@ -96,13 +100,22 @@ export function checkMessage(body: Record<string, unknown>, check: MessageCheck)
   });
   if (embedChars > 6000) c.add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
 
+  if (check.current && isComponentsV2(check.current.flags) && !v2) {
+    // Once sent with display components, a message keeps them: an edit may add the flag, never remove it.
+    c.add(['flags'], 'MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG', 'The IS_COMPONENTS_V2 flag cannot be removed from a message');
+  }
   if (v2) {
-    if (typeof body.content === 'string' && body.content.length > 0) {
+    // On an edit the legacy fields the message keeps count too: upgrading a message needs
+    // `content: null` and `embeds: []` (Discord's documented rule for that edit).
+    const content = 'content' in body || !check.current ? body.content : check.current.content;
+    const keptEmbeds = 'embeds' in body || !check.current ? embeds : arr(check.current.embeds);
+    if (typeof content === 'string' && content.length > 0) {
       c.add(['content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The \'content\' field cannot be used when using MessageFlags.IS_COMPONENTS_V2');
     }
-    if (embeds.length > 0) {
+    if (keptEmbeds.length > 0) {
       c.add(['embeds'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The \'embeds\' field cannot be used when using MessageFlags.IS_COMPONENTS_V2');
     }
+    if (body.components !== undefined && body.components !== null) checkDisplayComponents(c, arr(body.components), check.attachmentNames);
   } else if (body.components !== undefined && body.components !== null) {
     const rows = arr(body.components);
     if (rows.length > 5) c.add(['components'], 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.');
@@ -129,6 +142,101 @@ export function checkMessage(body: Record<string, unknown>, check: MessageCheck)
     if (!hasSomething) return { ok: false, empty: true };
   }
   return { ok: true };
+}
+
+// ---- display components (IS_COMPONENTS_V2) -------------------------------------------------------------
+
+const TYPE = { row: 1, button: 2, section: 9, text: 10, thumbnail: 11, gallery: 12, file: 13, separator: 14, container: 17 } as const;
+const TOP_LEVEL = new Set<number>([TYPE.row, TYPE.section, TYPE.text, TYPE.gallery, TYPE.file, TYPE.separator, TYPE.container]);
+const IN_CONTAINER = new Set<number>([TYPE.row, TYPE.section, TYPE.text, TYPE.gallery, TYPE.file, TYPE.separator]);
+
+/**
+ * Discord's rules for display-components messages (its components reference): at most 40
+ * components counted through every level, at most 4000 characters of text in all, a section with
+ * 1–3 text displays and one thumbnail or button beside them, a gallery of 1–10 items, media that
+ * is an http(s) URL or an `attachment://` name of a file sent with the message.
+ */
+function checkDisplayComponents(c: ErrorCollector, components: unknown[], attachmentNames: string[] = []): void {
+  let count = 0;
+  let text = 0;
+  const media = (path: (string | number)[], item: Record<string, unknown>): void => {
+    const url = obj(item.media).url;
+    if (typeof url !== 'string' || url.length === 0) {
+      c.add([...path, 'media', 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+      return;
+    }
+    if (url.startsWith('attachment://')) {
+      if (!attachmentNames.includes(url.slice('attachment://'.length))) c.add([...path, 'media', 'url'], 'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND', 'The referenced attachment was not found');
+    } else if (!/^https?:\/\/\S+$/i.test(url)) {
+      c.add([...path, 'media', 'url'], 'UNFURLED_MEDIA_ITEM_INVALID_URL', 'Scheme must be one of (http, https, attachment).');
+    }
+    c.maxLength([...path, 'description'], item.description, 1024);
+  };
+  const visit = (raw: unknown, path: (string | number)[], allowed: Set<number>): void => {
+    const component = obj(raw);
+    const type = Number(component.type);
+    count += 1;
+    if (!allowed.has(type)) {
+      c.add([...path, 'type'], 'UNION_TYPE_CHOICES', `Component type ${type} is not allowed here`);
+      return;
+    }
+    switch (type) {
+      case TYPE.row:
+        checkActionRow(c, path, component);
+        count += arr(component.components).length;
+        return;
+      case TYPE.text:
+        c.maxLength([...path, 'content'], component.content, 4000, 1);
+        text += textLength(component.content);
+        return;
+      case TYPE.section: {
+        const texts = arr(component.components);
+        if (texts.length < 1 || texts.length > 3) c.add([...path, 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 3 in length.');
+        texts.forEach((child, i) => visit(child, [...path, 'components', i], new Set([TYPE.text])));
+        const accessory = obj(component.accessory);
+        if (component.accessory === undefined || component.accessory === null) {
+          c.add([...path, 'accessory'], 'BASE_TYPE_REQUIRED', 'This field is required');
+        } else if (accessory.type === TYPE.thumbnail) {
+          count += 1;
+          media([...path, 'accessory'], accessory);
+        } else if (accessory.type === TYPE.button) {
+          count += 1;
+          checkInteractive(c, [...path, 'accessory'], accessory);
+        } else {
+          c.add([...path, 'accessory', 'type'], 'UNION_TYPE_CHOICES', 'Value of field "type" must be one of (2, 11).');
+        }
+        return;
+      }
+      case TYPE.gallery: {
+        const items = arr(component.items);
+        if (items.length < 1 || items.length > 10) c.add([...path, 'items'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 10 in length.');
+        items.forEach((item, i) => media([...path, 'items', i], obj(item)));
+        return;
+      }
+      case TYPE.file: {
+        const url = obj(component.file).url;
+        if (typeof url !== 'string' || !url.startsWith('attachment://')) c.add([...path, 'file', 'url'], 'UNFURLED_MEDIA_ITEM_INVALID_URL', 'A file must be an attachment.');
+        return;
+      }
+      case TYPE.separator:
+        if (component.spacing !== undefined && component.spacing !== 1 && component.spacing !== 2) c.add([...path, 'spacing'], 'ENUM_TYPE_COERCE', 'Value must be 1 or 2.');
+        return;
+      case TYPE.container: {
+        const accent = component.accent_color;
+        if (accent !== undefined && accent !== null && (typeof accent !== 'number' || accent < 0 || accent > 0xffffff)) {
+          c.add([...path, 'accent_color'], 'NUMBER_TYPE_MAX', 'int value should be between 0 and 16777215.');
+        }
+        const children = arr(component.components);
+        if (children.length === 0) c.add([...path, 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be 1 or more in length.');
+        children.forEach((child, i) => visit(child, [...path, 'components', i], IN_CONTAINER));
+        return;
+      }
+    }
+  };
+  if (components.length === 0) c.add(['components'], 'BASE_TYPE_BAD_LENGTH', 'Must be 1 or more in length.');
+  components.forEach((component, i) => visit(component, ['components', i], TOP_LEVEL));
+  if (count > 40) c.add(['components'], 'COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED', `The message has ${count} components; at most 40 are allowed.`);
+  if (text > 4000) c.add(['components'], 'COMPONENT_MAX_TOTAL_TEXT_DISPLAY_LENGTH_EXCEEDED', `The text displays hold ${text} characters; at most 4000 are allowed.`);
 }
 
 function textLength(value: unknown): number {
