@@ -61,6 +61,14 @@ export function restMessage(view: View, mode: 'create' | 'edit', extraFlags = 0)
   return files.length > 0 ? { body, files: files.map((file) => ({ name: file.name, data: file.data, ...(file.contentType ? { contentType: file.contentType } : {}) })) } : { body };
 }
 
+/**
+ * A one-text answer sent through discord.js before any Responder exists (the router's refusals,
+ * storage failing before a handler): the same text display as `textView`.
+ */
+export function textReply(text: string, options: { ephemeral: boolean }): { components: APIMessageTopLevelComponent[]; flags: number } {
+  return { components: textView(text).components ?? [], flags: MessageFlags.IsComponentsV2 | (options.ephemeral ? MessageFlags.Ephemeral : 0) };
+}
+
 /** A view as discord.js's send() and edit() take it (DMs, the log channel, the panel, the feed). */
 export function messageOptions(view: View, mode: 'create'): MessageCreateOptions;
 export function messageOptions(view: View, mode: 'edit'): MessageEditOptions;

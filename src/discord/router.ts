@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MessageFlags, type AutocompleteInteraction, type Interaction } from 'discord.js';
+import { type AutocompleteInteraction, type Interaction } from 'discord.js';
 import type { BotServices } from '../bot-services.js';
 import { localeOf, messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
@@ -10,7 +10,7 @@ import type { AutocompleteContext, CommandInteraction, ComponentInteraction, Han
 import { decodeCustomId } from './custom-id.js';
 import type { Feature, RouteHandler, SlashCommand } from './feature.js';
 import type { Member, Precondition } from './preconditions.js';
-import { Responder, type AnyInteraction } from './respond.js';
+import { Responder, textReply, type AnyInteraction } from './respond.js';
 import { kindOf } from './routes.js';
 import { answerStoreFailure } from './store-failure.js';
 import { isStorageError } from '../storage/storage-error.js';
@@ -51,7 +51,7 @@ export class InteractionRouter {
 
     const t = messages(localeOf(interaction.locale));
     if (!interaction.inGuild()) {
-      await interaction.reply({ content: t.common.expired }).catch(() => undefined);
+      await interaction.reply(textReply(t.common.expired, { ephemeral: false })).catch(() => undefined);
       return;
     }
     if (interaction.isChatInputCommand()) return this.command(interaction);
@@ -62,7 +62,7 @@ export class InteractionRouter {
   async refuseWhileStopping(interaction: Interaction): Promise<void> {
     if (!interaction.isRepliable()) return;
     const t = messages(localeOf(interaction.locale));
-    await interaction.reply({ content: t.common.restarting, flags: MessageFlags.Ephemeral }).catch(() => undefined);
+    await interaction.reply(textReply(t.common.restarting, { ephemeral: true })).catch(() => undefined);
   }
 
   private async command(interaction: CommandInteraction): Promise<void> {

@@ -1,4 +1,5 @@
-import { MessageFlags, type Interaction } from 'discord.js';
+import type { Interaction } from 'discord.js';
+import { textReply } from './respond.js';
 import { localeOf, messages, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { StorageError } from '../storage/storage-error.js';
@@ -31,6 +32,6 @@ export async function answerStorageFailureBeforeHandler(interaction: Interaction
   }
   if (!interaction.isRepliable()) return;
   const content = storageMessage(messages(localeOf(interaction.locale)), error);
-  if (interaction.deferred || interaction.replied) await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
-  else await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+  if (interaction.deferred || interaction.replied) await interaction.followUp(textReply(content, { ephemeral: true }));
+  else await interaction.reply(textReply(content, { ephemeral: true }));
 }
