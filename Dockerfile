@@ -22,6 +22,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The demo shop's pictures: read from the package root's src/demo/images (src/demo/images.ts), not compiled.
+COPY --from=build /app/src/demo/images ./src/demo/images
 # Carts, settings and link records live here: mount a volume to keep them across containers.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]

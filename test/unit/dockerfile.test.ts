@@ -68,6 +68,15 @@ describe('the Dockerfile', () => {
     }
   });
 
+  it("ships the demo shop's pictures beside dist, where src/demo/images.ts looks for them (the package root's src/demo/images)", () => {
+    const stages = dockerfile.split(/^FROM\s/m).slice(1);
+    const runtime = stages.at(-1)!.split('\n').map((line) => line.trim());
+    expect(runtime).toContain('COPY --from=build /app/package.json ./');
+    expect(runtime).toContain('COPY --from=build /app/src/demo/images ./src/demo/images');
+    // The build stage has them: it copies the whole of src.
+    expect(stages[0]!.split('\n').map((line) => line.trim())).toContain('COPY src ./src');
+  });
+
   it('asks /healthz/ready on the HEALTH_PORT the container runs with', async () => {
     const ready = await listener(200);
     expect(await runHealthcheck({ HEALTH_PORT: String(ready), HEALTH_HOST: '0.0.0.0' })).toBe(0);

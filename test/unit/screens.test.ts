@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ButtonStyle, ComponentType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import * as adminDemo from '../../commands/admin/demo.js';
 import * as adminLicense from '../../commands/admin/license.js';
@@ -20,7 +23,11 @@ import * as logViews from '../../src/discord/views/log.js';
 import * as quantityPicker from '../../src/discord/views/quantity-picker.js';
 import type { View } from '../../src/discord/respond.js';
 import { loadDemoOffer, screensFor, type Screen } from '../../tools/screens/catalogue.js';
-import { htmlToText, screenHtml, visibleText } from '../../tools/screens/html.js';
+import { htmlToText, markdown, screenHtml, visibleText } from '../../tools/screens/html.js';
+import type { ActionRow } from '../../src/discord/respond.js';
+import { demoMarked } from '../../src/discord/views/demo-mark.js';
+import { gallery, picture, screen, section, separator } from '../../src/discord/views/display.js';
+import { en } from '../../src/i18n/en.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
 const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
@@ -37,9 +44,17 @@ interface Drawn {
   placeholder?: string;
   options?: { label: string; description?: string; default?: boolean }[];
   components?: Drawn[];
+  /** A text display's Markdown. */
+  content?: string;
+  /** A section's thumbnail or button. */
+  accessory?: Drawn;
 }
 
-/** Every text a member reads in a screen: content, embeds, buttons, selects (options when drawn open), modal. */
+/**
+ * Every text a member reads in a screen: content, embeds, text displays (at any depth: in a
+ * container, in a section), buttons (in a row or beside a section's text), selects (options when
+ * drawn open), or a modal's title and fields.
+ */
 function textsOf(screen: Screen): string[] {
   if (screen.modal) {
     const inputs = (screen.modal.components as unknown as { components: { label?: string; placeholder?: string }[] }[]).flatMap((row) => row.components);
@@ -51,13 +66,20 @@ function textsOf(screen: Screen): string[] {
     texts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
     for (const field of embed.fields ?? []) texts.push(field.name, field.value);
   }
-  for (const component of ((view.components ?? []) as unknown as Drawn[]).flatMap((row) => row.components ?? [])) {
-    // Discord shows a select's placeholder only while no option is chosen.
-    const chosen = component.options?.find((option) => option.default);
-    texts.push(component.label ?? '', chosen ? chosen.label : (component.placeholder ?? ''));
-    if (screen.openSelect) for (const option of component.options ?? []) texts.push(option.label, option.description ?? '');
-  }
-  return texts.filter((text) => text !== '');
+  const visit = (component: Drawn): void => {
+    if (component.type === ComponentType.TextDisplay) texts.push(component.content ?? '');
+    if (component.type === ComponentType.Button) texts.push(component.label ?? '');
+    if (component.type === ComponentType.StringSelect) {
+      // Discord shows a select's placeholder only while no option is chosen.
+      const chosen = component.options?.find((option) => option.default);
+      texts.push(chosen ? chosen.label : (component.placeholder ?? ''));
+      if (screen.openSelect) for (const option of component.options ?? []) texts.push(option.label, option.description ?? '');
+    }
+    for (const inner of component.components ?? []) visit(inner);
+    if (component.accessory) visit(component.accessory);
+  };
+  for (const component of (view.components ?? []) as unknown as Drawn[]) visit(component);
+  return texts.filter((text) => text.trim() !== '' && text !== '\u200b');
 }
 
 describe('npm run screens cannot drift from the views', async () => {
@@ -86,5 +108,99 @@ describe('npm run screens cannot drift from the views', async () => {
     const page = htmlToText(screenHtml(variants));
     expect(page).toContain('13 000 monet');
     expect(page).toContain('Only you can see this');
+  });
+});
+
+describe('the screens renderer draws display components as Discord does', () => {
+  const selectRow: ActionRow = {
+    type: ComponentType.ActionRow,
+    components: [{ type: ComponentType.StringSelect, custom_id: 'pick', placeholder: 'Choose a rank', options: [{ label: 'VIP · 30 days', value: 'a', description: 'from 14.99 zł' }, { label: 'SVIP · forever', value: 'b' }] }],
+  };
+  const buttonRow: ActionRow = {
+    type: ComponentType.ActionRow,
+    components: [
+      { type: ComponentType.Button, custom_id: 'prev', style: ButtonStyle.Secondary, label: 'Previous' },
+      { type: ComponentType.Button, custom_id: 'cart', style: ButtonStyle.Primary, label: 'Open cart' },
+    ],
+  };
+  const view = demoMarked(
+    en,
+    screen({
+      accent: 0x2f9e57,
+      title: 'Ranks \\# 1',
+      subtitle: 'Survival › Ranks',
+      info: 'Added to the cart.',
+      body: [
+        section(['### VIP', 'A coloured nick, **/kit vip** and `/warp vip`.', '-# from 14.99 zł'], picture('attachment://vip.png', 'VIP')),
+        section(['### From the store', 'A picture the store hosts.'], picture('https://cdn.example.com/items/diamond.png', 'Diamond')),
+        section(['### Cart', '- 2 × VIP\n- 1 × Coins'], { type: ComponentType.Button, custom_id: 'edit', style: ButtonStyle.Secondary, label: 'Edit line' }),
+        separator({ large: true }),
+        gallery([picture('attachment://survival.png', 'Survival')!]),
+      ],
+      controls: [selectRow, buttonRow],
+    }),
+  );
+  const drawn: Screen = { id: 'fixture', view: 'fixture', audience: 'members', caption: 'A display-components fixture', place: 'ephemeral', message: view, openSelect: true };
+  const html = screenHtml(drawn);
+  const page = htmlToText(html);
+
+  it('shows every text, label and option of the view, the DEMO line first', () => {
+    const texts = textsOf(drawn);
+    expect(texts).toEqual(expect.arrayContaining([`-# ${en.demo.banner}`, '## Ranks \\# 1', '### VIP', 'Edit line', 'Choose a rank', 'SVIP · forever', 'Previous', 'Open cart']));
+    for (const text of texts) expect(page, text).toContain(visibleText(text));
+    // The DEMO line above the container, then the notice, then the heading.
+    const order = [visibleText(en.demo.banner), 'Added to the cart.', 'Ranks # 1', 'Survival › Ranks'].map((text) => page.indexOf(text));
+    expect(order[0]).toBeGreaterThan(page.indexOf('Today at'));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(page).toContain('Ranks # 1');
+    expect(page).not.toContain('##');
+  });
+
+  it('draws the container with its accent bar, headings, the small line, lists and separators', () => {
+    expect(html).toContain('<div class="container" style="border-left:4px solid #2f9e57">');
+    expect(html).toContain('<div class="h2">Ranks # 1</div>');
+    expect(html).toContain('<div class="h3">VIP</div>');
+    expect(html).toContain('<div class="sub">from 14.99 zł</div>');
+    expect(html).toContain('<div class="li">2 × VIP</div>');
+    expect(html).toContain('<strong>/kit vip</strong>');
+    expect(html).toContain('<code>/warp vip</code>');
+    expect(html).toContain('<div class="sep line large">');
+    expect(html).toMatch(/<div class="section">.*<span class="button secondary">Edit line<\/span>/s);
+  });
+
+  it('embeds the demo pictures and fetches nothing: a store picture is a neutral box', () => {
+    const vip = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'demo', 'images', 'vip.png')).toString('base64');
+    expect(html).toContain(`<img class="thumb" src="data:image/png;base64,${vip}"`);
+    expect(html).toMatch(/<div class="gallery n1"><img class="shot" src="data:image\/png;base64,/);
+    expect(html).toContain('<div class="thumb nopic">');
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(html).not.toContain('attachment://');
+    expect(html).not.toContain('cdn.example.com');
+  });
+
+  it('still draws a classic message (content and embeds), as an old DM keeps it', () => {
+    const classic: Screen = { ...drawn, message: { content: 'Hello **Steve**', embeds: [{ title: 'Your link', description: 'Pay within 24 hours', color: 0x5865f2 }], components: [buttonRow] } };
+    const classicHtml = screenHtml(classic);
+    expect(classicHtml).toContain('<div class="content">Hello <strong>Steve</strong></div>');
+    expect(classicHtml).toContain('<div class="embed" style="border-left-color:#5865f2">');
+    expect(htmlToText(classicHtml)).toContain('Your link Pay within 24 hours');
+    expect(htmlToText(classicHtml)).toContain('Previous Open cart');
+  });
+});
+
+describe('markdown() as Discord reads it', () => {
+  it('headings and the small line only at the start of a line, and not when escaped', () => {
+    expect(markdown('# Big\n## Mid\n### Small\n-# grey')).toBe('<div class="h1">Big</div><div class="h2">Mid</div><div class="h3">Small</div><div class="sub">grey</div>');
+    expect(markdown('not a # heading')).toBe('not a # heading');
+    expect(markdown('\\## literal')).toBe('##' + ' literal');
+    expect(markdown('\\-# literal')).toBe('-# literal');
+    expect(visibleText('## Title\nline one\nline two')).toBe('Title line one line two');
+  });
+
+  it('code is never formatted, and escapes show the character', () => {
+    expect(markdown('`**not bold**` **bold**')).toBe('<code>**not bold**</code> <strong>bold</strong>');
+    expect(markdown('```\n# not a heading\nline\n```')).toBe('<code class="block"># not a heading<br>line</code>');
+    expect(markdown('\\*\\*plain\\*\\* \\<@1\\> \\_x\\_')).toBe('**plain** &#60;@1&#62; _x_');
+    expect(markdown('*it* _it_ __under__ ~~gone~~ snake_case_name')).toBe('<em>it</em> <em>it</em> <u>under</u> <s>gone</s> snake_case_name');
   });
 });

@@ -27,8 +27,15 @@ async function main(): Promise<void> {
   const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, deviceScaleFactor: 1, viewport: { width: 700, height: 400 } });
   try {
     const page = await browser.newPage();
-    // The pages are self-contained: nothing may be fetched while drawing them.
-    await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+    // The pages are self-contained: nothing may be fetched while drawing them (a store's picture
+    // is drawn as a box, the demo's own are data: URIs). A page that asks anyway is a renderer bug.
+    const fetched: string[] = [];
+    await page.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url.startsWith('data:')) return route.continue();
+      fetched.push(url);
+      return route.abort();
+    });
     const offer = await loadDemoOffer();
     for (const locale of LOCALES) {
       const dir = join(OUT, locale);
@@ -37,6 +44,7 @@ async function main(): Promise<void> {
       for (const screen of screens) {
         await page.setContent(screenHtml(screen));
         await page.locator('#shot').screenshot({ path: join(dir, `${screen.id}.png`) });
+        if (fetched.length > 0) throw new Error(`${locale}/${screen.id} asked for ${fetched.join(', ')}: the page must fetch nothing`);
       }
       writeFileSync(join(dir, 'README.md'), index(locale, screens));
       process.stdout.write(`${locale}: ${screens.length} screens in ${dir}\n`);
