@@ -1,10 +1,11 @@
 import { ButtonStyle } from 'discord.js';
 import { MAX_QUANTITY } from '../../src/cart/rules.js';
 import type { ActionRow, View } from '../../src/discord/respond.js';
-import { clip, LIMITS, noticeLine, plain } from '../../src/discord/text.js';
+import { plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
 import { button, pagerRow, paginate, row, select } from '../../src/discord/views/components.js';
-import { agoText, fieldBudget, itemsSummary, LINK_COLORS, LINKS_PAGE_SIZE, linkField } from '../../src/discord/payment-links/link-text.js';
+import { agoText, itemsSummary, LINK_COLORS, LINKS_PAGE_SIZE, linkText } from '../../src/discord/payment-links/link-text.js';
+import { screen, small, text, TEXT_BUDGET, textLength } from '../../src/discord/views/display.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
 import type { ReorderLine } from '../../src/services/reorder.js';
@@ -26,71 +27,76 @@ export interface BuyerLinksInput {
 }
 
 /**
- * The buyer's own recent links with their states. URLs are not repeated here: the way to get a
- * link again is to have it sent to the DMs, where the safety note tells them to pay only there.
+ * The buyer's own recent links with their states, one `###` block each, and Buy again for each.
+ * URLs are not repeated here: the way to get a link again is to have it sent to the DMs, where
+ * the safety note tells them to pay only there. A full page (ten links, twenty long items each)
+ * stays within Discord's 40 components and 4000 characters: each link gets an equal share of the
+ * text, its item list giving way first.
  */
 export function buyerLinksView(t: Messages, input: BuyerLinksInput): View {
-  const content = noticeLine(input.notice, 'info');
   const title = t.links.myTitle(BUYER_LINK_DAYS);
   const back = button(cartRoutes.view.build(input.owner, {}), t.cart.backToCart);
   if (input.links.length === 0) {
-    return { content, embeds: [{ title, description: t.links.myNone(BUYER_LINK_DAYS), color: LINK_COLORS.list }], components: [row(back)] };
+    return screen({ accent: LINK_COLORS.list, title, info: input.notice, body: [text(t.links.myNone(BUYER_LINK_DAYS))], controls: [row(back)] });
   }
   const page = paginate(input.links, input.page, LINKS_PAGE_SIZE);
-  const description = `*${t.links.myWhatBotKnows}*`;
-  const footer = t.common.page(page.page + 1, page.pages);
-  const budget = fieldBudget([title, description, footer], page.items.length);
-  const fields = page.items.map((link) => linkField(t, link, { ...input, budget, audience: 'buyer' }));
   const pending = page.items.filter((link) => linkState(link, input.lifetimeHours, input.now) === 'pending');
-  const components: ActionRow[] = [];
+  const controls: ActionRow[] = [];
   if (pending.length > 0) {
     const options = pending.map((link) => ({
       value: link.id,
       label: `${link.id} · ${link.nick}`,
       description: `${itemsSummary(t, link)} · ${agoText(t, input.now - link.createdAt)}`,
     }));
-    components.push(row(select(myLinksRoutes.resend.build(input.owner, { page: page.page }), t.links.resendPlaceholder, options)));
+    controls.push(row(select(myLinksRoutes.resend.build(input.owner, { page: page.page }), t.links.resendPlaceholder, options)));
   }
   // Any link, whatever its state, can be bought again: its items go back into the cart, nothing more.
   const again = page.items.map((link) => button(myLinksRoutes.buyAgain.build(input.owner, { page: page.page, link: link.id }), t.buyAgain.button(link.id)));
-  for (let start = 0; start < again.length; start += BUTTONS_PER_ROW) components.push(row(...again.slice(start, start + BUTTONS_PER_ROW)));
+  for (let start = 0; start < again.length; start += BUTTONS_PER_ROW) controls.push(row(...again.slice(start, start + BUTTONS_PER_ROW)));
   const pager = pagerRow(t, page, (to) => myLinksRoutes.list.build(input.owner, { page: to }), [back]);
-  if (pager) components.push(pager);
-  return { content, embeds: [{ title, description, color: LINK_COLORS.list, fields, footer: { text: footer } }], components };
+  if (pager) controls.push(pager);
+
+  const draw = (links: string[]) =>
+    screen({
+      accent: LINK_COLORS.list,
+      title,
+      subtitle: page.pages > 1 ? t.common.page(page.page + 1, page.pages) : undefined,
+      info: input.notice,
+      body: [...links.map(text), small(t.links.myWhatBotKnows)],
+      controls,
+    });
+  const budget = Math.floor((TEXT_BUDGET - textLength(draw([]).components ?? [])) / page.items.length);
+  return draw(page.items.map((link) => linkText(t, link, { ...input, budget, audience: 'buyer' })));
 }
 
-/** What Buy again did with one of the link's items. */
 /** Which items went back into the cart and which did not, and why; the cart is one press away, Checkout two. */
 export function buyAgainView(t: Messages, input: { owner: string; linkId: string; page: number; lines: ReorderLine[] }): View {
   const name = ({ item }: ReorderLine) => t.cart.line(item.quantity, plain(item.variantName), plain(item.productName));
   const added = input.lines.filter((line) => line.outcome.kind === 'added');
   const skipped = input.lines.filter((line) => line.outcome.kind !== 'added');
-  const parts: string[] = [];
+  const addedText: string[] = [];
   if (added.length > 0) {
-    parts.push(`**${t.buyAgain.added}**`);
+    addedText.push(`**${t.buyAgain.added}**`);
     for (const line of added) {
       const outcome = line.outcome as Extract<ReorderLine['outcome'], { kind: 'added' }>;
       const note = outcome.capped ? t.buyAgain.capped(MAX_QUANTITY) : outcome.lineQuantity !== line.item.quantity ? t.buyAgain.lineNow(outcome.lineQuantity) : '';
-      parts.push(`• ${name(line)}${note ? ` (${note})` : ''}`);
+      addedText.push(`• ${name(line)}${note ? ` (${note})` : ''}`);
     }
   } else {
-    parts.push(t.buyAgain.nothingAdded);
+    addedText.push(t.buyAgain.nothingAdded);
   }
-  if (skipped.length > 0) {
-    parts.push('', `**${t.buyAgain.notAdded}**`);
-    for (const line of skipped) parts.push(`• ${name(line)}: ${skippedReason(t, line.outcome)}`);
-  }
-  parts.push('', t.buyAgain.checkoutNote);
-  return {
-    content: '',
-    embeds: [{ title: t.buyAgain.title(input.linkId), description: clip(parts.join('\n'), LIMITS.embedDescription), color: LINK_COLORS.list }],
-    components: [
+  const skippedText = skipped.length > 0 ? [`**${t.buyAgain.notAdded}**`, ...skipped.map((line) => `• ${name(line)}: ${skippedReason(t, line.outcome)}`)] : [];
+  return screen({
+    accent: LINK_COLORS.list,
+    title: t.buyAgain.title(input.linkId),
+    body: [text(addedText.join('\n')), ...(skippedText.length > 0 ? [text(skippedText.join('\n'))] : []), small(t.buyAgain.checkoutNote)],
+    controls: [
       row(
         button(cartRoutes.view.build(input.owner, {}), t.added.viewCart, ButtonStyle.Primary),
         button(myLinksRoutes.list.build(input.owner, { page: input.page }), t.links.myLinks),
       ),
     ],
-  };
+  });
 }
 
 function skippedReason(t: Messages, outcome: ReorderLine['outcome']): string {

@@ -1,5 +1,6 @@
 import type { View } from '../../src/discord/respond.js';
-import { clip, LIMITS, plain } from '../../src/discord/text.js';
+import { clip, plain } from '../../src/discord/text.js';
+import { screen, small, text } from '../../src/discord/views/display.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { RedeemOutcome } from '../../src/services/vouchers.js';
 import { throttlePauseMs } from '../../src/spaceis/gate-rules.js';
@@ -9,10 +10,14 @@ import { throttlePauseMs } from '../../src/spaceis/gate-rules.js';
 const VOUCHER_COLOR = 0x7048e8;
 
 export function redeemedView(t: Messages, outcome: Extract<RedeemOutcome, { kind: 'redeemed' }>): View {
-  const lines = [t.vouchers.redeemed(plain(outcome.nick))];
-  if (outcome.state) lines.push(t.vouchers.storeState(clip(plain(outcome.state), 200)));
-  if (outcome.transactionId) lines.push(t.vouchers.transaction(clip(outcome.transactionId.replace(/`/g, ''), 100)));
-  return { content: '', embeds: [{ description: clip(lines.join('\n'), LIMITS.embedDescription), color: VOUCHER_COLOR }], components: [] };
+  const answer: string[] = [];
+  if (outcome.state) answer.push(t.vouchers.storeState(clip(plain(outcome.state), 200)));
+  if (outcome.transactionId) answer.push(t.vouchers.transaction(clip(outcome.transactionId.replace(/`/g, ''), 100)));
+  return screen({
+    accent: VOUCHER_COLOR,
+    title: t.vouchers.redeemedTitle,
+    body: [text(t.vouchers.redeemed(plain(outcome.nick))), ...answer.map(small)],
+  });
 }
 
 const quoted = (message: string | undefined): string | undefined => (message === undefined ? undefined : clip(plain(message), 300));

@@ -390,6 +390,7 @@ export const en = {
     hourlyLimit: (seconds: number) =>
       `You have got many payment links in the last hour. You can get a new one in ${Math.ceil(seconds / 60)} min; your cart is kept.`,
     pay: 'Pay',
+    sentTitle: 'Payment link sent',
     openDms: 'Open DMs',
     longUrl: 'The link is too long for a button, so here it is in full (tap and hold to copy it):',
     unshowableLink:
@@ -645,6 +646,7 @@ export const en = {
 
   /** Voucher codes: /redeem, /shop-admin vouchers generate, and their log-channel posts. Never the code in full, except the admin's generated ones. */
   vouchers: {
+    redeemedTitle: 'Code accepted',
     redeemed: (nick: string) =>
       `The shop accepted the code for the nick **${nick}**. The game server delivers what it is worth, usually once you are on the server with this nick.`,
     storeState: (state: string) => `The shop's answer: “${state}”.`,

@@ -397,6 +397,7 @@ export const pl: Messages = {
     hourlyLimit: (seconds) =>
       `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; koszyk zostaje zachowany.`,
     pay: 'Zapłać',
+    sentTitle: 'Link do płatności wysłany',
     openDms: 'Otwórz wiadomości',
     longUrl: 'Link jest za długi na przycisk, więc oto on w całości (przytrzymaj, aby skopiować):',
     unshowableLink:
@@ -647,6 +648,7 @@ export const pl: Messages = {
   },
 
   vouchers: {
+    redeemedTitle: 'Kod przyjęty',
     redeemed: (nick) =>
       `Sklep przyjął kod dla nicku **${nick}**. To, co jest wart, wydaje serwer gry, zwykle gdy wejdziesz na serwer z tym nickiem.`,
     storeState: (state) => `Odpowiedź sklepu: „${state}”.`,

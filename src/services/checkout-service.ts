@@ -38,8 +38,11 @@ export interface CheckoutRequest extends CartOwner {
 export type DeliveryNote =
   /** Shown in the checkout reply (DMs closed or slow). */
   | { kind: 'reply' }
-  /** A DM carries it (a reply already noted stays noted beside it). */
-  | { kind: 'dm'; channelId: string; messageId: string };
+  /**
+   * A DM carries it (a reply already noted stays noted beside it). `display`: it was sent as display
+   * components, so its later edits (withdrawn, settled) are too; without it, as a classic DM.
+   */
+  | { kind: 'dm'; channelId: string; messageId: string; display?: boolean };
 
 /** Links one member may get in one guild per hour, whatever the cooldown: a bound on abuse of the shop's rate limit. */
 export const MAX_LINKS_PER_HOUR = 10;
@@ -139,7 +142,10 @@ export class CheckoutService {
         }
         if (record.revoked) return record;
         const { channelId, messageId } = note;
-        return { ...record, delivery: { kind: 'dm', channelId, messageId, ...(record.delivery?.shownInReply ? { shownInReply: true } : {}) } };
+        return {
+          ...record,
+          delivery: { kind: 'dm', channelId, messageId, ...(note.display ? { display: true } : {}), ...(record.delivery?.shownInReply ? { shownInReply: true } : {}) },
+        };
       });
       // No record (storage could not keep it at checkout): the link still stands.
       return note.kind === 'dm' && updated?.revoked ? 'withdrawn' : 'recorded';

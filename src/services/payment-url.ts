@@ -6,12 +6,13 @@
  */
 
 /**
- * The longest URL the bot shows. A URL too long for a link button (512 characters) is shown as
- * text in a code block, at worst in an embed description of its own (4 096 characters) beside the
- * order summary, within the 6 000 characters Discord allows over a message's embeds.
- * commands/checkout's tests check that the longest DM fits.
+ * The longest URL the bot shows. A URL too long for a link button (512 characters) is shown in
+ * full as text in a code block, beside the order (nick, items, the safety note, the reference): all
+ * of it within the 4000 characters Discord allows over a display message's texts, with room for
+ * the demo banner. The order's item list gives way; the URL never does.
+ * test/unit/discord/payment-links/dm-views.test.ts checks that the longest DM and reply fit.
  */
-export const MAX_PAYMENT_URL_LENGTH = 4_000;
+export const MAX_PAYMENT_URL_LENGTH = 3_000;
 
 export type PaymentUrlProblem = 'not-http-url' | 'whitespace-or-control' | 'too-long';
 

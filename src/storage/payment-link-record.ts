@@ -37,6 +37,11 @@ export const paymentLinkSchema = z.object({
       messageId: z.string().optional(),
       /** Also shown in the member's reply (DMs closed, or the DM was slow under a crowd). */
       shownInReply: z.boolean().optional(),
+      /**
+       * The DM was sent as display components. Absent: a DM from before them (text and an embed),
+       * which is edited in that form when its link is withdrawn or settled (dm-views-classic.ts).
+       */
+      display: z.boolean().optional(),
     })
     .optional(),
   revoked: z.object({ by: z.string(), at: z.number() }).optional(),

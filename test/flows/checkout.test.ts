@@ -149,7 +149,7 @@ describe('checkout', () => {
       expect(buttons(message)).toHaveLength(0);
       expect(message.text).toContain(long);
 
-      // Too long even for the message text: it goes whole into an embed of its own.
+      // Far longer: still whole, in its code block.
       const huge = `https://sklep.example.pl/pay/huge?token=${'y'.repeat(2500)}`;
       h.clock.advance(COOLDOWN_MS);
       h.store.nextPaymentUrl = () => huge;
@@ -184,7 +184,7 @@ describe('checkout', () => {
   it('refuses a link Discord cannot carry as the shop’s error, keeping the cart and recording nothing', async () => {
     const member = new Member(h);
     const unshowable = [
-      `https://sklep.example.pl/pay/huge?token=${'z'.repeat(4200)}`, // 4 239 characters: over an embed's 4 096
+      `https://sklep.example.pl/pay/huge?token=${'z'.repeat(MAX_PAYMENT_URL_LENGTH)}`, // longer than a message can show beside the order
       'https://sklep.example.pl/pay/1?token=a b',
       'https://sklep.example.pl/pay/1\n?token=ab',
       'https:sklep.example.pl/pay/1',
@@ -329,9 +329,10 @@ describe('checkout when DMs are slow (a crowd checking out at once)', () => {
       kind: 'dm',
       channelId: sent.channel_id,
       messageId: sent.id,
+      display: true,
       shownInReply: true,
     });
-    expect(h.discord.messagesIn(sent.channel_id).filter((message) => message.embeds.length > 0)).toHaveLength(1);
+    expect(h.discord.messagesIn(sent.channel_id).filter((message) => buttonLabels(message).includes(en.checkout.pay))).toHaveLength(1);
   });
 
   it('takes the Pay button out of both the DM and the reply when a moderator withdraws the link', async () => {

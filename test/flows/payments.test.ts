@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { PermissionFlagsBits } from 'discord.js';
+import { ButtonStyle, ComponentType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
+import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { BUYER_EMAIL } from '../fakes/spaceis/fake-spaceis.js';
 import { findVariant, landmarks } from '../fakes/spaceis/fixtures.js';
 import { addToCart, Member, SKY_VIP, VIP_30, VIP_FOREVER } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, useHarness, type Harness } from '../support/harness.js';
 import { linkSteps, type Issued } from '../support/links.js';
-import { buttonLabels, buttons, textOf } from '../support/ui.js';
+import { buttonLabels, buttons, isDisplay, textOf } from '../support/ui.js';
 
 /**
  * After the Pay button: the bot learns from the store whether a link was paid (latest buyers, then
@@ -25,6 +26,13 @@ const COINS_370 = { server: 'Survival', category: 'Monety', product: landmarks.r
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 
 const unix = (ms: number) => Math.floor(ms / 1000);
+
+/** The links a buyer sees in My payment links, each as its heading line: state icon, reference, state. */
+const listed = (message: FakeMessage): string[] =>
+  textOf(message)
+    .split('\n')
+    .filter((line) => line.startsWith('### '))
+    .map((line) => line.slice(4));
 
 function steps(h: Harness) {
   const base = linkSteps(h);
@@ -78,13 +86,13 @@ describe('a paid link', () => {
     const dm = s.dmNow(issued)!;
     expect(buttons(dm)).toEqual([]);
     expect(dm.edits).toBe(1);
-    expect(dm.text).toBe(`✅ The shop reports this order as paid (<t:${unix(paidAt)}:f>).`);
+    expect(dm.text).toContain(`✅ The shop reports this order as paid (<t:${unix(paidAt)}:f>).`);
     expect(textOf(dm)).toContain(en.payments.dmDelivery);
     expect(textOf(dm)).toContain(`If they do not arrive, ask the server's staff and give them the link reference **${issued.id}**.`);
     expect(textOf(dm)).toContain('2 × 30 dni — VIP');
     expect(textOf(dm)).not.toContain(issued.url);
 
-    expect(s.names(await s.myLinks(buyer))).toEqual([`✅ ${issued.id} · Paid`]);
+    expect(listed(await s.myLinks(buyer))).toEqual([`✅ ${issued.id} · Paid`]);
     expect(textOf(buyer.message!)).toContain(`Paid <t:${unix(paidAt)}:f>`);
 
     const mod = s.moderator();
@@ -160,6 +168,81 @@ describe('a paid link', () => {
   });
 });
 
+/**
+ * A DM sent before the bot drew its messages as display components (text and an embed) is edited in
+ * that form when its link is withdrawn or settled; a DM sent since is display components and stays so.
+ * The link record tells them apart (`delivery.display`): a record from before has no such mark.
+ */
+describe('a DM sent before display components', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  /** What checkout sent before display components: the order in an embed, the Pay button in a row; the record points there, unmarked. */
+  async function classicDm(issued: Issued, buyer: Member): Promise<FakeMessage> {
+    const sent = await h.bot.client.users.send(buyer.user.id, {
+      content: '',
+      embeds: [{ title: 'Your order — Test Guild', fields: [{ name: 'Nick', value: 'Old_Dm' }], footer: { text: `Link reference: ${issued.id}` } }],
+      components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url: issued.url, label: 'Pay' }] }],
+    });
+    await h.bot.services.storage.paymentLinks.update(h.discord.defaultGuildId, issued.id, (link) => ({ ...link, delivery: { kind: 'dm', channelId: sent.channelId, messageId: sent.id } }));
+    const message = h.discord.message(sent.channelId, sent.id)!;
+    expect(isDisplay(message)).toBe(false);
+    expect(buttonLabels(message)).toEqual([en.checkout.pay]);
+    return message;
+  }
+  const now = (message: FakeMessage) => h.discord.message(message.channel_id, message.id)!;
+
+  it('stays classic when a moderator withdraws its link; a new DM is display components, withdrawn as such', async () => {
+    const buyer = new Member(h);
+    const old = await s.checkout(buyer, 'Old_Dm', VIP_30);
+    const oldDm = await classicDm(old, buyer);
+    const fresh = await s.checkout(buyer, 'New_Dm', COINS_370);
+    expect(isDisplay(fresh.dm)).toBe(true);
+    expect((await s.record(fresh))!.delivery).toMatchObject({ kind: 'dm', messageId: fresh.dm.id, display: true });
+
+    for (const issued of [old, fresh]) {
+      expect(textOf((await s.links(s.moderator(), 'revoke', { link: issued.id })).message!)).toContain(en.links.dmEdited);
+    }
+    const withdrawn = now(oldDm);
+    expect(isDisplay(withdrawn)).toBe(false);
+    expect(withdrawn.content).toBe(`⚠️ ${en.links.dmWithdrawn}`);
+    expect(withdrawn.embeds.map((embed) => (embed as { title?: string }).title)).toEqual([en.links.dmWithdrawnTitle('Test Guild')]);
+    expect(buttons(withdrawn)).toEqual([]);
+    expect(textOf(withdrawn)).toContain('1 × 30 dni — VIP');
+
+    const displayed = s.dmNow(fresh)!;
+    expect(isDisplay(displayed)).toBe(true);
+    expect(displayed.embeds).toEqual([]);
+    expect(buttons(displayed)).toEqual([]);
+    expect(textOf(displayed)).toContain(en.links.dmWithdrawn);
+    expect(textOf(displayed)).toContain(`## ${en.links.dmWithdrawnTitle('Test Guild')}`);
+    expect(textOf(displayed)).toContain('1 × 370 monet');
+  });
+
+  it('stays classic when the shop reports its payment; a new DM is display components, paid as such', async () => {
+    const buyer = new Member(h);
+    const old = await s.checkout(buyer, 'Old_Paid', VIP_30);
+    const oldDm = await classicDm(old, buyer);
+    const fresh = await s.checkout(buyer, 'New_Paid', COINS_370);
+    h.store.pay(old.url);
+    h.store.pay(fresh.url);
+    await s.poll();
+
+    const paid = now(oldDm);
+    expect(isDisplay(paid)).toBe(false);
+    expect(paid.content).toMatch(/^✅ The shop reports this order as paid \(<t:\d+:f>\)\.$/);
+    expect(paid.embeds.map((embed) => (embed as { title?: string }).title)).toEqual([en.payments.dmPaidTitle('Test Guild')]);
+    expect(buttons(paid)).toEqual([]);
+
+    const displayed = s.dmNow(fresh)!;
+    expect(isDisplay(displayed)).toBe(true);
+    expect(buttons(displayed)).toEqual([]);
+    expect(textOf(displayed)).toMatch(/^✅ The shop reports this order as paid \(<t:\d+:f>\)\.$/m);
+    expect(textOf(displayed)).toContain(`## ${en.payments.dmPaidTitle('Test Guild')}`);
+    expect(textOf(displayed)).toContain(en.payments.dmAskStaff(fresh.id));
+  });
+});
+
 describe('purchases that are not the link’s', () => {
   const h = useHarness();
   const s = steps(h);
@@ -181,7 +264,7 @@ describe('purchases that are not the link’s', () => {
     await s.poll(4);
 
     expect((await s.record(issued))!.payment).toBeUndefined();
-    expect(s.names(await s.myLinks(buyer))).toEqual([`🕒 ${issued.id} · Pending`]);
+    expect(listed(await s.myLinks(buyer))).toEqual([`🕒 ${issued.id} · Pending`]);
     expect(buttonLabels(s.dmNow(issued)!)).toEqual([en.checkout.pay]);
     expect(h.discord.messagesIn(log).filter((post) => textOf(post).includes(en.log.linkPaidTitle))).toEqual([]);
     // Only the purchases by the link's nick (any case) made after it were asked about, each once.
@@ -214,7 +297,7 @@ describe('purchases that are not the link’s', () => {
     h.store.pay(issued.url);
     await s.poll();
     expect((await s.record(issued))!.payment).toBeUndefined();
-    expect(s.names(await s.myLinks(buyer))).toEqual([`⛔ ${issued.id} · Withdrawn`]);
+    expect(listed(await s.myLinks(buyer))).toEqual([`⛔ ${issued.id} · Withdrawn`]);
   });
 
   it('reads a cart purchase listed as one row per item as one purchase', async () => {
@@ -280,7 +363,7 @@ describe('a payment the store has not settled yet', () => {
     await s.poll();
     const failedDm = s.dmNow(failing)!;
     expect(buttons(failedDm)).toEqual([]);
-    expect(failedDm.text).toMatch(/^❌ The shop reports that the payment for this order failed \(<t:\d+:f>\)\. Do not pay through this link again\.$/);
+    expect(failedDm.text).toMatch(/^❌ The shop reports that the payment for this order failed \(<t:\d+:f>\)\. Do not pay through this link again\.$/m);
     expect(textOf(failedDm)).toContain(en.payments.dmBuyAgain);
 
     const expiring = await s.checkout(buyer, 'Expire_Pay', COINS_370);
@@ -291,7 +374,7 @@ describe('a payment the store has not settled yet', () => {
     expect(expiredDm.text).toContain('The shop reports that the payment for this order expired before it was completed');
 
     const view = await s.myLinks(buyer);
-    expect(s.names(view)).toEqual([`⌛ ${expiring.id} · Expired`, `❌ ${failing.id} · Payment failed`]);
+    expect(listed(view)).toEqual([`⌛ ${expiring.id} · Expired`, `❌ ${failing.id} · Payment failed`]);
     expect(textOf(view)).toContain('The shop reported the payment as expired');
     expect(textOf(view)).toContain('The shop reported the payment as failed');
     // Buy again is there for both; neither can be sent again.

@@ -28,6 +28,7 @@ import { estimateCart, type PricedVariant } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
 import { demoFetch } from '../../src/demo/demo-store.js';
 import { linkInReplyView, paymentLinkDm, sentToDmView, settledDmView, withdrawnDmView } from '../../src/discord/payment-links/dm-views.js';
+import { settledDmClassicView, withdrawnDmClassicView } from '../../src/discord/payment-links/dm-views-classic.js';
 import type { View } from '../../src/discord/respond.js';
 import { demoMarked } from '../../src/discord/views/demo-mark.js';
 import { logEventView } from '../../src/discord/views/log.js';
@@ -216,6 +217,8 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('dm-paid', 'settledDmView', 'The DM once the shop reported the order paid', settledDmView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-payment-failed', 'settledDmView', 'The DM once the shop reported the payment failed', settledDmView(t, failed, { status: 'failed', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-payment-expired', 'settledDmView', 'The DM once the shop reported the payment expired', settledDmView(t, failed, { status: 'expired', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
+    member('dm-withdrawn-classic', 'withdrawnDmClassicView', 'A DM sent before display components, after a moderator withdrew its link (edited in its own form)', withdrawnDmClassicView(t, link, GUILD), { place: 'dm' }),
+    member('dm-paid-classic', 'settledDmClassicView', 'A DM sent before display components, once the shop reported the order paid (edited in its own form)', settledDmClassicView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, feed: t.feed.statusOn('<#300000000000000009>') })),
     admin('admin-status-no-payments', 'statusView', '/shop-admin status: a license whose API has no payment endpoints', statusView(t, { license: { source: 'guild', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 5 * 3_600_000, message: 'not found' }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),

@@ -1,4 +1,4 @@
-import { DiscordAPIError, RESTJSONErrorCodes, type Client, type Message, type MessageManager, type User } from 'discord.js';
+import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type Client, type Message, type MessageManager, type User } from 'discord.js';
 import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
@@ -9,6 +9,7 @@ import { DEMO_LICENSE } from '../../demo/demo-store.js';
 import { editOriginalReply, messageOptions, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';
+import { settledDmClassicView, withdrawnDmClassicView } from './dm-views-classic.js';
 import { ReplyHandles } from './reply-handles.js';
 
 /**
@@ -43,6 +44,17 @@ export type Delivery =
   | { kind: 'reply'; dmFollows: boolean }
   /** Withdrawn by a moderator while the DM was on its way: the new DM was withdrawn too. */
   | { kind: 'withdrawn' };
+
+/**
+ * What the member's copies of a link become (withdrawn, settled), in both forms: a DM is edited in
+ * the form it was sent in (`delivery.display` on the link's record; a DM from before display
+ * components has none, and stays classic), the reply (kept 15 minutes in memory, so never from
+ * before them) is always display.
+ */
+interface Rewritten {
+  display: View;
+  classic: View;
+}
 
 /** What a withdrawal did to the member's copies: the DM, and the reply the link was shown in. */
 export interface Withdrawal {
@@ -133,7 +145,7 @@ export class LinkDelivery {
 
   /** Takes the Pay button out of every copy the bot can still change: the DM, and a reply under 15 minutes old. */
   async withdraw(t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Withdrawal> {
-    return this.#rewrite(marked(t, link, withdrawnDmView(t, link, guildName)), link, log, 'withdrawn');
+    return this.#rewrite({ display: withdrawnDmView(t, link, guildName), classic: withdrawnDmClassicView(t, link, guildName) }, t, link, log, 'withdrawn');
   }
 
   /**
@@ -141,14 +153,16 @@ export class LinkDelivery {
    * reply under 15 minutes old) loses its Pay button and says what the shop reported.
    */
   async settle(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string }, guildName: string, log: Logger): Promise<Withdrawal> {
-    return this.#rewrite(marked(t, link, settledDmView(t, link, settled, guildName)), link, log, settled.status);
+    return this.#rewrite({ display: settledDmView(t, link, settled, guildName), classic: settledDmClassicView(t, link, settled, guildName) }, t, link, log, settled.status);
   }
 
-  async #rewrite(view: View, link: PaymentLink, log: Logger, why: string): Promise<Withdrawal> {
+  async #rewrite(views: Rewritten, t: Messages, link: PaymentLink, log: Logger, why: string): Promise<Withdrawal> {
+    const display = marked(t, link, views.display);
     const withdrawal: Withdrawal = { dm: 'none', reply: link.delivery?.shownInReply || link.delivery?.kind === 'reply' ? 'gone' : 'none' };
     const delivery = link.delivery;
     if (delivery?.kind === 'dm' && delivery.channelId && delivery.messageId) {
       try {
+        const view = delivery.display ? display : marked(t, link, views.classic);
         await (await this.#dmMessages(delivery.channelId)).edit(delivery.messageId, messageOptions(view, 'edit'));
         withdrawal.dm = 'edited';
       } catch (error) {
@@ -161,7 +175,7 @@ export class LinkDelivery {
     const reply = this.#replies.take(link.id);
     if (reply) {
       try {
-        await editOriginalReply(this.options.client, reply, view);
+        await editOriginalReply(this.options.client, reply, display);
         withdrawal.reply = 'edited';
       } catch (error) {
         log.info({ err: error, link: link.id, why }, 'could not edit the reply of a payment link');
@@ -189,7 +203,8 @@ export class LinkDelivery {
 
   /** Records a sent DM as the link's home (unless withdrawn meanwhile) and removes an earlier DM. */
   async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
-    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id });
+    const display = sent.flags.has(MessageFlags.IsComponentsV2);
+    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id, display });
     // Not recorded (storage failed, logged): the DM is out and the member has the link; the earlier DM stays.
     if (recorded === 'unrecorded') return { kind: 'dm', channelId: sent.channelId };
     if (recorded === 'withdrawn') {

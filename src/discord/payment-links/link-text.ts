@@ -107,6 +107,15 @@ export function linkField(t: Messages, link: PaymentLink, input: { lifetimeHours
   return { name, value: [...head, items, ...tail].join('\n') };
 }
 
+/**
+ * One link as the text of a display component, at most `budget` characters: a `###` line with its
+ * state, then what linkField says of it (the item list gives way first).
+ */
+export function linkText(t: Messages, link: PaymentLink, input: { lifetimeHours: number; now: number; budget: number; audience: 'moderator' | 'buyer' }): string {
+  const field = linkField(t, link, { ...input, budget: input.budget - 5 });
+  return `### ${field.name}\n${field.value}`;
+}
+
 function lines(head: string[], tail: string[]): number {
   return [...head, ...tail].join('\n').length;
 }

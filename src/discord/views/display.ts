@@ -129,6 +129,13 @@ export function screen(input: ScreenInput): View {
   return displayView([container(parts, input.accent), ...(input.after ?? [])]);
 }
 
+/**
+ * What the text of a view may use: Discord's 4000 characters less room for the demo banner, which
+ * demoMarked puts above a screen after it was built and fitted (views never add it themselves).
+ * A view that must never be shortened somewhere (a payment URL) fits its other texts to this.
+ */
+export const TEXT_BUDGET = LIMITS.displayText - 100;
+
 /** A short message on its own (an aside, a refusal): text in a display component. */
 export function textView(line: string): View {
   return displayView([text(line)]);
@@ -139,7 +146,7 @@ export function textView(line: string): View {
  * characters, and the demo pictures the components point at attached.
  */
 export function displayView(components: APIMessageTopLevelComponent[]): View {
-  fitText(components, LIMITS.displayText);
+  fitText(components, TEXT_BUDGET);
   const files = attachedFiles(components);
   return { flags: MessageFlags.IsComponentsV2, components, ...(files.length > 0 ? { files } : {}) };
 }
@@ -155,6 +162,11 @@ export function textDisplays(components: readonly unknown[]): APITextDisplayComp
     if (component.type === ComponentType.TextDisplay) found.push(component as unknown as APITextDisplayComponent);
   });
   return found;
+}
+
+/** The characters of every text display, as Discord counts them against its 4000. */
+export function textLength(components: readonly unknown[]): number {
+  return textDisplays(components).reduce((sum, display) => sum + Array.from(display.content).length, 0);
 }
 
 /** Components as Discord counts them against its 40: every one, at every level. */
@@ -183,7 +195,7 @@ function walk(components: readonly unknown[], visit: (component: Record<string, 
  */
 function fitText(components: readonly unknown[], budget: number): void {
   const displays = textDisplays(components);
-  let total = displays.reduce((sum, display) => sum + Array.from(display.content).length, 0);
+  let total = textLength(components);
   while (total > budget) {
     const longest = displays.reduce((a, b) => (Array.from(b.content).length > Array.from(a.content).length ? b : a));
     const length = Array.from(longest.content).length;
