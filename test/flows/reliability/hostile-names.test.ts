@@ -163,6 +163,6 @@ describe('store ids and slugs longer than Discord allows', () => {
     ]);
     // The value works when sent back.
     const reply = await member.run('shop', { server: 'sky' });
-    expect(reply.message!.embeds[0].title).toContain('SkyBlock');
+    expect(textOf(reply.message!)).toContain('Shop › SkyBlock');
   });
 });
