@@ -83,6 +83,7 @@ async function addToCart(ctx: ShopContext, { path, variant, variantPage }: Resol
     productName: path.product.name,
     capped: change.capped,
     cartLines: change.cart.lines.length,
+    imageUrl: path.product.imageUrl,
   };
   return ctx.respond.show(addedView(t, userId, added, { server: shortRef(path.server.id), category: shortRef(path.category.id) }));
 }

@@ -4,13 +4,13 @@ import { shopConfigured, type ShopContext } from '../../src/discord/precondition
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
-import { readerFor, showCategories, showNearest, showVariants } from './navigate.js';
+import { readerFor, showCategories, showNearest, showProductList, showVariants } from './navigate.js';
 import { shopNames } from './names.js';
 import { findItem, itemChoices, openFound } from './search.js';
 import { readItemRef } from '../../src/services/offer-search.js';
 import { openShop } from './open.js';
 import { shopRoutes } from './routes.js';
-import { productListView, serverListView } from './views.js';
+import { serverListView } from './views.js';
 
 /**
  * /shop: the offer as menus, server → category → product → variant → quantity → added. Each step
@@ -86,5 +86,5 @@ async function showProducts(ctx: ShopContext, refs: { server: string; category: 
   const reader = readerFor(ctx);
   const located = await locate(reader, refs);
   if (!located.server || !located.category) return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
-  return ctx.respond.show(productListView(ctx.t, ctx.userId, located.server, located.category, page));
+  return showProductList(ctx, located.server, located.category, page);
 }

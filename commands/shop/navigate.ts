@@ -1,8 +1,12 @@
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import { LIMITS } from '../../src/discord/text.js';
-import { locate, offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
-import { categoryListView, productListView, serverListView, variantListView } from './views.js';
 import { textView } from '../../src/discord/views/display.js';
+import { locate, offerReader, variantPageOf, type Located, type OfferReader } from '../../src/services/catalog.js';
+import type { SearchTarget } from '../../src/services/search.js';
+import type { ShopAccess } from '../../src/services/store-directory.js';
+import type { Category, Product, Server, Variant } from '../../src/spaceis/schemas.js';
+import { lowestOf } from './search-views.js';
+import { categoryListView, productListView, serverListView, variantListView } from './views.js';
 
 /** The offer as this member may see it (hidden servers left out), deferring only when the store must be asked. */
 export function readerFor(ctx: ShopContext): OfferReader {
@@ -27,7 +31,7 @@ export async function showNearest(ctx: ShopContext, reader: OfferReader, located
     );
   }
   if (!located.product || !located.variants) {
-    return ctx.respond.show(productListView(t, userId, located.server, located.category, 0, notice));
+    return showProductList(ctx, located.server, located.category, 0, notice);
   }
   const page = variantPageOf(located.variants, located.variant, LIMITS.selectOptions);
   return ctx.respond.show(
@@ -51,4 +55,16 @@ export async function showVariants(ctx: ShopContext, refs: { server: string; cat
   }
   const path = { server: located.server, category: located.category, product: located.product };
   return ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, located.variants, page));
+}
+
+/** A category's products, each with its "from" price when the cache already holds its variants. */
+export function showProductList(ctx: ShopContext, server: Server, category: Category, page: number, notice?: string): Promise<void> {
+  const variantsOf = cachedVariants(ctx.shop);
+  const lowest = (product: Product): number | undefined => lowestOf({ server, category, product }, variantsOf);
+  return ctx.respond.show(productListView(ctx.t, ctx.locale, ctx.userId, server, category, page, { lowest, notice }));
+}
+
+/** A product's variants if the cache holds them (for its "from" price); never a store request. */
+export function cachedVariants(shop: ShopAccess): (target: SearchTarget) => readonly Variant[] | undefined {
+  return (target) => shop.offers.peekVariants(target.server.id, target.category.id, target.product.id)?.variants;
 }

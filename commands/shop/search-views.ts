@@ -1,18 +1,18 @@
 import { ButtonStyle } from 'discord.js';
 import { lowestPrice } from '../../src/cart/pricing.js';
 import type { View } from '../../src/discord/respond.js';
-import { clip, LIMITS, noticeLine, plain } from '../../src/discord/text.js';
+import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { button, row, select } from '../../src/discord/views/components.js';
+import { screen, text } from '../../src/discord/views/display.js';
 import { formatPln, type Locale, type Messages } from '../../src/i18n/index.js';
 import { pricedVariant } from '../../src/services/catalog.js';
 import { itemRef } from '../../src/services/offer-search.js';
 import type { SearchHit, SearchTarget } from '../../src/services/search.js';
 import type { Variant } from '../../src/spaceis/schemas.js';
 import { shopRoutes } from './routes.js';
+import { listedItem, SHOP_COLOR, SHOP_PAGE_SIZE } from './views.js';
 
 /** What search shows: suggestions' labels, the "best matches" menu, and "nothing found". */
-
-const EMBED_COLOR = 0x2b8a3e;
 
 /** "VIP — 30 dni" for a variant, "VIP" for a product. */
 function itemName(target: SearchTarget): string {
@@ -43,6 +43,10 @@ export function suggestionLabel(t: Messages, locale: Locale, target: SearchTarge
   return `${clip(itemName(target), LIMITS.choiceName - Array.from(server).length)}${server}`;
 }
 
+/**
+ * The best matches of a typed query: the first ones listed as the shop lists products (name, server,
+ * "from" price, picture), every match in the menu that opens it.
+ */
 export function searchResultsView(
   t: Messages,
   locale: Locale,
@@ -51,11 +55,16 @@ export function searchResultsView(
   hits: { hit: SearchHit; lowest: number | undefined }[],
   partial: boolean,
 ): View {
-  const heading = partial ? t.search.closest(plain(clip(query, 100))) : t.search.results(plain(clip(query, 100)));
-  return {
-    content: '',
-    embeds: [{ title: clip(`${t.shop.title} › ${t.search.title}`, LIMITS.embedTitle), description: heading, color: EMBED_COLOR }],
-    components: [
+  const asked = plain(clip(query, 100));
+  const listed = hits.slice(0, SHOP_PAGE_SIZE).map(({ hit, lowest }) =>
+    listedItem({ name: itemName(hit.target), imageUrl: hit.target.product.imageUrl }, hit.target.server.name, lowest === undefined ? undefined : t.shop.priceFrom(formatPln(lowest, locale))),
+  );
+  return screen({
+    accent: SHOP_COLOR,
+    title: `${t.shop.title} › ${t.search.title}`,
+    subtitle: partial ? t.search.closest(asked) : t.search.results(asked),
+    body: listed,
+    controls: [
       row(
         select(
           shopRoutes.pickFound.build(owner, {}),
@@ -69,13 +78,14 @@ export function searchResultsView(
       ),
       row(button(shopRoutes.browse.build(owner, {}), t.search.browse)),
     ],
-  };
+  });
 }
 
 export function nothingFoundView(t: Messages, owner: string, query: string): View {
-  return {
-    content: noticeLine(t.search.nothing(plain(clip(query, 100)))),
-    embeds: [],
-    components: [row(button(shopRoutes.browse.build(owner, {}), t.search.browse, ButtonStyle.Primary))],
-  };
+  return screen({
+    accent: SHOP_COLOR,
+    title: `${t.shop.title} › ${t.search.title}`,
+    body: [text(t.search.nothing(plain(clip(query, 100))))],
+    controls: [row(button(shopRoutes.browse.build(owner, {}), t.search.browse, ButtonStyle.Primary))],
+  });
 }

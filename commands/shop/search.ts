@@ -2,12 +2,10 @@ import type { ShopAutocompleteContext, ShopContext } from '../../src/discord/pre
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, searchableParts, warmForSearch } from '../../src/services/offer-search.js';
-import { search, searchUnreadProducts, words, type SearchTarget } from '../../src/services/search.js';
-import type { ShopAccess } from '../../src/services/store-directory.js';
-import type { Variant } from '../../src/spaceis/schemas.js';
+import { search, searchUnreadProducts, words } from '../../src/services/search.js';
 import { AUTOCOMPLETE_BUDGET_MS } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
-import { readerFor, showVariants } from './navigate.js';
+import { cachedVariants, readerFor, showVariants } from './navigate.js';
 import { lowestOf, nothingFoundView, searchResultsView, suggestionLabel } from './search-views.js';
 import { serverListView } from './views.js';
 import { textView } from '../../src/discord/views/display.js';
@@ -74,9 +72,4 @@ export async function openFound(ctx: ShopContext, refs: { server: string; catego
   const { variant, ...product } = refs;
   if (variant) return variantStep(ctx, { ...product, variant }, { kind: 'chosen' });
   return showVariants(ctx, product, 0);
-}
-
-/** A product's variants if the cache holds them (for its "from" price); never a store request. */
-function cachedVariants(shop: ShopAccess): (target: SearchTarget) => readonly Variant[] | undefined {
-  return (target) => shop.offers.peekVariants(target.server.id, target.category.id, target.product.id)?.variants;
 }

@@ -305,8 +305,7 @@ export const en = {
 
   quantity: {
     title: (product: string, variant: string) => `${product} — ${variant}`,
-    price: 'Price',
-    priceEach: (price: string) => `${price} each (indicative)`,
+    pricesByMethod: 'Price each, by payment method (indicative)',
     quantity: 'Quantity',
     placeholder: 'Choose a quantity',
     option: (n: number) => `${n} ×`,

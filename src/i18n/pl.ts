@@ -311,8 +311,7 @@ export const pl: Messages = {
 
   quantity: {
     title: (product, variant) => `${product} — ${variant}`,
-    price: 'Cena',
-    priceEach: (price) => `${price} za sztukę (orientacyjnie)`,
+    pricesByMethod: 'Orientacyjna cena za sztukę, zależnie od metody płatności',
     quantity: 'Ilość',
     placeholder: 'Wybierz ilość',
     option: (n) => `${n} ×`,

@@ -44,7 +44,7 @@ export interface FeedPurchase {
   madeAt: number;
   /** Absent when the names were not found in the offer: no Buy button then. */
   item?: FeedItem;
-  /** The product's image, https only. */
+  /** The product's image as the store gives it; the post shows it only when Discord can (picture() in the view). */
   imageUrl?: string;
 }
 
@@ -208,8 +208,7 @@ export class PurchaseFeed {
       for (const category of offer.categories) {
         const product = category.products.find((candidate) => sameName(candidate.name, productName));
         if (!product) continue;
-        const imageUrl = product.imageUrl && /^https:\/\//i.test(product.imageUrl) ? product.imageUrl : undefined;
-        const image = imageUrl ? { imageUrl } : {};
+        const image = product.imageUrl ? { imageUrl: product.imageUrl } : {};
         const { variants } = shop.offers.peekVariants(serverId, category.id, product.id) ?? (await shop.offers.variants(serverId, category.id, product.id, PAYMENT_WATCH_LANE));
         const variant = variants.find((candidate) => sameName(candidate.name, variantName));
         if (!variant) return image;

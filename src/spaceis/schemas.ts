@@ -154,6 +154,8 @@ export const productSchema = z.object({
 export const categorySchema = z.object({
   id: idSchema,
   name: z.string(),
+  /** Not in the contract, but servers and products have one: shown when a store sends it (any shape is tolerated). */
+  imageUrl: optionalText.catch(undefined),
   products: z.array(productSchema).nullish().transform((products) => products ?? []),
 });
 

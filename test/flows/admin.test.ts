@@ -348,14 +348,14 @@ describe('/shop-admin servers on a license with more servers than one menu can s
   const h = useHarness({ shop: manyServersShop(30) });
   const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `Server ${from + index}`);
 
-  /** The servers /shop lists to a member, page by page, as they scroll it with Next. */
-  async function pagesOfShop(buyer: Member): Promise<string[][]> {
-    const pages = [optionLabels((await buyer.run('shop')).message!)];
+  /** The servers /shop lists to a member, every page of them, as they scroll it with Next. */
+  async function serversInShop(buyer: Member): Promise<string[]> {
+    const servers = optionLabels((await buyer.run('shop')).message!);
     for (;;) {
       const next = buttons(buyer.message!).find((candidate) => candidate.label === en.common.next);
-      if (!next || next.disabled) return pages;
+      if (!next || next.disabled) return servers;
       await buyer.press(en.common.next);
-      pages.push(optionLabels(buyer.message!));
+      servers.push(...optionLabels(buyer.message!));
     }
   }
 
@@ -366,7 +366,7 @@ describe('/shop-admin servers on a license with more servers than one menu can s
     expect(optionLabels(first)).toEqual(numbered(1, 25));
     // Page 1 saved as shown, every server ticked: servers 26–30, on the other page, stay offered.
     await admin.chooseMany(numbered(1, 25));
-    expect(await pagesOfShop(buyer)).toEqual([numbered(1, 25), numbered(26, 30)]);
+    expect(await serversInShop(buyer)).toEqual(numbered(1, 30));
 
     await admin.sub('shop-admin', 'servers');
     expect(textOf(admin.message!)).toContain(en.common.page(1, 2));
@@ -382,7 +382,7 @@ describe('/shop-admin servers on a license with more servers than one menu can s
     await admin.press(en.common.previous);
     expect(optionLabels(admin.message!)).toEqual(numbered(1, 25));
     await admin.chooseMany(numbered(1, 25));
-    expect(await pagesOfShop(buyer)).toEqual([numbered(1, 25), ['Server 26', 'Server 27', 'Server 29', 'Server 30']]);
+    expect(await serversInShop(buyer)).toEqual(withoutServer28);
 
     const reopened = (await admin.sub('shop-admin', 'servers')).message!;
     await admin.press(en.common.next, reopened);
@@ -402,7 +402,7 @@ describe('/shop-admin servers on a license with more servers than one menu can s
     const answer = await admin.chooseMany(numbered(1, 24), menu);
     expect(answer.message!.text).toBe(en.admin.serversChanged);
     expect(optionLabels(answer.message!)).toEqual(['Server 31', ...numbered(1, 24)]);
-    expect(await pagesOfShop(new Member(h))).toEqual([['Server 31', ...numbered(1, 24)], ['Server 25', 'Server 26', 'Server 27', 'Server 29', 'Server 30']]);
+    expect(await serversInShop(new Member(h))).toEqual(['Server 31', ...numbered(1, 24), 'Server 25', 'Server 26', 'Server 27', 'Server 29', 'Server 30']);
   });
 });
 

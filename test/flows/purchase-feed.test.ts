@@ -7,7 +7,7 @@ import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/types.js';
 import { Member } from '../support/buyer.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
-import { buttonLabels, buttons, textOf } from '../support/ui.js';
+import { buttonLabels, buttons, isDisplay, picturesOf, textOf } from '../support/ui.js';
 
 /**
  * The purchase feed: /shop-admin settings purchase-feed-channel: makes the bot post every purchase
@@ -73,11 +73,14 @@ describe('the purchase feed', () => {
     expect(text).toContain('30 dni');
     expect(text).toContain('VIP');
     expect(text).toMatch(/<t:\d+:R>/);
-    expect(post!.embeds[0].thumbnail.url).toBe(IMAGE);
+    expect(isDisplay(post!)).toBe(true);
+    expect(text).toContain(en.feed.title);
+    // The product's picture beside the purchase.
+    expect(picturesOf(post!)).toEqual([IMAGE]);
     expect(buttonLabels(post!)).toEqual([en.feed.buy]);
-    // Never a payment URL, an amount or a payment method.
+    // Never a payment URL, an amount or a payment method (the picture is the only address in the post).
     expect([text, ...buttonLabels(post!)].join('\n')).not.toMatch(/https?:\/\/|blik|zł|PLN|\d+[.,]\d\d/i);
-    expect(JSON.stringify(post!.components)).not.toMatch(/https?:/);
+    expect(JSON.stringify(post!.components).replaceAll(IMAGE, '')).not.toMatch(/https?:/);
 
     const other = new Member(h);
     const screen = await other.press(en.feed.buy, post);
@@ -201,6 +204,27 @@ describe('hostile store names in the feed', () => {
       expect(text).not.toMatch(/(?<!\\)<@&999>/);
       expect(text).not.toMatch(/(?<!\\)@everyone/);
       expect(buttonLabels(s.posts(channel)[0]!)).toEqual([en.feed.buy]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a product whose picture Discord cannot show', () => {
+  it('posts the purchase by name, without a picture', async () => {
+    const shop = feedShop();
+    shop.servers[0]!.categories[0]!.products[0]!.imageUrl = 'http://cdn.example/vip.png';
+    const h = await startHarness({ shop });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      s.buy('VIP', '30 dni');
+      await s.minute();
+      const [post] = s.posts(channel);
+      expect(isDisplay(post!)).toBe(true);
+      expect(textOf(post!)).toContain('VIP');
+      expect(picturesOf(post!)).toEqual([]);
+      expect(buttonLabels(post!)).toEqual([en.feed.buy]);
     } finally {
       await h.close();
     }

@@ -1,13 +1,14 @@
 import { InteractionResponseType } from 'discord-api-types/v10';
-import { PermissionFlagsBits } from 'discord.js';
+import { ComponentType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
-import { findProduct, landmarks, singleServerShop } from '../fakes/spaceis/fixtures.js';
+import type { FakeMessage } from '../fakes/discord/fake-discord.js';
+import { defaultShop, findProduct, landmarks, manyServersShop, singleServerShop } from '../fakes/spaceis/fixtures.js';
 import { Member } from '../support/buyer.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
-import { button, buttonLabels, option, optionLabels, textOf, theSelect } from '../support/ui.js';
+import { button, buttonLabels, isDisplay, option, optionLabels, picturesOf, textOf, theSelect } from '../support/ui.js';
 
 describe('browsing the shop', () => {
   const h = useHarness();
@@ -159,6 +160,144 @@ describe('browsing the shop', () => {
     await member.choose('Unban', menu);
     expect(member.message!.text).toContain(en.shop.itemGone);
     usługi.products.push(...removed);
+  });
+});
+
+/** The pictures shown large (a media gallery), as opposed to thumbnails beside text. */
+function galleryPictures(message: FakeMessage): string[] {
+  const found: string[] = [];
+  const visit = (components: unknown[]): void => {
+    for (const raw of components) {
+      const component = raw as { type?: number; items?: { media: { url: string } }[]; components?: unknown[] };
+      if (component.type === ComponentType.MediaGallery) found.push(...(component.items ?? []).map((item) => item.media.url));
+      if (Array.isArray(component.components)) visit(component.components);
+    }
+  };
+  visit(message.components);
+  return found;
+}
+
+const VIP_PICTURE = 'https://cdn.example/products/vip.png';
+const KEYS_PICTURE = 'https://cdn.example/categories/klucze.png';
+const LONG_TAIL = 'THE-END-OF-A-VERY-LONG-DESCRIPTION';
+const HOSTILE = '## Free [kup](https://evil.example/x) <@&999> @everyone';
+
+/** The default shop with pictures good and bad, a very long description and a name full of markup. */
+function picturesShop() {
+  const shop = defaultShop();
+  const survival = shop.servers[0]!;
+  const [ranks, keys] = survival.categories;
+  const [vip, svip, hunter] = ranks!.products;
+  vip!.imageUrl = VIP_PICTURE;
+  svip!.imageUrl = 'http://cdn.example/products/svip.png';
+  hunter!.imageUrl = 'not a picture';
+  keys!.imageUrl = KEYS_PICTURE;
+  keys!.products[0]!.descriptions = { short: `${'Klucz otwiera skrzynię z nagrodami. '.repeat(40)}${LONG_TAIL}` };
+  keys!.products[1]!.name = HOSTILE;
+  return shop;
+}
+
+describe('the shop as display components, with pictures', () => {
+  const h = useHarness({ shop: picturesShop() });
+
+  it("lists products with the store's https picture beside them, and without one any other", async () => {
+    const member = new Member(h);
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Rangi');
+    const list = member.message!;
+    expect(isDisplay(list)).toBe(true);
+    // Every product is listed by name; only VIP's picture (https) is shown, never SVIP's (http) or a malformed one.
+    for (const name of ['VIP', 'SVIP', 'Ranga Łowca']) expect(textOf(list)).toContain(`### ${name}`);
+    expect(picturesOf(list)).toEqual([VIP_PICTURE]);
+    expect(textOf(list)).toContain('VIP — do kupienia w sklepie serwera.');
+    expect(optionLabels(list)).toEqual(['VIP', 'SVIP', 'Ranga Łowca']);
+  });
+
+  it("shows a category's picture when the store sends one", async () => {
+    const member = new Member(h);
+    await member.run('shop', { server: 'survival' });
+    expect(picturesOf(member.message!)).toEqual([KEYS_PICTURE]);
+  });
+
+  it('shows a product price "from" once its variants are known, without asking the store for the list', async () => {
+    const member = new Member(h);
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Rangi');
+    await member.choose('VIP');
+    await member.press(en.common.back);
+    const text = textOf(member.message!);
+    expect(text).toContain(en.shop.priceFrom('PLN 14.99'));
+    // SVIP's variants were never read: no price guessed for it.
+    expect(text.match(/from PLN/g)).toHaveLength(1);
+  });
+
+  it("shows the product's picture large on its variant screen, and none when it has none Discord can show", async () => {
+    const member = new Member(h);
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Rangi');
+    await member.choose('VIP');
+    expect(galleryPictures(member.message!)).toEqual([VIP_PICTURE]);
+    expect(textOf(member.message!)).toContain('VIP — do kupienia w sklepie serwera.');
+    await member.choose('30 dni');
+    // The quantity screen: the picture beside the prices per payment method.
+    expect(picturesOf(member.message!)).toEqual([VIP_PICTURE]);
+    expect(textOf(member.message!)).toContain('Przelewy24: PLN 14.99');
+    expect(textOf(member.message!)).toContain('PayPal: PLN 15.49');
+
+    await member.press(en.common.back);
+    await member.press(en.common.back);
+    await member.choose('SVIP');
+    expect(picturesOf(member.message!)).toEqual([]);
+    expect(textOf(member.message!)).toContain('SVIP');
+  });
+
+  it('shortens a very long description, in the list and on the variant screen', async () => {
+    const member = new Member(h);
+    await member.run('shop', { server: 'survival' });
+    const list = await member.choose('Klucze');
+    expect(list.message).toBeDefined();
+    expect(textOf(member.message!)).toContain('Klucz otwiera skrzynię z nagrodami.');
+    expect(textOf(member.message!)).not.toContain(LONG_TAIL);
+    const variants = await member.choose(landmarks.stringAmounts);
+    expect(variants.message).toBeDefined();
+    expect(textOf(member.message!)).toContain('Klucz otwiera skrzynię z nagrodami.');
+    expect(textOf(member.message!)).not.toContain(LONG_TAIL);
+  });
+
+  it('shows a name full of markup as text: never a heading, a link or a mention', async () => {
+    const member = new Member(h);
+    await member.run('shop', { server: 'survival' });
+    await member.choose('Klucze');
+    const text = textOf(member.message!);
+    expect(text).toContain('Free');
+    expect(text).not.toMatch(/^#+ *Free/m);
+    expect(text).not.toMatch(/(?<!\\)\[kup(?<!\\)\]\(/);
+    expect(text).not.toMatch(/https?:\/\/evil/);
+    expect(text).not.toMatch(/(?<!\\)<@&999>/);
+    expect(text).not.toMatch(/(?<!\\)@everyone/);
+  });
+});
+
+describe('a shop with more servers than one page shows', () => {
+  const h = useHarness({ shop: manyServersShop(30) });
+
+  it('lists 8 servers a page, each with its picture, and pages with Previous and Next', async () => {
+    const member = new Member(h);
+    const first = (await member.run('shop')).message!;
+    expect(optionLabels(first)).toEqual(Array.from({ length: 8 }, (_, index) => `Server ${index + 1}`));
+    expect(picturesOf(first)).toHaveLength(8);
+    expect(textOf(first)).toContain(en.common.page(1, 4));
+    expect(button(first, en.common.previous).disabled).toBe(true);
+    await member.press(en.common.next);
+    expect(textOf(member.message!)).toContain(en.common.page(2, 4));
+    expect(textOf(member.message!)).toContain('### Server 9');
+    expect(optionLabels(member.message!)[0]).toBe('Server 9');
+    await member.press(en.common.next);
+    await member.press(en.common.next);
+    expect(optionLabels(member.message!)).toEqual(['Server 25', 'Server 26', 'Server 27', 'Server 28', 'Server 29', 'Server 30']);
+    expect(button(member.message!, en.common.next).disabled).toBe(true);
+    await member.choose('Server 27');
+    expect(optionLabels(member.message!)).toEqual(['Rangi']);
   });
 });
 

@@ -24,7 +24,7 @@ import { addedView, categoryListView, productListView, quantityView, serverListV
 import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
 import { nickModal } from '../../commands/checkout/views.js';
 import { memberLinksView, revokedView, verifyView } from '../../commands/links/views.js';
-import { estimateCart, type PricedVariant } from '../../src/cart/pricing.js';
+import { estimateCart, lowestPrice, type PricedVariant } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
 import { demoFetch } from '../../src/demo/demo-store.js';
 import { linkInReplyView, paymentLinkDm, sentToDmView, settledDmView, withdrawnDmView } from '../../src/discord/payment-links/dm-views.js';
@@ -130,7 +130,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     items: lines.map(({ variantId, quantity, serverName, productName, variantName }) => ({ variantId, quantity, serverName, productName, variantName })),
   };
   const vipItem = { server: shortRef(survival.id), category: shortRef(ranks.id), product: shortRef(vipPath.product.id), variant: shortRef(vip30.variant.id) };
-  const bought: FeedPurchase = { transactionId: 'T-1', productName: vipPath.product.name, variantName: vip30.variant.name, nick: 'Steve_123', madeAt: NOW - 120_000, item: vipItem };
+  const bought: FeedPurchase = { transactionId: 'T-1', productName: vipPath.product.name, variantName: vip30.variant.name, nick: 'Steve_123', madeAt: NOW - 120_000, item: vipItem, ...(vipPath.product.imageUrl ? { imageUrl: vipPath.product.imageUrl } : {}) };
   const burst: FeedPurchase[] = [bought, { ...bought, transactionId: 'T-2', nick: 'Alex', madeAt: NOW - 90_000 }, { ...bought, transactionId: 'T-3', nick: undefined, madeAt: NOW - 60_000 }, { ...bought, transactionId: 'T-4', nick: 'Notch', madeAt: NOW - 30_000 }];
   const revoked: PaymentLink = { ...link, id: 'B4C8D1FG', createdAt: NOW - 30 * 3_600_000, revoked: { by: MODERATOR, at: NOW - 29 * 3_600_000 } };
   const transactionId = '9b1f6c2e-4d7a-4e3b-8f0a-5c6d7e8f9a0b';
@@ -181,12 +181,12 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
   return [
     member('shop-servers', 'serverListView', '/shop: the servers', serverListView(t, OWNER, demo.servers, 0), { openSelect: true }),
     member('shop-categories', 'categoryListView', 'A server: its categories', categoryListView(t, OWNER, survival, demo.offers.get(survival.id)!.categories, 0, { canGoBack: true })),
-    member('shop-products', 'productListView', 'A category: its products', productListView(t, OWNER, survival, ranks, 0), { openSelect: true }),
+    member('shop-products', 'productListView', 'A category: its products', productListView(t, locale, OWNER, survival, ranks, 0, { lowest: (product) => (product.id === vipPath.product.id ? Math.min(...vip.flatMap((choice) => lowestPrice(choice.priced) ?? [])) : undefined) }), { openSelect: true }),
     member('shop-variants', 'variantListView', 'A product: its variants with prices (the SMS-only one is unavailable)', variantListView(t, locale, OWNER, vipPath, vip, 0), { openSelect: true }),
     member('shop-variants-paged', 'variantListView', 'A long range, 25 per page with Previous / Next', variantListView(t, locale, OWNER, coinsPath, coins, 1), { openSelect: true }),
     member('shop-quantity', 'quantityView', 'Pick a quantity and add to the cart', quantityView(t, locale, OWNER, vipPath, vip30, 2, 0), { openSelect: true }),
     member('shop-other-amount', 'quantityModal', '"Other amount…": any quantity 1–99', {}, { modal: quantityModal(t, 'x') }),
-    member('shop-added', 'addedView', 'Added to the cart', addedView(t, OWNER, { quantity: 2, lineQuantity: 2, variantName: vip30.variant.name, productName: 'VIP', capped: false, cartLines: 2 }, { server: 'x', category: 'y' })),
+    member('shop-added', 'addedView', 'Added to the cart', addedView(t, OWNER, { quantity: 2, lineQuantity: 2, variantName: vip30.variant.name, productName: 'VIP', capped: false, cartLines: 2, imageUrl: vipPath.product.imageUrl }, { server: 'x', category: 'y' })),
     member('cart', 'cartView', '/cart: lines and estimated totals per payment method', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines, priced), gone: new Set(), nick: 'Steve_123' })),
     member('cart-empty', 'emptyCartView', 'An empty cart (here: emptied because the shop changed)', emptyCartView(t, OWNER, { notice: t.cart.licenseChanged })),
     member('cart-line', 'lineEditorView', 'A cart line: change its quantity or remove it', lineEditorView(t, OWNER, lines[0]!)),

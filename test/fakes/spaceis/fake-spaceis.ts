@@ -83,6 +83,8 @@ export interface FixtureProduct {
 export interface FixtureCategory {
   id: string;
   name: string;
+  /** Not in the contract: sent only when a test gives one (servers and products always have one). */
+  imageUrl?: string;
   products: FixtureProduct[];
 }
 
@@ -571,6 +573,7 @@ export class FakeSpaceIs {
       categories: server.categories.map((category) => ({
         id: category.id,
         name: category.name,
+        ...(category.imageUrl !== undefined ? { imageUrl: category.imageUrl } : {}),
         products: category.products.map((product) => renderProduct(server, product)),
       })),
       ...(shop.licenseId !== undefined ? { licenseId: shop.licenseId } : {}),

@@ -177,6 +177,6 @@ describe('store ids and slugs longer than Discord allows', () => {
     ]);
     // The value works when sent back.
     const reply = await member.run('shop', { server: 'sky' });
-    expect(reply.message!.text).toContain('SkyBlock');
+    expect(textOf(reply.message!)).toContain('Shop › SkyBlock');
   });
 });
