@@ -43,7 +43,8 @@ const RENDERED_MARKUP: [string, RegExp][] = [
   ['a role mention', /(?<!\\)<@&999>/],
   ['a member mention', /(?<!\\)<@123456789012345678>/],
   ['@everyone', /(?<!\\)@everyone/],
-  ['a heading', /^\s*#{1,3} (VIP|7 dni)/m],
+  // The hostile names themselves at a line's start (the bot's own `### Name` headings of other items are fine).
+  ['a heading', /^\s*#{1,3} (VIP \[|7 dni \[)/m],
   ['small text', /^\s*-# 30 dni/m],
   ['a quote', /^\s*> (Rangi|cytat)/m],
   ['a list', /^\s*(- Survival|1\. (Opis|Na zawsze))/m],
