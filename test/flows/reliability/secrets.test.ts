@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../../support/buyer.js';
 import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../../support/harness.js';
 import { en } from '../../../src/i18n/en.js';
+import { optionLabels } from '../../support/ui.js';
 
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 const GUILD_KEY = 'guild-secret-license-key-77aa';
@@ -60,7 +61,7 @@ describe('secrets at the most verbose log level', () => {
     h.discord.failRoute('POST', /^\/channels\/\d+\/messages$/, { status: 403, body: { code: 50001, message: 'Missing Access' } });
     await buyer.run('cart');
     await buyer.press(en.links.myLinks);
-    await buyer.choose(buyer.message!.components[0].components[0].options[0].label);
+    await buyer.choose(optionLabels(buyer.message!)[0]!);
 
     // The member's reply cannot be edited any more (its webhook is gone).
     h.clock.advance(10 * 60_000);
