@@ -9,7 +9,7 @@ import { allProducts, allVariants, defaultShop, manyServersShop, otherShop } fro
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { ENCRYPTION_KEY, LICENSE_KEY, useHarness } from '../support/harness.js';
-import { button, buttonLabels, buttons, option, optionLabels, textOf, theSelect } from '../support/ui.js';
+import { button, buttonLabels, buttons, isDisplay, option, optionLabels, picturesOf, textOf, theSelect } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 
@@ -296,8 +296,14 @@ describe('/shop-admin', () => {
     const reply = await admin.sub('shop-admin', 'panel', { channel: channelId });
     expect(reply.message!.text).toBe(`The shop panel is in <#${channelId}>. Re-posting it replaces this one.`);
     const panel = h.discord.messagesIn(channelId).at(-1)!;
+    expect(isDisplay(panel)).toBe(true);
+    expect(textOf(panel)).toContain(`## ${en.panel.title('Test Guild')}`);
     expect(buttonLabels(panel)).toEqual([en.panel.openShop, en.panel.myCart]);
-    expect(textOf(panel)).toContain('Survival');
+    expect(textOf(panel)).toContain('### Servers\n**Survival**\n**SkyBlock**');
+    // Each server beside the picture the store gives it.
+    expect(picturesOf(panel)).toEqual(h.store.shop.servers.map((server) => `https://cdn.sklep.example.pl/servers/${server.slug}.png`));
+    // Marked as drawn with display components: the refresher edits it in place (a classic one it replaces).
+    expect((await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).panel).toEqual({ channelId, messageId: panel.id, display: true });
 
     const alice = new Member(h);
     const bob = new Member(h, { locale: 'pl' });
