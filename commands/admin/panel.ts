@@ -91,11 +91,13 @@ export function panelEditor(client: Client, services: Pick<BotServices, 'guildLo
  * components allow (a pictured server costs 3), the rest are listed as text.
  */
 export function panelView(t: Messages, guildName: string, servers: Server[], goals: ServerGoals[] = []): View {
-  const goalParts = goals.length <= MAX_GOAL_PARTS ? goals.map((server) => text(goalsText(t, server))) : [text(goals.map((server) => goalsText(t, server)).join('\n\n'))];
+  // Many servers with goals share one text (each part costs a component); each part its share of the characters.
+  const goalTexts = goals.length <= MAX_GOAL_PARTS ? goals.map((server) => goalsText(t, server)) : [goals.map((server) => goalsText(t, server)).join('\n\n')];
+  const goalParts = goalTexts.map((shown) => text(clip(shown, Math.floor(GOALS_CHARS / goalTexts.length))));
   const draw = (serverParts: Part[]) =>
     screen({
       accent: PANEL_COLOR,
-      title: t.panel.title(plain(guildName)),
+      title: t.panel.title(plain(clip(guildName, 100))),
       body: [
         text(t.panel.description),
         ...(servers.length > 0 ? [separator(), heading(t.panel.servers, 3), ...serverParts] : []),
@@ -109,27 +111,43 @@ export function panelView(t: Messages, guildName: string, servers: Server[], goa
   return draw(serverParts(servers, budget));
 }
 
-/** More servers with goals than this and their goals share one text (each costs a component). */
+/** More servers with goals than this and their goals share one text. */
 const MAX_GOAL_PARTS = 4;
+/**
+ * The panel's characters (Discord allows 4000 in all): the servers' and the goals' shares, leaving
+ * room for the heading, the description, the footer and a demo guild's DEMO line.
+ */
+const SERVERS_CHARS = 1_700;
+const GOALS_CHARS = 1_600;
 
+/**
+ * The servers, each beside its picture while the components allow (a pictured server costs 3:
+ * section, text, thumbnail), the others listed as text; names past the panel's share of
+ * characters are left out of the list ("…").
+ */
 function serverParts(servers: readonly Server[], budget: number): Part[] {
   const parts: Part[] = [];
   let listed: string[] = [];
   let used = 0;
+  let chars = 0;
   const flush = () => {
     if (listed.length === 0) return;
-    parts.push(text(listed.join('\n')));
+    const list = clip(listed.join('\n'), Math.max(1, SERVERS_CHARS - chars));
+    parts.push(text(list));
+    chars += list.length;
     used += 1;
     listed = [];
   };
   for (const server of servers) {
-    const name = `**${plain(clip(server.name, 100))}**`;
+    const name = `**${plain(clip(server.name, 80))}**`;
     const pictured = picture(server.imageUrl, server.name);
-    // A section costs 3 (section, text, thumbnail); one more is kept for a list of servers after it.
-    if (pictured && used + (listed.length > 0 ? 1 : 0) + 3 + 1 <= budget) {
+    // One component more is kept for a list of the servers after this one.
+    const fits = used + (listed.length > 0 ? 1 : 0) + 3 + 1 <= budget && chars + listed.join('\n').length + name.length < SERVERS_CHARS / 2;
+    if (pictured && fits) {
       flush();
       parts.push(section([name], pictured));
       used += 3;
+      chars += name.length;
     } else {
       listed.push(name);
     }

@@ -134,6 +134,8 @@ async function within<T, F>(work: Promise<T>, fallback: F): Promise<T | F> {
 
 // --- views ----------------------------------------------------------------------------------------
 
+const LIST_CHARS = 3_000;
+
 /** Why the bot cannot give each role in this guild now, as it sees the guild (none when it cannot tell). */
 export type RoleIssuesOf = (roleId: string) => RoleIssue[];
 
@@ -179,6 +181,7 @@ export function rewardsView(t: Messages, rewards: readonly Reward[], issues: Rol
     accent: ADMIN_COLOR,
     title: t.rewards.title,
     ...notice,
-    body: [text(lines.length > 0 ? lines.join('\n') : t.rewards.none), small(t.rewards.footer)],
+    // Up to 25 rewards with long names: the list gives way ("…") before Discord's 4000 characters, the notice and the footer stay.
+    body: [text(lines.length > 0 ? clip(lines.join('\n'), LIST_CHARS) : t.rewards.none), small(t.rewards.footer)],
   });
 }

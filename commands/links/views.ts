@@ -33,6 +33,8 @@ export interface MemberLinksInput {
   now: number;
 }
 
+const DEMO_ROOM = 100;
+
 /** A member's links for a moderator: newest first, one page of ten, each with its state and its link. */
 export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const member = `<@${input.memberId}>`;
@@ -40,8 +42,9 @@ export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const intro = t.links.intro(member, input.total);
   const subtitle = input.pages > 1 ? t.common.page(input.page + 1, input.pages) : undefined;
   const note = t.links.whatBotKnows;
-  // Each link's part gets an equal share of Discord's 4000 characters (less the heading markers).
-  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0);
+  // Each link's part gets an equal share of Discord's 4000 characters, less the rest of the screen,
+  // the heading markers, and room for a demo guild's DEMO line.
+  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0) + DEMO_ROOM;
   const budget = Math.floor((LIMITS.displayText - fixed) / Math.max(1, input.links.length)) - 8;
   const parts = input.links.map((link) => linkText(linkField(t, link, { ...input, budget, audience: 'moderator' })));
   const page: Page<PaymentLink> = { items: input.links, page: input.page, pages: input.pages, offset: input.page * LINKS_PAGE_SIZE };

@@ -6,6 +6,8 @@ import type { Messages } from '../../src/i18n/index.js';
 import type { BoardList, Purchase, Supporter, TopBoard } from '../../src/services/community.js';
 
 const TOP_COLOR = 0xf59f00;
+/** Each list's share of Discord's 4000 characters, leaving room for the headings and a demo guild's DEMO line. */
+const LIST_CHARS = 1_700;
 
 /** /shop-top: the server's top supporters (purchase counts only, never amounts) and its latest purchases (never method or amount). */
 export function topView(t: Messages, board: TopBoard): View {
@@ -15,10 +17,10 @@ export function topView(t: Messages, board: TopBoard): View {
     title: c.topTitle(plain(clip(board.server.name, 100))),
     body: [
       heading(c.supportersTitle, 3),
-      text(listText(t, board.supporters, (row, index) => supporterLine(t, row, index))),
+      text(clip(listText(t, board.supporters, (row, index) => supporterLine(t, row, index)), LIST_CHARS)),
       separator(),
       heading(c.latestTitle, 3),
-      text(listText(t, board.purchases, (row) => purchaseLine(t, row))),
+      text(clip(listText(t, board.purchases, (row) => purchaseLine(t, row)), LIST_CHARS)),
       small(c.topFooter),
     ],
   });
