@@ -6,7 +6,7 @@ import type { Messages } from '../../src/i18n/index.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { adminRoutes } from './routes.js';
-import { textView } from '../../src/discord/views/display.js';
+import { screen, text, textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin license demo: the guild sells from the sample shop built into the bot, so admins
@@ -44,14 +44,15 @@ export async function endDemo(ctx: HandlerContext): Promise<void> {
 }
 
 export function demoConfirmView(t: Messages, owner: string, fingerprint: string): View {
-  return {
-    content: '',
-    embeds: [{ title: t.admin.statusLicense, description: t.admin.demoConfirm(fingerprint), color: ADMIN_COLOR }],
-    components: [
+  return screen({
+    accent: ADMIN_COLOR,
+    title: t.admin.statusLicense,
+    body: [text(t.admin.demoConfirm(fingerprint))],
+    controls: [
       row(
         button(adminRoutes.confirmDemo.build(owner, {}), t.admin.demoConfirmYes, ButtonStyle.Danger),
         button(adminRoutes.cancelDemo.build(owner, {}), t.admin.demoCancel),
       ),
     ],
-  };
+  });
 }

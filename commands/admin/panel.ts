@@ -1,4 +1,4 @@
-import { ButtonStyle, DiscordAPIError, RESTJSONErrorCodes, type APIEmbed, type APIEmbedField, type Client } from 'discord.js';
+import { ButtonStyle, DiscordAPIError, RESTJSONErrorCodes, type Client } from 'discord.js';
 import type { BotServices } from '../../src/bot-services.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
@@ -16,7 +16,7 @@ import { shopRoutes } from '../shop/routes.js';
 import { channelProblem } from './channels.js';
 import { PANEL_COLOR } from './colors.js';
 import { shopAdminNames } from './names.js';
-import { textView } from '../../src/discord/views/display.js';
+import { countComponents, heading, picture, screen, section, separator, small, text, textView, type Part } from '../../src/discord/views/display.js';
 
 /** /shop-admin panel: a public message with Open shop / My cart; each member who presses gets their own ephemeral flow. */
 
@@ -36,7 +36,7 @@ export async function postPanel(interaction: CommandInteraction, ctx: ShopContex
   const message = await channel.send(messageOptions(ctx.shop.source === 'demo' ? demoMarked(panelT, view) : view, 'create'));
 
   const previous = ctx.settings.panel;
-  await services.setup.rememberPanel(ctx.guildId, { channelId: message.channelId, messageId: message.id });
+  await services.setup.rememberPanel(ctx.guildId, { channelId: message.channelId, messageId: message.id, display: true });
   await services.panels.noteShown(ctx.guildId, goals);
   if (previous) await deletePanel(interaction, previous, ctx);
   ctx.log.info({ channel: message.channelId, message: message.id }, 'shop panel posted');
@@ -54,8 +54,11 @@ async function deletePanel(interaction: CommandInteraction, panel: { channelId: 
 }
 
 /**
- * The panel's goals, edited in place by the refresher (src/services/panel-refresh.ts): the panel
- * drawn again in the guild's channel language. `gone` when the message or its channel was deleted.
+ * The panel's goals, kept current by the refresher (src/services/panel-refresh.ts): the panel drawn
+ * again in the guild's channel language. Edited in place; a classic panel (posted before display
+ * components, its record without `display`) is replaced: a new panel in its channel, then the old
+ * message deleted. `gone` when the message or its channel was deleted (a panel an admin removed is
+ * never brought back).
  */
 export function panelEditor(client: Client, services: Pick<BotServices, 'guildLog' | 'logger'>): PanelEditor {
   return async ({ guildId, panel, servers, goals, demo }) => {
@@ -63,9 +66,17 @@ export function panelEditor(client: Client, services: Pick<BotServices, 'guildLo
       const channel = await client.channels.fetch(panel.channelId);
       if (!channel?.isTextBased()) return 'gone';
       const t = messages(await services.guildLog.localeFor(guildId));
-      const view = panelView(t, client.guilds.cache.get(guildId)?.name ?? '', servers, goals);
-      await channel.messages.edit(panel.messageId, messageOptions(demo ? demoMarked(t, view) : view, 'edit'));
-      return 'edited';
+      const drawn = panelView(t, client.guilds.cache.get(guildId)?.name ?? '', servers, goals);
+      const view = demo ? demoMarked(t, drawn) : drawn;
+      if (panel.display) {
+        await channel.messages.edit(panel.messageId, messageOptions(view, 'edit'));
+        return 'edited';
+      }
+      const old = await channel.messages.fetch(panel.messageId);
+      if (!channel.isSendable()) return 'failed';
+      const posted = await channel.send(messageOptions(view, 'create'));
+      await old.delete().catch((error: unknown) => services.logger.info({ err: error, guild: guildId }, 'classic shop panel could not be deleted'));
+      return { replaced: { channelId: posted.channelId, messageId: posted.id, display: true } };
     } catch (error) {
       if (error instanceof DiscordAPIError && (error.code === RESTJSONErrorCodes.UnknownMessage || error.code === RESTJSONErrorCodes.UnknownChannel)) return 'gone';
       services.logger.warn({ err: error, guild: guildId }, 'could not edit the shop panel');
@@ -74,29 +85,80 @@ export function panelEditor(client: Client, services: Pick<BotServices, 'guildLo
   };
 }
 
+/**
+ * The public panel: the shop's heading, the offered servers (each beside its picture when the store
+ * gives one), the goals, and Open shop / My cart. Servers are pictured while Discord's 40
+ * components allow (a pictured server costs 3), the rest are listed as text.
+ */
 export function panelView(t: Messages, guildName: string, servers: Server[], goals: ServerGoals[] = []): View {
-  const serverField: APIEmbedField[] =
-    servers.length > 0 ? [{ name: t.panel.servers, value: clip(servers.map((server) => `• ${plain(server.name)}`).join('\n'), LIMITS.fieldValue) }] : [];
-  const embed: APIEmbed = {
-    title: clip(t.panel.title(plain(guildName)), LIMITS.embedTitle),
-    description: t.panel.description,
-    color: PANEL_COLOR,
-    fields: [...serverField, ...goalFields(t, goals)].slice(0, LIMITS.embedFields),
-    footer: { text: t.panel.footer },
-  };
-  return {
-    content: '',
-    embeds: [embed],
-    components: [row(button(shopRoutes.openFromPanel.build(undefined, {}), t.panel.openShop, ButtonStyle.Success), button(cartRoutes.openFromPanel.build(undefined, {}), t.panel.myCart, ButtonStyle.Primary))],
-  };
+  // Many servers with goals share one text (each part costs a component); each part its share of the characters.
+  const goalTexts = goals.length <= MAX_GOAL_PARTS ? goals.map((server) => goalsText(t, server)) : [goals.map((server) => goalsText(t, server)).join('\n\n')];
+  const goalParts = goalTexts.map((shown) => text(clip(shown, Math.floor(GOALS_CHARS / goalTexts.length))));
+  const draw = (serverParts: Part[]) =>
+    screen({
+      accent: PANEL_COLOR,
+      title: t.panel.title(plain(clip(guildName, 100))),
+      body: [
+        text(t.panel.description),
+        ...(servers.length > 0 ? [separator(), heading(t.panel.servers, 3), ...serverParts] : []),
+        ...(goalParts.length > 0 ? [separator(), ...goalParts] : []),
+        small(t.panel.footer),
+      ],
+      controls: [row(button(shopRoutes.openFromPanel.build(undefined, {}), t.panel.openShop, ButtonStyle.Success), button(cartRoutes.openFromPanel.build(undefined, {}), t.panel.myCart, ButtonStyle.Primary))],
+    });
+  // What the rest of the panel takes, and the DEMO line a demo guild's panel gets above it.
+  const budget = LIMITS.displayComponents - countComponents(draw([]).components ?? []) - 1;
+  return draw(serverParts(servers, budget));
 }
 
-/** One field per server with goals: each goal's name, a bar and its percentage (reached at 100 %), and the store's own text. */
-export function goalFields(t: Messages, goals: readonly ServerGoals[]): APIEmbedField[] {
-  return goals.map((server) => ({
-    name: clip(t.community.goalsOf(plain(server.serverName)), LIMITS.fieldName),
-    value: clip(server.goals.map((goal) => goalLine(t, goal)).join('\n\n'), LIMITS.fieldValue),
-  }));
+/** More servers with goals than this and their goals share one text. */
+const MAX_GOAL_PARTS = 4;
+/**
+ * The panel's characters (Discord allows 4000 in all): the servers' and the goals' shares, leaving
+ * room for the heading, the description, the footer and a demo guild's DEMO line.
+ */
+const SERVERS_CHARS = 1_700;
+const GOALS_CHARS = 1_600;
+
+/**
+ * The servers, each beside its picture while the components allow (a pictured server costs 3:
+ * section, text, thumbnail), the others listed as text; names past the panel's share of
+ * characters are left out of the list ("…").
+ */
+function serverParts(servers: readonly Server[], budget: number): Part[] {
+  const parts: Part[] = [];
+  let listed: string[] = [];
+  let used = 0;
+  let chars = 0;
+  const flush = () => {
+    if (listed.length === 0) return;
+    const list = clip(listed.join('\n'), Math.max(1, SERVERS_CHARS - chars));
+    parts.push(text(list));
+    chars += list.length;
+    used += 1;
+    listed = [];
+  };
+  for (const server of servers) {
+    const name = `**${plain(clip(server.name, 80))}**`;
+    const pictured = picture(server.imageUrl, server.name);
+    // One component more is kept for a list of the servers after this one.
+    const fits = used + (listed.length > 0 ? 1 : 0) + 3 + 1 <= budget && chars + listed.join('\n').length + name.length < SERVERS_CHARS / 2;
+    if (pictured && fits) {
+      flush();
+      parts.push(section([name], pictured));
+      used += 3;
+      chars += name.length;
+    } else {
+      listed.push(name);
+    }
+  }
+  flush();
+  return parts;
+}
+
+/** One server's goals: each goal's name, a bar and its percentage (reached at 100 %), and the store's own text. */
+export function goalsText(t: Messages, server: ServerGoals): string {
+  return [`### ${t.community.goalsOf(plain(clip(server.serverName, 100)))}`, ...server.goals.map((goal) => goalLine(t, goal))].join('\n\n');
 }
 
 function goalLine(t: Messages, goal: ServerGoals['goals'][number]): string {

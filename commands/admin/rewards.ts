@@ -14,7 +14,7 @@ import type { OfferCache } from '../../src/spaceis/offer-cache.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { shopAdminNames } from './names.js';
-import { textView } from '../../src/discord/views/display.js';
+import { screen, small, text, textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin rewards add | list | remove: roles for buyers. A product (or one of its variants)
@@ -45,7 +45,7 @@ export async function addReward(interaction: CommandInteraction, ctx: ShopContex
   const notice = replaced
     ? t.rewards.replaced(itemText(t, reward), `<@&${reward.roleId}>`, duration(t, reward), duration(t, replaced))
     : t.rewards.added(itemText(t, reward), `<@&${reward.roleId}>`, duration(t, reward));
-  await ctx.respond.show(rewardsView(t, added.rewards, issuesOf(interaction.guild), notice));
+  await ctx.respond.show(rewardsView(t, added.rewards, issuesOf(interaction.guild), { info: notice }));
 }
 
 export async function listRewards(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
@@ -55,11 +55,11 @@ export async function listRewards(interaction: CommandInteraction, ctx: HandlerC
 export async function removeReward(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
   const removed = await services.rewards.remove(ctx.guildId, interaction.options.getString(names.remove.options.reward, true).trim());
-  if (!removed) return ctx.respond.show(rewardsView(t, await services.rewards.list(ctx.guildId), issuesOf(interaction.guild), t.rewards.unknown));
+  if (!removed) return ctx.respond.show(rewardsView(t, await services.rewards.list(ctx.guildId), issuesOf(interaction.guild), { warning: t.rewards.unknown }));
   const channelT = messages(await services.guildLog.localeFor(ctx.guildId));
   await recordChange(ctx, 'rewards', rewardText(channelT, removed.removed), channelT.admin.none);
   const notice = t.rewards.removed(itemText(t, removed.removed), `<@&${removed.removed.roleId}>`);
-  await ctx.respond.show(rewardsView(t, removed.rewards, issuesOf(interaction.guild), notice));
+  await ctx.respond.show(rewardsView(t, removed.rewards, issuesOf(interaction.guild), { info: notice }));
 }
 
 // --- autocomplete ---------------------------------------------------------------------------------
@@ -134,6 +134,8 @@ async function within<T, F>(work: Promise<T>, fallback: F): Promise<T | F> {
 
 // --- views ----------------------------------------------------------------------------------------
 
+const LIST_CHARS = 3_000;
+
 /** Why the bot cannot give each role in this guild now, as it sees the guild (none when it cannot tell). */
 export type RoleIssuesOf = (roleId: string) => RoleIssue[];
 
@@ -169,21 +171,17 @@ export function rewardsStatusText(t: Messages, rewards: readonly Reward[], issue
   return clip(problems.length > 0 ? problems.join('\n') : t.rewards.statusOk(rewards.length), LIMITS.fieldValue);
 }
 
-export function rewardsView(t: Messages, rewards: readonly Reward[], issues: RoleIssuesOf, notice = ''): View {
+/** The guild's rewards, one a line, each with what keeps the bot from giving its role now; the notice (what just changed, or why nothing did) first. */
+export function rewardsView(t: Messages, rewards: readonly Reward[], issues: RoleIssuesOf, notice: { info?: string; warning?: string } = {}): View {
   const lines = rewards.map((reward) => {
     const found = issues(reward.roleId);
     return found.length > 0 ? `• ${rewardText(t, reward)}\n  ⚠ ${issuesText(t, found, reward.roleId)}` : `• ${rewardText(t, reward)}`;
   });
-  return {
-    content: clip(notice, LIMITS.content),
-    embeds: [
-      {
-        title: t.rewards.title,
-        description: clip(lines.length > 0 ? lines.join('\n') : t.rewards.none, LIMITS.embedDescription),
-        color: ADMIN_COLOR,
-        footer: { text: t.rewards.footer },
-      },
-    ],
-    components: [],
-  };
+  return screen({
+    accent: ADMIN_COLOR,
+    title: t.rewards.title,
+    ...notice,
+    // Up to 25 rewards with long names: the list gives way ("…") before Discord's 4000 characters, the notice and the footer stay.
+    body: [text(lines.length > 0 ? clip(lines.join('\n'), LIST_CHARS) : t.rewards.none), small(t.rewards.footer)],
+  });
 }

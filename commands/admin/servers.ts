@@ -1,6 +1,7 @@
 import { ComponentType } from 'discord.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
-import type { View } from '../../src/discord/respond.js';
+import type { ActionRow, View } from '../../src/discord/respond.js';
+import { screen, text, textView } from '../../src/discord/views/display.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { pageLine, pagerRow, paginate } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
@@ -38,7 +39,7 @@ export async function saveServers(ctx: ShopContext, input: { page: number; drawn
   const hiddenNow = new Set(ctx.settings.hiddenServerIds);
   // The page is read again from the offer: if the store's servers moved since the menu was drawn,
   // the servers the admin left unticked are not known, so nothing is saved and the page is shown anew.
-  if (drawnRef(shown.items) !== input.drawn) return ctx.respond.show(serversView(t, ctx.userId, servers, hiddenNow, input.page, t.admin.serversChanged));
+  if (drawnRef(shown.items) !== input.drawn) return ctx.respond.show(serversView(t, ctx.userId, servers, hiddenNow, input.page, { warning: t.admin.serversChanged }));
 
   const chosen = new Set(input.values);
   const saved = await ctx.services.setup.saveServerPage(ctx.guildId, {
@@ -46,7 +47,7 @@ export async function saveServers(ctx: ShopContext, input: { page: number; drawn
     page: shown.items.map((server) => server.id),
     offered: shown.items.filter((server) => chosen.has(shortRef(server.id))).map((server) => server.id),
   });
-  if (!saved) return ctx.respond.show(serversView(t, ctx.userId, servers, hiddenNow, input.page, t.admin.serversKeepOne));
+  if (!saved) return ctx.respond.show(serversView(t, ctx.userId, servers, hiddenNow, input.page, { warning: t.admin.serversKeepOne }));
 
   const offered = (hidden: readonly string[]) =>
     servers
@@ -55,39 +56,44 @@ export async function saveServers(ctx: ShopContext, input: { page: number; drawn
       .join(', ') || t.admin.none;
   await recordChange(ctx, 'servers', offered(saved.before.hiddenServerIds), offered(saved.after.hiddenServerIds));
   const notice = t.admin.serversSaved(clip(offered(saved.after.hiddenServerIds), 1500));
-  await ctx.respond.show(serversView(t, ctx.userId, servers, new Set(saved.after.hiddenServerIds), input.page, notice));
+  await ctx.respond.show(serversView(t, ctx.userId, servers, new Set(saved.after.hiddenServerIds), input.page, { info: notice }));
 }
 
-export function serversView(t: Messages, owner: string, servers: Server[], hidden: ReadonlySet<string>, page: number, notice = ''): View {
-  if (servers.length === 0) return { content: t.admin.serversNone, embeds: [], components: [] };
+/** What the admin is told above the menu: what was saved (info), or why nothing was (warning). */
+export interface ServersNotice {
+  info?: string;
+  warning?: string;
+}
+
+export function serversView(t: Messages, owner: string, servers: Server[], hidden: ReadonlySet<string>, page: number, notice: ServersNotice = {}): View {
+  if (servers.length === 0) return textView(t.admin.serversNone);
   const shown = paginate(servers, page);
   const prompt = shown.pages > 1 ? `${t.admin.serversPrompt}\n${t.admin.serversPaged}` : t.admin.serversPrompt;
-  const pager = pagerRow(t, shown, (target) => adminRoutes.serversPage.build(owner, { page: target }));
-  return {
-    content: notice,
-    embeds: [{ title: t.admin.settingNames.servers, description: pageLine(t, shown, prompt), color: ADMIN_COLOR }],
+  const choose: ActionRow = {
+    type: ComponentType.ActionRow,
     components: [
       {
-        type: ComponentType.ActionRow,
-        components: [
-          {
-            type: ComponentType.StringSelect,
-            custom_id: adminRoutes.chooseServers.build(owner, { page: shown.page, drawn: drawnRef(shown.items) }),
-            placeholder: t.admin.serversPlaceholder,
-            // One page may be left with none ticked while another page keeps servers offered
-            // (saveServerPage refuses to hide them all); a single page needs one ticked.
-            min_values: shown.pages > 1 ? 0 : 1,
-            max_values: shown.items.length,
-            options: shown.items.map((server) => ({
-              value: shortRef(server.id),
-              label: clip(server.name, LIMITS.optionLabel),
-              ...(server.slug ? { description: clip(server.slug, LIMITS.optionDescription) } : {}),
-              default: !hidden.has(server.id),
-            })),
-          },
-        ],
+        type: ComponentType.StringSelect,
+        custom_id: adminRoutes.chooseServers.build(owner, { page: shown.page, drawn: drawnRef(shown.items) }),
+        placeholder: t.admin.serversPlaceholder,
+        // One page may be left with none ticked while another page keeps servers offered
+        // (saveServerPage refuses to hide them all); a single page needs one ticked.
+        min_values: shown.pages > 1 ? 0 : 1,
+        max_values: shown.items.length,
+        options: shown.items.map((server) => ({
+          value: shortRef(server.id),
+          label: clip(server.name, LIMITS.optionLabel),
+          ...(server.slug ? { description: clip(server.slug, LIMITS.optionDescription) } : {}),
+          default: !hidden.has(server.id),
+        })),
       },
-      ...(pager ? [pager] : []),
     ],
   };
+  return screen({
+    accent: ADMIN_COLOR,
+    title: t.admin.settingNames.servers,
+    ...notice,
+    body: [text(pageLine(t, shown, prompt))],
+    controls: [choose, pagerRow(t, shown, (target) => adminRoutes.serversPage.build(owner, { page: target }))],
+  });
 }

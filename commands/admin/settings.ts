@@ -7,7 +7,8 @@ import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
 import { feedNickChoices, localeChoices, shopAdminNames } from './names.js';
-import { textView } from '../../src/discord/views/display.js';
+import { screen, text, textView } from '../../src/discord/views/display.js';
+import { line } from './parts.js';
 
 /** /shop-admin settings: the log channel, moderator role, multi-server carts, link lifetime, cooldown and language. */
 
@@ -116,7 +117,8 @@ export const EDITABLE_SETTINGS = [
   ['purchaseFeedNicks', 'purchaseFeedNicks'],
 ] as const satisfies readonly (readonly [keyof GuildSettings, keyof Messages['admin']['settingNames']])[];
 
+/** Every setting on a line of its own; `notice` (saved, nothing changed) first. */
 export function settingsView(t: Messages, settings: GuildSettings, notice?: string): View {
-  const fields = EDITABLE_SETTINGS.map(([key, label]) => ({ name: t.admin.settingNames[label], value: describeSetting(t, key, settings), inline: true }));
-  return { content: notice ?? '', embeds: [{ title: t.admin.settingsTitle, color: ADMIN_COLOR, fields }], components: [] };
+  const lines = EDITABLE_SETTINGS.map(([key, label]) => line(t.admin.settingNames[label], describeSetting(t, key, settings)));
+  return screen({ accent: ADMIN_COLOR, title: t.admin.settingsTitle, info: notice, body: [text(lines.join('\n'))] });
 }

@@ -1,5 +1,4 @@
 import type { CommunityOff } from '../../src/services/community.js';
-import type { APIEmbedField } from 'discord.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
 import { clip, plain } from '../../src/discord/text.js';
@@ -10,6 +9,8 @@ import { BOT_VERSION } from '../../src/version.js';
 import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import type { PaymentWatchStatus } from '../../src/services/payment-watch/watcher.js';
 import { ADMIN_COLOR } from './colors.js';
+import { fact, line } from './parts.js';
+import { screen, separator, text } from '../../src/discord/views/display.js';
 import { issuesOf, rewardsStatusText } from './rewards.js';
 
 /**
@@ -75,6 +76,10 @@ export interface StatusFacts {
   feed?: string;
 }
 
+/**
+ * The status as parts: what the shop sells from and whether the store answers it first, then the
+ * bot's own facts in one block, then each feature with something to say (rewards, community, feed).
+ */
 export function statusView(t: Messages, facts: StatusFacts): View {
   const a = t.admin;
   const license = !facts.license
@@ -90,7 +95,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
           : facts.license.source === 'guild'
             ? a.statusLicenseGuild(facts.license.fingerprint)
             : a.statusLicenseDefault(facts.license.fingerprint);
-  const fields: APIEmbedField[] = [{ name: a.statusLicense, value: license }];
+  const shop: string[] = [fact(a.statusLicense, license)];
   if (facts.store) {
     const store =
       facts.store.kind === 'ok'
@@ -100,29 +105,30 @@ export function statusView(t: Messages, facts: StatusFacts): View {
             ? a.status402
             : a.status401
           : a.statusUnreachable(clip(plain(facts.store.message), 200));
-    fields.push({ name: a.statusStore, value: store });
+    shop.push(fact(a.statusStore, store));
   }
-  if (facts.payments) fields.push({ name: a.statusPayments, value: paymentsLine(t, facts.payments) });
-  fields.push(
-    {
-      name: a.statusCache,
-      value: facts.cacheAgeMs === undefined ? a.statusCacheEmpty : a.statusCacheAge(Math.floor(facts.cacheAgeMs / 60_000)),
-      inline: true,
-    },
-    { name: a.statusStorage, value: facts.storage, inline: true },
-    { name: a.statusVersion, value: facts.version, inline: true },
-    { name: a.statusLatency, value: a.statusLatencyValue(facts.latencyMs), inline: true },
-  );
-  if (facts.rewards) fields.push({ name: t.rewards.title, value: facts.rewards });
+  if (facts.payments) shop.push(fact(a.statusPayments, paymentsLine(t, facts.payments)));
+  const bot = [
+    line(a.statusCache, facts.cacheAgeMs === undefined ? a.statusCacheEmpty : a.statusCacheAge(Math.floor(facts.cacheAgeMs / 60_000))),
+    line(a.statusStorage, facts.storage),
+    line(a.statusVersion, facts.version),
+    line(a.statusLatency, a.statusLatencyValue(facts.latencyMs)),
+  ].join('\n');
+  const features: string[] = [];
+  if (facts.rewards) features.push(fact(t.rewards.title, facts.rewards));
   const off = facts.community ?? [];
   const first = off[0];
   if (first) {
     const endpoints = off.map((entry) => `\`${entry.endpoint}\``).join(', ');
     const message = first.message ? clip(plain(first.message), 200) : undefined;
-    fields.push({ name: t.community.statusLabel, value: t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R')) });
+    features.push(fact(t.community.statusLabel, t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R'))));
   }
-  if (facts.feed) fields.push({ name: t.feed.statusTitle, value: facts.feed });
-  return { content: '', embeds: [{ title: a.statusTitle, color: ADMIN_COLOR, fields }], components: [] };
+  if (facts.feed) features.push(fact(t.feed.statusTitle, facts.feed));
+  return screen({
+    accent: ADMIN_COLOR,
+    title: a.statusTitle,
+    body: [...shop.map(text), separator(), text(bot), ...(features.length > 0 ? [separator(), ...features.map(text)] : [])],
+  });
 }
 
 function paymentsLine(t: Messages, payments: NonNullable<StatusFacts['payments']>): string {

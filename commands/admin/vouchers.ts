@@ -2,13 +2,13 @@ import type { CommandInteraction } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
-import { clip, LIMITS, plain } from '../../src/discord/text.js';
+import { plain } from '../../src/discord/text.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { offerReader } from '../../src/services/catalog.js';
 import { findRewardItem, type RewardItem } from '../../src/services/rewards.js';
 import { ADMIN_COLOR } from './colors.js';
 import { shopAdminNames } from './names.js';
-import { textView } from '../../src/discord/views/display.js';
+import { screen, text, textView } from '../../src/discord/views/display.js';
 
 /**
  * /shop-admin vouchers generate product: variant: quantity: the store generates voucher codes for a
@@ -48,12 +48,12 @@ function itemText(t: Messages, item: RewardItem): string {
 
 /** The codes, one a line in a code block (copied whole with one click); shown to the admin who asked only. */
 export function generatedView(t: Messages, item: string, codes: readonly string[]): View {
-  if (codes.length === 0) return { content: t.vouchers.generatedNone, embeds: [], components: [] };
+  if (codes.length === 0) return textView(t.vouchers.generatedNone);
   // A backtick in a code would end the block early: codes are letters and digits, but never trust that.
   const block = ['```', ...codes.map((code) => code.replace(/`/g, "'")), '```'].join('\n');
-  return {
-    content: '',
-    embeds: [{ title: t.vouchers.generatedTitle(codes.length), description: clip(`${t.vouchers.generated(item)}\n${block}`, LIMITS.embedDescription), color: ADMIN_COLOR }],
-    components: [],
-  };
+  return screen({
+    accent: ADMIN_COLOR,
+    title: t.vouchers.generatedTitle(codes.length),
+    body: [text(t.vouchers.generated(item)), text(block)],
+  });
 }

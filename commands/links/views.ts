@@ -1,12 +1,11 @@
-import type { APIEmbed } from 'discord.js';
 import type { View } from '../../src/discord/respond.js';
 import { LIMITS, clip, plain } from '../../src/discord/text.js';
 import { pagerRow, type Page } from '../../src/discord/views/components.js';
+import { container, displayView, screen, separator, small, text } from '../../src/discord/views/display.js';
 import type { Withdrawal } from '../../src/discord/payment-links/delivery.js';
 import {
   agoText,
   discordTime,
-  fieldBudget,
   itemLines,
   itemsSummary,
   LINK_COLORS,
@@ -34,43 +33,53 @@ export interface MemberLinksInput {
   now: number;
 }
 
+const DEMO_ROOM = 100;
+
 /** A member's links for a moderator: newest first, one page of ten, each with its state and its link. */
 export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const member = `<@${input.memberId}>`;
   if (input.total === 0) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
-  const description = `${t.links.intro(member, input.total)}\n\n*${t.links.whatBotKnows}*`;
-  const footer = t.common.page(input.page + 1, input.pages);
-  const budget = fieldBudget([t.links.title, description, footer], input.links.length);
-  const fields = input.links.map((link) => linkField(t, link, { ...input, budget, audience: 'moderator' }));
+  const intro = t.links.intro(member, input.total);
+  const subtitle = input.pages > 1 ? t.common.page(input.page + 1, input.pages) : undefined;
+  const note = t.links.whatBotKnows;
+  // Each link's part gets an equal share of Discord's 4000 characters, less the rest of the screen,
+  // the heading markers, and room for a demo guild's DEMO line.
+  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0) + DEMO_ROOM;
+  const budget = Math.floor((LIMITS.displayText - fixed) / Math.max(1, input.links.length)) - 8;
+  const parts = input.links.map((link) => linkText(linkField(t, link, { ...input, budget, audience: 'moderator' })));
   const page: Page<PaymentLink> = { items: input.links, page: input.page, pages: input.pages, offset: input.page * LINKS_PAGE_SIZE };
-  const pager = pagerRow(t, page, (to) => linksRoutes.memberPage.build(input.owner, { member: input.memberId, page: to }));
-  return {
-    content: '',
-    embeds: [{ title: t.links.title, description, color: LINK_COLORS.list, fields, footer: { text: footer } }],
-    components: pager ? [pager] : [],
-  };
+  return screen({
+    accent: LINK_COLORS.list,
+    title: t.links.title,
+    subtitle,
+    body: [text(intro), ...parts.flatMap((part) => [separator({ divider: false }), text(part)]), separator(), small(note)],
+    controls: [pagerRow(t, page, (to) => linksRoutes.memberPage.build(input.owner, { member: input.memberId, page: to }))],
+  });
+}
+
+/** One link as a part of its own: its reference and state as a heading, the details under it. */
+function linkText(link: { name: string; value: string }): string {
+  return `### ${link.name}\n${link.value}`;
 }
 
 /** The answer to "did the bot issue this URL?": who, for which nick and when, or a plain warning. */
 export function verifyView(t: Messages, link: PaymentLink | undefined, lifetimeHours: number, now: number): View {
   if (!link) {
-    return sentence(`⚠️ ${t.links.notIssued}\n\n${t.links.exactMatchNote}`, LINK_COLORS.warning, t.links.notIssuedTitle);
+    return screen({ accent: LINK_COLORS.warning, title: t.links.notIssuedTitle, warning: t.links.notIssued, body: [text(t.links.exactMatchNote)] });
   }
   const state = linkState(link, lifetimeHours, now);
-  const description = [
-    `✅ ${t.links.verified(`<@${link.userId}>`, plain(link.nick), discordTime(link.createdAt, 'f'), discordTime(link.createdAt, 'R'))}`,
-    '',
-    `${STATE_ICONS[state]} **${t.links.state[state]}**: ${stateLine(t, link, state, lifetimeHours, 'moderator')}`,
-    ...paymentLines(t, link, state, 'moderator'),
-    clip(itemLines(t, link).join('\n'), 1500),
-    '',
-    `*${t.links.whatBotKnows}*`,
-  ].join('\n');
-  return {
-    content: '',
-    embeds: [{ title: t.links.verifiedTitle, description, color: LINK_COLORS.genuine, footer: { text: t.links.verifiedReference(link.id) } }],
-    components: [],
-  };
+  return screen({
+    accent: LINK_COLORS.genuine,
+    title: t.links.verifiedTitle,
+    subtitle: t.links.verifiedReference(link.id),
+    body: [
+      text(`✅ ${t.links.verified(`<@${link.userId}>`, plain(link.nick), discordTime(link.createdAt, 'f'), discordTime(link.createdAt, 'R'))}`),
+      text([`${STATE_ICONS[state]} **${t.links.state[state]}**: ${stateLine(t, link, state, lifetimeHours, 'moderator')}`, ...paymentLines(t, link, state, 'moderator')].join('\n')),
+      text(clip(itemLines(t, link).join('\n'), 1500)),
+      separator(),
+      small(t.links.whatBotKnows),
+    ],
+  });
 }
 
 /** The moderator's confirmation, saying what happened to each copy of the link the member had. */
@@ -83,15 +92,16 @@ export function revokedView(t: Messages, link: PaymentLink, withdrawal: Withdraw
         ? [`⚠️ ${withdrawal.dm === 'none' ? t.links.shownInReply : t.links.replyNotEdited}`]
         : []),
   ];
-  const text = [t.links.revoked(link.id, `<@${link.userId}>`, plain(link.nick)), ...copies, `*${t.links.shopMayAccept}*`].join('\n\n');
-  return sentence(text, LINK_COLORS.withdrawn);
+  return screen({
+    accent: LINK_COLORS.withdrawn,
+    title: t.log.linkRevokedTitle,
+    body: [text(t.links.revoked(link.id, `<@${link.userId}>`, plain(link.nick))), ...copies.map(text), small(t.links.shopMayAccept)],
+  });
 }
 
-/** A moderator-facing sentence in an embed: mentions in embeds never notify anyone. */
-export function sentence(text: string, color: number = LINK_COLORS.list, title?: string): View {
-  const embed: APIEmbed = { description: clip(text, LIMITS.embedDescription), color };
-  if (title) embed.title = title;
-  return { content: '', embeds: [embed], components: [] };
+/** A moderator-facing sentence (a refusal, an empty list): a container in the answer's colour, under a heading when there is one. */
+export function sentence(line: string, color: number = LINK_COLORS.list, title?: string): View {
+  return title ? screen({ accent: color, title, body: [text(line)] }) : displayView([container([text(line)], color)]);
 }
 
 /** "ABCD1234 · Steve_123 · 2 × VIP 30 dni · 3 h ago": the items part gives way so the whole fits 100 characters. */

@@ -1,25 +1,29 @@
-import type { APIEmbed } from 'discord.js';
 import type { View } from '../../src/discord/respond.js';
 import { discordTime } from '../../src/discord/payment-links/link-text.js';
-import { clip, LIMITS, plain } from '../../src/discord/text.js';
+import { clip, plain } from '../../src/discord/text.js';
+import { heading, screen, separator, small, text } from '../../src/discord/views/display.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { BoardList, Purchase, Supporter, TopBoard } from '../../src/services/community.js';
 
 const TOP_COLOR = 0xf59f00;
+/** Each list's share of Discord's 4000 characters, leaving room for the headings and a demo guild's DEMO line. */
+const LIST_CHARS = 1_700;
 
 /** /shop-top: the server's top supporters (purchase counts only, never amounts) and its latest purchases (never method or amount). */
 export function topView(t: Messages, board: TopBoard): View {
   const c = t.community;
-  const embed: APIEmbed = {
-    title: clip(c.topTitle(plain(board.server.name)), LIMITS.embedTitle),
-    color: TOP_COLOR,
-    fields: [
-      { name: c.supportersTitle, value: clip(listText(t, board.supporters, (row, index) => supporterLine(t, row, index)), LIMITS.fieldValue) },
-      { name: c.latestTitle, value: clip(listText(t, board.purchases, (row) => purchaseLine(t, row)), LIMITS.fieldValue) },
+  return screen({
+    accent: TOP_COLOR,
+    title: c.topTitle(plain(clip(board.server.name, 100))),
+    body: [
+      heading(c.supportersTitle, 3),
+      text(clip(listText(t, board.supporters, (row, index) => supporterLine(t, row, index)), LIST_CHARS)),
+      separator(),
+      heading(c.latestTitle, 3),
+      text(clip(listText(t, board.purchases, (row) => purchaseLine(t, row)), LIST_CHARS)),
+      small(c.topFooter),
     ],
-    footer: { text: c.topFooter },
-  };
-  return { content: '', embeds: [embed], components: [] };
+  });
 }
 
 function listText<T>(t: Messages, list: BoardList<T>, line: (row: T, index: number) => string): string {

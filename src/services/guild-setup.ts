@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { SETTING_BOUNDS, type GuildLicense, type GuildSettings, type GuildSettingsRepository } from '../storage/guild-settings.js';
+import { SETTING_BOUNDS, type GuildLicense, type GuildSettings, type GuildSettingsRepository, type PanelRecord } from '../storage/guild-settings.js';
 import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
 
 /**
@@ -50,7 +50,7 @@ export class GuildSetup {
   }
 
   /** The panel just posted, so posting it again replaces this one. */
-  async rememberPanel(guildId: string, panel: { channelId: string; messageId: string }): Promise<void> {
+  async rememberPanel(guildId: string, panel: PanelRecord): Promise<void> {
     await this.settings.update(guildId, (settings) => ({ ...settings, panel }));
   }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Coordination } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
 import type { Server } from '../spaceis/schemas.js';
-import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import type { GuildSettingsRepository, PanelRecord } from '../storage/guild-settings.js';
 import type { PanelGoalsRepository } from '../storage/panel-goals.js';
 import { goalsHash, type ServerGoals, type ShopCommunity } from './community.js';
 import { scheduleJob, type ScheduledJob } from './scheduled-job.js';
@@ -13,14 +13,18 @@ export const PANEL_REFRESH_MS = 5 * 60_000;
 /** How often the refresher looks at the panels (each one is read only when its 5 minutes are up). */
 export const PANEL_TICK_MS = 60_000;
 
-/** The Discord side: draws the panel again with these goals. `gone`: the panel message no longer exists. */
+/**
+ * The Discord side: draws the panel again with these goals. `gone`: the panel message no longer
+ * exists. A classic panel (posted before display components, its record without `display`) is
+ * not edited but `replaced`: a new panel in its channel, the old message deleted.
+ */
 export type PanelEditor = (edit: {
   guildId: string;
-  panel: { channelId: string; messageId: string };
+  panel: PanelRecord;
   servers: Server[];
   goals: ServerGoals[];
   demo: boolean;
-}) => Promise<'edited' | 'gone' | 'failed'>;
+}) => Promise<'edited' | 'gone' | 'failed' | { replaced: PanelRecord }>;
 
 /**
  * Keeps each guild's shop panel's goals current (docs: README, "Panel"): every minute it looks at
@@ -82,12 +86,19 @@ export class PanelRefresher {
     if (goals === undefined) return;
     const hash = goalsHash(goals);
     const now = clock.now();
-    if (last && last.hash === hash) {
+    const panel = guild.panel;
+    // A classic panel is replaced even when its goals did not change: it is drawn the old way.
+    if (last && last.hash === hash && panel.display) {
       await state.set(guildId, { ...last, checkedAt: now });
       return;
     }
-    const outcome = await edit({ guildId, panel: guild.panel, servers, goals, demo: shop.source === 'demo' });
+    const outcome = await edit({ guildId, panel, servers, goals, demo: shop.source === 'demo' });
     if (outcome === 'failed') return;
+    if (typeof outcome === 'object') {
+      // Unless an admin posted another panel meanwhile: theirs is the one kept.
+      await settings.update(guildId, (current) => (current.panel?.messageId === panel.messageId ? { ...current, panel: outcome.replaced } : current));
+      this.options.logger.info({ guild: guildId, channel: outcome.replaced.channelId, message: outcome.replaced.messageId }, 'classic shop panel replaced by a display one');
+    }
     await state.set(guildId, { hash, shownAt: now, checkedAt: now });
   }
 }

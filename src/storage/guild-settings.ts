@@ -55,8 +55,12 @@ const guildSettingsSchema = z.object({
     .default(SETTING_BOUNDS.checkoutCooldownSeconds.default),
   /** Language of what the bot posts in channels (log, panel); null = the guild's preferred locale. */
   locale: z.enum(['en', 'pl']).nullable().default(null),
-  /** The shop panel, so re-posting it replaces the old one. */
-  panel: z.object({ channelId: snowflake, messageId: snowflake }).nullable().default(null),
+  /**
+   * The shop panel, so re-posting it replaces the old one. `display`: drawn with display components
+   * (set when posted since they came). A panel without it is a classic message, which the refresher
+   * replaces with a new one rather than edits (src/services/panel-refresh.ts).
+   */
+  panel: z.object({ channelId: snowflake, messageId: snowflake, display: z.literal(true).optional() }).nullable().default(null),
   /**
    * The purchase feed's channel (src/services/purchase-feed.ts); null = off. `since`: when it was
    * switched on (nothing made earlier is posted); `refused`: the channel refused the bot, so the
@@ -72,6 +76,7 @@ const guildSettingsSchema = z.object({
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;
 export type GuildLicense = z.infer<typeof guildLicenseSchema>;
+export type PanelRecord = NonNullable<GuildSettings['panel']>;
 
 export const DEFAULT_GUILD_SETTINGS: GuildSettings = guildSettingsSchema.parse({});
 

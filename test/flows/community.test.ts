@@ -1,4 +1,7 @@
-import { PermissionFlagsBits } from 'discord.js';
+import { ButtonStyle, PermissionFlagsBits, type SendableChannels } from 'discord.js';
+import { cartRoutes } from '../../commands/cart/routes.js';
+import { shopRoutes } from '../../commands/shop/routes.js';
+import { button, row } from '../../src/discord/views/components.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
@@ -7,7 +10,7 @@ import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findVariant } from '../fakes/spaceis/fixtures.js';
 import { Member } from '../support/buyer.js';
 import { LICENSE_KEY, useHarness, type Harness } from '../support/harness.js';
-import { textOf } from '../support/ui.js';
+import { buttonLabels, isDisplay, textOf, theSelect } from '../support/ui.js';
 
 /**
  * Issue 23, goals and top supporters: the panel's goals as bars, refreshed in place only when they
@@ -98,7 +101,7 @@ describe('goals on the shop panel', () => {
     expect(panelEdits(h, panel.id)).toBe(2);
     expect(textOf(h.discord.message(channelId, panel.id)!)).toContain(`▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}`);
     // The buttons are still the panel's.
-    expect(h.discord.message(channelId, panel.id)!.components).toHaveLength(1);
+    expect(buttonLabels(h.discord.message(channelId, panel.id)!)).toEqual([en.panel.openShop, en.panel.myCart]);
   });
 
   it('keeps the panel as it is when the goals cannot be read, and a restart does not edit it again', async () => {
@@ -112,6 +115,62 @@ describe('goals on the shop panel', () => {
     h.clock.advance(PANEL_REFRESH_MS);
     await h.bot.services.panels.tick();
     expect(panelEdits(h, panel.id)).toBe(edits);
+  });
+});
+
+describe('a shop panel posted before display components', () => {
+  const h = useHarness();
+
+  /** The panel as the bot posted it before display components: an embed and the two buttons, its record without the marker. */
+  async function postClassicPanel(channelId: string): Promise<string> {
+    const channel = (await h.bot.client.channels.fetch(channelId)) as SendableChannels;
+    const old = await channel.send({
+      embeds: [{ title: en.panel.title('Test'), description: en.panel.description, fields: [{ name: en.panel.servers, value: '• Survival\n• SkyBlock' }] }],
+      components: [row(button(shopRoutes.openFromPanel.build(undefined, {}), en.panel.openShop, ButtonStyle.Success), button(cartRoutes.openFromPanel.build(undefined, {}), en.panel.myCart, ButtonStyle.Primary))],
+    });
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { panel: { channelId, messageId: old.id } });
+    return old.id;
+  }
+
+  it('is replaced by a new panel in its channel, the old message deleted, and the record pointing to the new one', async () => {
+    const guildId = h.discord.defaultGuildId;
+    const channelId = h.discord.addChannel(guildId, { name: 'old-shop' });
+    const oldId = await postClassicPanel(channelId);
+    expect(isDisplay(h.discord.message(channelId, oldId)!)).toBe(false);
+
+    await h.bot.services.panels.tick();
+
+    expect(h.discord.wasDeleted(oldId)).toBe(true);
+    const [panel, ...others] = h.discord.messagesIn(channelId);
+    expect(others).toHaveLength(0);
+    expect(panel!.id).not.toBe(oldId);
+    expect(isDisplay(panel!)).toBe(true);
+    expect(textOf(panel!)).toContain(`## ${en.panel.title('Test Guild')}`);
+    expect(textOf(panel!)).toContain('**Survival**');
+    expect(buttonLabels(panel!)).toEqual([en.panel.openShop, en.panel.myCart]);
+    expect((await h.bot.services.storage.guildSettings.get(guildId)).panel).toEqual({ channelId, messageId: panel!.id, display: true });
+
+    // The new panel works, and from now on it is edited in place.
+    expect(theSelect((await new Member(h).press(en.panel.openShop, panel!)).message!).placeholder).toBe(en.shop.chooseServerPlaceholder);
+    h.store.goals.set(serverIds(h).survival, [{ id: 1, name: 'Nowa mapa', percentage: 30, formattedText: '150 / 500 zł' }]);
+    h.clock.advance(PANEL_REFRESH_MS);
+    await h.bot.services.panels.tick();
+    // (The member's own menu is an ephemeral reply in that channel, not a post.)
+    expect(h.discord.messagesIn(channelId).filter((message) => !(message.flags & 64)).map((message) => message.id)).toEqual([panel!.id]);
+    expect(panelEdits(h, panel!.id)).toBe(1);
+    expect(textOf(h.discord.message(channelId, panel!.id)!)).toContain('**Nowa mapa**\n▰▰▰▱▱▱▱▱▱▱ 30 %');
+  });
+
+  it('is not brought back when an admin deleted it', async () => {
+    const guildId = h.discord.defaultGuildId;
+    const channelId = h.discord.addChannel(guildId, { name: 'deleted-shop' });
+    const oldId = await postClassicPanel(channelId);
+    const channel = (await h.bot.client.channels.fetch(channelId)) as SendableChannels;
+    await channel.messages.delete(oldId);
+
+    h.clock.advance(PANEL_REFRESH_MS);
+    await h.bot.services.panels.tick();
+    expect(h.discord.messagesIn(channelId)).toHaveLength(0);
   });
 });
 

@@ -9,7 +9,7 @@ import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
 import { freePort } from '../support/sockets.js';
-import { button, buttonLabels, option, optionLabels, textOf } from '../support/ui.js';
+import { button, buttonLabels, isDisplay, option, optionLabels, textOf } from '../support/ui.js';
 
 const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
 const ADMIN = MEMBER | PermissionFlagsBits.ManageGuild;
@@ -19,10 +19,9 @@ const COOLDOWN_MS = 30_000;
 /** What a demo guild's every message must say, in English. */
 function expectDemo(message: FakeMessage | undefined, banner = en.demo.banner): void {
   expect(message, 'a message').toBeDefined();
-  // The banner is the message's first line: a small text line above the screen (`-# …`), or the
-  // first line of the text of a message sent before display components.
-  const first = message!.text.split('\n')[0]!;
-  expect(first === banner || first === `-# ${banner}`, `"${message!.text.slice(0, 80)}" starts with the DEMO banner`).toBe(true);
+  // Above a display message's container as a small line; the first line of a classic one.
+  const first = isDisplay(message!) ? `-# ${banner}` : banner;
+  expect(message!.text.startsWith(first), `"${message!.text.slice(0, 80)}" starts with the DEMO banner`).toBe(true);
 }
 
 describe('the demo shop (/shop-admin license demo)', () => {

@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
+import { DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS, type FakeMessage } from '../fakes/discord/fake-discord.js';
 import { Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
 import { linkSteps } from '../support/links.js';
@@ -11,6 +11,11 @@ import type { PaymentLink } from '../../src/storage/payment-links.js';
 
 const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
 const DAY = 86_400_000;
+
+/** The line above a screen's heading: what just changed (ℹ️) or went wrong (⚠️). */
+function noticeOf(message: FakeMessage): string {
+  return textOf(message).split('\n')[0]!;
+}
 
 describe('/shop-admin rewards: roles for buyers', () => {
   const h = useHarness();
@@ -59,7 +64,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
 
   const changesFor = (userId: string) => h.discord.roleChanges.filter((change) => change.userId === userId);
   const logPosts = () => h.discord.messagesIn(logChannel).map(textOf);
-  const failurePosts = () => logPosts().filter((post) => post.startsWith(en.log.roleGrantFailedTitle));
+  const failurePosts = () => logPosts().filter((post) => post.startsWith(`## ${en.log.roleGrantFailedTitle}\n`));
   const counter = async (name: 'rolesGranted' | 'rolesRemoved') => (await h.bot.services.metrics[name].get()).values[0]?.value ?? 0;
 
   it('adds a role for a variant and one for a product, suggested from the offer, and lists them', async () => {
@@ -73,13 +78,13 @@ describe('/shop-admin rewards: roles for buyers', () => {
 
     const added = await admin.sub('shop-admin', 'rewards add', { product: vip, variant: thirty, role: vipRole, days: 30 });
     expect(added.ephemeral).toBe(true);
-    expect(added.message!.text).toBe(`Saved: buyers of **VIP** — 30 dni (Survival) get <@&${vipRole}> for 30 days.`);
+    expect(noticeOf(added.message!)).toBe(`ℹ️ Saved: buyers of **VIP** — 30 dni (Survival) get <@&${vipRole}> for 30 days.`);
     expect(textOf(added.message!)).toContain(`• **VIP** — 30 dni (Survival) → <@&${vipRole}>, for 30 days`);
     expect(textOf(added.message!)).toContain(en.rewards.footer);
 
     const sky = await valueOf(admin, 'add', { name: 'product', value: 'wyspy' }, 'VIP Wyspy · Rangi · SkyBlock');
     const forGood = await admin.sub('shop-admin', 'rewards add', { product: sky, role: goldRole });
-    expect(forGood.message!.text).toBe(`Saved: buyers of **VIP Wyspy**, any variant (SkyBlock) get <@&${goldRole}> for good.`);
+    expect(noticeOf(forGood.message!)).toBe(`ℹ️ Saved: buyers of **VIP Wyspy**, any variant (SkyBlock) get <@&${goldRole}> for good.`);
 
     const listed = await admin.sub('shop-admin', 'rewards list');
     expect(textOf(listed.message!).split('\n').filter((line) => line.startsWith('•'))).toEqual([
@@ -91,7 +96,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
 
     // The same item and role again changes its days instead of adding a second reward.
     const changed = await admin.sub('shop-admin', 'rewards add', { product: vip, variant: thirty, role: vipRole, days: 7 });
-    expect(changed.message!.text).toBe(`Changed: buyers of **VIP** — 30 dni (Survival) now get <@&${vipRole}> for 7 days (before: for 30 days).`);
+    expect(noticeOf(changed.message!)).toBe(`ℹ️ Changed: buyers of **VIP** — 30 dni (Survival) now get <@&${vipRole}> for 7 days (before: for 30 days).`);
     await admin.sub('shop-admin', 'rewards add', { product: vip, variant: thirty, role: vipRole, days: 30 });
     expect(await storedRewards()).toHaveLength(2);
   });
@@ -130,7 +135,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
     const vip = await valueOf(polish, 'add', { name: 'product', value: 'vip' }, 'VIP · Rangi · Survival');
     const forever = await valueOf(polish, 'add', { name: 'variant', value: 'zawsze' }, 'Na zawsze', { product: vip });
     const added = await polish.sub('shop-admin', 'rewards add', { product: vip, variant: forever, role: goldRole });
-    expect(added.message!.text).toBe(`Zapisano: kto kupi **VIP** — Na zawsze (Survival), dostanie <@&${goldRole}> na stałe.`);
+    expect(noticeOf(added.message!)).toBe(`ℹ️ Zapisano: kto kupi **VIP** — Na zawsze (Survival), dostanie <@&${goldRole}> na stałe.`);
     const listed = await polish.sub('shop-admin', 'rewards list');
     expect(textOf(listed.message!)).toContain(pl.rewards.title);
     expect(textOf(listed.message!)).toContain(`• **VIP** — 30 dni (Survival) → <@&${vipRole}>, na 30 dni`);
@@ -138,11 +143,11 @@ describe('/shop-admin rewards: roles for buyers', () => {
     const choices = await suggest(polish, 'remove', { name: 'reward', value: 'zawsze' });
     expect(choices.map((choice) => choice.name)).toEqual(['VIP — Na zawsze → @Gold, na stałe']);
     const removed = await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) });
-    expect(removed.message!.text).toBe(
-      `Usunięto: kto kupi **VIP** — Na zawsze (Survival), nie dostanie już <@&${goldRole}>. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
+    expect(noticeOf(removed.message!)).toBe(
+      `ℹ️ Usunięto: kto kupi **VIP** — Na zawsze (Survival), nie dostanie już <@&${goldRole}>. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
     );
     expect(await storedRewards()).toHaveLength(2);
-    expect((await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) })).message!.text).toBe(pl.rewards.unknown);
+    expect(noticeOf((await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) })).message!)).toBe(`⚠️ ${pl.rewards.unknown}`);
 
     // The command itself is localized.
     const definition = (h.discord.registeredCommands() as { name: string }[]).find((command) => command.name === 'shop-admin') as unknown as { options: { name: string; name_localizations?: { pl?: string }; options?: { name: string; name_localizations?: { pl?: string } }[] }[] };
@@ -228,7 +233,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
     await paid(issued.id);
     await paid(issued.id);
     expect(failurePosts()).toEqual([
-      `${en.log.roleGrantFailedTitle}\nThe bot couldn't give <@&${vipRole}> to <@${leaver.user.id}> for paid link ${issued.id}. The member is no longer on the server. It won't try again for this payment: once that is fixed, give the role by hand.`,
+      `## ${en.log.roleGrantFailedTitle}\nThe bot couldn't give <@&${vipRole}> to <@${leaver.user.id}> for paid link ${issued.id}. The member is no longer on the server. It won't try again for this payment: once that is fixed, give the role by hand.`,
     ]);
     expect(changesFor(leaver.user.id)).toEqual([]);
 
@@ -254,10 +259,10 @@ describe('/shop-admin rewards: roles for buyers', () => {
     // /shop-admin status names the reward whose role the bot can no longer give.
     const status = await admin.sub('shop-admin', 'status');
     expect(textOf(status.message!)).toContain(
-      `${en.rewards.title}\n⚠ **VIP** — 30 dni (Survival) → <@&${vipRole}>: <@&${vipRole}> is not below the bot's highest role`,
+      `**${en.rewards.title}**\n⚠ **VIP** — 30 dni (Survival) → <@&${vipRole}>: <@&${vipRole}> is not below the bot's highest role`,
     );
     h.discord.moveRole(guildId, vipRole, 1);
     const fixed = await admin.sub('shop-admin', 'status');
-    expect(textOf(fixed.message!)).toContain(`${en.rewards.title}\n${en.rewards.statusOk(2)}`);
+    expect(textOf(fixed.message!)).toContain(`**${en.rewards.title}**\n${en.rewards.statusOk(2)}`);
   });
 });

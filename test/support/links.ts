@@ -1,4 +1,4 @@
-import { PermissionFlagsBits } from 'discord.js';
+import { ComponentType, PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_MEMBER_PERMISSIONS, type DispatchOptions, type FakeMessage, type InteractionOutcome } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, VIP_30 } from './buyer.js';
 import type { Harness } from './harness.js';
@@ -12,16 +12,39 @@ export interface Issued {
   createdAt: number;
 }
 
+/** One link as a list shows it: its heading (icon, reference, state) and what is written under it. */
 export interface Field {
   name: string;
   value: string;
+}
+
+/**
+ * The links a list shows, top to bottom. In display components each link is a text display that
+ * starts with a `###` heading (in a section too); a classic message (an embed) has them as fields.
+ */
+export function linkParts(message: FakeMessage): Field[] {
+  const fields = (message.embeds[0]?.fields ?? []) as Field[];
+  if (fields.length > 0) return fields;
+  const found: Field[] = [];
+  const visit = (components: unknown[]): void => {
+    for (const raw of components) {
+      const component = raw as { type?: number; content?: string; components?: unknown[] };
+      if (component.type === ComponentType.TextDisplay && component.content?.startsWith('### ')) {
+        const [heading = '', ...rest] = component.content.split('\n');
+        found.push({ name: heading.slice('### '.length), value: rest.join('\n') });
+      }
+      if (Array.isArray(component.components)) visit(component.components);
+    }
+  };
+  visit(message.components);
+  return found;
 }
 
 const MINUTE = 60_000;
 
 /** What the payment-link flows (moderators' /links, the buyer's My payment links) do over and over. */
 export function linkSteps(h: Harness) {
-  const fieldsOf = (message: FakeMessage): Field[] => (message.embeds[0]?.fields ?? []) as Field[];
+  const fieldsOf = linkParts;
   return {
     /** A member with Manage Messages server-wide. */
     moderator: (options: DispatchOptions = {}) =>

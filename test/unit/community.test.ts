@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { goalFields } from '../../commands/admin/panel.js';
+import { goalsText } from '../../commands/admin/panel.js';
 import { topView } from '../../commands/top/views.js';
+import type { View } from '../../src/discord/respond.js';
+import { textDisplays } from '../../src/discord/views/display.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { goalsHash, goalView, progressBar, shownPercentage, type ServerGoals } from '../../src/services/community.js';
@@ -59,11 +61,16 @@ describe('the goals hash', () => {
   });
 });
 
+/** The text under each `###` heading of a view (its lists), as a member reads them. */
+function listsOf(view: View): string[] {
+  const texts = textDisplays(view.components ?? []).map((display) => display.content);
+  return texts.flatMap((content, index) => (content.startsWith('### ') && texts[index + 1] !== undefined ? [texts[index + 1]!] : []));
+}
+
 describe('the views', () => {
   it('draw goals with names and the store\'s text as plain text', () => {
-    const [field] = goalFields(en, [{ serverId: 's', serverName: '**S**', goals: [{ name: '[x](https://evil.example)', percentage: 100, text: '@everyone', reached: true }] }]);
-    expect(field!.name).toBe('🎯 Goals · \\*\\*S\\*\\*');
-    expect(field!.value).toBe(`**\\[x\\](https\\://evil.example)**\n▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}\n\\@everyone`);
+    const shown = goalsText(en, { serverId: 's', serverName: '**S**', goals: [{ name: '[x](https://evil.example)', percentage: 100, text: '@everyone', reached: true }] });
+    expect(shown).toBe(`### 🎯 Goals · \\*\\*S\\*\\*\n\n**\\[x\\](https\\://evil.example)**\n▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}\n\\@everyone`);
   });
 
   it('/shop-top: counts, never amounts; a player for a hidden nick; what the shop does not publish', () => {
@@ -73,10 +80,10 @@ describe('the views', () => {
       supporters: { kind: 'ok', rows: [{ nick: 'Steve', purchases: 22 }, { nick: undefined, purchases: 5 }, { nick: 'Alex', purchases: undefined }, { nick: 'Ktoś', purchases: 1 }] },
       purchases: { kind: 'not-published' },
     });
-    const [supporters, latest] = view.embeds![0]!.fields!;
-    expect(supporters!.value).toBe('🥇 **Steve** · 22 zakupy\n🥈 **gracz** · 5 zakupów\n🥉 **Alex**\n4. **Ktoś** · 1 zakup');
-    expect(latest!.value).toBe(pl.community.notPublished);
+    const [supporters, latest] = listsOf(view);
+    expect(supporters).toBe('🥇 **Steve** · 22 zakupy\n🥈 **gracz** · 5 zakupów\n🥉 **Alex**\n4. **Ktoś** · 1 zakup');
+    expect(latest).toBe(pl.community.notPublished);
     const failed = topView(en, { server, supporters: { kind: 'failed' }, purchases: { kind: 'ok', rows: [{ product: undefined, variant: undefined, nick: 'A', at: undefined }] } });
-    expect(failed.embeds![0]!.fields!.map((field) => field.value)).toEqual([en.community.notNow, `• ${en.community.anItem} · A`]);
+    expect(listsOf(failed)).toEqual([en.community.notNow, `• ${en.community.anItem} · A`]);
   });
 });

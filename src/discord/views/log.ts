@@ -1,8 +1,8 @@
-import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import type { RoleProblem } from '../../services/rewards.js';
 import type { View } from '../respond.js';
-import { clip, LIMITS, plain } from '../text.js';
+import { clip, plain } from '../text.js';
+import { screen, small, text } from './display.js';
 
 /** What the bot reports in a guild's log channel. Never a payment URL, never a key. */
 export type LogEvent =
@@ -49,26 +49,43 @@ const COLORS = {
   'vouchers-generated': 0x7048e8,
 } as const;
 
+/**
+ * One post per event: a container in the event's colour with its heading, what happened, the items
+ * (links), and the link's reference as a small line. What is shown is chosen here, field by field:
+ * never a payment URL, a key or a buyer's e-mail.
+ */
 export function logEventView(t: Messages, event: LogEvent): View {
-  const embed: APIEmbed = { color: COLORS[event.kind], ...logEmbed(t, event) };
-  return { content: '', embeds: [embed], components: [] };
+  const post = logPost(t, event);
+  return screen({
+    accent: COLORS[event.kind],
+    title: post.title,
+    body: [text(post.description), ...(post.details ?? []).map(text), ...(post.reference ? [small(post.reference)] : [])],
+  });
 }
 
-function logEmbed(t: Messages, event: LogEvent): APIEmbed {
+interface LogPost {
+  title: string;
+  description: string;
+  /** Labelled parts under the description (items, the store's transaction). */
+  details?: string[];
+  reference?: string;
+}
+
+function logPost(t: Messages, event: LogEvent): LogPost {
   switch (event.kind) {
     case 'link-issued':
       return {
         title: t.log.linkIssuedTitle,
         description: t.log.linkIssued(`<@${event.userId}>`, plain(event.nick)),
-        fields: [itemsField(t, event.items)],
-        footer: { text: t.checkout.dmReference(event.linkId) },
+        details: [itemsText(t, event.items)],
+        reference: t.checkout.dmReference(event.linkId),
       };
     case 'link-paid':
       return {
         title: t.log.linkPaidTitle,
         description: t.log.linkPaid(`<@${event.userId}>`, plain(event.nick)),
-        fields: [itemsField(t, event.items), { name: t.payments.transaction, value: `\`${clip(event.transactionId, 100)}\`` }],
-        footer: { text: t.checkout.dmReference(event.linkId) },
+        details: [itemsText(t, event.items), `**${t.payments.transaction}**\n\`${clip(event.transactionId, 100).replace(/`/g, "'")}\``],
+        reference: t.checkout.dmReference(event.linkId),
       };
     case 'setting-changed':
       return {
@@ -107,9 +124,10 @@ function logEmbed(t: Messages, event: LogEvent): APIEmbed {
   }
 }
 
-function itemsField(t: Messages, items: { quantity: number; productName: string; variantName: string }[]): APIEmbedField {
-  return {
-    name: t.checkout.dmItems,
-    value: clip(items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`).join('\n'), LIMITS.fieldValue),
-  };
+/** The link's items under a label; a long list is shortened (the post's text has 4000 characters in all). */
+function itemsText(t: Messages, items: { quantity: number; productName: string; variantName: string }[]): string {
+  const lines = items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`);
+  return clip(`**${t.checkout.dmItems}**\n${lines.join('\n')}`, ITEMS_MAX);
 }
+
+const ITEMS_MAX = 3_000;

@@ -84,17 +84,17 @@ describe('when storage fails', () => {
     expect(refused.message!.text).toBe(STORAGE_DOWN);
 
     const status = textOf((await admin.sub('shop-admin', 'status')).message!);
-    expect(status).toContain('Storage\nsqlite: unavailable, nothing can be saved right now');
+    expect(status).toContain('**Storage:** sqlite: unavailable, nothing can be saved right now');
 
     h.storage.recover();
-    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('Checkout cooldown\n30 s');
+    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('**Checkout cooldown:** 30 s');
     h.clock.advance(1_000); // a storage check answers for a second
-    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain('Storage\nsqlite\n');
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain('**Storage:** sqlite\n');
   });
 
   it('settings that could not be read are never replaced by defaults, in memory or on disk', async () => {
     const menu = (await admin.sub('shop-admin', 'servers')).message!;
-    expect((await admin.choose('Survival', menu)).message!.text).toBe('/shop now offers: Survival.');
+    expect((await admin.choose('Survival', menu)).message!.text).toContain('ℹ️ /shop now offers: Survival.');
 
     // After a restart the guild's settings are read again; that read fails.
     h.storage.failReads = (key) => key.includes(':guild:');
@@ -108,7 +108,7 @@ describe('when storage fails', () => {
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
     const both = (await admin.sub('shop-admin', 'servers')).message!;
     expect(optionLabels(both)).toEqual(['Survival', 'SkyBlock']);
-    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('Checkout cooldown\n30 s');
+    expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toContain('**Checkout cooldown:** 30 s');
   });
 
   it('delivers a link whose record could not be written, and logs that once with its reference (never the URL)', async () => {

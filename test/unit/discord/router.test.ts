@@ -5,6 +5,7 @@ import {
   Events,
   InteractionResponseType,
   InteractionType,
+  MessageFlags,
   type ButtonInteraction,
   type Interaction,
   type ModalSubmitInteraction,
@@ -15,6 +16,7 @@ import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'v
 import type { BotServices } from '../../../src/bot-services.js';
 import { on, type Feature } from '../../../src/discord/feature.js';
 import { InteractionRouter } from '../../../src/discord/router.js';
+import { textDisplays } from '../../../src/discord/views/display.js';
 import { param, route } from '../../../src/discord/routes.js';
 import { en } from '../../../src/i18n/en.js';
 import { createLogger } from '../../../src/logger.js';
@@ -43,7 +45,7 @@ describe('the router hands each route what its kind of component carries', () =>
   /** What each handler received, by route name. */
   let received: Record<string, unknown[]>;
   /** The first answers sent to Discord (interaction callbacks). */
-  let callbacks: { type: number; data?: { content?: string } }[];
+  let callbacks: { type: number; data?: { flags?: number; components?: unknown[] } }[];
 
   beforeEach(() => {
     client = new Client({ intents: [] });
@@ -161,7 +163,13 @@ describe('the router hands each route what its kind of component carries', () =>
       }),
     );
   const refusals = async (name: string) => (await metrics.interactions.get()).values.find((value) => value.labels.name === name && value.labels.outcome === 'refused')?.value ?? 0;
-  const expiredAnswer = { type: InteractionResponseType.ChannelMessageWithSource, data: { content: en.common.expired, flags: 64 } };
+  /** A first answer as the member reads it: a new message, only for them, and its text. */
+  const answered = (callback: (typeof callbacks)[number]) => ({
+    type: callback.type,
+    ephemeral: ((callback.data?.flags ?? 0) & MessageFlags.Ephemeral) !== 0,
+    text: textDisplays(callback.data?.components ?? []).map((display) => display.content).join('\n'),
+  });
+  const expiredAnswer = { type: InteractionResponseType.ChannelMessageWithSource, ephemeral: true, text: en.common.expired };
 
   it('a select’s chosen value reaches its handler as `selected`, beside the parameters', async () => {
     await select(testRoutes.pick.build(USER_ID, { page: 3 }), ['b']);
@@ -181,7 +189,7 @@ describe('the router hands each route what its kind of component carries', () =>
 
   it('refuses a route’s id on another kind of component, or without what it must carry, as it refuses a tampered id', async () => {
     await press(`${testRoutes.pick.build(USER_ID, { page: 3 })}:x`); // a parameter too many: tampered
-    expect(callbacks).toEqual([expiredAnswer]);
+    expect(callbacks.map(answered)).toEqual([expiredAnswer]);
     const before = await refusals('test.pick');
 
     await press(testRoutes.pick.build(USER_ID, { page: 3 })); // a select's id on a button
@@ -192,7 +200,7 @@ describe('the router hands each route what its kind of component carries', () =>
     await select(testRoutes.form.build(USER_ID, { page: 7 }), ['a']); // a form's id on a select
 
     expect(received).toEqual({});
-    expect(callbacks).toEqual(Array.from({ length: 7 }, () => expiredAnswer));
+    expect(callbacks.map(answered)).toEqual(Array.from({ length: 7 }, () => expiredAnswer));
     expect(await refusals('test.pick')).toBe(before + 3);
     expect(await refusals('test.press')).toBe(1);
     expect(await refusals('test.form')).toBe(2);
