@@ -196,13 +196,13 @@ function walk(components: readonly unknown[], visit: (component: Record<string, 
 function fitText(components: readonly unknown[], budget: number): void {
   const displays = textDisplays(components);
   let total = textLength(components);
-  while (total > budget) {
+  while (total > budget && displays.length > 0) {
     const longest = displays.reduce((a, b) => (Array.from(b.content).length > Array.from(a.content).length ? b : a));
     const length = Array.from(longest.content).length;
-    const target = Math.max(1, length - (total - budget));
-    longest.content = clip(longest.content, target);
+    // Every text already down to one character: nothing is left to shorten.
+    if (length <= 1) break;
+    longest.content = clip(longest.content, Math.max(1, length - (total - budget)));
     total -= length - Array.from(longest.content).length;
-    if (target === 1) break;
   }
 }
 

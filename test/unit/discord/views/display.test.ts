@@ -62,3 +62,11 @@ describe('display components (views/display.ts)', () => {
     expect(countComponents(view.components!)).toBe(10);
   });
 });
+
+describe('fitting the text', () => {
+  it('goes on to the next longest text once the longest is cut down, until the whole fits', () => {
+    // Many texts of about the same length: cutting only one of them cannot make the whole fit.
+    const view = screen({ accent: 1, title: 'Shop', body: Array.from({ length: 20 }, () => section(['z'.repeat(400)])) });
+    expect(totalText(view.components!)).toBeLessThanOrEqual(4000);
+  });
+});
