@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkChoiceName, memberLinksView } from '../../../../commands/links/views.js';
 import { agoText, maskedLink } from '../../../../src/discord/payment-links/link-text.js';
+import { demoMarked } from '../../../../src/discord/views/demo-mark.js';
+import { countComponents, textDisplays, textLength } from '../../../../src/discord/views/display.js';
 import { en } from '../../../../src/i18n/en.js';
 import { pl } from '../../../../src/i18n/pl.js';
 import type { NewPaymentLink, PaymentLink } from '../../../../src/storage/payment-links.js';
@@ -38,20 +40,19 @@ describe('link texts', () => {
     expect(name.endsWith(' · 3 h ago')).toBe(true);
   });
 
-  it('keeps a page of ten links with long URLs and many items within Discord’s embed limits, never cutting a URL', () => {
+  it('keeps a page of ten links with long URLs and many items within Discord’s limits, never cutting a URL', () => {
     const url = `https://shop.example/pay?token=${'t'.repeat(300)}`;
     const links = Array.from({ length: 10 }, (_, index) =>
       record({ id: `LINK000${index}`, url, items: Array.from({ length: 20 }, () => item(99, 'Product with a long name', 'Variant with a long name')) }),
     );
-    const view = memberLinksView(en, { owner: '1', memberId: '2', links, page: 0, pages: 2, total: 12, lifetimeHours: 24, now: T0 });
-    const embed = view.embeds![0]!;
-    const fields = embed.fields ?? [];
-    const total = [embed.title, embed.description, embed.footer?.text, ...fields.flatMap((field) => [field.name, field.value])].join('').length;
-    expect(total).toBeLessThanOrEqual(6000);
-    for (const field of fields) {
-      expect(field.value.length).toBeLessThanOrEqual(1024);
+    const view = demoMarked(en, memberLinksView(en, { owner: '1', memberId: '2', links, page: 0, pages: 2, total: 12, lifetimeHours: 24, now: T0 }));
+    expect(countComponents(view.components!)).toBeLessThanOrEqual(40);
+    expect(textLength(view.components!)).toBeLessThanOrEqual(4000);
+    const parts = textDisplays(view.components!).filter((display) => display.content.startsWith('### '));
+    expect(parts).toHaveLength(10);
+    for (const part of parts) {
       // Either the whole URL or the pointer to /links verify: never a piece of it.
-      expect(field.value.includes(`(${url})`) || field.value.includes('/links verify')).toBe(true);
+      expect(part.content.includes(`(${url})`) || part.content.includes('/links verify')).toBe(true);
     }
   });
 });
