@@ -57,6 +57,9 @@ export function restMessage(view: View, mode: 'create' | 'edit', extraFlags = 0)
     flags: (view.flags ?? 0) | extraFlags,
     attachments: files.map((file, id) => ({ id, filename: file.name })),
     ...(mode === 'edit' ? { content: null, embeds: [] } : {}),
+    // Screens name roles, channels and members (settings, rewards, the log) to show them, never to
+    // ping them: text displays notify like content does.
+    allowed_mentions: { parse: [] },
   };
   return files.length > 0 ? { body, files: files.map((file) => ({ name: file.name, data: file.data, ...(file.contentType ? { contentType: file.contentType } : {}) })) } : { body };
 }

@@ -132,7 +132,7 @@ describe('two bot processes on one Redis', () => {
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
     const admin = new Member(world, { session: a, permissions: ADMIN });
     const menu = (await admin.sub('shop-admin', 'servers')).message!;
-    expect((await admin.choose('Survival', menu)).message!.text).toBe(en.admin.serversSaved('Survival'));
+    expect((await admin.choose('Survival', menu)).message!.text).toContain(en.admin.serversSaved('Survival'));
     // No clock moved: B dropped its copy on A's notice, not because it aged out.
     expect(optionLabels((await buyer.run('shop')).message!)).toEqual(['Rangi', 'Klucze', 'Monety', 'Usługi']);
   });

@@ -50,7 +50,7 @@ describe('display components (views/display.ts)', () => {
   });
 
   it('clears the legacy fields when it edits (a classic message becomes display components), and leaves a classic view as it is', () => {
-    expect(restMessage(textView('hi'), 'edit').body).toMatchObject({ content: null, embeds: [], flags: MessageFlags.IsComponentsV2 });
+    expect(restMessage(textView('hi'), 'edit').body).toMatchObject({ content: null, embeds: [], flags: MessageFlags.IsComponentsV2, allowed_mentions: { parse: [] } });
     expect(restMessage(textView('hi'), 'create').body).not.toHaveProperty('content');
     expect(restMessage({ content: 'old', embeds: [] }, 'edit').body).toEqual({ content: 'old', embeds: [] });
   });
