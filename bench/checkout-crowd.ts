@@ -4,6 +4,7 @@
  * Pay button: in their reply (when the DM would be slow) or in the DM. Timed from dispatch.
  */
 import type { FakeDiscord, FakeMessage } from '../test/fakes/discord/fake-discord.js';
+import { buttons } from '../test/support/ui.js';
 import { BenchMember, Recorder, type Pick } from './members.js';
 import { round, summarize, type Summary } from './stats.js';
 
@@ -23,9 +24,7 @@ export interface CheckoutCrowdResult {
 
 /** A usable Pay button: a link button labelled Pay (the reply's "Open DMs" shortcut is a link button too). */
 const hasPay = (message: FakeMessage | undefined): boolean =>
-  (message?.components ?? []).some((row: { components?: { style?: number; url?: string; label?: string }[] }) =>
-    (row.components ?? []).some((component) => component.style === 5 && typeof component.url === 'string' && component.label === 'Pay'),
-  );
+  message !== undefined && buttons(message).some((component) => component.style === 5 && typeof component.url === 'string' && component.label === 'Pay');
 
 /** Waits (bounded) until the bot has opened `count` DM channels since `from`, as members filling carts would give it time to. */
 async function dmChannelsOpened(discord: FakeDiscord, from: number, count: number, limitMs: number): Promise<number> {
