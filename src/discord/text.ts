@@ -25,6 +25,8 @@ export const LIMITS = {
 
 /** Shortens text to `max` characters (by code point, so emoji and Polish letters are never split). */
 export function clip(text: string, max: number): string {
+  // UTF-16 units are never fewer than code points: a text that short needs no counting.
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   const kept = chars.slice(0, Math.max(0, max - 1)).join('');

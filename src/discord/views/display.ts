@@ -146,9 +146,33 @@ export function textView(line: string): View {
  * characters, and the demo pictures the components point at attached.
  */
 export function displayView(components: APIMessageTopLevelComponent[]): View {
-  fitText(components, TEXT_BUDGET);
-  const files = attachedFiles(components);
+  // One walk over the tree for both jobs: every screen of every interaction passes here.
+  const displays: APITextDisplayComponent[] = [];
+  let attachments: Set<string> | undefined;
+  let units = 0;
+  walk(components, (component) => {
+    if (component.type === ComponentType.TextDisplay) {
+      const display = component as unknown as APITextDisplayComponent;
+      displays.push(display);
+      units += display.content.length;
+    } else if (component.type === ComponentType.Thumbnail || component.type === ComponentType.MediaGallery) {
+      for (const url of mediaUrls(component)) if (url.startsWith(ATTACHMENT)) (attachments ??= new Set()).add(url.slice(ATTACHMENT.length));
+    }
+  });
+  // UTF-16 units are never fewer than characters: under the budget in units, nothing to count or cut.
+  if (units > TEXT_BUDGET) fitText(displays, TEXT_BUDGET);
+  const files = attachments ? [...attachments].flatMap((name) => demoImageFile(name) ?? []) : [];
   return { flags: MessageFlags.IsComponentsV2, components, ...(files.length > 0 ? { files } : {}) };
+}
+
+const ATTACHMENT = 'attachment://';
+
+function mediaUrls(component: Record<string, unknown>): string[] {
+  const media = component.type === ComponentType.Thumbnail ? [component.media] : Array.isArray(component.items) ? component.items.map((item) => (item as { media?: unknown }).media) : [];
+  return media.flatMap((entry) => {
+    const url = (entry as { url?: unknown } | undefined)?.url;
+    return typeof url === 'string' ? [url] : [];
+  });
 }
 
 export function isDisplayView(view: View): boolean {
@@ -193,9 +217,8 @@ function walk(components: readonly unknown[], visit: (component: Record<string, 
  * descriptions and long carts can go past that: the longest text is shortened first, so a
  * heading or a price line is never the one cut.
  */
-function fitText(components: readonly unknown[], budget: number): void {
-  const displays = textDisplays(components);
-  let total = textLength(components);
+function fitText(displays: APITextDisplayComponent[], budget: number): void {
+  let total = displays.reduce((sum, display) => sum + Array.from(display.content).length, 0);
   while (total > budget && displays.length > 0) {
     const longest = displays.reduce((a, b) => (Array.from(b.content).length > Array.from(a.content).length ? b : a));
     const length = Array.from(longest.content).length;
@@ -206,17 +229,3 @@ function fitText(components: readonly unknown[], budget: number): void {
   }
 }
 
-function attachedFiles(components: readonly unknown[]): ViewFile[] {
-  const names = new Set<string>();
-  walk(components, (component) => {
-    const media = [component.media, ...(Array.isArray(component.items) ? component.items.map((item) => (item as { media?: unknown }).media) : [])];
-    for (const entry of media) {
-      const url = (entry as { url?: unknown } | undefined)?.url;
-      if (typeof url === 'string' && url.startsWith('attachment://')) names.add(url.slice('attachment://'.length));
-    }
-  });
-  return [...names].flatMap((name) => {
-    const file = demoImageFile(name);
-    return file ? [file] : [];
-  });
-}
