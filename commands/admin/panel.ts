@@ -141,13 +141,16 @@ function serverParts(servers: readonly Server[], budget: number): Part[] {
   for (const server of servers) {
     const name = `**${plain(clip(server.name, 80))}**`;
     const pictured = picture(server.imageUrl, server.name);
+    // A pictured server has room for its line from the store ("additional"), as /shop lists it.
+    const about = server.additional ? plain(clip(server.additional.replace(/\s+/g, ' ').trim(), 100)) : '';
+    const shown = about ? `${name}\n${about}` : name;
     // One component more is kept for a list of the servers after this one.
-    const fits = used + (listed.length > 0 ? 1 : 0) + 3 + 1 <= budget && chars + listed.join('\n').length + name.length < SERVERS_CHARS / 2;
+    const fits = used + (listed.length > 0 ? 1 : 0) + 3 + 1 <= budget && chars + listed.join('\n').length + shown.length < SERVERS_CHARS / 2;
     if (pictured && fits) {
       flush();
-      parts.push(section([name], pictured));
+      parts.push(section([shown], pictured));
       used += 3;
-      chars += name.length;
+      chars += shown.length;
     } else {
       listed.push(name);
     }
