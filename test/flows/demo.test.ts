@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { Server } from 'node:net';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { LICENSE_KEY, startHarness, type Harness } from '../support/harness.js';
 import { freePort } from '../support/sockets.js';
-import { button, buttonLabels, isDisplay, option, optionLabels, textOf } from '../support/ui.js';
+import { button, buttonLabels, isDisplay, option, optionLabels, picturesOf, textOf } from '../support/ui.js';
 
 const MEMBER = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands;
 const ADMIN = MEMBER | PermissionFlagsBits.ManageGuild;
@@ -22,6 +23,16 @@ function expectDemo(message: FakeMessage | undefined, banner = en.demo.banner): 
   // Above a display message's container as a small line; the first line of a classic one.
   const first = isDisplay(message!) ? `-# ${banner}` : banner;
   expect(message!.text.startsWith(first), `"${message!.text.slice(0, 80)}" starts with the DEMO banner`).toBe(true);
+}
+
+/**
+ * A message shows these demo pictures (`attachment://<name>`), and carries each as a file of the
+ * same size as the one in src/demo/images, so Discord has it to show.
+ */
+function expectPictures(message: FakeMessage, names: string[]): void {
+  expect(picturesOf(message)).toEqual(names.map((name) => `attachment://${name}`));
+  const attached = new Map((message.attachments ?? []).map((attachment: { filename: string; size: number }) => [attachment.filename, attachment.size]));
+  for (const name of names) expect(attached.get(name), name).toBe(statSync(new URL(`../../src/demo/images/${name}`, import.meta.url)).size);
 }
 
 describe('the demo shop (/shop-admin license demo)', () => {
@@ -178,6 +189,21 @@ describe('the demo shop (/shop-admin license demo)', () => {
     const panel = h.discord.messagesIn(panelChannel).at(-1)!;
     expectDemo(panel);
     expect(textOf(panel)).toContain('Survival');
+    // The servers beside their own pictures, sent with the panel.
+    expectPictures(panel, ['survival.png', 'skyblock.png']);
+  });
+
+  it('shows its own pictures, sent with each screen that shows one: servers, products, the product large', async () => {
+    const member = newMember();
+    const servers = (await member.run('shop')).message!;
+    expectPictures(servers, ['survival.png', 'skyblock.png']);
+    await member.choose('Survival');
+    const products = (await member.choose('Rangi')).message!;
+    expectPictures(products, ['vip.png', 'svip.png']);
+    const variants = (await member.choose('VIP')).message!;
+    expectPictures(variants, ['vip.png']);
+    // Shown large: the product's picture is a gallery, not a thumbnail.
+    expect(JSON.stringify(variants.components)).toContain('"type":12');
   });
 
   it('never asked the store, and every message in the demo guild and its members’ DMs carried DEMO', () => {
