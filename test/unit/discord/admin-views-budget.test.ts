@@ -41,6 +41,7 @@ function servers(count: number, pictured: boolean): Server[] {
     id: `server-${index}`,
     name: long(`Server ${index}`),
     slug: long(`slug-${index}`),
+    additional: long(`About server ${index}`, 300),
     ...(pictured ? { imageUrl: `https://cdn.example.com/servers/${index}.png` } : {}),
   }));
 }
@@ -124,6 +125,18 @@ describe('the biggest admin and moderator screens fit Discord', () => {
     // Few goals: a part per server.
     fits(demoMarked(en, panelView(en, 'Guild', servers(30, true), goals(3))));
     fits(demoMarked(pl, panelView(pl, 'Guild', servers(30, false), goals(30))));
+  });
+
+  it('the panel shows a pictured server with its line from the store, shortened, and a server without a picture by name', () => {
+    const offered: Server[] = [
+      { id: 'a', name: 'Survival', imageUrl: 'https://cdn.example.com/survival.png', additional: `Klasyczny survival 1.21 ${'x'.repeat(200)}` },
+      { id: 'b', name: 'SkyBlock', additional: 'Wyspy' },
+    ];
+    const parts = textDisplays(panelView(en, 'Guild', offered).components ?? []).map((display) => display.content);
+    const survival = parts.find((part) => part.startsWith('**Survival**'))!;
+    expect(survival).toMatch(/^\*\*Survival\*\*\nKlasyczny survival 1\.21 x+…$/);
+    expect([...survival].length).toBeLessThan(130);
+    expect(parts).toContain('**SkyBlock**');
   });
 
   it("a moderator's page of ten links with long URLs and many items, a verify, and /shop-top", () => {
