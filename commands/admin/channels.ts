@@ -6,12 +6,17 @@ import type { CommandInteraction, HandlerContext } from '../../src/discord/conte
 export const TEXT_CHANNELS = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 const POST_PERMISSIONS = [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages, PermissionFlagsBits.EmbedLinks];
 
-/** Why the bot cannot use a channel for its posts, or undefined when it can. */
-export async function channelProblem(interaction: CommandInteraction, channelId: string, ctx: HandlerContext): Promise<string | undefined> {
+/**
+ * Why the bot cannot use a channel for its posts, or undefined when it can. `files`: the post
+ * carries files (the demo shop's pictures on its panel), which need Attach Files as well.
+ */
+export async function channelProblem(interaction: CommandInteraction, channelId: string, ctx: HandlerContext, needs: { files?: boolean } = {}): Promise<string | undefined> {
   const channel = (await interaction.guild?.channels.fetch(channelId).catch(() => null)) ?? null;
   const mention = `<#${channelId}>`;
   if (!channel || !(TEXT_CHANNELS as readonly ChannelType[]).includes(channel.type)) return ctx.t.admin.channelNotText(mention);
   const me = interaction.guild?.members.me;
-  const allowed = me ? (channel as GuildBasedChannel).permissionsFor(me)?.has(POST_PERMISSIONS) : false;
-  return allowed ? undefined : ctx.t.admin.channelNoAccess(mention);
+  const permissions = me ? (channel as GuildBasedChannel).permissionsFor(me) : null;
+  if (!permissions?.has(POST_PERMISSIONS)) return ctx.t.admin.channelNoAccess(mention);
+  if (needs.files && !permissions.has(PermissionFlagsBits.AttachFiles)) return ctx.t.admin.channelNoFiles(mention);
+  return undefined;
 }

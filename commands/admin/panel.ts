@@ -23,7 +23,8 @@ import { countComponents, heading, picture, screen, section, separator, small, t
 export async function postPanel(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
   const { t, services } = ctx;
   const target = interaction.options.getChannel(shopAdminNames.subcommands.panel.options.channel, true);
-  const problem = await channelProblem(interaction, target.id, ctx);
+  // The demo's panel carries its servers' pictures as files; a real store's pictures are links.
+  const problem = await channelProblem(interaction, target.id, ctx, { files: ctx.shop.source === 'demo' });
   if (problem) return ctx.respond.show(textView(problem));
   const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { hiddenServerIds: ctx.settings.hiddenServerIds, lane: ctx.guildId });
   const servers = await reader.servers();

@@ -222,6 +222,8 @@ export const en = {
     channelNotText: (channel: string) => `${channel} is not a text channel. Pick a text channel.`,
     channelNoAccess: (channel: string) =>
       `I can't post in ${channel}: give me View Channel, Send Messages and Embed Links there, then try again.`,
+    channelNoFiles: (channel: string) =>
+      `I can't attach files in ${channel}, and the demo shop's panel shows its pictures as files. Give me Attach Files there (or pick another channel), then try again.`,
     moderatorRoleEveryone:
       "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
     moderatorRoleManaged: (role: string) =>

@@ -228,6 +228,8 @@ export const pl: Messages = {
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
+    channelNoFiles: (channel) =>
+      `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Daj mi tam uprawnienie Załączanie plików (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
       '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
     moderatorRoleManaged: (role) =>

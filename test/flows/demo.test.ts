@@ -193,6 +193,15 @@ describe('the demo shop (/shop-admin license demo)', () => {
     expectPictures(panel, ['survival.png', 'skyblock.png']);
   });
 
+  it('asks for Attach Files before posting its panel, whose pictures are files', async () => {
+    const noFiles = h.discord.addChannel(guild.id, { name: 'no-files' });
+    h.discord.denyBot(noFiles, PermissionFlagsBits.AttachFiles);
+    const reply = await admin.sub('shop-admin', 'panel', { channel: noFiles });
+    expectDemo(reply.message);
+    expect(textOf(reply.message!)).toContain(en.admin.channelNoFiles(`<#${noFiles}>`));
+    expect(h.discord.messagesIn(noFiles)).toEqual([]);
+  });
+
   it('shows its own pictures, sent with each screen that shows one: servers, products, the product large', async () => {
     const member = newMember();
     const servers = (await member.run('shop')).message!;

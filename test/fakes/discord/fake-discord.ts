@@ -1454,6 +1454,10 @@ export class FakeDiscord {
     if (channel.botDeny && (channel.botDeny.deny & (PermissionFlagsBits.SendMessages | PermissionFlagsBits.ViewChannel)) !== 0n) {
       return apiError(403, 50013, 'Missing Permissions');
     }
+    // Files in a guild channel need Attach Files (interaction responses and DMs do not).
+    if (req.files.length > 0 && channel.botDeny && (channel.botDeny.deny & PermissionFlagsBits.AttachFiles) !== 0n) {
+      return apiError(403, 50013, 'Missing Permissions');
+    }
     const body = isObject(req.body) ? req.body : {};
     const attachments = this.resolveAttachments(channel.id, [], body.attachments, req.files);
     // Ephemeral and loading are interaction-only flags.
