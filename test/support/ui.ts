@@ -1,6 +1,7 @@
 /* Reading what the bot showed, the way a member reads it: by labels, not by internal ids. */
 import { ComponentType } from 'discord.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
+import { forEachComponent } from '../fakes/discord/validation.js';
 
 export interface RawComponent {
   type: number;
@@ -19,33 +20,22 @@ export interface RawComponent {
  */
 export function componentsOf(message: FakeMessage): RawComponent[] {
   const found: RawComponent[] = [];
-  const visit = (components: unknown[]): void => {
-    for (const raw of components) {
-      const component = raw as RawComponent & { components?: unknown[]; accessory?: RawComponent };
-      if (component.type === ComponentType.Button || component.type === ComponentType.StringSelect || component.type === ComponentType.UserSelect || component.type === ComponentType.RoleSelect || component.type === ComponentType.ChannelSelect) {
-        found.push(component);
-      }
-      if (Array.isArray(component.components)) visit(component.components);
-      if (component.accessory) visit([component.accessory]);
-    }
-  };
-  visit(message.components);
+  forEachComponent(message.components, (component) => {
+    if (INTERACTIVE.has(Number(component.type))) found.push(component as unknown as RawComponent);
+  });
   return found;
 }
+
+const INTERACTIVE = new Set<number>([ComponentType.Button, ComponentType.StringSelect, ComponentType.UserSelect, ComponentType.RoleSelect, ComponentType.ChannelSelect]);
 
 /** The pictures a member sees: thumbnails beside text and gallery images, as their media URLs. */
 export function picturesOf(message: FakeMessage): string[] {
   const found: string[] = [];
-  const visit = (components: unknown[]): void => {
-    for (const raw of components) {
-      const component = raw as { type?: number; media?: { url: string }; items?: { media: { url: string } }[]; components?: unknown[]; accessory?: unknown };
-      if (component.type === ComponentType.Thumbnail && component.media) found.push(component.media.url);
-      if (component.type === ComponentType.MediaGallery) found.push(...(component.items ?? []).map((item) => item.media.url));
-      if (Array.isArray(component.components)) visit(component.components);
-      if (component.accessory) visit([component.accessory]);
-    }
-  };
-  visit(message.components);
+  forEachComponent(message.components, (component) => {
+    const { media, items } = component as { media?: { url: string }; items?: { media: { url: string } }[] };
+    if (component.type === ComponentType.Thumbnail && media) found.push(media.url);
+    if (component.type === ComponentType.MediaGallery) found.push(...(items ?? []).map((item) => item.media.url));
+  });
   return found;
 }
 

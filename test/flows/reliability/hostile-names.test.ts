@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../src/i18n/en.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../../fakes/discord/fake-discord.js';
+import { forEachComponent } from '../../fakes/discord/validation.js';
 import type { ShopFixture } from '../../fakes/spaceis/fake-spaceis.js';
 import { defaultShop } from '../../fakes/spaceis/fixtures.js';
 import { Member } from '../../support/buyer.js';
@@ -67,15 +68,9 @@ function markdownTexts(body: Sent): string[] {
     texts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
     for (const field of embed.fields ?? []) texts.push(field.name, field.value);
   }
-  const visit = (components: unknown[]): void => {
-    for (const raw of components) {
-      const component = raw as { type?: number; content?: string; components?: unknown[]; accessory?: unknown };
-      if (component.type === 10) texts.push(component.content ?? '');
-      if (Array.isArray(component.components)) visit(component.components);
-      if (component.accessory) visit([component.accessory]);
-    }
-  };
-  visit(body.components ?? []);
+  forEachComponent(body.components ?? [], (component) => {
+    if (component.type === 10 && typeof component.content === 'string') texts.push(component.content);
+  });
   return texts.filter(Boolean);
 }
 
