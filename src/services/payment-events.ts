@@ -16,9 +16,19 @@ export interface SettledPayment {
   transactionId: string;
   /** When the bot learned the final status (the bot's clock). */
   at: number;
+  /**
+   * A moderator's user id when staff chose this link among several members' links the purchase
+   * could have paid (issue 28: a guess is not a fact); absent when exactly one member's links could match.
+   */
+  confirmedBy?: string;
 }
 
-export type PaymentListener = (event: SettledPayment) => Promise<void>;
+/**
+ * A listener's answer: nothing (or 'done') when its step is finished, 'retry' when Discord did not
+ * answer and the same event must be offered to it again later (the payment watcher keeps the step as
+ * not done and offers it again on a later round, with backoff).
+ */
+export type PaymentListener = (event: SettledPayment) => Promise<void | 'done' | 'retry'>;
 
 export class PaymentEvents {
   readonly #listeners: PaymentListener[] = [];
