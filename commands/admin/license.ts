@@ -4,6 +4,7 @@ import type { HandlerContext } from '../../src/discord/context.js';
 import { clip, plain } from '../../src/discord/text.js';
 import { textInputModal } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
+import { readOfferForSearch } from '../../src/services/offer-search.js';
 import { recordChange } from './change-log.js';
 import { endDemo } from './demo.js';
 import { adminRoutes } from './routes.js';
@@ -53,6 +54,9 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
   const previous = ctx.settings.demo ? t.admin.demoLicenseName : (ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint);
   // A real license replaces the demo.
   await services.setup.saveLicense(ctx.guildId, { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId });
+  // The offer is read now, while the admin waits anyway: the members' first search finds it cached.
+  const shop = await services.stores.forGuild(ctx.guildId);
+  if (shop) await readOfferForSearch(shop.offers);
   await recordChange(ctx, 'license', !previous ? t.admin.none : ctx.settings.demo ? previous : `\`${previous}\``, `\`${fingerprint}\``);
   await ctx.respond.show(textView(t.admin.licenseSaved(fingerprint, servers)));
 }

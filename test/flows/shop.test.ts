@@ -7,7 +7,7 @@ import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { defaultShop, findProduct, landmarks, manyServersShop, singleServerShop } from '../fakes/spaceis/fixtures.js';
 import { Member } from '../support/buyer.js';
-import { startHarness, useHarness, type Harness } from '../support/harness.js';
+import { LICENSE_KEY, startHarness, useHarness, type Harness } from '../support/harness.js';
 import { button, buttonLabels, isDisplay, option, optionLabels, picturesOf, textOf, theSelect } from '../support/ui.js';
 
 describe('browsing the shop', () => {
@@ -511,5 +511,24 @@ describe('/shop item: finding anything by typing', () => {
     const shop = (harness().discord.registeredCommands() as Registered[]).find((command) => command.name === 'shop')!;
     const option = shop.options!.find((candidate) => candidate.name === 'item')!;
     expect(option.name_localizations).toEqual({ pl: 'przedmiot' });
+  });
+});
+
+describe('/shop item: on a license set a moment ago', () => {
+  const h = useHarness({ noDefaultLicense: true });
+
+  it('suggests the product at the very first request: saving the license read its offer', async () => {
+    const admin = new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild, username: 'owner' });
+    await admin.sub('shop-admin', 'license set');
+    expect((await admin.submit({ key: LICENSE_KEY })).message!.text).toContain('its offer has 2 servers');
+    // A store slower than autocomplete's budget from here on: the first answer must come from what is cached.
+    const holds = [h.store.hold('servers'), h.store.hold('server'), h.store.hold('variants')];
+    const member = new Member(h);
+    const { username: _username, ...dispatch } = member.options;
+    const handle = await h.discord.autocomplete(member.user, 'shop', { name: 'item', value: 'vip 30' }, dispatch);
+    const choices = (await handle.settled()).choices ?? [];
+    for (const hold of holds) hold.release();
+    expect(choices.map((choice) => choice.name)[0]).toBe('VIP · Survival');
+    await (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.warmUp.settled();
   });
 });
