@@ -55,7 +55,8 @@ export function restMessage(view: View, mode: 'create' | 'edit', extraFlags = 0)
   const body: Record<string, unknown> = {
     components: view.components ?? [],
     flags: (view.flags ?? 0) | extraFlags,
-    attachments: files.map((file, id) => ({ id, filename: file.name })),
+    // Each file's index in the multipart body, as a string: the API types an attachment id as a snowflake (discord.js sends the same).
+    attachments: files.map((file, index) => ({ id: String(index), filename: file.name })),
     ...(mode === 'edit' ? { content: null, embeds: [] } : {}),
     // Screens name roles, channels and members (settings, rewards, the log) to show them, never to
     // ping them: text displays notify like content does.

@@ -592,6 +592,16 @@ describe('FakeDiscord with a real discord.js client', () => {
       expect((await webhook('PATCH', handle, { components: [container(text('newer'))] })).status).toBe(200);
     });
 
+    it('takes attachment ids as strings only, as the API specification types them', async () => {
+      const handle = await unanswered();
+      expect((await rawCallback(fake, handle.id, handle.token, { type: 5, data: { flags: EPHEMERAL } })).status).toBe(204);
+      const withNumber = await webhook('PATCH', handle, { flags: V2, components: [container(text('x'))], attachments: [{ id: 0, filename: 'a.png' }] });
+      expect(withNumber.status).toBe(400);
+      expect(JSON.stringify(withNumber.body)).toContain('"attachments":{"0":{"id":{"_errors":[{"code":"BASE_TYPE_STRING"');
+      const withString = await webhook('PATCH', handle, { flags: V2, components: [container(text('x'))], attachments: [{ id: '0', filename: 'a.png' }] });
+      expect(withString.status).toBe(200);
+    });
+
     it('shows an attached picture by its attachment:// name (discord.js, multipart)', async () => {
       const channel = (await bot.client.channels.fetch(fake.defaultChannelId))!;
       if (!channel.isSendable()) throw new Error('not sendable');

@@ -100,6 +100,14 @@ export function checkMessage(body: Record<string, unknown>, check: MessageCheck)
   });
   if (embedChars > 6000) c.add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
 
+  // Discord's API specification types an attachment's id as a snowflake, a string ("0" for the
+  // first file of a multipart body, as discord.js sends it); stricter than Discord's parser, which
+  // may coerce a number, so a bot that sends integers is caught here.
+  arr(body.attachments).forEach((raw, i) => {
+    const id = obj(raw).id;
+    if (id !== undefined && typeof id !== 'string') c.add(['attachments', i, 'id'], 'BASE_TYPE_STRING', 'Must be a string (a snowflake).');
+  });
+
   if (check.current && isComponentsV2(check.current.flags) && !v2) {
     // Once sent with display components, a message keeps them: an edit may add the flag, never remove it.
     c.add(['flags'], 'MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG', 'The IS_COMPONENTS_V2 flag cannot be removed from a message');
