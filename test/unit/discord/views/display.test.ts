@@ -31,7 +31,7 @@ describe('display components (views/display.ts)', () => {
     expect(view.files?.map((file) => file.name)).toEqual(['vip.png']);
     expect(view.files?.[0]?.data.subarray(1, 4).toString()).toBe('PNG');
     const { body, files } = restMessage(view, 'create');
-    expect(body.attachments).toEqual([{ id: 0, filename: 'vip.png' }]);
+    expect(body.attachments).toEqual([{ id: '0', filename: 'vip.png' }]);
     expect(files?.map((file) => file.name)).toEqual(['vip.png']);
   });
 
