@@ -11,6 +11,7 @@ import { BenchMember, Recorder } from './members.js';
 import { startWatched, untilReady, type Watched } from './process.js';
 import { round } from './stats.js';
 import type { World } from './world.js';
+import { TOKEN, type RunningBot } from './bot-launch.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
@@ -22,27 +23,7 @@ export const START_FLAGS = (() => {
 const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
 const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
 
-export const TOKEN = 'bench-bot-token.NOT-A-SECRET.0000';
-export const LICENSE_KEY = 'bench-license-key';
-
-/** How bot processes are started (BENCH_LOG_LEVEL, BENCH_CPU_PROF, BENCH_PROBE, BENCH_NODE_ARGS). */
-export interface BotLaunch {
-  logLevel: string;
-  cpuProfile: boolean;
-  /** Preload bench/probe.js, so that probe() can read the bot's memory and event-loop delay. */
-  probe: boolean;
-  /** Extra node flags for investigations, e.g. --trace-gc. */
-  nodeArgs: string[];
-}
-
-export interface RunningBot {
-  proc: Watched;
-  /** Spawn → the local Discord saw IDENTIFY and sent READY and every GUILD_CREATE. */
-  startToReadyMs: number;
-  /** Spawn → the bot's first callback to a /shop dispatched the moment it was ready. */
-  startToFirstAnswerMs?: number;
-  firstAnswerCallbackType?: number;
-}
+export { LICENSE_KEY, TOKEN, type BotLaunch, type RunningBot } from './bot-launch.js';
 
 /** The environment a bot process gets: the local servers, its own storage, nothing else of this process's. */
 export function botEnv(servers: { discord: FakeDiscord; store: FakeSpaceIs }, storageUrl: string, home: string, logLevel: string): Record<string, string> {

@@ -8,10 +8,9 @@ import { printScaleOut } from './scale-out.js';
 import type { CrowdRun, WarmUpBenchResult } from './search-warm-up.js';
 import { printPaymentWatch } from './payment-watch-phase.js';
 import { mb, ms, table } from './stats.js';
-import type { Target } from './targets.js';
+import { journeyPhases, type Json, type Target } from './report-shape.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report is plain JSON assembled by run.ts
-export type Json = any;
+export type { Json } from './report-shape.js';
 
 export function machine() {
   let cpuModel = cpus()[0]?.model ?? 'unknown';
@@ -39,10 +38,6 @@ function stepRows(steps: Record<string, StepStats>): (string | number)[][] {
 }
 
 /** Every journey phase that ran, the scaled bot's last. */
-export function journeyPhases(report: Json): JourneyResult[] {
-  return [...(report.journeys ?? []), ...(report.scaledBot ? [report.scaledBot.journey] : [])];
-}
-
 export function printReport(report: Json, log: (text: string) => void): void {
   log('');
   log('=== startup ===');

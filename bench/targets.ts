@@ -2,16 +2,11 @@
  * The goals the bench's figures are held against, each with what was measured: printed last and kept
  * in the results file. A phase left out leaves its targets out; nothing here fails the run.
  */
-import { journeyPhases, type Json } from './report.js';
+import { journeyPhases, type Json, type Target } from './report-shape.js';
 import type { JourneyResult } from './journeys.js';
 import { mb, ms, ratio, round } from './stats.js';
 
-export interface Target {
-  target: string;
-  goal: string;
-  measured: string;
-  met: boolean | null;
-}
+export type { Target } from './report-shape.js';
 
 export function evaluate(report: Json): Target[] {
   const targets: Target[] = [];

@@ -10,7 +10,7 @@ import { REST } from 'discord.js';
 import { registerBotCommands } from '../src/app.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { LICENSE_KEY, TOKEN, type BotLaunch, type RunningBot } from './bot-process.js';
+import { LICENSE_KEY, TOKEN, type BotLaunch, type RunningBot } from './bot-launch.js';
 import type { Sample } from './members.js';
 
 export interface World {

@@ -34,6 +34,7 @@ import { CartService } from './services/cart-service.js';
 import { CheckoutService } from './services/checkout-service.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
+import { storageLocks } from './storage/storage-locks.js';
 import { openCoordination, type CoordinationOptions } from './coordination/open.js';
 import { NickRepository } from './storage/nicks.js';
 import { CheckoutTimes } from './storage/checkout-times.js';
@@ -125,6 +126,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     throw error;
   });
 
+  // A lock Redis cannot grant is a failed write to everything built on storage.
+  const locks = storageLocks(coordination.locks);
+
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // Discord's global limit is per bot: with several processes each runs with its share (DISCORD_GLOBAL_RPS).
@@ -158,17 +162,17 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
   const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL });
   const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
-  const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, coordination.locks);
+  const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, locks);
   const repositories = {
     carts: new CartRepository(storage.keyv, logger),
     nicks: new NickRepository(storage.keyv),
     checkoutTimes: new CheckoutTimes(storage.keyv),
     guildSettings,
     paymentLinks,
-    paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
-    rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
-    purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, coordination.locks),
-    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.locks),
+    paymentWatch: new PaymentWatchStore(storage.keyv, logger, locks),
+    rewards: new RoleRewardRepository(storage.keyv, logger, locks),
+    purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, locks),
+    voucherAttempts: new VoucherAttempts(storage.keyv, locks),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -176,7 +180,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     repository: repositories.carts,
     nicks: repositories.nicks,
     clock,
-    locks: coordination.locks,
+    locks,
     expiryDays: config.CART_EXPIRY_DAYS,
     onCartStarted: (userId) => dmWarmer.prepare(userId),
     // Lines of another license may be the same shop's, reached with a rotated key (the directory is made below).

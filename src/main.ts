@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadDotEnv } from './env-file.js';
 import { createLogger } from './logger.js';
 import { HealthPortInUseError } from './ops/health-server.js';
-import { StorageUnreachableError } from './storage/storage-error.js';
+import { isUnreachableStorage } from './storage/storage-error.js';
 
 /** The bot's entry point: `npm start`. */
 
@@ -23,7 +23,7 @@ const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
 const bot = await createBot({ config, logger }).catch((error: unknown) => {
   // Redis named by STORAGE_URL is not there: a setting to fix, told in one sentence like a bad .env.
-  if (error instanceof StorageUnreachableError) process.stderr.write(`${error.message}\n`);
+  if (isUnreachableStorage(error)) process.stderr.write(`${error.message}\n`);
   else logger.fatal({ err: error }, 'could not open storage');
   process.exit(1);
 });

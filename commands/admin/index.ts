@@ -1,7 +1,8 @@
 import { ApplicationCommandOptionType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { subcommandKey } from '../../src/discord/command-names.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
+import { localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';

@@ -1,6 +1,7 @@
 import type { HandlerContext } from '../../src/discord/context.js';
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, guildCommand } from '../../src/discord/localize.js';
+import { guildCommand } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { clip } from '../../src/discord/text.js';
 import { pickedQuantity, quantityModal } from '../../src/discord/views/quantity-picker.js';
 import { cartNames } from './names.js';

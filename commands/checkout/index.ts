@@ -1,5 +1,6 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
+import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { checkoutWithNick, startCheckout } from './start-checkout.js';
 import { checkoutNames } from './names.js';

@@ -1,6 +1,7 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, guildCommand, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
+import { guildCommand, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { moderator } from '../../src/discord/preconditions.js';
 import { showMemberLinks } from './member-links.js';
 import { linksNames } from './names.js';

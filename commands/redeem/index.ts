@@ -1,7 +1,8 @@
 import { normalizeNick } from '../../src/cart/nick.js';
 import type { CommandInteraction } from '../../src/discord/context.js';
 import { slashCommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
+import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
 import { clip, plain } from '../../src/discord/text.js';
 import type { VoucherLogOutcome } from '../../src/discord/views/log.js';

@@ -9,7 +9,8 @@ import type { OfferPath } from '../../src/services/catalog.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import { readerFor, showNearest } from './navigate.js';
 import { shopRoutes } from './routes.js';
-import { addedView, quantityView, variantListView } from './views.js';
+import { addedView, quantityView } from './buy-views.js';
+import { variantListView } from './views.js';
 
 /**
  * The last steps of the shop: a variant chosen, its quantity set (from the select or typed in the

@@ -1,5 +1,6 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
+import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
 import { locate } from '../../src/services/catalog.js';
 import { serverChoices } from './autocomplete.js';

@@ -1,20 +1,18 @@
-import { ButtonStyle, type APIButtonComponent, type APIStringSelectComponent } from 'discord.js';
-import { lowestPrice, type PricedVariant } from '../../src/cart/pricing.js';
-import { MAX_QUANTITY } from '../../src/cart/rules.js';
+import type { APIButtonComponent, APIStringSelectComponent } from 'discord.js';
+import { lowestPrice } from '../../src/cart/pricing.js';
 import type { ActionRow, View } from '../../src/discord/respond.js';
 import { clip, plain } from '../../src/discord/text.js';
 import { button, pagerRow, paginate, row, select, type Page, type SelectOption } from '../../src/discord/views/components.js';
 import { gallery, picture, screen, section, text, type Part } from '../../src/discord/views/display.js';
-import { quantitySelect } from '../../src/discord/views/quantity-picker.js';
 import { formatPln, type Locale, type Messages } from '../../src/i18n/index.js';
 import type { OfferPath, VariantChoice } from '../../src/services/catalog.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import type { Category, Product, Server } from '../../src/spaceis/schemas.js';
-import { cartRoutes } from '../cart/routes.js';
 import { shopRoutes } from './routes.js';
 
 /**
- * The shop's screens: server → category → product → variant → quantity → added. Each is one
+ * The shop's browsing screens: server → category → product → variant (the quantity and added
+ * screens that follow are in buy-views.ts). Each is one
  * container (display components): where the member is, the items of the page as sections (name,
  * short description, "from" price, the store's picture beside them), then the menu that chooses.
  * Every view is a pure function of the offer and the member's position in it.
@@ -36,8 +34,6 @@ const LISTED_DESCRIPTION = 150;
 const PRODUCT_DESCRIPTION = 600;
 /** Names in headings and breadcrumbs: Discord would show more, but a heading of 300 characters is no heading. */
 const NAME = 100;
-/** Payment methods listed on the quantity screen (a store offers a handful). */
-const METHODS_SHOWN = 10;
 
 /** A store name on one line, escaped: a name is never a heading, a link or a mention. */
 export function storeName(raw: string): string {
@@ -50,7 +46,7 @@ function description(raw: string | null | undefined, max: number, oneLine: boole
   return trimmed ? plain(clip(trimmed, max)) : '';
 }
 
-function breadcrumb(t: Messages, ...parts: (string | undefined)[]): string {
+export function breadcrumb(t: Messages, ...parts: (string | undefined)[]): string {
   return [t.shop.title, ...parts.filter((part): part is string => !!part).map(storeName)].join(' › ');
 }
 
@@ -221,88 +217,6 @@ export function variantListView(
         ),
       ),
       pagerRow(t, shown, (target) => shopRoutes.variantPage.build(owner, { server: s, category: c, product: p, page: target }), back),
-    ],
-  });
-}
-
-/** Each payment method's price for one unit (SMS cannot pay for a cart), cheapest first, a method once. */
-function methodPrices(priced: PricedVariant): { name: string; amountGrosze: number }[] {
-  const byMethod = new Map<string, { name: string; amountGrosze: number }>();
-  for (const price of priced.prices) {
-    if (price.sms || byMethod.has(price.method)) continue;
-    byMethod.set(price.method, { name: price.name, amountGrosze: price.amountGrosze });
-  }
-  return [...byMethod.values()].sort((a, b) => a.amountGrosze - b.amountGrosze || a.name.localeCompare(b.name)).slice(0, METHODS_SHOWN);
-}
-
-export function quantityView(
-  t: Messages,
-  locale: Locale,
-  owner: string,
-  path: OfferPath,
-  choice: VariantChoice,
-  quantity: number,
-  variantPage: number,
-  notice?: string,
-): View {
-  const at = {
-    server: shortRef(path.server.id),
-    category: shortRef(path.category.id),
-    product: shortRef(path.product.id),
-    variant: shortRef(choice.variant.id),
-  };
-  const lowest = lowestPrice(choice.priced);
-  const prices = methodPrices(choice.priced);
-  const summary = [
-    ...(prices.length > 0 ? [`**${t.quantity.pricesByMethod}**`, ...prices.map((price) => `${storeName(price.name)}: ${formatPln(price.amountGrosze, locale)}`)] : []),
-    `**${t.quantity.quantity}:** ${quantity}`,
-    ...(lowest !== undefined ? [`**${t.quantity.total}:** ${t.shop.priceFrom(formatPln(lowest * quantity, locale))}`] : []),
-  ];
-  return screen({
-    accent: SHOP_COLOR,
-    title: t.quantity.title(storeName(path.product.name), storeName(choice.variant.name)),
-    subtitle: breadcrumb(t, path.server.name, path.category.name),
-    warning: notice,
-    body: [section([summary.join('\n')], picture(path.product.imageUrl, path.product.name))],
-    controls: [
-      row(quantitySelect(t, shopRoutes.chooseQuantity.build(owner, at), quantity)),
-      row(
-        button(shopRoutes.addToCart.build(owner, { ...at, quantity }), t.quantity.addToCart, ButtonStyle.Success),
-        button(shopRoutes.variantPage.build(owner, { ...at, page: variantPage }), t.common.back),
-      ),
-    ],
-  });
-}
-
-export function addedView(
-  t: Messages,
-  owner: string,
-  added: {
-    quantity: number;
-    lineQuantity: number;
-    variantName: string;
-    productName: string;
-    capped: boolean;
-    cartLines: number;
-    /** The product's picture, beside what was added. */
-    imageUrl?: string | null | undefined;
-  },
-  continueAt: { server: string; category: string },
-): View {
-  const lines = [
-    `**${t.added.line(added.quantity, storeName(added.variantName), storeName(added.productName))}**`,
-    ...(added.capped ? [t.added.capped(MAX_QUANTITY)] : added.lineQuantity !== added.quantity ? [t.added.lineTotal(added.lineQuantity)] : []),
-    t.added.cartSize(added.cartLines),
-  ];
-  return screen({
-    accent: SHOP_COLOR,
-    title: `✅ ${t.added.title}`,
-    body: [section([lines.join('\n')], picture(added.imageUrl, added.productName))],
-    controls: [
-      row(
-        button(cartRoutes.view.build(owner, {}), t.added.viewCart, ButtonStyle.Primary),
-        button(shopRoutes.productPage.build(owner, { ...continueAt, page: 0 }), t.added.continueShopping),
-      ),
     ],
   });
 }

@@ -1,5 +1,6 @@
 import { slashCommand, type Feature } from '../../src/discord/feature.js';
-import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
+import { guildCommand, optionalText } from '../../src/discord/localize.js';
+import { commandTexts } from '../command-texts.js';
 import { shopConfigured, type ShopContext } from '../../src/discord/preconditions.js';
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';

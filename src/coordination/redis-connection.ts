@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
-import { StorageUnreachableError } from '../storage/storage-error.js';
+import { RedisUnreachableError } from './coordination-error.js';
 import type { RedisTarget } from './redis-url.js';
 
 /** How long the first connection may take before the start fails with a clear message. */
@@ -46,7 +46,7 @@ export async function connectRedis(target: RedisTarget, logger: Logger, role: st
   return client;
 }
 
-export function unreachable(target: RedisTarget, error: unknown): StorageUnreachableError {
+export function unreachable(target: RedisTarget, error: unknown): RedisUnreachableError {
   const reason = (error as { code?: string }).code ?? (error as Error).message ?? String(error);
-  return new StorageUnreachableError(`STORAGE_URL: cannot reach Redis at ${target.display} (${reason}). Start Redis there or correct STORAGE_URL.`);
+  return new RedisUnreachableError(`STORAGE_URL: cannot reach Redis at ${target.display} (${reason}). Start Redis there or correct STORAGE_URL.`);
 }

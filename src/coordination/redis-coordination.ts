@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { PrefixedMutex as Mutex } from './prefixed-locks.js';
 import type { Logger } from '../logger.js';
-import { StorageError } from '../storage/storage-error.js';
+import { LockUnavailableError } from './coordination-error.js';
 import type { Coordination, Locks, Topic } from './coordination.js';
 import { KeyLock } from './key-lock.js';
 import { connectRedis } from './redis-connection.js';
@@ -127,7 +127,7 @@ class SharedLocks implements Locks {
       try {
         await mutex.acquire();
       } catch (error) {
-        throw new StorageError('write', key, error);
+        throw new LockUnavailableError(key, error);
       }
       try {
         return await work();

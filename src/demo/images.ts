@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ViewFile } from '../discord/respond.js';
 
 /**
  * The demo shop's own pictures (src/demo/images/, small PNGs drawn for it): the demo's items point
@@ -23,10 +22,17 @@ export const DEMO_IMAGES = [
 ] as const;
 
 const known = new Set<string>(DEMO_IMAGES);
-const cache = new Map<string, ViewFile | null>();
+/** A picture as a message carries it (the shape of a view's file, declared here: the demo sits below Discord). */
+export interface DemoImageFile {
+  name: string;
+  data: Buffer;
+  contentType: string;
+}
+
+const cache = new Map<string, DemoImageFile | null>();
 
 /** The file behind `attachment://<name>`, read once; undefined for a name the demo does not ship. */
-export function demoImageFile(name: string): ViewFile | undefined {
+export function demoImageFile(name: string): DemoImageFile | undefined {
   if (!known.has(name)) return undefined;
   let file = cache.get(name);
   if (file === undefined) {

@@ -1,4 +1,3 @@
-import type { ChatInputCommandInteraction, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { BotServices } from '../bot-services.js';
 import type { Locale, Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
@@ -27,5 +26,4 @@ export interface HandlerContext {
 /** Autocomplete cannot be answered with a message: its handlers get everything but the responder. */
 export type AutocompleteContext = Omit<HandlerContext, 'respond'>;
 
-export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
-export type CommandInteraction = ChatInputCommandInteraction;
+export type { CommandInteraction, ComponentInteraction } from './interactions.js';

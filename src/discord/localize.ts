@@ -5,8 +5,6 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type {
-  CommandKey,
-  CommandNamesByKey,
   EnglishText,
   EnglishTexts,
   OptionsOf,
@@ -25,9 +23,12 @@ export interface CommandTexts<N extends CommandNames> {
   readonly pl: PolishTexts<N>;
 }
 
-/** A command's texts, looked up in the catalogs by its key there; `names` is the feature's own constant. */
-export function commandTexts<K extends CommandKey>(key: K, names: CommandNamesByKey[K]): CommandTexts<CommandNamesByKey[K]> {
-  return { names, en: enCommands[key], pl: plCommands[key] } as CommandTexts<CommandNamesByKey[K]>;
+/**
+ * A command's texts, looked up in the catalogs by its key there; `names` is the feature's own
+ * constant. Features call it through commands/command-texts.ts, which ties each key to its names.
+ */
+export function catalogTexts<N extends CommandNames>(key: keyof typeof enCommands & keyof typeof plCommands, names: N): CommandTexts<N> {
+  return { names, en: enCommands[key], pl: plCommands[key] } as unknown as CommandTexts<N>;
 }
 
 /** A subcommand (or subcommand group) of `parent`, by its key. */

@@ -3,9 +3,6 @@ import {
   MessageFlags,
   REST,
   Routes,
-  type APIActionRowComponent,
-  type APIComponentInMessageActionRow,
-  type APIEmbed,
   type APIMessageTopLevelComponent,
   type ChatInputCommandInteraction,
   type MessageCreateOptions,
@@ -17,28 +14,9 @@ import {
 } from 'discord.js';
 
 import { textView } from './views/display.js';
+import type { View } from './views/view.js';
 
-export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
-
-/** A file sent with a message (the demo shop's pictures), referred to by its components as `attachment://<name>`. */
-export interface ViewFile {
-  name: string;
-  data: Buffer;
-  contentType?: string;
-}
-
-/**
- * A whole message as the bot shows it. Fields left out are kept as they are when a message is
- * edited. Screens are display components (`flags` with IsComponentsV2, built by views/display.ts);
- * `content` and `embeds` remain only for a message sent before them (an old DM edited again).
- */
-export interface View {
-  content?: string;
-  embeds?: APIEmbed[];
-  components?: APIMessageTopLevelComponent[];
-  flags?: number;
-  files?: ViewFile[];
-}
+export type { ActionRow, View, ViewFile } from './views/view.js';
 
 /**
  * A view as Discord's REST API takes it. A display view names its files as attachments (an edit

@@ -8,7 +8,7 @@ import {
   type UserSelectMenuInteraction,
 } from 'discord.js';
 import { SHORT_REF_LENGTH } from '../services/short-ref.js';
-import type { ComponentInteraction } from './context.js';
+import type { ComponentInteraction } from './interactions.js';
 import { decodeCustomId, encodeCustomId, MAX_CUSTOM_ID, SAFE_PART, type DecodedCustomId } from './custom-id.js';
 
 /**

@@ -1,30 +1,22 @@
-import type { shopAdminNames } from '../../commands/admin/names.js';
-import type { cartNames } from '../../commands/cart/names.js';
-import type { checkoutNames } from '../../commands/checkout/names.js';
-import type { linksNames } from '../../commands/links/names.js';
-import type { shopNames } from '../../commands/shop/names.js';
-import type { shopTopNames } from '../../commands/top/names.js';
-import type { redeemNames } from '../../commands/redeem/names.js';
-import type { CommandNames } from '../discord/command-names.js';
-
 /**
- * The shape of the slash commands' texts in the catalogs, derived from the features' wire names:
- * a text for every command, subcommand and option declared there, and for nothing else. English
- * is the wire name itself, so its catalog holds only descriptions; Polish holds names too.
+ * The shape of the slash commands' texts in the catalogs, for any command's wire names: a text for
+ * every command, subcommand and option declared there, and for nothing else. English is the wire
+ * name itself, so its catalog holds only descriptions; Polish holds names too. Which commands there
+ * are is the features' business: commands/command-texts.ts holds the catalogs to their names.
  */
 
-/** Every slash command's wire names, by the key of its texts in the catalogs. */
-export interface CommandNamesByKey {
-  shop: typeof shopNames;
-  cart: typeof cartNames;
-  checkout: typeof checkoutNames;
-  links: typeof linksNames;
-  shopAdmin: typeof shopAdminNames;
-  shopTop: typeof shopTopNames;
-  redeem: typeof redeemNames;
+/**
+ * A slash command's wire names: what Discord registers and sends back in every interaction, and
+ * what the handlers read. Each feature declares them once (commands/<feature>/names.ts); the
+ * catalogs hold only the texts beside them (descriptions, Polish names), keyed the same way.
+ */
+export interface CommandNames {
+  readonly name: string;
+  /** The options, by the key the catalogs and the code know them by. */
+  readonly options?: Readonly<Record<string, string>>;
+  /** Subcommands and subcommand groups (a group's own `subcommands`). */
+  readonly subcommands?: Readonly<Record<string, CommandNames>>;
 }
-
-export type CommandKey = keyof CommandNamesByKey;
 
 export type OptionsOf<N> = N extends { options: infer O extends Readonly<Record<string, string>> } ? O : never;
 export type SubcommandsOf<N> = N extends { subcommands: infer S extends Readonly<Record<string, CommandNames>> } ? S : never;
@@ -44,6 +36,3 @@ export interface PolishText {
 
 export type EnglishTexts<N> = TextTree<N, EnglishText>;
 export type PolishTexts<N> = TextTree<N, PolishText>;
-
-export type EnglishCommandTexts = { [K in CommandKey]: EnglishTexts<CommandNamesByKey[K]> };
-export type PolishCommandTexts = { [K in CommandKey]: PolishTexts<CommandNamesByKey[K]> };

@@ -1,11 +1,11 @@
-import type { EnglishCommandTexts } from './command-texts.js';
 
 /**
  * The slash commands' descriptions, by command, subcommand and option. Their English names are
  * the wire names the features declare (commands/<feature>/names.ts); the type asks for a text for
  * each of those, and for nothing else.
  */
-export const enCommands: EnglishCommandTexts = {
+// Held to the features' command names by commands/command-texts.ts (the features sit above these words).
+export const enCommands = {
   shop: {
     description: "Browse the shop's offer and add items to your cart",
     options: {

@@ -1,8 +1,9 @@
 import { en, type Messages } from './en.js';
 import { pl } from './pl.js';
+import type { Locale } from './locale.js';
 
 export type { Messages };
-export type Locale = 'en' | 'pl';
+export type { Locale } from './locale.js';
 
 const catalogs: Record<Locale, Messages> = { en, pl };
 

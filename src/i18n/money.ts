@@ -1,4 +1,4 @@
-import type { Locale } from './index.js';
+import type { Locale } from './locale.js';
 
 /**
  * Money is kept as integer grosze everywhere and formatted only here, by hand rather than

@@ -1,8 +1,8 @@
-import type { PolishCommandTexts } from './command-texts.js';
 import type { Messages } from './en.js';
 
 /** Polish names and descriptions of the slash commands: one for every name a feature declares (the type enforces it). */
-export const plCommands: PolishCommandTexts = {
+// Held to the features' command names by commands/command-texts.ts (the features sit above these words).
+export const plCommands = {
   shop: {
     name: 'sklep',
     description: 'Przeglądaj ofertę sklepu i dodawaj przedmioty do koszyka',

@@ -16,6 +16,7 @@
 import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { StoreError } from './errors.js';
+import { interpretResponse } from './responses.js';
 import {
   isRetryable,
   type ReadOptions,
@@ -23,11 +24,7 @@ import {
   readBody,
   pathSegment,
   transportError,
-  parseJson,
-  describeNonJson,
-  summarizeIssues,
   parseNonNegativeNumber,
-  retryAfter,
   type HttpMethod,
   type RequestSpec,
 } from './http.js';
@@ -46,8 +43,6 @@ import { goalListSchema, richestListSchema, type GoalRow, type RichestRow } from
 import { voucherCodesSchema, voucherRedeemSchema, type VoucherRedeemed } from './voucher-schemas.js';
 import { keyFingerprint } from '../security/license-id.js';
 import {
-  envelopeSchema,
-  errorBodySchema,
   paymentLinkSchema,
   productVariantsSchema,
   serverListSchema,
@@ -243,7 +238,7 @@ export class StoreClient {
     // The body is read under the same time-out signal as the headers.
     const text = await readBody(response, spec, this.timeoutMs);
     this.#report(spec, response, started);
-    return this.#interpret(spec, response, text);
+    return interpretResponse(spec, response, text, (part) => this.#redact(part));
   }
 
   async #send(spec: RequestSpec<z.ZodType>): Promise<Response> {
@@ -286,59 +281,9 @@ export class StoreClient {
     }
   }
 
-  #interpret<S extends z.ZodType>(spec: RequestSpec<S>, response: Response, text: string): z.output<S> {
-    const json = parseJson(text);
-    if (!response.ok) throw this.#httpError(spec, response, json);
-    if (json === undefined) {
-      throw this.#invalid(spec, response.status, describeNonJson(text));
-    }
-    const failure = errorBodySchema.safeParse(json);
-    if (failure.success && failure.data.success === false) {
-      // A 2xx that says it failed: treat it exactly like an HTTP error carrying that message.
-      throw this.#httpError(spec, response, json);
-    }
-    const envelope = envelopeSchema.safeParse(json);
-    if (!envelope.success) {
-      throw this.#invalid(spec, response.status, summarizeIssues(envelope.error.issues, []));
-    }
-    const data = spec.dataSchema.safeParse(envelope.data.data);
-    if (!data.success) {
-      throw this.#invalid(spec, response.status, summarizeIssues(data.error.issues, ['data']));
-    }
-    return data.data;
-  }
-
-  #httpError(spec: RequestSpec<z.ZodType>, response: Response, json: unknown): StoreError {
-    const body = errorBodySchema.safeParse(json);
-    const apiMessage = body.success ? this.#redact(body.data.message) : undefined;
-    const fieldErrors = body.success ? body.data.errors : undefined;
-    const retryAfterSeconds = retryAfter(response.headers);
-    const detail = apiMessage === undefined ? '' : `: ${JSON.stringify(apiMessage)}`;
-    return new StoreError({
-      kind: 'http',
-      message: `SpaceIs ${spec.method} ${spec.path} failed with HTTP ${response.status}${detail}`,
-      method: spec.method,
-      path: spec.path,
-      status: response.status,
-      ...(apiMessage === undefined ? {} : { apiMessage }),
-      ...(fieldErrors === undefined ? {} : { fieldErrors }),
-      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    });
-  }
-
-  #invalid(spec: RequestSpec<z.ZodType>, status: number, detail: string): StoreError {
-    return new StoreError({
-      kind: 'invalid-response',
-      message: `SpaceIs ${spec.method} ${spec.path} returned an unexpected response (HTTP ${status}): ${this.#redact(detail)}`,
-      method: spec.method,
-      path: spec.path,
-      status,
-    });
-  }
-
   /** Defence in depth: should the API ever echo the key back, keep it out of our errors. */
-  #redact<T extends string | undefined>(text: T): T {
-    if (text === undefined || this.#apiKey.length < 4) return text;
-    return text.split(this.#apiKey).join('[redacted]') as T;
+  #redact(text: string): string {
+    if (this.#apiKey.length < 4) return text;
+    return text.split(this.#apiKey).join('[redacted]');
   }
 }

@@ -1,5 +1,5 @@
 import type { FairSlots } from './fair-slots.js';
-import type { GateLoad, GateState, StoreGate } from './gate.js';
+import type { GateLoad, GateState, StoreGate } from './store-gate.js';
 import {
   DEFAULT_LANE,
   circuitOpen,

@@ -1,6 +1,6 @@
 import { StoreError } from './errors.js';
 import type { FairSlots } from './fair-slots.js';
-import type { GateLoad, GateState, StoreGate } from './gate.js';
+import type { GateLoad, GateState, StoreGate } from './store-gate.js';
 import {
   DEFAULT_LANE,
   circuitOpen,

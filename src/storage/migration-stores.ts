@@ -7,7 +7,7 @@ import { scanKeys } from '../coordination/redis-keys.js';
 import { isRedisUrl, parseRedisUrl, type RedisTarget } from '../coordination/redis-url.js';
 import { createLogger } from '../logger.js';
 import { openStorage } from './keyv-store.js';
-import { StorageUnreachableError } from './storage-error.js';
+import { isUnreachableStorage } from './storage-error.js';
 import { storageUrlProblem } from './storage-url.js';
 
 /**
@@ -64,7 +64,7 @@ export async function openRecordStore(url: string, flag: string, role: 'source' 
       return new RedisRecords(await connectRedis(target, createLogger('silent'), 'migrate-storage'), target);
     } catch (error) {
       // The same sentence the bot gives for an unreachable STORAGE_URL, naming the flag the operator typed instead.
-      if (error instanceof StorageUnreachableError) throw new MigrationError(error.message.replaceAll('STORAGE_URL', flag));
+      if (isUnreachableStorage(error)) throw new MigrationError(error.message.replaceAll('STORAGE_URL', flag));
       throw error;
     }
   }

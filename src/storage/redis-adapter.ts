@@ -1,6 +1,7 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
 import type { KeyvStoreAdapter } from 'keyv';
 import { unreachable } from '../coordination/redis-connection.js';
+import { StorageUnreachableError } from './storage-error.js';
 import type { RedisTarget } from '../coordination/redis-url.js';
 import type { Logger } from '../logger.js';
 
@@ -44,7 +45,7 @@ export async function openRedisAdapter(target: RedisTarget, logger?: Logger): Pr
     ]);
   } catch (error) {
     if (client.isOpen) client.destroy();
-    throw unreachable(target, error);
+    throw new StorageUnreachableError(unreachable(target, error).message);
   }
   return new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }) as unknown as KeyvStoreAdapter;
 }

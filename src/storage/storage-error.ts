@@ -1,3 +1,5 @@
+import { RedisUnreachableError } from '../coordination/coordination-error.js';
+
 /**
  * Storage could not be read or written. Repositories let it through instead of answering with a
  * default: a guild whose settings cannot be read has not lost its license, and a write that did
@@ -38,4 +40,9 @@ export function isStorageError(error: unknown): error is StorageError {
  */
 export class StorageUnreachableError extends Error {
   override readonly name = 'StorageUnreachableError';
+}
+
+/** Either way the start fails for an unreachable STORAGE_URL: storage's own error, or coordination's (its Redis connection). */
+export function isUnreachableStorage(error: unknown): error is Error {
+  return error instanceof StorageUnreachableError || error instanceof RedisUnreachableError;
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layers, checked on the source text: handlers under commands/ read the route's values, call a
  * service and show a view, so they reach storage only through services; services stay below
- * Discord. A finding names the file and line.
+ * Discord; no file imports from a layer above its own (LAYERS), no files import each other in a
+ * circle, and no source file grows past MAX_LINES. A finding names the file and line.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -40,6 +41,39 @@ describe('architecture', () => {
     expect(found).toEqual([]);
   });
 
+  it('imports nothing from a higher layer (src/, commands/, bench/)', () => {
+    expect(upwardImports(allImports())).toEqual([]);
+  });
+
+  it('has no circle of imports between files (src/, commands/, bench/)', () => {
+    expect(cycles(allImports()).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it(`keeps every source file within ${MAX_LINES} lines (the language catalogues excepted)`, () => {
+    const over = SCANNED.flatMap(sourceFiles)
+      .filter((file) => !CATALOGUES.has(file) && !(file in OVERSIZED_FOR_NOW))
+      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(over).toEqual([]);
+  });
+
+  it('lists in the allowlist only files that are still too long', () => {
+    const fitting = Object.keys(OVERSIZED_FOR_NOW).filter((file) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 <= MAX_LINES);
+    expect(fitting, 'split: take it off OVERSIZED_FOR_NOW').toEqual([]);
+  });
+
+  it('finds an import up the layers and a circle, and names them', () => {
+    const at = (file: string, target: string, line = 1): Import => ({ file, line, target, packageName: undefined, typeOnly: true });
+    expect(layerOf('src/storage/carts.ts')).toBeLessThan(layerOf('src/services/cart-service.ts'));
+    expect(layerOf('src/services/cart-service.ts')).toBeLessThan(layerOf('commands/cart/show.ts'));
+    expect(upwardImports([at('src/coordination/open.ts', 'src/storage/storage-error.ts', 3), at('src/services/search.ts', 'src/spaceis/schemas.ts')])).toEqual([
+      'src/coordination/open.ts:3 (coordination) imports src/storage/storage-error.ts (storage)',
+    ]);
+    const graph = [at('a.ts', 'b.ts'), at('b.ts', 'c.ts'), at('c.ts', 'a.ts'), at('c.ts', 'd.ts'), at('d.ts', 'd.ts')];
+    expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts'], ['d.ts', 'd.ts']]);
+  });
+
   it('tells a value import from a type-only one', () => {
     const imports = parseImports(
       'x.ts',
@@ -67,6 +101,143 @@ describe('architecture', () => {
     ]);
   });
 });
+
+const SCANNED = ['src', 'commands', 'bench'];
+const MAX_LINES = 300;
+/** The language catalogues: one file per language, every text of the bot (DEVELOPERS: excepted from the limit). */
+const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
+/**
+ * Issue 31: files over the limit left whole for now, each with why. Other branches were changing
+ * the first four while issue 31 was done (the lead splits app.ts after merging them); take a file
+ * off this list once it is split (a test above fails while a listed file already fits).
+ */
+const OVERSIZED_FOR_NOW: Record<string, string> = {
+  'src/app.ts': 'issue 31: the lead splits the composition root after merging the branches that change it',
+  'src/storage/payment-links.ts': 'issue 31: changed on another branch meanwhile',
+  'src/services/payment-watch/watcher.ts': 'issue 31: changed on another branch meanwhile (the trust issue splits it)',
+  'src/services/rewards.ts': 'issue 31: changed on another branch meanwhile (the trust issue splits it)',
+  'bench/scale-out.ts': 'issue 31: the scale-out phase, not split yet',
+  'bench/storage-scale.ts': 'issue 31: the storage-at-scale script, not split yet',
+};
+
+/**
+ * The layers, lowest first: a file may import its own layer and those below, never one above. The
+ * words (i18n) sit below everything that speaks; coordination below storage, whose repositories
+ * take its locks; services below Discord; the features (commands/) above Discord's plumbing; the
+ * composition root and entry points above all that; the bench on top. A path belongs to the
+ * longest prefix listed.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['src/clock.ts', 'src/logger.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/'],
+  ['src/coordination/'],
+  ['src/storage/'],
+  ['src/config.ts'],
+  ['src/spaceis/'],
+  ['src/i18n/'],
+  ['src/ops/'],
+  ['src/demo/'],
+  ['src/services/'],
+  ['src/discord/', 'src/bot-services.ts'],
+  ['commands/'],
+  ['src/app.ts', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts'],
+  ['bench/', 'test/'],
+];
+const LAYER_NAMES = ['base', 'coordination', 'storage', 'config', 'store', 'words', 'ops', 'demo', 'services', 'discord', 'features', 'composition', 'bench'];
+
+function layerOf(file: string): number {
+  let found = -1;
+  let longest = -1;
+  LAYERS.forEach((prefixes, layer) => {
+    for (const prefix of prefixes) {
+      if ((file === prefix || (prefix.endsWith('/') && file.startsWith(prefix))) && prefix.length > longest) {
+        found = layer;
+        longest = prefix.length;
+      }
+    }
+  });
+  return found;
+}
+
+function allImports(): Import[] {
+  return SCANNED.flatMap(importsIn);
+}
+
+/** Imports of a module in a higher layer, as "file:line (layer) imports target (layer)"; a file in no layer is a finding too. */
+function upwardImports(imports: readonly Import[]): string[] {
+  return imports.flatMap((entry) => {
+    if (!entry.target) return [];
+    const from = layerOf(entry.file);
+    const to = layerOf(entry.target);
+    if (from >= 0 && to >= 0 && to <= from) return [];
+    const name = (layer: number) => LAYER_NAMES[layer] ?? 'no layer';
+    return [`${entry.file}:${entry.line} (${name(from)}) imports ${entry.target} (${name(to)})`];
+  });
+}
+
+/** Every circle of imports (type-only ones included: they tie the files together too), each from its first file in sorted order back to it. */
+function cycles(imports: readonly Import[]): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const entry of imports) {
+    if (!entry.target) continue;
+    const targets = edges.get(entry.file) ?? new Set<string>();
+    targets.add(entry.target);
+    edges.set(entry.file, targets);
+  }
+  // Tarjan's strongly connected components; each component with a circle is reported by one circle through it.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of [...(edges.get(file) ?? [])].sort()) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    const selfImport = component.length === 1 && edges.get(file)?.has(file);
+    if (component.length > 1 || selfImport) found.push(circleThrough(component.sort(), edges));
+  };
+  for (const file of [...edges.keys()].sort()) if (!index.has(file)) visit(file);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** A shortest circle from the component's first file back to it, through the component only. */
+function circleThrough(component: string[], edges: Map<string, Set<string>>): string[] {
+  const start = component[0]!;
+  const inside = new Set(component);
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const next of [...(edges.get(file) ?? [])].sort()) {
+      if (!inside.has(next)) continue;
+      if (next === start) {
+        const path = [file];
+        while (path[0] !== start) path.unshift(cameFrom.get(path[0]!)!);
+        return [...path, start];
+      }
+      if (!cameFrom.has(next) && next !== start) {
+        cameFrom.set(next, file);
+        queue.push(next);
+      }
+    }
+  }
+  return [start, start];
+}
 
 /** Each finding as "file:line what". */
 function described(found: Use[]): string[] {

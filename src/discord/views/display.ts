@@ -13,7 +13,7 @@ import {
   type APIThumbnailComponent,
 } from 'discord.js';
 import { demoImageFile } from '../../demo/images.js';
-import type { ActionRow, View, ViewFile } from '../respond.js';
+import type { ActionRow, View, ViewFile } from './view.js';
 import { clip, LIMITS, noticeLine } from '../text.js';
 
 /**
