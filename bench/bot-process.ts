@@ -76,9 +76,34 @@ export async function npmStartToReady(world: World, storageFile: string): Promis
   const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
   const elapsed = performance.now() - proc.spawnedAt;
   // npm does not always pass signals on: stop the bot it started by its process group's members.
-  for (const pid of childPids(proc.pid)) process.kill(pid, 'SIGTERM');
+  const children = childPids(proc.pid);
+  for (const pid of children) process.kill(pid, 'SIGTERM');
   await proc.stop();
+  // npm exits as soon as its shell does, while the bot it started is still finishing (up to 10 s).
+  // Until that bot is gone its gateway session is the latest, and the local Discord hands it the
+  // next phase's interactions: a stopping bot answers "restarting" (no menu: "expected one select,
+  // found 0" in the warm-up) or, once its socket is closing, nothing at all. So wait for it to exit.
+  await Promise.all(children.map((pid) => exitOf(pid, 15_000)));
   return outcome === 'ready' ? round(elapsed, 1) : undefined;
+}
+
+/** Resolves once process `pid` is gone; SIGKILL after `limitMs`. */
+async function exitOf(pid: number, limitMs: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; alive(); waited += 50) {
+    if (waited >= limitMs) {
+      process.kill(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function childPids(pid: number): number[] {
