@@ -14,8 +14,7 @@ import { StoreDirectory } from './services/store-directory.js';
 import { BotMetrics } from './ops/metrics.js';
 import { operatorView } from './ops/operator-view.js';
 import { storageCheck } from './ops/storage-check.js';
-import { demoFetch } from './demo/demo-store.js';
-import { DemoPayPage } from './demo/pay-page.js';
+import { lazyDemo } from './demo/lazy-demo.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
@@ -160,8 +159,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     : undefined;
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
-  const demoPage = new DemoPayPage({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL });
-  const demoStore = demoFetch({ issue: (reference, order) => demoPage.issue(reference, order), now: () => clock.now() });
+  const demo = lazyDemo({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL, now: () => clock.now() });
   const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, locks);
   const repositories = {
     carts: new CartRepository(storage.keyv, logger),
@@ -205,7 +203,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
       if (route === 'latestBuyers' || route === 'transactionInfo') metrics.paymentWatchRequests.inc({ license: info.license, request: route });
     },
-    demoFetch: demoStore,
+    demoFetch: demo.fetch,
     coordination,
     ...(sharedGateState ? { sharedGateState } : {}),
   });
@@ -355,7 +353,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.
-    await Promise.all([view.stop(), demoPage.close()]);
+    await Promise.all([view.stop(), demo.close()]);
     await storage.close();
     await coordination.close();
   }

@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import demoShop from './demo-shop.json' with { type: 'json' };
 
-/** What carts, link records and the store directory call the demo's "license": never a real key's fingerprint (8 hex). */
-export const DEMO_LICENSE = 'demo';
+// In a file of its own: the bot names the demo's license everywhere, and loads the demo only when a guild uses it.
+export { DEMO_LICENSE } from './license.js';
 
 /** Names of what the demo sells, as a member sees them (tests, screens and the README use them). */
 export const demoLandmarks = {

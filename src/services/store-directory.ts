@@ -4,7 +4,7 @@ import type { LicenseProblem, ShopAccess, StoreDirectoryOptions } from './shop-a
 import { createStoreGate, type StoreGate } from '../spaceis/gate.js';
 import { RedisOfferCopies } from '../spaceis/redis-offer-copy.js';
 import { VariantWarmUp } from '../spaceis/variant-warm-up.js';
-import { DEMO_LICENSE } from '../demo/demo-store.js';
+import { DEMO_LICENSE } from '../demo/license.js';
 import type { LicenseLoad } from '../ops/metrics.js';
 import { fingerprintOf, licenseId, sameLicense } from '../security/license-id.js';
 import type { GuildLicense, GuildSettings } from '../storage/guild-settings.js';

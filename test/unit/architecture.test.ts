@@ -23,6 +23,8 @@ interface Import {
   target: string | undefined;
   packageName: string | undefined;
   typeOnly: boolean;
+  /** `import('…')`: loaded when the code runs there, not when the importing file loads. */
+  dynamic: boolean;
 }
 
 describe('architecture', () => {
@@ -63,8 +65,15 @@ describe('architecture', () => {
     expect(fitting, 'split: take it off OVERSIZED_FOR_NOW').toEqual([]);
   });
 
+  it('loads at start nothing of the demo shop, of Redis or of the screens: only when a guild or STORAGE_URL asks', () => {
+    const loaded = loadedAtStart('src/main.ts');
+    const lazy = ['src/demo/demo-store.ts', 'src/demo/pay-page.ts', 'src/coordination/redis-coordination.ts', 'src/storage/redis-adapter.ts', 'src/spaceis/redis-gate-state.ts'];
+    expect(lazy.filter((file) => loaded.files.has(file))).toEqual([]);
+    expect(['ioredis', '@keyv/redis', 'redis-semaphore', 'playwright-core'].filter((name) => loaded.packages.has(name))).toEqual([]);
+  });
+
   it('finds an import up the layers and a circle, and names them', () => {
-    const at = (file: string, target: string, line = 1): Import => ({ file, line, target, packageName: undefined, typeOnly: true });
+    const at = (file: string, target: string, line = 1): Import => ({ file, line, target, packageName: undefined, typeOnly: true, dynamic: false });
     expect(layerOf('src/storage/carts.ts')).toBeLessThan(layerOf('src/services/cart-service.ts'));
     expect(layerOf('src/services/cart-service.ts')).toBeLessThan(layerOf('commands/cart/show.ts'));
     expect(upwardImports([at('src/coordination/open.ts', 'src/storage/storage-error.ts', 3), at('src/services/search.ts', 'src/spaceis/schemas.ts')])).toEqual([
@@ -239,6 +248,25 @@ function circleThrough(component: string[], edges: Map<string, Set<string>>): st
   return [start, start];
 }
 
+/** What loading `entry` loads: the files and packages reached through static value imports (dynamic and type-only ones load nothing then). */
+function loadedAtStart(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>([entry]);
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const entryImport of parseImports(file, readFileSync(join(ROOT, file), 'utf8'))) {
+      if (entryImport.typeOnly || entryImport.dynamic) continue;
+      if (entryImport.packageName) packages.add(entryImport.packageName);
+      const target = entryImport.target;
+      if (!target || files.has(target) || !target.endsWith('.ts')) continue;
+      files.add(target);
+      queue.push(target);
+    }
+  }
+  return { files, packages };
+}
+
 /** Each finding as "file:line what". */
 function described(found: Use[]): string[] {
   return found.map(({ use, line }) => use.replace(':', `:${line}`));
@@ -288,7 +316,7 @@ function parseImports(file: string, text: string): Import[] {
     /\bimport\s*\(\s*()['"]([^'"]+)['"]/g,
   ];
   return statements
-    .flatMap((pattern) =>
+    .flatMap((pattern, kind) =>
       [...text.matchAll(pattern)].map((match): Import => {
         const specifier = match[2] ?? '';
         const relativePath = specifier.startsWith('.');
@@ -299,6 +327,7 @@ function parseImports(file: string, text: string): Import[] {
           target: relativePath ? relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(sep).join('/').replace(/\.js$/, '.ts') : undefined,
           packageName: relativePath ? undefined : specifier,
           typeOnly: Boolean(match[1]),
+          dynamic: kind === 2,
         };
       }),
     )

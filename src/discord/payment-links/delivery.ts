@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
 import type { CheckoutService } from '../../services/checkout-service.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
-import { DEMO_LICENSE } from '../../demo/demo-store.js';
+import { DEMO_LICENSE } from '../../demo/license.js';
 import { editOriginalReply, messageOptions, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Coordination } from '../../coordination/coordination.js';
-import { DEMO_LICENSE } from '../../demo/demo-store.js';
+import { DEMO_LICENSE } from '../../demo/license.js';
 import type { Logger } from '../../logger.js';
 import { fingerprintOf } from '../../security/license-id.js';
 import type { BuyerRow, TransactionInfo } from '../../spaceis/client.js';
