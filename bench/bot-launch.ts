@@ -12,6 +12,8 @@ export interface BotLaunch {
   probe: boolean;
   /** Extra node flags for investigations, e.g. --trace-gc. */
   nodeArgs: string[];
+  /** BENCH_HEAP=1: where each probe also writes a heap snapshot of the bot (probe implied). */
+  heapDir?: string | undefined;
 }
 
 export interface RunningBot {

@@ -41,7 +41,8 @@ export function botEnv(servers: { discord: FakeDiscord; store: FakeSpaceIs }, st
 
 /** Starts the bot or the bare bot and waits until it is ready; world.running holds it from then on. */
 export async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string, extraEnv: Record<string, string> = {}): Promise<RunningBot> {
-  const env = { ...botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel), ...extraEnv };
+  const heap = world.launch.heapDir && kind === 'bot' ? { BENCH_HEAP_DIR: world.launch.heapDir } : {};
+  const env = { ...botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel), ...heap, ...extraEnv };
   const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
   if (world.launch.cpuProfile) {
     const dir = join(ROOT, 'bench/results/profiles');
@@ -121,7 +122,9 @@ export async function probe(world: World, bot: RunningBot, label: string): Promi
   const isProbe = (line: string) => line.startsWith('BENCH-PROBE ');
   const before = bot.proc.lines.filter(isProbe).length;
   bot.proc.child.kill('SIGUSR2');
-  for (let waited = 0; waited < 2000; waited += 20) {
+  // A heap snapshot of a busy bot takes seconds on a loaded machine.
+  const limitMs = world.launch.heapDir ? 120_000 : 2000;
+  for (let waited = 0; waited < limitMs; waited += 20) {
     const lines = bot.proc.lines.filter(isProbe);
     if (lines.length > before) {
       world.probes[label] = JSON.parse(lines.at(-1)!.slice('BENCH-PROBE '.length)) as unknown;

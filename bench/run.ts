@@ -16,6 +16,9 @@
  *                         (summarize one with: node dist-bench/bench/profile-summary.js <file>)
  *   BENCH_NODE_ARGS="…"   extra node flags for the bot (e.g. --trace-gc); its output goes to bench/results/bot-output.log
  *   BENCH_PROBE=1         preload bench/probe.js into the bots (reads memory and event-loop delay, changes nothing)
+ *   BENCH_HEAP=1          BENCH_PROBE=1 and a heap snapshot of the bot at each probe (after start, after the journeys,
+ *                         after the checkout crowd) in bench/results/heap/ (summarize one with:
+ *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
  *   BENCH_SKIP=bare,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments   leave phases out
@@ -39,7 +42,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
+import { probe, ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { bareFirstSteps, ourFirstSteps, type BareResult } from './first-step.js';
 import { crowdPicks } from './journey-plans.js';
@@ -83,7 +86,12 @@ const launch: BotLaunch = {
   cpuProfile: options.cpuProfile,
   probe: process.env.BENCH_PROBE === '1',
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  heapDir: process.env.BENCH_HEAP === '1' ? resolve(ROOT, 'bench/results/heap') : undefined,
 };
+if (launch.heapDir) {
+  launch.probe = true;
+  mkdirSync(launch.heapDir, { recursive: true });
+}
 const botOutputLog = process.env.BENCH_NODE_ARGS ? join(dirname(options.out), 'bot-output.log') : undefined;
 const keepSamples = process.env.BENCH_SAMPLES === '1';
 const floodMembers = envNumber('BENCH_FLOOD_MEMBERS', 4000);
@@ -174,6 +182,7 @@ async function main(): Promise<void> {
     if (runs('crowd')) {
       log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
       report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000);
+      await probe(world, bot, 'bot: after the checkout crowd');
     }
     if (runs('flood')) {
       log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
