@@ -110,6 +110,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   let discord: Client | undefined;
   let operator: ReturnType<typeof operatorView> | undefined;
   const metrics = new BotMetrics({
+    processMetrics: config.HEALTH_PORT !== undefined,
     licenses: () => stores?.loads() ?? [],
     shards: () => [...(discord?.ws.shards.values() ?? [])].map((shard) => ({ id: shard.id, pingMs: shard.ping })),
     gatewayReady: () => operator?.gatewayReady ?? false,

@@ -1,6 +1,6 @@
 // Builds the bot (tsc -p tsconfig.build.json) only when a source changed since the last build, so
 // `npm start` after `npm ci` starts in well under a second instead of compiling every time (a
-// restart after a crash is the bot's downtime). Run by `prepare` (npm ci) and `prestart`;
+// restart after a crash is the bot's downtime). Run by `prepare` (npm ci) and by `npm start` in-process (tools/start.mjs);
 // `--force` (npm run build) compiles whatever the timestamps say.
 // Written in plain JavaScript: it must run before anything is compiled.
 import { spawnSync } from 'node:child_process';
@@ -12,9 +12,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 const inputs = ['src', 'commands', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((name) => join(root, name));
 
-// A dependency-only install (the Docker image's first layer) has no sources yet: nothing to build.
-if (!existsSync(join(root, 'src'))) process.exit(0);
-
 function newest(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return 0;
@@ -22,12 +19,23 @@ function newest(path) {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), stat.mtimeMs);
 }
 
-const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-const force = process.argv.includes('--force');
-if (!force && inputs.every((input) => newest(input) <= built)) process.exit(0);
+/**
+ * Compiles when a source changed since the last build (or always with `force`); returns the exit
+ * status: 0 when the build is up to date. Also called in-process by tools/start.mjs, so `npm start`
+ * starts one node process, not two.
+ */
+export function buildIfStale({ force = false } = {}) {
+  // A dependency-only install (the Docker image's first layer) has no sources yet: nothing to build.
+  if (!existsSync(join(root, 'src'))) return 0;
+  const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (!force && inputs.every((input) => newest(input) <= built)) return 0;
+  if (!force) process.stdout.write('Compiling TypeScript (sources changed since the last build)…\n');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (result.status !== 0) return result.status ?? 1;
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  return 0;
+}
 
-if (!force) process.stdout.write('Compiling TypeScript (sources changed since the last build)…\n');
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-if (result.status !== 0) process.exit(result.status ?? 1);
-writeFileSync(stamp, `${new Date().toISOString()}\n`);
+// Run as a script (npm run build, prepare, register-commands, migrate-storage, the tests' setup).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exit(buildIfStale({ force: process.argv.includes('--force') }));

@@ -22,6 +22,8 @@ export interface MetricSources {
   shards(): { id: number; pingMs: number }[];
   /** Every shard of this process has its gateway session up. */
   gatewayReady(): boolean;
+  /** Node's process metrics (GC, event-loop lag…); default true. app.ts: only with HEALTH_PORT, the only way to read them. */
+  processMetrics?: boolean;
 }
 
 export type InteractionKind = 'command' | 'component' | 'autocomplete';
@@ -49,7 +51,9 @@ export class BotMetrics {
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
+    // The process's own figures (GC, event-loop lag, handles) are sampled by observers of their own:
+    // only when someone can scrape them (HEALTH_PORT), not in every bot that never serves /metrics.
+    if (sources.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     this.interactions = new Counter({
       name: 'shopbot_interactions_total',
       help: 'Interactions handled, by kind, command or route name, and outcome (answered, refused, failed)',

@@ -141,6 +141,22 @@ describe('the operator’s view (HEALTH_PORT)', () => {
 });
 
 describe('without HEALTH_PORT', () => {
+  it("samples none of the process's own figures (GC, event-loop lag): nobody could scrape them; with it, /metrics has them", async () => {
+    const h = await startHarness();
+    try {
+      expect(await h.bot.services.metrics.registry.metrics()).not.toContain('nodejs_eventloop_lag_seconds');
+    } finally {
+      await h.close();
+    }
+    const port = await freePort();
+    const withPort = await startHarness({ healthPort: port });
+    try {
+      expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain('nodejs_eventloop_lag_seconds');
+    } finally {
+      await withPort.close();
+    }
+  });
+
   it('opens no listener of its own: only the local Discord and store listen (on ports the system picks)', async () => {
     // Every listen() while a harness starts: the local servers ask for port 0, the health listener for its own.
     const asked: unknown[] = [];
