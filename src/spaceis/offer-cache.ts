@@ -12,6 +12,7 @@
 import type { StoreClient } from './client.js';
 import type { ProductVariants, Server, ServerOffer } from './schemas.js';
 import type { OfferDrop, SharedOfferCopy } from './shared-offer-copy.js';
+import { laneOf, serverAliases, serverKey, SERVERS_KEY, variantsKey } from './offer-keys.js';
 
 /** How much of the offer a reload found. */
 export interface OfferCounts {
@@ -41,20 +42,22 @@ export interface OfferCacheOptions {
   onServers?: (servers: Server[]) => void;
   /** Told every server offer the cache takes in (from the store or the shared copy). */
   onServerOffer?: (offer: ServerOffer) => void;
+  /** The most entries held at once (default DEFAULT_MAX_ENTRIES); past it the oldest go first. */
+  maxEntries?: number;
 }
 
 export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
+/**
+ * A bound on one license's entries, whatever the shop's size: a server list, each server's offer
+ * (under its id and slug) and each product's variants. Far above a real shop (hundreds), so only a
+ * runaway offer or a bug could reach it; TTL expiry keeps the usual size.
+ */
+export const DEFAULT_MAX_ENTRIES = 10_000;
 
 interface Entry {
   value: unknown;
   storedAt: number;
 }
-
-const SERVERS_KEY = 'servers';
-const serverKey = (param: string): string => `server:${param}`;
-// JSON keeps the three ids unambiguous even if an id contains a separator character.
-const variantsKey = (serverId: string, categoryId: string, productId: string): string =>
-  `variants:${JSON.stringify([serverId, categoryId, productId])}`;
 
 export class OfferCache {
   readonly ttlMs: number;
@@ -69,6 +72,7 @@ export class OfferCache {
   #dropping: Promise<void> = Promise.resolve();
   readonly #onServers: ((servers: Server[]) => void) | undefined;
   readonly #onServerOffer: ((offer: ServerOffer) => void) | undefined;
+  readonly #maxEntries: number;
 
   constructor(source: OfferSource, options: OfferCacheOptions = {}) {
     this.#source = source;
@@ -78,6 +82,7 @@ export class OfferCache {
     this.#onServers = options.onServers;
     this.#onServerOffer = options.onServerOffer;
     this.#localTtlMs = this.#shared ? Math.min(this.#shared.localTtlMs, this.ttlMs) : this.ttlMs;
+    this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     // Another process dropped part of the offer: drop it here too (the shared copy is already gone).
     this.#shared?.onRemoteDrop((drop) => this.#dropLocally(drop));
   }
@@ -231,6 +236,7 @@ export class OfferCache {
           const storedAt = this.#now();
           this.#entries.set(key, { value, storedAt });
           onStored?.(value, storedAt);
+          this.#bound();
         }
         return value;
       },
@@ -275,20 +281,18 @@ export class OfferCache {
     }
   }
 
+  /** Past maxEntries: the expired go, then the oldest (a Map keeps the order entries were stored in). */
+  #bound(): void {
+    if (this.#entries.size <= this.#maxEntries) return;
+    this.#evictExpired();
+    for (const key of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) break;
+      this.#entries.delete(key);
+    }
+  }
+
   #drop(key: string): void {
     this.#entries.delete(key);
     this.#inFlight.delete(key);
   }
-}
-
-/** The id and slug a server response reveals (either may be absent). */
-function serverAliases(offer: ServerOffer): string[] {
-  const aliases: string[] = [];
-  if (offer.server?.id) aliases.push(offer.server.id);
-  if (offer.server?.slug) aliases.push(offer.server.slug);
-  return aliases;
-}
-
-function laneOf(lane: string | undefined): { lane?: string } {
-  return lane === undefined ? {} : { lane };
 }

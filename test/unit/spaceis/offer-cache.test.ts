@@ -3,7 +3,7 @@ import { StoreClient } from '../../../src/spaceis/client.js';
 import { StoreError } from '../../../src/spaceis/errors.js';
 import { OfferCache, type OfferSource } from '../../../src/spaceis/offer-cache.js';
 import { FakeSpaceIs } from '../../fakes/spaceis/fake-spaceis.js';
-import { findProduct, findServer } from '../../fakes/spaceis/fixtures.js';
+import { allProducts, findProduct, findServer } from '../../fakes/spaceis/fixtures.js';
 
 const TTL = 60_000;
 
@@ -71,6 +71,15 @@ describe('OfferCache', () => {
     await cache.server(findServer(fake.shop, 'skyblock').id);
     expect(cache.peekServer('skyblock')).toBeDefined();
     expect(fake.requestsTo('server')).toHaveLength(2);
+  });
+
+  it('holds at most maxEntries entries: the oldest go first, expired ones before them', async () => {
+    const bounded = new OfferCache(new StoreClient({ baseUrl: fake.url, apiKey: fake.apiKey, getRetries: 0, sleep: async () => {} }), { ttlMs: TTL, now: () => now, maxEntries: 3 });
+    const products = allProducts(fake.shop).slice(0, 4);
+    for (const { server, category, product } of products) await bounded.variants(server.id, category.id, product.id);
+    const held = products.map(({ server, category, product }) => bounded.peekVariants(server.id, category.id, product.id) !== undefined);
+    expect(held).toEqual([false, true, true, true]);
+    expect(bounded.size).toBe(3);
   });
 
   it('keeps only what the bot shows: a huge long description is not held in the cache', async () => {
