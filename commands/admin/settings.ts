@@ -92,10 +92,10 @@ export function describeSetting(t: Messages, name: keyof GuildSettings, settings
     case 'checkoutCooldownSeconds':
       return a.seconds(settings.checkoutCooldownSeconds);
     case 'locale':
-      return settings.locale ?? a.localeAuto;
+      return settings.locale ? a.localeNames[settings.locale] : a.localeAuto;
     case 'purchaseFeed':
       // A stopped feed reads differently, so setting the same channel again counts as a change.
-      return settings.purchaseFeed ? `<#${settings.purchaseFeed.channelId}>${settings.purchaseFeed.refused ? ' ⚠️' : ''}` : a.off;
+      return settings.purchaseFeed ? `<#${settings.purchaseFeed.channelId}>${settings.purchaseFeed.refused ? ' ⚠️' : ''}` : a.none;
     case 'purchaseFeedNicks':
       return settings.purchaseFeedNicks === 'hide' ? a.feedNicksHidden : a.feedNicksShown;
     case 'license':

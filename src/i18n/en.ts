@@ -215,6 +215,8 @@ export const en = {
     hours: (n: number) => `${n} h`,
     seconds: (n: number) => `${n} s`,
     localeAuto: "the server's language",
+    /** A saved locale as the settings show it. */
+    localeNames: { en: 'English', pl: 'Polish' },
     /** The choice of `/shop-admin settings locale` that follows the server's language (the others are the languages' own names). */
     localeChoiceAuto: 'Auto (server language)',
     feedNicksShown: "Show buyers' nicks",
