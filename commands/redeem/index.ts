@@ -54,7 +54,8 @@ async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promis
   const masked = maskCode(code);
   ctx.log.info({ code: masked, outcome: outcome.kind }, 'voucher code tried');
   // Not awaited: the member's answer must not wait on the log channel.
-  void services.guildLog.post(guildId, { kind: 'voucher-tried', userId, maskedCode: masked, nick, outcome: logOutcome(outcome) });
+  const storeWords = withoutCode(outcome.kind === 'redeemed' ? outcome.state : 'message' in outcome ? outcome.message : undefined, code);
+  void services.guildLog.post(guildId, { kind: 'voucher-tried', userId, maskedCode: masked, nick, outcome: logOutcome(outcome), ...(storeWords ? { storeWords } : {}) });
 
   if (outcome.kind === 'redeemed') return respond.show(redeemedView(t, outcome));
   if (outcome.kind === 'store-error') {

@@ -38,7 +38,9 @@ export function feedPostView(t: Messages, purchases: readonly FeedPurchase[]): V
     const id = shopRoutes.buyFromFeed.build(undefined, purchase.item);
     if (seen.has(id) || buttons.length >= BUTTONS_PER_ROW * ROWS) continue;
     seen.add(id);
-    const label = single ? t.feed.buy : t.feed.buyItem(purchase.variantName || purchase.productName);
+    // Product and variant: "Buy 30 days" alone repeats across products.
+    const name = purchase.productName && purchase.variantName ? `${purchase.productName} (${purchase.variantName})` : purchase.variantName || purchase.productName;
+    const label = single ? t.feed.buy : t.feed.buyItem(name);
     buttons.push(button(id, label, ButtonStyle.Success));
   }
   const rows = [];

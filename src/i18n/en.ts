@@ -689,6 +689,8 @@ export const en = {
     noVariant: 'Choose a variant of that product from the suggestions.',
     logGeneratedTitle: 'Voucher codes generated',
     logGenerated: (admin: string, count: number, item: string) => `${admin} generated ${count} voucher ${count === 1 ? 'code' : 'codes'} for ${item}.`,
+    /** The store's own word in the log channel, as it came (members read its meaning). */
+    logStoreWords: (words: string) => `The shop's words: “${words}”`,
   },
 };
 

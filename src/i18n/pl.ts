@@ -179,6 +179,17 @@ function shopSays(message: string | undefined): string {
   return message && /[ąćęłńóśźż]/i.test(message) ? `Sklep odpowiada: „${message}”. ` : '';
 }
 
+/** The store's English messages at checkout, by their meaning: said instead of quoted (`storeErrors.refused`). */
+const storeHints: Messages['storeErrors']['hints'] = {
+  'cart payments are disabled': 'Sklep nie ma włączonych płatności za koszyk. Daj znać administracji.',
+  'invalid variant': `Jednego z produktów w koszyku nie ma już w ofercie. Otwórz ${cmd.cart}, usuń go i spróbuj ponownie.`,
+  'cart items must belong to one server': 'W tym sklepie w jednym zamówieniu można kupować tylko z jednego serwera.',
+  'invalid gateway': 'Metoda płatności nie jest skonfigurowana w sklepie. Daj znać administracji.',
+  'sms payments are not available for carts': 'Płatności SMS nie można użyć dla koszyka.',
+  'daily purchase limit reached for this nick':
+    'Ten nick osiągnął dzienny limit zakupów jednego z produktów. Zmniejsz ilość albo wróć jutro.',
+};
+
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
 export const pl: Messages = {
   admin: {
@@ -610,17 +621,10 @@ export const pl: Messages = {
   },
 
   storeErrors: {
-    refused: (message) => `Sklep odrzucił to żądanie: „${message}”.`,
+    refused: (message) =>
+      Object.hasOwn(storeHints, message.trim().toLowerCase()) ? 'Sklep odrzucił to żądanie.' : `Sklep odrzucił to żądanie: „${message}”.`,
     fieldErrors: 'Szczegóły od sklepu:',
-    hints: {
-      'cart payments are disabled': 'Sklep nie ma włączonych płatności za koszyk. Daj znać administracji.',
-      'invalid variant': `Jednego z produktów w koszyku nie ma już w ofercie. Otwórz ${cmd.cart}, usuń go i spróbuj ponownie.`,
-      'cart items must belong to one server': 'W tym sklepie w jednym zamówieniu można kupować tylko z jednego serwera.',
-      'invalid gateway': 'Metoda płatności nie jest skonfigurowana w sklepie. Daj znać administracji.',
-      'sms payments are not available for carts': 'Płatności SMS nie można użyć dla koszyka.',
-      'daily purchase limit reached for this nick':
-        'Ten nick osiągnął dzienny limit zakupów jednego z produktów. Zmniejsz ilość albo wróć jutro.',
-    },
+    hints: storeHints,
     notConfigured:
       'Sklep jest źle skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji; Twój koszyk się nie zmienił.',
     throttled: (seconds) =>
@@ -725,5 +729,6 @@ export const pl: Messages = {
     noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
     logGeneratedTitle: 'Wygenerowano kody voucherów',
     logGenerated: (admin, count, item) => `${admin} wygenerował(a) ${plCount(count, nouns.voucherCode)} dla: ${item}.`,
+    logStoreWords: (words) => `Słowa sklepu: „${words}”`,
   },
 };

@@ -148,14 +148,25 @@ describe('voucher codes', () => {
     expect(redeems().length).toBe(before);
   });
 
-  it('answers in Polish', async () => {
+  it("answers in Polish with the Polish meaning of the store's English words; the log channel keeps the words", async () => {
     freshWindows();
     const member = new Member(h, { locale: 'pl' });
     h.store.vouchers.set('POLSKI-123XYZ', { used: false });
+    // This member's post, not one an earlier test's attempt may still be sending.
+    const postOf = () => h.discord.waitForMessage((m) => m.channel_id === logChannel && textOf(m).includes(`<@${member.user.id}>`));
+    const posted = postOf();
     const outcome = await member.run('redeem', { code: 'POLSKI-123XYZ', nick: 'Polak1' });
-    expect(textOf(outcome.message!)).toContain(pl.vouchers.redeemed('Polak1'));
+    const reply = textOf(outcome.message!);
+    expect(reply).toContain(pl.vouchers.redeemed('Polak1'));
+    expect(reply).toContain('Stan w sklepie: kod zrealizowany.');
+    expect(reply).not.toContain('completed');
+    // The log channel speaks the server's language (English here) and quotes the store as it answered.
+    expect(textOf(await posted)).toContain(en.vouchers.logStoreWords('completed'));
+
+    const postedUsed = postOf();
     const used = await member.run('redeem', { code: 'POLSKI-123XYZ' });
-    expect(textOf(used.message!)).toBe(pl.vouchers.used(VOUCHER_MESSAGES.used));
+    expect(textOf(used.message!)).toBe('Ten kod został już wykorzystany.');
+    expect(textOf(await postedUsed)).toContain(en.vouchers.logStoreWords(VOUCHER_MESSAGES.used));
   });
 
   it('shows generated codes to the asking admin only, in a code block; the log channel gets who, how many and what, never the codes', async () => {

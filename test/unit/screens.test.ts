@@ -98,7 +98,7 @@ describe('npm run screens cannot drift from the views', async () => {
         const page = htmlToText(screenHtml(screen));
         const texts = textsOf(screen);
         expect(texts.length, screen.id).toBeGreaterThan(0);
-        for (const text of texts) expect(page, `${screen.id}: ${text}`).toContain(visibleText(text));
+        for (const text of texts) expect(page, `${screen.id}: ${text}`).toContain(visibleText(text, locale));
       }
     });
   }

@@ -60,6 +60,8 @@ export interface Screen {
   modal?: APIModalInteractionResponseCallbackData;
   /** Draw the message's select menu open, as when the member clicked it. */
   openSelect?: boolean;
+  /** The reader's language: Discord's own words around the message follow it (English if left out). */
+  locale?: Locale;
 }
 
 /** Fixed so the pictures change only when a view does. */
@@ -178,7 +180,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
   const admin = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'admins', caption, place: 'ephemeral', message, ...extra });
   const moderator = (id: string, view: string, caption: string, message: View): Screen => ({ id, view, audience: 'moderators', caption, place: 'ephemeral', message });
 
-  return [
+  const all: Screen[] = [
     member('shop-servers', 'serverListView', '/shop: the servers', serverListView(t, OWNER, demo.servers, 0), { openSelect: true }),
     member('shop-categories', 'categoryListView', 'A server: its categories', categoryListView(t, OWNER, survival, demo.offers.get(survival.id)!.categories, 0, { canGoBack: true })),
     member('shop-products', 'productListView', 'A category: its products', productListView(t, locale, OWNER, survival, ranks, 0, { lowest: (product) => (product.id === vipPath.product.id ? Math.min(...vip.flatMap((choice) => lowestPrice(choice.priced) ?? [])) : undefined) }), { openSelect: true }),
@@ -248,4 +250,5 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     moderator('links-verify-fake', 'verifyView', '/links verify: a URL the bot never issued', verifyView(t, undefined, 24, NOW)),
     moderator('links-revoke', 'revokedView', '/links revoke', revokedView(t, link, { dm: 'edited', reply: 'none' })),
   ];
+  return all.map((screen) => ({ ...screen, locale }));
 }
