@@ -1,4 +1,31 @@
+import { shopAdminNames } from '../../commands/admin/names.js';
+import { cartNames } from '../../commands/cart/names.js';
+import { checkoutNames } from '../../commands/checkout/names.js';
+import { linksNames } from '../../commands/links/names.js';
+import { shopNames } from '../../commands/shop/names.js';
+import { shopTopNames } from '../../commands/top/names.js';
+import { optionName, slash } from './command-mention.js';
 import type { EnglishCommandTexts } from './command-texts.js';
+
+/**
+ * Commands as an English client shows them (their wire names), for the texts below: built from the
+ * features' declared names, never written out (command-mention.ts).
+ */
+const cmd = {
+  shop: slash(shopNames),
+  cart: slash(cartNames),
+  checkout: slash(checkoutNames),
+  links: slash(linksNames),
+  linksVerify: slash(linksNames, 'verify'),
+  shopTop: slash(shopTopNames),
+  admin: slash(shopAdminNames),
+  status: slash(shopAdminNames, 'status'),
+  licenseSet: slash(shopAdminNames, 'license', 'set'),
+  licenseClear: slash(shopAdminNames, 'license', 'clear'),
+  rewardsAdd: slash(shopAdminNames, 'rewards', 'add'),
+  rewardsRemove: slash(shopAdminNames, 'rewards', 'remove'),
+  feedChannel: `${slash(shopAdminNames, 'settings')} ${optionName(shopAdminNames.subcommands.settings, 'purchaseFeedChannel')}`,
+};
 
 /**
  * The slash commands' descriptions, by command, subcommand and option. Their English names are
@@ -50,19 +77,19 @@ export const enCommands: EnglishCommandTexts = {
           demo: { description: 'Try the bot on a sample shop built into it (DEMO, no real payment)' },
         },
       },
-      servers: { description: 'Choose which servers /shop offers here' },
+      servers: { description: `Choose which servers ${cmd.shop} offers here` },
       settings: {
         description: 'Show or change the shop settings',
         options: {
           logChannel: { description: 'Where the bot reports links, changes and license problems' },
-          moderatorRole: { description: 'A role that may use /links besides Manage Messages' },
+          moderatorRole: { description: `A role that may use ${cmd.links} besides Manage Messages` },
           multiServerCart: { description: 'Allow items from several servers in one cart' },
           linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
           reset: { description: 'Clear a setting back to none' },
           purchaseFeedChannel: { description: 'Where the bot posts every purchase made in the shop' },
-          purchaseFeedNicks: { description: "Show buyers' nicks in /shop-top and the purchase feed, or “a player”" },
+          purchaseFeedNicks: { description: `Show buyers' nicks in ${cmd.shopTop} and the purchase feed, or “a player”` },
         },
       },
       refresh: { description: 'Drop the cached offer and read it again' },
@@ -129,9 +156,9 @@ export const en = {
   admin: {
     notAllowed: 'Only members with the Manage Server permission can change the shop.',
     licenseUnreadable:
-      "This server's stored license can't be opened right now (see /shop-admin status): set it again with /shop-admin license set, or clear it.",
+      `This server's stored license can't be opened right now (see ${cmd.status}): set it again with ${cmd.licenseSet}, or clear it.`,
     notConfigured:
-      "This server has no shop license yet. Set one with /shop-admin license set (or the bot's operator sets SPACEIS_API_KEY).",
+      `This server has no shop license yet. Set one with ${cmd.licenseSet} (or the bot's operator sets SPACEIS_API_KEY).`,
 
     statusTitle: 'Shop status',
     statusLicense: 'License',
@@ -139,12 +166,12 @@ export const en = {
     statusLicenseDefault: (fingerprint: string) => `The bot's default license, fingerprint \`${fingerprint}\``,
     statusLicenseNone: 'None configured',
     statusLicenseUnreadable: (fingerprint: string) =>
-      `This server's own license (fingerprint \`${fingerprint}\`) cannot be opened with the current ENCRYPTION_KEY: the key changed since it was saved, or the record is damaged. Buyers are told the shop isn't set up. Set the license again with /shop-admin license set (or clear it), or ask the operator to restore the previous ENCRYPTION_KEY.`,
+      `This server's own license (fingerprint \`${fingerprint}\`) cannot be opened with the current ENCRYPTION_KEY: the key changed since it was saved, or the record is damaged. Buyers are told the shop isn't set up. Set the license again with ${cmd.licenseSet} (or clear it), or ask the operator to restore the previous ENCRYPTION_KEY.`,
     statusLicenseNoKey: (fingerprint: string) =>
       `This server has its own license (fingerprint \`${fingerprint}\`), but the bot has no ENCRYPTION_KEY to open it. Buyers are told the shop isn't set up; the bot does not sell from its default license instead. The operator must set ENCRYPTION_KEY (the one used when the license was saved).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers: number) => `Answers: ${servers} ${servers === 1 ? 'server' : 'servers'} in the offer`,
-    status401: 'Rejects the license key (401): the key is wrong or was revoked. Set a new one with /shop-admin license set.',
+    status401: `Rejects the license key (401): the key is wrong or was revoked. Set a new one with ${cmd.licenseSet}.`,
     status402: 'The license is not active (402): renew it in the SpaceIs panel.',
     statusUnreachable: (message: string) => `Not answering: ${message}`,
     statusCache: 'Offer cache',
@@ -175,35 +202,35 @@ export const en = {
     licenseCleared: (fingerprint: string | undefined) =>
       fingerprint
         ? `This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
-        : "This server's license was removed. The bot has no default license, so /shop is off until a license is set.",
+        : `This server's license was removed. The bot has no default license, so ${cmd.shop} is off until a license is set.`,
     licenseNothingToClear: "This server already uses the bot's default license.",
     defaultLicenseRefused:
-      "This server may not use the bot's default license: its operator allows it only on some servers. Set this server's own SpaceIs license with /shop-admin license set.",
+      `This server may not use the bot's default license: its operator allows it only on some servers. Set this server's own SpaceIs license with ${cmd.licenseSet}.`,
     licenseClearedRefused:
-      "This server's license was removed. This server may not use the bot's default license, so /shop is off until you set your own with /shop-admin license set.",
-    statusLicenseDemo: 'The **DEMO** shop built into the bot: a sample offer, no real payment. Sell from your real shop with /shop-admin license set.',
+      `This server's license was removed. This server may not use the bot's default license, so ${cmd.shop} is off until you set your own with ${cmd.licenseSet}.`,
+    statusLicenseDemo: `The **DEMO** shop built into the bot: a sample offer, no real payment. Sell from your real shop with ${cmd.licenseSet}.`,
     demoOn:
-      'This server now sells from the **DEMO** shop built into the bot: try /shop, /cart and /checkout. Payment links lead to a demonstration page; no real payment is possible. Carts of the previous shop are emptied, with a note why. Sell from your real shop with /shop-admin license set, or end the demo with /shop-admin license clear.',
-    demoAlready: 'This server is already on the **DEMO** shop. /shop-admin license set replaces it with your real shop; /shop-admin license clear ends it.',
+      `This server now sells from the **DEMO** shop built into the bot: try ${cmd.shop}, ${cmd.cart} and ${cmd.checkout}. Payment links lead to a demonstration page; no real payment is possible. Carts of the previous shop are emptied, with a note why. Sell from your real shop with ${cmd.licenseSet}, or end the demo with ${cmd.licenseClear}.`,
+    demoAlready: `This server is already on the **DEMO** shop. ${cmd.licenseSet} replaces it with your real shop; ${cmd.licenseClear} ends it.`,
     demoConfirm: (fingerprint: string) =>
-      `This server sells from its own license (fingerprint \`${fingerprint}\`). Switching to the **DEMO** shop removes that license (paste the key again with /shop-admin license set to come back) and empties members' carts. Switch to the demo?`,
+      `This server sells from its own license (fingerprint \`${fingerprint}\`). Switching to the **DEMO** shop removes that license (paste the key again with ${cmd.licenseSet} to come back) and empties members' carts. Switch to the demo?`,
     demoConfirmYes: 'Switch to the demo',
     demoCancel: 'Cancel',
     demoCancelled: 'Nothing changed: this server keeps its own license.',
     demoEnded: (fingerprint: string | undefined) =>
       fingerprint
         ? `The **DEMO** shop is off. This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
-        : 'The **DEMO** shop is off. The bot has no default license, so /shop is off until a license is set with /shop-admin license set.',
+        : `The **DEMO** shop is off. The bot has no default license, so ${cmd.shop} is off until a license is set with ${cmd.licenseSet}.`,
     demoEndedRefused:
-      "The **DEMO** shop is off. This server may not use the bot's default license, so /shop is off until you set your own with /shop-admin license set.",
+      `The **DEMO** shop is off. This server may not use the bot's default license, so ${cmd.shop} is off until you set your own with ${cmd.licenseSet}.`,
     demoLicenseName: 'DEMO shop',
 
-    serversPrompt: 'Choose the servers /shop offers here. Servers added to the shop later are offered until you hide them.',
+    serversPrompt: `Choose the servers ${cmd.shop} offers here. Servers added to the shop later are offered until you hide them.`,
     serversPlaceholder: 'Servers to offer',
     serversNone: 'The license has no servers yet.',
-    serversSaved: (names: string) => `/shop now offers: ${names}.`,
+    serversSaved: (names: string) => `${cmd.shop} now offers: ${names}.`,
     serversPaged: 'Saving a page changes only the servers on it.',
-    serversKeepOne: 'Keep at least one server offered, or /shop has nothing to sell. Nothing was saved.',
+    serversKeepOne: `Keep at least one server offered, or ${cmd.shop} has nothing to sell. Nothing was saved.`,
     serversChanged: "The shop's servers changed since this menu was opened, so nothing was saved. Here is the page as it is now.",
 
     settingsTitle: 'Shop settings',
@@ -227,7 +254,7 @@ export const en = {
     channelNoFiles: (channel: string) =>
       `I can't attach files in ${channel}, and the demo shop's panel shows its pictures as files. Give me Attach Files there (or pick another channel), then try again.`,
     moderatorRoleEveryone:
-      "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
+      `@everyone can't be the moderator role: every member has it, so everyone could use ${cmd.links}. Nothing was saved; pick a role only your moderators have.`,
     moderatorRoleManaged: (role: string) =>
       `${role} is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
     settingNames: {
@@ -265,8 +292,8 @@ export const en = {
     next: 'Next',
     back: 'Back',
     page: (page: number, pages: number) => `Page ${page} of ${pages}`,
-    notYourMenu: 'This menu belongs to someone else. Use /shop or /cart to open your own.',
-    expired: 'This menu is out of date. Open it again with /shop or /cart.',
+    notYourMenu: `This menu belongs to someone else. Use ${cmd.shop} or ${cmd.cart} to open your own.`,
+    expired: `This menu is out of date. Open it again with ${cmd.shop} or ${cmd.cart}.`,
     restarting: 'The shop bot is restarting. Please try again in a few seconds; your cart is safe.',
     internalError: (reference: string) =>
       `Something went wrong on our side. Your cart is safe. If it happens again, give the server's staff this reference: ${reference}`,
@@ -284,7 +311,7 @@ export const en = {
     chooseProductPlaceholder: 'Choose a product',
     chooseVariant: 'Choose a variant.',
     chooseVariantPlaceholder: 'Choose a variant',
-    notSetUp: "This shop is not configured yet: the server's admins can set it up with /shop-admin.",
+    notSetUp: `This shop is not configured yet: the server's admins can set it up with ${cmd.admin}.`,
     misconfigured: "The shop isn't set up correctly right now. Please tell the server's admins; your cart is kept.",
     noServers: 'This shop has no servers on offer yet.',
     unknownServer: (input: string) => `There is no server called “${input}” in this shop. Pick one from the list.`,
@@ -334,7 +361,7 @@ export const en = {
 
   cart: {
     title: 'Your cart',
-    empty: 'Your cart is empty. Use /shop to browse the offer.',
+    empty: `Your cart is empty. Use ${cmd.shop} to browse the offer.`,
     openShop: 'Open shop',
     line: (quantity: number, variant: string, product: string) => `${quantity} × ${variant} — ${product}`,
     linesHeading: (lines: number, max: number) => `Items (${lines} of ${max} lines)`,
@@ -381,7 +408,7 @@ export const en = {
   },
 
   checkout: {
-    emptyCart: 'Your cart is empty, so there is nothing to check out. Use /shop to add items.',
+    emptyCart: `Your cart is empty, so there is nothing to check out. Use ${cmd.shop} to add items.`,
     working: 'Asking the shop for your payment link…',
     sentToDm: (nick: string) =>
       `Your payment link for **${nick}** is in your DMs. The shop shows the final amount on the payment page.`,
@@ -415,7 +442,7 @@ export const en = {
       `${admin} changed **${setting}**: ${before} → ${after}`,
     licenseProblemTitle: 'The shop license has a problem',
     licenseProblem: (status: number, message: string | undefined) =>
-      `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with /shop-admin status.`,
+      `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with ${cmd.status}.`,
     linkRevokedTitle: 'Payment link withdrawn',
     linkRevoked: (moderator: string, linkId: string, member: string) => `${moderator} withdrew link ${linkId} issued to ${member}.`,
     linkPaidTitle: 'Order paid',
@@ -440,7 +467,7 @@ export const en = {
     dmExpired: (time: string) =>
       `The shop reports that the payment for this order expired before it was completed (${time}). Do not pay through this link again.`,
     dmBuyAgain:
-      'To order these items again: in the server, open /cart, press **My payment links**, then **Buy again** under this link, and check out.',
+      `To order these items again: in the server, open ${cmd.cart}, press **My payment links**, then **Buy again** under this link, and check out.`,
     paidAt: 'Paid',
     transaction: 'Shop transaction',
   },
@@ -448,7 +475,7 @@ export const en = {
   /** /shop-admin rewards, and what the bot says about buyers' roles (status, log channel, audit log). */
   rewards: {
     title: 'Roles for buyers',
-    none: 'No roles for buyers yet. Add one with /shop-admin rewards add: a product (or one of its variants) and the role its buyers get.',
+    none: `No roles for buyers yet. Add one with ${cmd.rewardsAdd}: a product (or one of its variants) and the role its buyers get.`,
     footer:
       'Given to the member who checked out, once their link is paid. The bot needs Manage Roles, and each role below its own highest role.',
     item: (product: string, variant: string | undefined, server: string) =>
@@ -471,7 +498,7 @@ export const en = {
       'role-above-bot': (role: string) => `${role} is not below the bot's highest role: in Server Settings → Roles, drag the bot's role above ${role}.`,
       'role-managed': (role: string) => `${role} is managed by Discord for a bot or an integration: nobody can give it by hand. Pick another role.`,
       'role-everyone': (_role: string) => "@everyone is every member's role: it can't be a reward. Pick another role.",
-      'role-gone': (_role: string) => 'The role no longer exists: remove this reward with /shop-admin rewards remove, or add it again with another role.',
+      'role-gone': (_role: string) => `The role no longer exists: remove this reward with ${cmd.rewardsRemove}, or add it again with another role.`,
       refused: (_role: string) => "Discord refused (Missing Permissions): check the bot's Manage Roles permission and its place in the role list.",
       unreachable: (_role: string) => "Discord didn't answer.",
     },
@@ -486,7 +513,7 @@ export const en = {
 
   links: {
     notModerator:
-      'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+      `Only moderators can use ${cmd.links}: it needs the Manage Messages permission or the moderator role chosen by the admins.`,
     title: 'Payment links',
     intro: (member: string, total: number) =>
       total === 1
@@ -495,7 +522,7 @@ export const en = {
     none: (member: string, days: number) =>
       `The bot issued no payment links to ${member} in this server (records are kept for ${days} days).`,
     whatBotKnows:
-      '“Paid”, “Payment failed” and a payment that expired are what the shop reported: the bot asks SpaceIs about purchases for the link’s nick and items. “Pending” means the shop has reported no payment for the link yet (or its API does not show payments to the bot: see /shop-admin status).',
+      `“Paid”, “Payment failed” and a payment that expired are what the shop reported: the bot asks SpaceIs about purchases for the link’s nick and items. “Pending” means the shop has reported no payment for the link yet (or its API does not show payments to the bot: see ${cmd.status}).`,
     state: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Revoked' },
     /** The same states as the buyer reads them. */
     buyerState: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Withdrawn' },
@@ -512,7 +539,7 @@ export const en = {
     nick: (nick: string) => `Nick: **${nick}**`,
     issuedTo: (member: string) => `Member: ${member}`,
     linkLabel: 'Payment link',
-    linkTooLong: 'The link is too long to show here: check it with /links verify.',
+    linkTooLong: `The link is too long to show here: check it with ${cmd.linksVerify}.`,
     ago: (amount: number, unit: 'min' | 'h' | 'd') => `${amount} ${unit} ago`,
     more: (count: number) => `+${count} more`,
 
@@ -574,7 +601,7 @@ export const en = {
     hints: {
       'cart payments are disabled': "The shop hasn't enabled cart payments. Please tell the server's admins.",
       'invalid variant':
-        'An item in your cart is no longer on offer. Open /cart and remove it, then try again.',
+        `An item in your cart is no longer on offer. Open ${cmd.cart} and remove it, then try again.`,
       'cart items must belong to one server': 'This shop accepts items from one server per order.',
       'invalid gateway': "A payment method isn't set up in the shop. Please tell the server's admins.",
       'sms payments are not available for carts': 'SMS payments cannot be used for a cart.',
@@ -602,7 +629,7 @@ export const en = {
     pageNothingPaid: 'This is a demonstration: nothing is paid, nothing is charged and nothing is delivered. A real shop would show its payment methods here.',
     pageNick: 'Nick',
     pageTotal: 'Estimated total',
-    pageRealShop: 'The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with /shop-admin license set.',
+    pageRealShop: `The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with ${cmd.licenseSet}.`,
     pageNotFound: 'This demo payment link is unknown or has expired.',
   },
   /** Goals on the shop panel and /shop-top (src/services/community.ts): amounts are never shown. */
@@ -622,7 +649,7 @@ export const en = {
     notNow: "The shop didn't answer this right now; try again in a moment.",
     statusLabel: 'Goals and top supporters',
     statusOff: (endpoints: string, message: string | undefined, since: string, retry: string) =>
-      `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to ${endpoints} ${since}, so the panel and /shop-top leave that out. It asks again ${retry}.`,
+      `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to ${endpoints} ${since}, so the panel and ${cmd.shopTop} leave that out. It asks again ${retry}.`,
   },
 
   /** The purchase feed (/shop-admin settings purchase-feed-channel:): posts, status and the log's note. */
@@ -644,7 +671,7 @@ export const en = {
     },
     refusedTitle: 'The purchase feed stopped',
     refused: (channel: string, reason: string) =>
-      `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with /shop-admin settings purchase-feed-channel:.`,
+      `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with ${cmd.feedChannel}.`,
   },
 
   /** Voucher codes: /redeem, /shop-admin vouchers generate, and their log-channel posts. Never the code in full, except the admin's generated ones. */

@@ -160,7 +160,7 @@ describe('a paid link', () => {
     const dm = s.dmNow(issued)!;
     expect(dm.text).toContain('Sklep zgłasza to zamówienie jako opłacone');
     expect(textOf(dm)).toContain(pl.payments.dmDelivery);
-    expect(textOf(dm)).toContain(`zapytaj administrację serwera i podaj numer linku **${issued.id}**`);
+    expect(textOf(dm)).toContain(`zapytaj administrację i podaj numer linku **${issued.id}**`);
     const list = (await s.links(s.moderator({ locale: 'pl' }), 'user', { member: buyer.user.id })).message!;
     expect(s.names(list)).toEqual([`✅ ${issued.id} · Opłacony`]);
     expect(textOf(list)).toContain('według sklepu');
