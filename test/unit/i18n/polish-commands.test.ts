@@ -7,6 +7,7 @@ import { redeemNames } from '../../../commands/redeem/names.js';
 import { shopNames } from '../../../commands/shop/names.js';
 import { shopTopNames } from '../../../commands/top/names.js';
 import { slash } from '../../../src/i18n/command-mention.js';
+import { en } from '../../../src/i18n/en.js';
 import { pl, plCommands } from '../../../src/i18n/pl.js';
 import { allTexts, polishCommandTexts } from './catalogue-texts.js';
 
@@ -37,7 +38,13 @@ describe('commands named in Polish texts', () => {
     expect(pl.admin.notConfigured).toContain('/sklep-admin licencja ustaw');
     expect(pl.links.linkTooLong).toContain(`/${plCommands.links.name} ${plCommands.links.subcommands.verify.name}`);
     expect(pl.feed.refused('#k', 'r')).toContain('/sklep-admin ustawienia kanał-zakupów:');
-    // English from the wire names.
+  });
+
+  it('an English text names a command by its wire names, as an English client shows it', () => {
     expect(slash(shopAdminNames, 'license', 'set')).toBe('/shop-admin license set');
+    expect(en.log.licenseProblem(401, undefined)).toContain('with /shop-admin status.');
+    expect(en.admin.notConfigured).toContain('/shop-admin license set');
+    expect(en.feed.refused('#k', 'r')).toContain('/shop-admin settings purchase-feed-channel:');
+    expect(en.links.linkTooLong).toContain('/links verify');
   });
 });
