@@ -109,6 +109,23 @@ describe('npm run screens cannot drift from the views', async () => {
     expect(page).toContain('13 000 monet');
     expect(page).toContain('Only you can see this');
   });
+
+  it("draws Discord's own words in Polish around a Polish screen, as a Polish client shows them", () => {
+    const polish = htmlToText(screenHtml(screens.pl.find((screen) => screen.id === 'links-user')!));
+    expect(polish).toContain('Tylko Ty to widzisz');
+    expect(polish).toContain('Dzisiaj o 20:30');
+    expect(polish).toContain('2 godziny temu');
+    expect(polish).toContain('5 godzin temu');
+    expect(polish).toContain('12 maja 2026');
+    expect(polish).not.toMatch(/Only you can see this|hours ago|Today at/);
+    const english = htmlToText(screenHtml(screens.en.find((screen) => screen.id === 'links-user')!));
+    expect(english).toContain('Only you can see this');
+    expect(english).toContain('2 hours ago');
+  });
+
+  it('draws a role mention as the role, not as its raw form', () => {
+    expect(htmlToText(markdown('Rola <@&300000000000000003>'))).toBe('Rola @VIP');
+  });
 });
 
 describe('the screens renderer draws display components as Discord does', () => {

@@ -25,6 +25,8 @@ const NAMES: Record<string, string> = {
   '100000000000000003': 'Moderator',
   '300000000000000001': 'shop-log',
   '300000000000000002': 'Moderators',
+  '300000000000000003': 'VIP',
+  '300000000000000004': 'SkyVIP',
   '400000000000000001': 'shop',
 };
 
@@ -59,7 +61,7 @@ function escape(text: string): string {
 
 function timestamp(seconds: number, style: string, frame: Frame): string {
   const ms = seconds * 1000;
-  if (style === 'R') return frame.relative(Math.round((SCREEN_NOW - ms) / 3_600_000));
+  if (style === 'R') return frame.relative(Math.round((SCREEN_NOW - ms) / 60_000));
   return frame.fullDate(new Date(ms));
 }
 
@@ -78,7 +80,7 @@ export function markdown(text: string, locale: Locale = drawing): string {
     .replace(/```\n?([^`]*?)\n?```/g, (_m, body: string) => hold(`<code class="block">${body.replace(/\n/g, '<br>')}</code>`))
     .replace(/`([^`\n]+)`/g, (_m, body: string) => hold(`<code>${body}</code>`))
     .replace(/&#60;t:(\d+):([RfFdDtT])&#62;/g, (_m, seconds: string, style: string) => `<span class="time">${timestamp(Number(seconds), style, FRAMES[locale])}</span>`)
-    .replace(/&#60;@&amp;(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'role'}</span>`)
+    .replace(/&#60;@&#38;(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'role'}</span>`)
     .replace(/&#60;@!?(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'member'}</span>`)
     .replace(/&#60;#(\d+)&#62;/g, (_m, id: string) => `<span class="mention">#${NAMES[id] ?? 'channel'}</span>`)
     .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a>$1</a>')
