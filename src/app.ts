@@ -24,6 +24,8 @@ import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
+import { LinkCheck } from './services/link-check.js';
+import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
 import { PaymentEvents } from './services/payment-events.js';
 import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
 import { DiscordMemberRoles, rewardNotices } from './discord/member-roles.js';
@@ -271,6 +273,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     carts,
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),
+    // Members' link checks are counted per process on SQLite, in Redis when processes share it.
+    linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
     setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
     rewards,
     community,

@@ -7,6 +7,7 @@ import type { SecretBox } from './security/secret-box.js';
 import type { CartService } from './services/cart-service.js';
 import type { CheckoutService } from './services/checkout-service.js';
 import type { GuildSetup } from './services/guild-setup.js';
+import type { LinkCheck } from './services/link-check.js';
 import type { PaymentLinks } from './services/payment-links.js';
 import type { RoleRewards } from './services/rewards.js';
 import type { StoreDirectory } from './services/store-directory.js';
@@ -60,6 +61,8 @@ export interface BotServices {
   checkout: CheckoutService;
   /** Payment links as members and moderators use them: their own, a member's, a withdrawal. */
   links: PaymentLinks;
+  /** "Check payment link" for every member: whether the URLs in a message are the bot's own, with its per-member limit. */
+  linkCheck: LinkCheck;
   /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
   setup: GuildSetup;
   /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */

@@ -552,6 +552,25 @@ export const en = {
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
   },
 
+  linkCheck: {
+    /** The Apps menu entry on a message (at most 32 characters). */
+    command: 'Check payment link',
+    title: 'Payment link check',
+    none: 'This message has no web addresses to check.',
+    onlyFirst: (max: number, total: number) => `The message has ${total} web addresses: only the first ${max} were checked.`,
+    issued: (absolute: string, relative: string) => `✅ **Issued by this bot in this server**, ${absolute} (${relative}).`,
+    reference: (id: string) => `Link reference: ${id}`,
+    state: (state: string) => `State: **${state}**`,
+    forYou: 'It was issued for you.',
+    forOther: 'It was issued for another member: pay only through a link the bot sent you.',
+    forMember: (member: string, nick: string) => `Issued to ${member} for the nick **${nick}**.`,
+    notIssued: '⛔ **Not issued by this bot: do not pay through it.**',
+    goesTo: (host: string) => `This address goes to **${host}**.`,
+    shopHosts: (hosts: string) => `This shop's payment links from the bot go to **${hosts}**.`,
+    note: 'Only the whole address, character for character, counts: one that only looks similar is not the bot’s. Pay only through the Pay button the bot sent you in a DM.',
+    rateLimited: (max: number, seconds: number) => `You checked ${max} messages in the last minute: try again in ${seconds} s.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Buy again · ${id}`,
     title: (id: string) => `Buy again — link ${id}`,

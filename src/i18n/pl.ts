@@ -553,6 +553,24 @@ export const pl: Messages = {
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
   },
 
+  linkCheck: {
+    command: 'Sprawdź link płatności',
+    title: 'Sprawdzenie linku płatności',
+    none: 'W tej wiadomości nie ma adresów stron do sprawdzenia.',
+    onlyFirst: (max, total) => `Adresy stron w tej wiadomości: ${total}; sprawdzono tylko pierwsze ${max}.`,
+    issued: (absolute, relative) => `✅ **Wydany przez tego bota na tym serwerze Discord**, ${absolute} (${relative}).`,
+    reference: (id) => `Numer linku: ${id}`,
+    state: (state) => `Stan: **${state}**`,
+    forYou: 'Został wydany dla Ciebie.',
+    forOther: 'Został wydany dla innego członka: płać tylko przez link, który bot wysłał Tobie.',
+    forMember: (member, nick) => `Wydany dla ${member}, dla nicku **${nick}**.`,
+    notIssued: '⛔ **Nie wydany przez tego bota: nie płać przez niego.**',
+    goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
+    shopHosts: (hosts) => `Linki płatności tego sklepu od bota prowadzą do **${hosts}**.`,
+    note: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+    rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${max} wiadomości na minutę: spróbuj ponownie za ${seconds} s.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Kup ponownie · ${id}`,
     title: (id: string) => `Kup ponownie — link ${id}`,

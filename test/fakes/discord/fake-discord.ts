@@ -126,6 +126,9 @@ export type {
   SlashOptions,
 } from './types.js';
 export { DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from './payloads.js';
+
+/** ApplicationCommandType.Message: a command on a message's Apps menu. */
+const MESSAGE_COMMAND = 3;
 export { shardOf, type IdentifyRecord, type SessionInfo, type ShardTuple } from './gateway.js';
 
 /** Discord lets a bucket of shards (`shard_id % max_concurrency`) identify once per 5 s. */
@@ -628,6 +631,37 @@ export class FakeDiscord {
     };
     if (typeof definition?.guild_id === 'string') data.guild_id = definition.guild_id;
     return this.dispatch(ctx, InteractionType.ApplicationCommandAutocomplete, 'autocomplete', data);
+  }
+
+  /**
+   * A member's message command (right click on a message → Apps → `command`), as Discord sends it: an
+   * application command of type 3 whose `target_id` is the message, given whole in `data.resolved.messages`.
+   * The interaction happens where the message is; `opts.guildId`/`channelId` are ignored.
+   */
+  async messageCommand(user: FakeUser, command: string, message: FakeMessage, opts: DispatchOptions = {}): Promise<InteractionHandle> {
+    await this.ready();
+    const stored = this.liveMessage(message);
+    const ctx = this.context(user, opts, this.channels.get(stored.channelId));
+    const definition = this.commandDefinition(command, ctx.guild?.id ?? null, MESSAGE_COMMAND);
+    const data: Json = {
+      id: this.commandId(command, definition),
+      name: command,
+      type: MESSAGE_COMMAND,
+      target_id: stored.id,
+      resolved: { messages: { [stored.id]: messageJson(stored) } },
+    };
+    if (typeof definition?.guild_id === 'string') data.guild_id = definition.guild_id;
+    return this.dispatch(ctx, InteractionType.ApplicationCommand, 'command', data);
+  }
+
+  /**
+   * A message a member (not the bot) posts in a channel, with whatever text, embeds and components it
+   * carries (not validated: what a self-bot or a webhook can post is what a check must read).
+   */
+  postMessage(user: FakeUser, channelId: string, body: { content?: string; embeds?: unknown[]; components?: unknown[]; flags?: number }): FakeMessage {
+    const channel = this.channels.get(channelId);
+    if (!channel) throw new Error(`FakeDiscord.postMessage: no channel ${channelId}`);
+    return snapshot(this.createMessage(channel, body, [], { followUp: false, author: user }));
   }
 
   /**
@@ -1297,15 +1331,15 @@ export class FakeDiscord {
     channel: ChannelState,
     body: Record<string, unknown>,
     attachments: StoredAttachment[],
-    source: { interaction?: InteractionRecord; followUp: boolean },
+    source: { interaction?: InteractionRecord; followUp: boolean; author?: FakeUser },
   ): StoredMessage {
     const interaction = source.interaction;
     const message: StoredMessage = {
       id: this.ids.next(),
       channelId: channel.id,
       guildId: channel.guildId,
-      author: this.botUser,
-      authorIsBot: true,
+      author: source.author ?? this.botUser,
+      authorIsBot: source.author === undefined,
       type: interaction ? messageTypeForInteraction(interaction.type, source.followUp) : 0,
       content: typeof body.content === 'string' ? body.content : '',
       embeds: Array.isArray(body.embeds) ? body.embeds : [],
@@ -1618,9 +1652,9 @@ export class FakeDiscord {
     return stored;
   }
 
-  private commandDefinition(name: string, guildId: string | null): Json | undefined {
-    const isChatInput = (c: Json) => c.name === name && (numberOr(c.type) ?? 1) === 1;
-    return (guildId !== null ? this.guildCommands.get(guildId)?.find(isChatInput) : undefined) ?? this.globalCommands.find(isChatInput);
+  private commandDefinition(name: string, guildId: string | null, type = 1): Json | undefined {
+    const isOfType = (c: Json) => c.name === name && (numberOr(c.type) ?? 1) === type;
+    return (guildId !== null ? this.guildCommands.get(guildId)?.find(isOfType) : undefined) ?? this.globalCommands.find(isOfType);
   }
 
   private commandId(name: string, definition: Json | undefined): string {
