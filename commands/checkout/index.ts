@@ -1,7 +1,7 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
-import { checkoutWithNick, startCheckout } from './start-checkout.js';
+import { checkoutAs, checkoutWithNick, startCheckout } from './start-checkout.js';
 import { checkoutNames } from './names.js';
 import { checkoutRoutes } from './routes.js';
 
@@ -25,6 +25,7 @@ export const checkoutFeature: Feature = {
   components: [
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),
     on(checkoutRoutes.changeNick, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, { askNick: true })),
+    on(checkoutRoutes.acceptPrices, [shopConfigured], (_interaction, { nick }, ctx) => checkoutAs(ctx, nick, { pricesAccepted: true })),
     on(checkoutRoutes.nickForm, [shopConfigured], (_interaction, { nick }, ctx) => checkoutWithNick(ctx, nick)),
   ],
 };

@@ -7,6 +7,7 @@ import {
   type StringSelectMenuInteraction,
   type UserSelectMenuInteraction,
 } from 'discord.js';
+import { normalizeNick } from '../cart/nick.js';
 import { SHORT_REF_LENGTH } from '../services/short-ref.js';
 import type { ComponentInteraction } from './context.js';
 import { decodeCustomId, encodeCustomId, MAX_CUSTOM_ID, SAFE_PART, type DecodedCustomId } from './custom-id.js';
@@ -43,6 +44,12 @@ export const param = {
     maxLength: 20,
     encode: (value: string) => value,
     decode: (text: string) => (SNOWFLAKE.test(text) ? text : undefined),
+  } satisfies Param<string>,
+  /** A Minecraft nick as the nick rule allows it (src/cart/nick.ts): what a checkout question carries to its answer. */
+  nick: {
+    maxLength: 16,
+    encode: (value: string) => value,
+    decode: (text: string) => normalizeNick(text),
   } satisfies Param<string>,
   /** A whole number from 0 to `max`: a page, a quantity. */
   int(max: number): Param<number> {

@@ -357,7 +357,12 @@ export const en = {
     backToCart: 'Back to cart',
     editLine: (variant: string, product: string) => `${variant} — ${product}`,
     lineGone: 'That line is no longer in your cart.',
-    goneMark: 'no longer on offer: remove it',
+    goneMark: 'no longer on offer: left out of the payment link',
+    notBuyableMark: 'can no longer be bought here: left out of the payment link',
+    priceChanged: (was: string, now: string) => `was ${was}, now ${now}`,
+    pricesUnconfirmed:
+      'The shop cannot be reached right now: these are the prices from when you added the items, not confirmed. The payment page shows the amount.',
+    pricesUnknown: 'Items added before the bot remembered prices show no price changes.',
     licenseChanged: "The shop's offer changed, so items from the previous offer were removed from your cart.",
   },
 
@@ -403,6 +408,13 @@ export const en = {
       'The shop computes the amount on the payment page. Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.',
     dmReference: (id: string) => `Link reference: ${id}`,
     safety: 'Only pay through this button: staff will never send you a payment link any other way.',
+    pricesUpTitle: 'Prices changed',
+    pricesUp: 'Since you added them to your cart, the shop changed these prices:',
+    pricesLeftOut: 'These are no longer on offer and will be left out of the payment link:',
+    continueNewPrices: 'Continue with the new prices',
+    backToCart: 'Back to the cart',
+    leftOut: (items: string) => `Left out of the link (no longer on offer): ${items}.`,
+    nothingBuyable: 'Nothing in your cart is on offer any more, so no payment link was issued. Your cart is kept: see /cart.',
   },
 
   log: {

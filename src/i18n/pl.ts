@@ -363,7 +363,12 @@ export const pl: Messages = {
     backToCart: 'Wróć do koszyka',
     editLine: (variant, product) => `${variant} — ${product}`,
     lineGone: 'Tej pozycji nie ma już w koszyku.',
-    goneMark: 'nie ma już w ofercie: usuń ją',
+    goneMark: 'nie ma już w ofercie: zostanie pominięta w linku płatności',
+    notBuyableMark: 'nie można już jej tu kupić: zostanie pominięta w linku płatności',
+    priceChanged: (was, now) => `było ${was}, teraz ${now}`,
+    pricesUnconfirmed:
+      'Nie można teraz połączyć się ze sklepem: to ceny z chwili dodania produktów, niepotwierdzone. Kwotę pokaże strona płatności.',
+    pricesUnknown: 'Produkty dodane, zanim bot zapamiętywał ceny, nie pokazują zmian cen.',
     licenseChanged: 'Oferta sklepu się zmieniła, więc przedmioty z poprzedniej oferty usunięto z koszyka.',
   },
 
@@ -409,6 +414,13 @@ export const pl: Messages = {
     dmAmount:
       'Kwotę oblicza sklep na stronie płatności. Otrzymanie tego linku nie oznacza, że zamówienie jest opłacone: gdy sklep zgłosi płatność, bot zaktualizuje tę wiadomość.',
     dmReference: (id) => `Numer linku: ${id}`,
+    pricesUpTitle: 'Ceny się zmieniły',
+    pricesUp: 'Od dodania do koszyka sklep zmienił te ceny:',
+    pricesLeftOut: 'Tych produktów nie ma już w ofercie i zostaną pominięte w linku płatności:',
+    continueNewPrices: 'Dalej z nowymi cenami',
+    backToCart: 'Wróć do koszyka',
+    leftOut: (items) => `Pominięte w linku (nie ma ich już w ofercie): ${items}.`,
+    nothingBuyable: 'Żadnego produktu z koszyka nie ma już w ofercie, więc link płatności nie został wydany. Koszyk jest zachowany: zobacz /koszyk.',
     safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
 

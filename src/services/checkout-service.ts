@@ -32,6 +32,8 @@ export interface CheckoutRequest extends CartOwner {
   locale?: 'en' | 'pl';
   multiServer: boolean;
   cooldownSeconds: number;
+  /** Variant ids the shop no longer offers (src/cart/price-changes.ts): left out of the link; the cart is emptied of them too. */
+  leaveOut?: ReadonlySet<string>;
 }
 
 /** Where a link reached its buyer, as the delivery step reports it. */
@@ -83,7 +85,9 @@ export class CheckoutService {
     await this.deps.nicks.set(userId, nick);
     let issued: PaymentLink | undefined;
     try {
-      return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (cart) => {
+      return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole) => {
+        const leaveOut = request.leaveOut;
+        const cart = leaveOut ? { ...whole, lines: whole.lines.filter((line) => !leaveOut.has(line.variantId)) } : whole;
         const violation = checkoutViolation(cart, { license: shop.license, multiServer: request.multiServer });
         if (violation) return { empty: false, result: { kind: 'rule', violation } };
         const now = clock.now();

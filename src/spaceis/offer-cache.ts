@@ -103,9 +103,17 @@ export class OfferCache {
     }) as Promise<ServerOffer>;
   }
 
-  variants(serverId: string, categoryId: string, productId: string, lane?: string): Promise<ProductVariants> {
-    return this.#load(variantsKey(serverId, categoryId, productId), () =>
-      this.#source.getVariants(serverId, categoryId, productId, laneOf(lane)),
+  /**
+   * `maxAgeMs`: served only if read from the store at most that long ago (a cart comparing prices asks
+   * for a minute), else read again, still once per key however many ask at the same time; the shared
+   * copy serves it under the same bound, so processes together read a product once per `maxAgeMs`.
+   */
+  variants(serverId: string, categoryId: string, productId: string, lane?: string, maxAgeMs?: number): Promise<ProductVariants> {
+    return this.#load(
+      variantsKey(serverId, categoryId, productId),
+      () => this.#source.getVariants(serverId, categoryId, productId, laneOf(lane)),
+      undefined,
+      maxAgeMs,
     ) as Promise<ProductVariants>;
   }
 
@@ -119,8 +127,8 @@ export class OfferCache {
     return this.#fresh(serverKey(param)) as ServerOffer | undefined;
   }
 
-  peekVariants(serverId: string, categoryId: string, productId: string): ProductVariants | undefined {
-    return this.#fresh(variantsKey(serverId, categoryId, productId)) as ProductVariants | undefined;
+  peekVariants(serverId: string, categoryId: string, productId: string, maxAgeMs?: number): ProductVariants | undefined {
+    return this.#fresh(variantsKey(serverId, categoryId, productId), maxAgeMs) as ProductVariants | undefined;
   }
 
   // --- invalidation ----------------------------------------------------------------------------
@@ -214,14 +222,17 @@ export class OfferCache {
 
   // --- internals -------------------------------------------------------------------------------
 
-  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void): Promise<T> {
-    const cached = this.#fresh(key);
+  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void, maxAgeMs?: number): Promise<T> {
+    const cached = this.#fresh(key, maxAgeMs);
     if (cached !== undefined) return Promise.resolve(cached as T);
+    // A request in flight is as fresh as can be: shared whatever the bound.
     const pending = this.#inFlight.get(key);
     if (pending) return pending as Promise<T>;
 
     const shared = this.#shared;
-    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request) : fetcher;
+    const read: () => Promise<T> = shared
+      ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request, maxAgeMs)
+      : fetcher;
     // `new Promise` turns a synchronous throw from a stub into a rejection too.
     const request: Promise<T> = new Promise<T>((resolve) => resolve(read())).then(
       (value) => {
@@ -248,21 +259,24 @@ export class OfferCache {
    * before the caller gets it (one round trip, small next to the store's), unless a drop detached
    * this request meanwhile: a stale answer must not outlive the drop in Redis.
    */
-  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean): Promise<T> {
+  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean, maxAgeMs?: number): Promise<T> {
     await this.#dropping;
     const copy = await shared.get(key);
-    if (copy !== undefined && this.#now() - copy.storedAt < this.ttlMs) return copy.value as T;
+    if (copy !== undefined && this.#now() - copy.storedAt < Math.min(this.ttlMs, maxAgeMs ?? Infinity)) return copy.value as T;
     const value = await fetcher();
     if (stillWanted()) await shared.set([[key, { value, storedAt: this.#now() }]], this.ttlMs);
     return value;
   }
 
-  #fresh(key: string): unknown {
+  #fresh(key: string, maxAgeMs?: number): unknown {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (this.#isFresh(entry)) return entry.value;
-    this.#entries.delete(key);
-    return undefined;
+    if (!this.#isFresh(entry)) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    // Older than the caller's bound but still fresh for everyone else: kept, not served to this caller.
+    return maxAgeMs !== undefined && this.#now() - entry.storedAt >= maxAgeMs ? undefined : entry.value;
   }
 
   #isFresh(entry: Entry): boolean {

@@ -13,6 +13,7 @@ import * as adminVouchers from '../../commands/admin/vouchers.js';
 import * as redeemViews from '../../commands/redeem/views.js';
 import * as cartViews from '../../commands/cart/views.js';
 import * as checkoutViews from '../../commands/checkout/views.js';
+import * as checkLinkViews from '../../commands/check-link/views.js';
 import * as linksViews from '../../commands/links/views.js';
 import * as myLinksViews from '../../commands/my-links/views.js';
 import * as searchViews from '../../commands/shop/search-views.js';
@@ -30,7 +31,7 @@ import { gallery, picture, screen, section, separator } from '../../src/discord/
 import { en } from '../../src/i18n/en.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
+const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {

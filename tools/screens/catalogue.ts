@@ -22,7 +22,9 @@ import { settingsView } from '../../commands/admin/settings.js';
 import { statusView } from '../../commands/admin/status.js';
 import { addedView, categoryListView, productListView, quantityView, serverListView, variantListView } from '../../commands/shop/views.js';
 import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
-import { nickModal } from '../../commands/checkout/views.js';
+import { nickModal, pricesUpView } from '../../commands/checkout/views.js';
+import { checkView } from '../../commands/check-link/views.js';
+import { compareWithOffer } from '../../src/cart/price-changes.js';
 import { memberLinksView, revokedView, verifyView } from '../../commands/links/views.js';
 import { estimateCart, lowestPrice, type PricedVariant } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
@@ -119,6 +121,11 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     { ...cartItemFrom(coinsPath, coins5000.variant), quantity: 1 },
   ];
   const priced = new Map<string, PricedVariant>([vip30, coins5000].map((choice) => [choice.variant.id, choice.priced]));
+  // The same cart days later: VIP went up by 2 zł, the coin pack left the offer.
+  const changes = compareWithOffer(
+    lines.map((line, index) => (index === 0 ? { ...line, addedPrices: (line.addedPrices ?? []).map((price) => ({ ...price, amountGrosze: price.amountGrosze - 200 })) } : line)),
+    new Map([[vip30.variant.id, vip30.priced]]),
+  );
   const link: PaymentLink = {
     id: 'K7M2Q9TX',
     guildId: '200000000000000001',
@@ -188,6 +195,9 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('shop-other-amount', 'quantityModal', '"Other amount…": any quantity 1–99', {}, { modal: quantityModal(t, 'x') }),
     member('shop-added', 'addedView', 'Added to the cart', addedView(t, OWNER, { quantity: 2, lineQuantity: 2, variantName: vip30.variant.name, productName: 'VIP', capped: false, cartLines: 2, imageUrl: vipPath.product.imageUrl }, { server: 'x', category: 'y' })),
     member('cart', 'cartView', '/cart: lines and estimated totals per payment method', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines, priced), gone: new Set(), nick: 'Steve_123' })),
+    member('cart-price-changes', 'cartView', '/cart: what changed since the items went in (a price up, a variant no longer on offer)', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines.slice(0, 1), priced), gone: changes.leftOut, changes: changes.lines, nick: 'Steve_123' })),
+    member('checkout-prices-up', 'pricesUpView', 'Checkout when a price went up: asked once', pricesUpView(t, locale, OWNER, 'Steve_123', lines, changes)),
+    member('check-link', 'checkView', 'Apps → Check payment link on a message: the real link and a look-alike', checkView(t, { result: { checks: [{ url: link.url, link }, { url: 'https://sklep-example.pl/pay/1?token=Qx7', link: undefined }], shopHosts: [new URL(link.url).hostname] }, total: 2, userId: link.userId, moderator: false, lifetimeHours: 24, now: NOW })),
     member('cart-empty', 'emptyCartView', 'An empty cart (here: emptied because the shop changed)', emptyCartView(t, OWNER, { notice: t.cart.licenseChanged })),
     member('cart-line', 'lineEditorView', 'A cart line: change its quantity or remove it', lineEditorView(t, OWNER, lines[0]!)),
     member('cart-clear', 'clearConfirmView', 'Clear cart asks first', clearConfirmView(t, OWNER, 2)),

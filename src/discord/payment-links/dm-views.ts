@@ -58,9 +58,10 @@ export function paymentLinkDm(t: Messages, link: PaymentLink, guildName: string)
   return linkScreen(t, link, guildName);
 }
 
-export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string): View {
+export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string, warning?: string): View {
   return screen({
     accent: ACCENT,
+    warning,
     title: t.checkout.sentTitle,
     body: [text(t.checkout.sentToDm(plain(link.nick))), small(t.checkout.dmReference(link.id))],
     // A shortcut to the DM: on phones the DM list is a few taps away.

@@ -294,6 +294,12 @@ export class FakeSpaceIs {
   }
 
   /** The next `times` requests to `route` get `fault` instead of a normal answer. */
+  /** Forgets the faults not yet used (of one route, or all): a test that queued more than it needed. */
+  clearFaults(route?: FakeRoute): void {
+    if (route) this.#faults.delete(route);
+    else this.#faults.clear();
+  }
+
   failNext(route: FakeRoute, fault: Fault, times = 1): void {
     const queue = this.#faults.get(route) ?? [];
     for (let i = 0; i < times; i++) queue.push(fault);
