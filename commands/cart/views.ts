@@ -85,6 +85,7 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
       row(select(cartRoutes.chooseLine.build(owner, {}), t.cart.chooseLine, options)),
       row(
         button(checkoutRoutes.fromCart.build(owner, {}), t.cart.checkout, ButtonStyle.Success),
+        button(checkoutRoutes.giftChoice.build(owner, {}), t.gift.button),
         button(checkoutRoutes.changeNick.build(owner, {}), t.cart.changeNick),
         button(cartRoutes.askClear.build(owner, {}), t.cart.clear, ButtonStyle.Danger),
         button(myLinksRoutes.list.build(owner, { page: 0 }), t.links.myLinks),

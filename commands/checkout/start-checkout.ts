@@ -35,18 +35,19 @@ export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise
  * that went up is shown and asked about once (`pricesAccepted` is the answer); lines no longer on
  * offer are left out of the link and named. The shop unreachable: the link is asked for as before.
  */
-export async function checkoutAs(ctx: ShopContext, nick: string, options: { pricesAccepted?: boolean } = {}): Promise<void> {
+export async function checkoutAs(ctx: ShopContext, nick: string, options: { pricesAccepted?: boolean; gift?: { recipientId?: string } } = {}): Promise<void> {
   const { t, services, guildId, userId, respond, shop } = ctx;
   // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
   await respond.defer();
   const lines = await services.carts.lines(ctx);
   const prices = lines.length > 0 ? await currentPrices(shop, lines, { lane: guildId, beforeStoreCall: async () => undefined, log: ctx.log }) : undefined;
   const changes = prices?.kind === 'read' ? compareWithOffer(lines, prices.variants) : undefined;
-  if (changes?.priceUp && !options.pricesAccepted) return respond.show(pricesUpView(t, ctx.locale, userId, nick, lines, changes));
+  if (changes?.priceUp && !options.pricesAccepted) return respond.show(pricesUpView(t, ctx.locale, userId, nick, lines, changes, options.gift));
   if (changes && lines.length > 0 && changes.leftOut.size >= lines.length) return respond.show(textView(t.checkout.nothingBuyable));
   const leftOut = lines.filter((line) => changes?.leftOut.has(line.variantId)).map((line) => t.cart.line(line.quantity, plain(line.variantName), plain(line.productName)));
   const outcome = await services.checkout.checkout(shop, {
     ...(changes && changes.leftOut.size > 0 ? { leaveOut: changes.leftOut } : {}),
+    ...(options.gift ? { gift: options.gift } : {}),
     guildId,
     userId,
     nick,

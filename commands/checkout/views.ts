@@ -3,7 +3,7 @@ import type { CartChanges } from '../../src/cart/price-changes.js';
 import type { CartLine } from '../../src/cart/rules.js';
 import type { View } from '../../src/discord/respond.js';
 import { clip, plain } from '../../src/discord/text.js';
-import { button, row, textInputModal } from '../../src/discord/views/components.js';
+import { button, row, textInputModal, userSelect } from '../../src/discord/views/components.js';
 import { screen, small, text } from '../../src/discord/views/display.js';
 import { formatPln, type Locale, type Messages } from '../../src/i18n/index.js';
 import { cartRoutes } from '../cart/routes.js';
@@ -26,7 +26,18 @@ export function nickModal(t: Messages, owner: string, current: string | undefine
  * The question checkout asks once when a price went up since the line was added: each change ("was
  * 10,50 zł, now 12,00 zł", per unit, the cheapest method), the lines left out of the link, and the two ways on.
  */
-export function pricesUpView(t: Messages, locale: Locale, owner: string, nick: string, lines: readonly CartLine[], changes: CartChanges): View {
+export function pricesUpView(
+  t: Messages,
+  locale: Locale,
+  owner: string,
+  nick: string,
+  lines: readonly CartLine[],
+  changes: CartChanges,
+  gift?: { recipientId?: string },
+): View {
+  const accept = gift
+    ? checkoutRoutes.acceptGiftPrices.build(owner, { nick, member: gift.recipientId ?? '0' })
+    : checkoutRoutes.acceptPrices.build(owner, { nick });
   const name = (line: CartLine) => t.cart.line(line.quantity, plain(line.variantName), plain(line.productName));
   const changed = lines.flatMap((line) => {
     const change = changes.lines.get(line.variantId);
@@ -45,9 +56,37 @@ export function pricesUpView(t: Messages, locale: Locale, owner: string, nick: s
     ],
     controls: [
       row(
-        button(checkoutRoutes.acceptPrices.build(owner, { nick }), t.checkout.continueNewPrices, ButtonStyle.Success),
+        button(accept, t.checkout.continueNewPrices, ButtonStyle.Success),
         button(cartRoutes.view.build(owner, {}), t.checkout.backToCart),
       ),
     ],
+  });
+}
+
+/** "Who is it for?": a member of this server (a user select), a player by nick, or the buyer themselves. */
+export function giftChoiceView(t: Messages, owner: string): View {
+  return screen({
+    accent: 0xf08c00,
+    title: t.gift.title,
+    body: [text(t.gift.intro)],
+    controls: [
+      row(userSelect(checkoutRoutes.giftMember.build(owner, {}), t.gift.memberPlaceholder)),
+      row(
+        button(checkoutRoutes.giftByNick.build(owner, {}), t.gift.byNick),
+        button(checkoutRoutes.fromCart.build(owner, {}), t.gift.forMyself),
+        button(cartRoutes.view.build(owner, {}), t.checkout.backToCart),
+      ),
+    ],
+  });
+}
+
+/** The gift's nick form (`member`: the recipient, or `0` for a player by nick alone). */
+export function giftNickModal(t: Messages, owner: string, member: string) {
+  return textInputModal(checkoutRoutes.giftNickForm.build(owner, { member }), t.gift.nickTitle, {
+    customId: checkoutRoutes.giftNickForm.fields.nick,
+    label: t.nick.label,
+    placeholder: t.nick.placeholder,
+    minLength: 3,
+    maxLength: 16,
   });
 }

@@ -583,6 +583,18 @@ export const en = {
     rateLimited: (max: number, seconds: number) => `You checked ${max} messages in the last minute: try again in ${seconds} s.`,
   },
 
+  gift: {
+    button: '🎁 Gift',
+    title: 'Who is it for?',
+    intro: 'Buy this cart for a member of this server (their remembered nick is used when the bot knows it) or for any player by nick. The link comes to you; you pay.',
+    memberPlaceholder: 'A member of this server…',
+    byNick: 'A player by nick',
+    forMyself: 'For myself',
+    noBots: 'A bot cannot get gifts: choose a member.',
+    nickTitle: 'Gift: the player’s nick',
+    label: (nick: string, member: string | undefined) => (member ? `Gift for **${nick}** (${member})` : `Gift for **${nick}**`),
+  },
+
   buyAgain: {
     button: (id: string) => `Buy again · ${id}`,
     title: (id: string) => `Buy again — link ${id}`,

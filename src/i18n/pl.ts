@@ -583,6 +583,18 @@ export const pl: Messages = {
     rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${max} wiadomości na minutę: spróbuj ponownie za ${seconds} s.`,
   },
 
+  gift: {
+    button: '🎁 Prezent',
+    title: 'Dla kogo?',
+    intro: 'Kup ten koszyk dla członka tego serwera Discord (bot użyje jego zapamiętanego nicku, jeśli go zna) albo dla dowolnego gracza po nicku. Link dostajesz Ty; Ty płacisz.',
+    memberPlaceholder: 'Członek tego serwera Discord…',
+    byNick: 'Gracz po nicku',
+    forMyself: 'Dla siebie',
+    noBots: 'Bot nie może dostać prezentu: wybierz członka.',
+    nickTitle: 'Prezent: nick gracza',
+    label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
+  },
+
   buyAgain: {
     button: (id: string) => `Kup ponownie · ${id}`,
     title: (id: string) => `Kup ponownie — link ${id}`,

@@ -32,6 +32,8 @@ export interface CheckoutRequest extends CartOwner {
   locale?: 'en' | 'pl';
   multiServer: boolean;
   cooldownSeconds: number;
+  /** A gift (the nick is the recipient's): kept on the link, and the buyer's own remembered nick is left alone. */
+  gift?: { recipientId?: string };
   /** Variant ids the shop no longer offers (src/cart/price-changes.ts): left out of the link; the cart is emptied of them too. */
   leaveOut?: ReadonlySet<string>;
 }
@@ -82,7 +84,8 @@ export class CheckoutService {
   async checkout(shop: ShopAccess, request: CheckoutRequest): Promise<CheckoutOutcome> {
     const { guildId, userId, nick } = request;
     const { carts, checkoutTimes, clock, logger } = this.deps;
-    await this.deps.nicks.set(userId, nick);
+    // A gift's nick is the friend's, not the one the buyer checks out with next time.
+    if (!request.gift) await this.deps.nicks.set(userId, nick);
     let issued: PaymentLink | undefined;
     try {
       return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole) => {
@@ -120,6 +123,7 @@ export class CheckoutService {
           license: shop.license,
           createdAt: now,
           items: linkItemsOf(cart.lines),
+          ...(request.gift ? { gift: request.gift.recipientId ? { recipientId: request.gift.recipientId } : {} } : {}),
           ...(request.locale ? { locale: request.locale } : {}),
         });
         return { empty: true, result: { kind: 'link', link: issued } };

@@ -61,6 +61,11 @@ export const paymentLinkSchema = z.object({
       settledAt: z.number().optional(),
     })
     .optional(),
+  /**
+   * A gift: bought for someone else's nick. `recipientId`: the member of this server it is for, when the
+   * buyer chose one (a player chosen by nick alone has none). Absent: the buyer's own purchase.
+   */
+  gift: z.object({ recipientId: z.string().optional() }).optional(),
   /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */
   locale: z.enum(['en', 'pl']).optional(),
 });

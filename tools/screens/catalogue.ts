@@ -22,7 +22,7 @@ import { settingsView } from '../../commands/admin/settings.js';
 import { statusView } from '../../commands/admin/status.js';
 import { addedView, categoryListView, productListView, quantityView, serverListView, variantListView } from '../../commands/shop/views.js';
 import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
-import { nickModal, pricesUpView } from '../../commands/checkout/views.js';
+import { giftChoiceView, giftNickModal, nickModal, pricesUpView } from '../../commands/checkout/views.js';
 import { checkView } from '../../commands/check-link/views.js';
 import { compareWithOffer } from '../../src/cart/price-changes.js';
 import { memberLinksView, revokedView, verifyView } from '../../commands/links/views.js';
@@ -202,6 +202,9 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('cart-line', 'lineEditorView', 'A cart line: change its quantity or remove it', lineEditorView(t, OWNER, lines[0]!)),
     member('cart-clear', 'clearConfirmView', 'Clear cart asks first', clearConfirmView(t, OWNER, 2)),
     member('checkout-nick', 'nickModal', 'The nick form', {}, { modal: nickModal(t, OWNER, undefined) }),
+    member('checkout-gift', 'giftChoiceView', 'Gift (in /cart): who is it for?', giftChoiceView(t, OWNER)),
+    member('checkout-gift-nick', 'giftNickModal', 'A gift for a player by nick', {}, { modal: giftNickModal(t, OWNER, '0') }),
+    member('checkout-dm-gift', 'paymentLinkDm', 'The DM of a gift: whose it is', paymentLinkDm(t, { ...link, nick: 'Alex', gift: { recipientId: MEMBER } }, GUILD), { place: 'dm' }),
     member('checkout-sent', 'sentToDmView', 'Checkout: the link is in your DMs', sentToDmView(t, link, '400000000000000001')),
     member('checkout-dm', 'paymentLinkDm', 'The DM with the Pay button', paymentLinkDm(t, link, GUILD), { place: 'dm' }),
     member('checkout-dm-demo', 'demoMarked', 'The same DM from the demo shop', demoMarked(t, paymentLinkDm(t, link, GUILD)), { place: 'dm' }),

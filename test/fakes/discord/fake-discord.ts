@@ -705,6 +705,30 @@ export class FakeDiscord {
   }
 
   /**
+   * Picks members in a user select of the message as it stands now, as Discord sends it: the ids in
+   * `values`, the users (and, in a guild, their members) in `data.resolved`. Checks min/max.
+   */
+  async selectUsers(user: FakeUser, message: FakeMessage, customId: string, picked: FakeUser[], opts: DispatchOptions = {}): Promise<InteractionHandle> {
+    await this.ready();
+    const stored = this.liveMessage(message);
+    const menu = findComponent(stored.components, (c) => c.type === ComponentType.UserSelect && c.custom_id === customId);
+    if (!menu) {
+      throw new Error(`FakeDiscord.selectUsers: no user select "${customId}" on message ${stored.id}; selects: ${describeIds(stored.components, ComponentType.UserSelect)}`);
+    }
+    if (menu.disabled === true) throw new Error(`FakeDiscord.selectUsers: select "${customId}" is disabled`);
+    const min = numberOr(menu.min_values) ?? 1;
+    const max = numberOr(menu.max_values) ?? 1;
+    if (picked.length < min || picked.length > max) throw new Error(`FakeDiscord.selectUsers: "${customId}" takes ${min}..${max} users, got ${picked.length}`);
+    const ctx = this.context(user, opts, this.channels.get(stored.channelId));
+    const resolved = new ResolvedBuilder(ctx, this.users, this.channels, this.nowIso());
+    resolved.addInput({ users: picked });
+    const data: Json = { custom_id: customId, component_type: ComponentType.UserSelect, values: picked.map((each) => each.id) };
+    const resolvedJson = resolved.toJson();
+    if (resolvedJson) data.resolved = resolvedJson;
+    return this.dispatch(ctx, InteractionType.MessageComponent, 'component', data, stored);
+  }
+
+  /**
    * Submits a modal the bot showed. `values` by component custom_id: a string for text inputs, a string
    * array for selects inside labels. Throws on unknown ids, missing required inputs, or lengths out of range.
    */

@@ -1,0 +1,115 @@
+import { ComponentType } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../fakes/discord/fake-discord.js';
+import { addToCart, Member, VIP_30 } from '../support/buyer.js';
+import { useHarness } from '../support/harness.js';
+import { linkSteps } from '../support/links.js';
+import { componentsOf, textOf } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+
+const COOLDOWN = 10 * 60_000;
+
+describe('A gift for a friend', () => {
+  const h = useHarness();
+  const { moderator, links } = linkSteps(h);
+  const guildId = () => h.discord.defaultGuildId;
+
+  /** A buyer with VIP 30 in the cart and their own nick remembered, looking at the gift choice. */
+  async function buyerAtGiftChoice(locale?: string): Promise<Member> {
+    const buyer = new Member(h);
+    await h.bot.services.storage.nicks.set(buyer.user.id, 'Buyer_Own');
+    await addToCart(buyer, VIP_30);
+    if (locale) buyer.options.locale = locale;
+    await buyer.run('cart');
+    await buyer.press(locale === 'pl' ? pl.gift.button : en.gift.button);
+    return buyer;
+  }
+  function userSelectOf(message: FakeMessage): string {
+    const found = componentsOf(message).find((component) => component.type === ComponentType.UserSelect);
+    if (!found?.custom_id) throw new Error('no user select');
+    return found.custom_id;
+  }
+  async function pickMember(buyer: Member, recipient: Member): Promise<void> {
+    const { username: _username, ...dispatch } = buyer.options;
+    const handle = await h.discord.selectUsers(buyer.user, buyer.message!, userSelectOf(buyer.message!), [recipient.user], dispatch);
+    const outcome = await handle.settled();
+    if (outcome.modal) buyer.modal = outcome.modal;
+    else if (outcome.message) buyer.message = outcome.message;
+  }
+  const lastNick = () => h.store.issuedLinks.at(-1)!.nick;
+  const lastRecord = async () => (await h.bot.services.storage.paymentLinks.listRecent(guildId(), 1))[0]!;
+
+  it('for a member with a remembered nick: their nick goes to the shop, the DM says whose gift it is, the buyer’s own nick is kept', async () => {
+    const friend = new Member(h);
+    await h.bot.services.storage.nicks.set(friend.user.id, 'Friend_Nick');
+    const buyer = await buyerAtGiftChoice();
+    expect(textOf(buyer.message!)).toContain(en.gift.title);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await pickMember(buyer, friend);
+    expect(lastNick()).toBe('Friend_Nick');
+    expect(textOf(await dm)).toContain(`🎁 ${en.gift.label('Friend\\_Nick', `<@${friend.user.id}>`)}`);
+    expect((await lastRecord()).gift).toEqual({ recipientId: friend.user.id });
+    expect(await h.bot.services.checkout.rememberedNick(buyer.user.id)).toBe('Buyer_Own');
+
+    // My payment links and the moderators' /links say the same.
+    h.clock.advance(COOLDOWN);
+    await buyer.run('cart');
+    await buyer.press(en.links.myLinks);
+    expect(textOf(buyer.message!)).toContain(en.gift.label('Friend\\_Nick', `<@${friend.user.id}>`));
+    const list = await links(moderator(), 'user', { member: buyer.user.id });
+    expect(textOf(list.message!)).toContain(en.gift.label('Friend\\_Nick', `<@${friend.user.id}>`));
+  });
+
+  it('for a member whose nick the bot does not know: the buyer types it', async () => {
+    const friend = new Member(h);
+    const buyer = await buyerAtGiftChoice();
+    await pickMember(buyer, friend);
+    expect(buyer.modal?.title).toBe(en.gift.nickTitle);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await buyer.submit({ nick: 'Typed_Friend' });
+    expect(lastNick()).toBe('Typed_Friend');
+    expect(textOf(await dm)).toContain(en.gift.label('Typed\\_Friend', `<@${friend.user.id}>`));
+    expect((await lastRecord()).gift).toEqual({ recipientId: friend.user.id });
+    h.clock.advance(COOLDOWN);
+  });
+
+  it('for a player by nick: no member on the link, “Gift for Nick”', async () => {
+    const buyer = await buyerAtGiftChoice();
+    await buyer.press(en.gift.byNick);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await buyer.submit({ nick: 'Any_Player' });
+    expect(lastNick()).toBe('Any_Player');
+    const text = textOf(await dm);
+    expect(text).toContain(`🎁 ${en.gift.label('Any\\_Player', undefined)}`);
+    expect(text).not.toContain('(<@');
+    expect((await lastRecord()).gift).toEqual({});
+    expect(await h.bot.services.checkout.rememberedNick(buyer.user.id)).toBe('Buyer_Own');
+    h.clock.advance(COOLDOWN);
+  });
+
+  it('for oneself: just a purchase with the buyer’s own nick, no gift label', async () => {
+    const buyer = await buyerAtGiftChoice();
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await pickMember(buyer, buyer);
+    expect(lastNick()).toBe('Buyer_Own');
+    const text = textOf(await dm);
+    expect(text).toContain(`${en.checkout.dmNick}: **Buyer\\_Own**`);
+    expect(text).not.toContain('🎁');
+    expect((await lastRecord()).gift).toBeUndefined();
+    h.clock.advance(COOLDOWN);
+  });
+
+  it('in Polish', async () => {
+    const friend = new Member(h);
+    await h.bot.services.storage.nicks.set(friend.user.id, 'Kolega_PL');
+    const buyer = await buyerAtGiftChoice('pl');
+    const choice = textOf(buyer.message!);
+    expect(choice).toContain(pl.gift.title);
+    expect(choice).toContain(pl.gift.intro);
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await pickMember(buyer, friend);
+    expect(textOf(await dm)).toContain(`🎁 Prezent dla **Kolega\\_PL** (<@${friend.user.id}>)`);
+    h.clock.advance(COOLDOWN);
+  });
+});
