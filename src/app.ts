@@ -25,6 +25,8 @@ import { schedulePruning } from './services/link-pruner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { LinkCheck } from './services/link-check.js';
+import { GiftMessages } from './services/gift-messages.js';
+import { giftDmListener } from './discord/payment-links/gift-dm.js';
 import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
 import { PaymentEvents } from './services/payment-events.js';
 import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
@@ -236,6 +238,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
   paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
+  // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
+  const gifts = new GiftMessages(storage.keyv, guildSettings, coordination.locks);
+  paymentEvents.on(giftDmListener({ client, gifts, guildLog, logger }));
   // Buyers' roles listen to settled payments too.
   const rewards = new RoleRewards({
     repository: repositories.rewards,
@@ -274,6 +279,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),
     // Members' link checks are counted per process on SQLite, in Redis when processes share it.
+    gifts,
     linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
     setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
     rewards,

@@ -7,6 +7,7 @@ import type { SecretBox } from './security/secret-box.js';
 import type { CartService } from './services/cart-service.js';
 import type { CheckoutService } from './services/checkout-service.js';
 import type { GuildSetup } from './services/guild-setup.js';
+import type { GiftMessages } from './services/gift-messages.js';
 import type { LinkCheck } from './services/link-check.js';
 import type { PaymentLinks } from './services/payment-links.js';
 import type { RoleRewards } from './services/rewards.js';
@@ -63,6 +64,8 @@ export interface BotServices {
   links: PaymentLinks;
   /** "Check payment link" for every member: whether the URLs in a message are the bot's own, with its per-member limit. */
   linkCheck: LinkCheck;
+  /** The gift DM's rules (guild setting, members' opt-out, once per link) and "Don't send me gift messages". */
+  gifts: GiftMessages;
   /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
   setup: GuildSetup;
   /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */

@@ -71,6 +71,7 @@ const adminCommand = slashCommand({
           { type: ApplicationCommandOptionType.Channel, ...localizedOption(settingsTexts, 'logChannel'), channel_types: [...TEXT_CHANNELS] },
           { type: ApplicationCommandOptionType.Role, ...localizedOption(settingsTexts, 'moderatorRole') },
           { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'multiServerCart') },
+          { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'giftMessages') },
           {
             type: ApplicationCommandOptionType.Integer,
             ...localizedOption(settingsTexts, 'linkLifetimeHours'),

@@ -1,6 +1,7 @@
 import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { commandTexts, guildCommand, optionalText } from '../../src/discord/localize.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
+import { giftRoutes } from '../../src/discord/payment-links/gift-routes.js';
 import { askGiftNick, giftAfterPrices, giftToMember, giftWithNick, showGiftChoice } from './gift.js';
 import { checkoutAs, checkoutWithNick, startCheckout } from './start-checkout.js';
 import { checkoutNames } from './names.js';
@@ -32,6 +33,12 @@ export const checkoutFeature: Feature = {
     on(checkoutRoutes.giftMember, [shopConfigured], (interaction, { selected }, ctx) => giftToMember(ctx, interaction, selected)),
     on(checkoutRoutes.giftByNick, [shopConfigured], (_interaction, _values, ctx) => askGiftNick(ctx)),
     on(checkoutRoutes.giftNickForm, [shopConfigured], (_interaction, { member, nick }, ctx) => giftWithNick(ctx, member, nick)),
+    // In the recipient's DM: no server, no shop needed.
+    on(giftRoutes.optOut, [], async (_interaction, _values, ctx) => {
+      await ctx.services.gifts.optOut(ctx.userId);
+      ctx.log.info('gift messages turned off by the member');
+      await ctx.respond.aside(ctx.t.gift.stopped);
+    }),
     on(checkoutRoutes.nickForm, [shopConfigured], (_interaction, { nick }, ctx) => checkoutWithNick(ctx, nick)),
   ],
 };

@@ -59,7 +59,7 @@ export class InteractionRouter {
     }
 
     const t = messages(localeOf(interaction.locale));
-    if (!interaction.inGuild()) {
+    if (!interaction.inGuild() && !this.#handledInDms(interaction)) {
       await interaction.reply(textReply(t.common.expired, { ephemeral: false })).catch(() => undefined);
       return;
     }
@@ -77,6 +77,13 @@ export class InteractionRouter {
       if (await this.refused(interaction, ctx, command.preconditions)) return 'refused';
       return command.run(interaction, ctx);
     });
+  }
+
+  /** A button of the bot's own DM whose route is declared for DMs (a gift message's opt-out). */
+  #handledInDms(interaction: Interaction): boolean {
+    if (!interaction.isButton()) return false;
+    const decoded = decodeCustomId(interaction.customId);
+    return decoded !== undefined && this.#routes.get(`${decoded.scope}:${decoded.action}`)?.route.inDms === true;
   }
 
   /** The bot is shutting down: a short ephemeral answer instead of silence. */

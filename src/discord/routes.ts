@@ -107,6 +107,8 @@ export interface Route<P extends ParamShape = ParamShape, K extends RouteKind = 
   readonly scope: string;
   readonly code: string;
   readonly access: RouteAccess;
+  /** Handled when pressed in a DM too (see RouteSpec). */
+  readonly inDms: boolean;
   /** `<scope>:<code>`: what the router finds the route by. */
   readonly key: string;
   /** The named parameters, in the order they travel. */
@@ -128,6 +130,8 @@ interface RouteSpec<P extends ParamShape> {
   scope: string;
   code: string;
   access?: RouteAccess;
+  /** Pressed in a DM (the bot's own DM to the member, with no server to act in): only routes that say so are handled there. */
+  inDms?: true;
   params: P;
 }
 
@@ -168,6 +172,7 @@ export function route(name: string, spec: RouteSpec<ParamShape> & { kind: RouteK
     scope,
     code,
     access,
+    inDms: spec.inDms === true,
     key: `${scope}:${code}`,
     params,
     ...(kind === 'modal' ? { fields } : {}),

@@ -57,6 +57,7 @@ export const enCommands: EnglishCommandTexts = {
           logChannel: { description: 'Where the bot reports links, changes and license problems' },
           moderatorRole: { description: 'A role that may use /links besides Manage Messages' },
           multiServerCart: { description: 'Allow items from several servers in one cart' },
+          giftMessages: { description: 'DM a member once a gift bought for them is paid (default on)' },
           linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
@@ -234,6 +235,7 @@ export const en = {
       logChannel: 'Log channel',
       moderatorRole: 'Moderator role',
       multiServerCart: 'Multi-server carts',
+      giftMessages: 'Gift messages',
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
@@ -593,6 +595,12 @@ export const en = {
     noBots: 'A bot cannot get gifts: choose a member.',
     nickTitle: 'Gift: the player’s nick',
     label: (nick: string, member: string | undefined) => (member ? `Gift for **${nick}** (${member})` : `Gift for **${nick}**`),
+    dmTitle: (guild: string) => `🎁 A gift for you — ${guild}`,
+    dmFrom: (giver: string, guild: string) => `${giver} bought you a gift on **${guild}**, and it is paid:`,
+    dmNick: (nick: string) => `For the nick **${nick}**: the game server delivers the items.`,
+    dmWhy: 'You get this message because the buyer chose you as a member of this server.',
+    stopButton: 'Don’t send me gift messages',
+    stopped: 'You will get no more gift messages from this bot.',
   },
 
   buyAgain: {

@@ -63,6 +63,7 @@ export const plCommands: PolishCommandTexts = {
           logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
           moderatorRole: { name: 'rola-moderatora', description: 'Rola, która oprócz Zarządzania wiadomościami może używać /linki' },
           multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na przedmioty z kilku serwerów w jednym koszyku' },
+          giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy prezent dla niego zostanie opłacony (domyślnie wł.)' },
           linkLifetimeHours: { name: 'ważność-linku-godziny', description: 'Jak długo wydany link do płatności jest oczekujący' },
           checkoutCooldownSeconds: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
@@ -240,6 +241,7 @@ export const pl: Messages = {
       logChannel: 'Kanał logów',
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk wielu serwerów',
+      giftMessages: 'Wiadomości o prezentach',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między zamówieniami',
@@ -593,6 +595,12 @@ export const pl: Messages = {
     noBots: 'Bot nie może dostać prezentu: wybierz członka.',
     nickTitle: 'Prezent: nick gracza',
     label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
+    dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
+    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na **${guild}** i jest on już opłacony:`,
+    dmNick: (nick) => `Dla nicku **${nick}**: serwer gry wyda przedmioty.`,
+    dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię jako członka tego serwera Discord.',
+    stopButton: 'Nie wysyłaj mi wiadomości o prezentach',
+    stopped: 'Nie dostaniesz już od tego bota wiadomości o prezentach.',
   },
 
   buyAgain: {

@@ -72,6 +72,8 @@ const guildSettingsSchema = z.object({
     .default(null),
   /** Whether buyers' nicks are shown in what the bot shows of the shop's purchases (/shop-top, the purchase feed), or "a player". */
   purchaseFeedNicks: z.enum(['show', 'hide']).default('show'),
+  /** Whether the member a gift was bought for gets a DM once it is paid (each member can also turn them off for themselves). */
+  giftMessages: z.boolean().default(true),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

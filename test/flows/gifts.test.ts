@@ -100,6 +100,80 @@ describe('A gift for a friend', () => {
     h.clock.advance(COOLDOWN);
   });
 
+  /** Gifts VIP 30 to `friend` (whose nick is remembered), pays it at the shop and runs the payment watcher until it is reported. */
+  async function paidGift(friend: Member): Promise<void> {
+    const buyer = await buyerAtGiftChoice();
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await pickMember(buyer, friend);
+    await dm;
+    await h.bot.services.payments.tick();
+    h.store.pay(h.store.issuedLinks.at(-1)!.url);
+    for (let round = 0; round < 3; round += 1) {
+      h.clock.advance(30_000);
+      await h.bot.services.payments.tick();
+    }
+    h.clock.advance(COOLDOWN);
+  }
+  /** A member of the server (one who has used the bot there), with a remembered nick. */
+  async function serverMember(nick: string): Promise<Member> {
+    const member = new Member(h);
+    await member.run('cart');
+    await h.bot.services.storage.nicks.set(member.user.id, nick);
+    return member;
+  }
+  const dmsOf = (member: Member) => {
+    const channel = h.discord.dmChannelOf(member.user.id);
+    // The gift DMs only (the answer to the opt-out button is a private message in that channel too).
+    return channel ? h.discord.messagesIn(channel).filter((message) => textOf(message).includes('🎁 A gift for you')) : [];
+  };
+
+  it('the recipient gets one DM once the gift is paid, and none after “Don’t send me gift messages”', async () => {
+    const friend = await serverMember('Gifted_One');
+    await paidGift(friend);
+    expect((await lastRecord()).payment?.status).toBe('paid');
+    const [dm, ...more] = dmsOf(friend);
+    expect(more).toEqual([]);
+    const text = textOf(dm!);
+    expect(text).toContain('🎁 A gift for you — ');
+    expect(text).toMatch(/<@\d+> bought you a gift on \*\*.*\*\*, and it is paid:/);
+    expect(text).toContain('1 × 30 dni — VIP');
+    expect(text).toContain(en.gift.dmNick('Gifted\\_One'));
+    // More rounds: still one.
+    h.clock.advance(30_000);
+    await h.bot.services.payments.tick();
+    expect(dmsOf(friend)).toHaveLength(1);
+
+    // The recipient turns them off from the DM itself; the next paid gift brings no DM.
+    const stop = await h.discord.click(friend.user, dm!, componentsOf(dm!).find((component) => component.label === en.gift.stopButton)!.custom_id!);
+    const answer = await stop.settled();
+    expect(textOf(answer.message!)).toBe(en.gift.stopped);
+    await paidGift(friend);
+    expect(dmsOf(friend)).toHaveLength(1);
+  });
+
+  it('no DM when the server turned gift messages off, or the recipient left the server', async () => {
+    const friend = await serverMember('Quiet_One');
+    await h.bot.services.storage.guildSettings.set(guildId(), { giftMessages: false });
+    try {
+      await paidGift(friend);
+      expect(dmsOf(friend)).toEqual([]);
+    } finally {
+      await h.bot.services.storage.guildSettings.set(guildId(), { giftMessages: true });
+    }
+    const leaver = await serverMember('Gone_One');
+    const buyer = await buyerAtGiftChoice();
+    await pickMember(buyer, leaver);
+    h.discord.removeMember(guildId(), leaver.user.id);
+    await h.bot.services.payments.tick();
+    h.store.pay(h.store.issuedLinks.at(-1)!.url);
+    for (let round = 0; round < 3; round += 1) {
+      h.clock.advance(30_000);
+      await h.bot.services.payments.tick();
+    }
+    expect(dmsOf(leaver)).toEqual([]);
+    h.clock.advance(COOLDOWN);
+  });
+
   it('in Polish', async () => {
     const friend = new Member(h);
     await h.bot.services.storage.nicks.set(friend.user.id, 'Kolega_PL');

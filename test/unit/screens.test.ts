@@ -20,6 +20,7 @@ import * as searchViews from '../../commands/shop/search-views.js';
 import * as shopViews from '../../commands/shop/views.js';
 import * as topViews from '../../commands/top/views.js';
 import * as dmViews from '../../src/discord/payment-links/dm-views.js';
+import * as giftDm from '../../src/discord/payment-links/gift-dm.js';
 import * as logViews from '../../src/discord/views/log.js';
 import * as quantityPicker from '../../src/discord/views/quantity-picker.js';
 import type { View } from '../../src/discord/respond.js';
@@ -31,7 +32,7 @@ import { gallery, picture, screen, section, separator } from '../../src/discord/
 import { en } from '../../src/i18n/en.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
+const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, giftDm, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {

@@ -24,6 +24,7 @@ import { addedView, categoryListView, productListView, quantityView, serverListV
 import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
 import { giftChoiceView, giftNickModal, nickModal, pricesUpView } from '../../commands/checkout/views.js';
 import { checkView } from '../../commands/check-link/views.js';
+import { giftDmView } from '../../src/discord/payment-links/gift-dm.js';
 import { compareWithOffer } from '../../src/cart/price-changes.js';
 import { memberLinksView, revokedView, verifyView } from '../../commands/links/views.js';
 import { estimateCart, lowestPrice, type PricedVariant } from '../../src/cart/pricing.js';
@@ -205,6 +206,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('checkout-gift', 'giftChoiceView', 'Gift (in /cart): who is it for?', giftChoiceView(t, OWNER)),
     member('checkout-gift-nick', 'giftNickModal', 'A gift for a player by nick', {}, { modal: giftNickModal(t, OWNER, '0') }),
     member('checkout-dm-gift', 'paymentLinkDm', 'The DM of a gift: whose it is', paymentLinkDm(t, { ...link, nick: 'Alex', gift: { recipientId: MEMBER } }, GUILD), { place: 'dm' }),
+    member('gift-dm', 'giftDmView', 'The DM the recipient of a paid gift gets', giftDmView(t, { ...link, nick: 'Alex', gift: { recipientId: MEMBER } }, GUILD, MEMBER), { place: 'dm' }),
     member('checkout-sent', 'sentToDmView', 'Checkout: the link is in your DMs', sentToDmView(t, link, '400000000000000001')),
     member('checkout-dm', 'paymentLinkDm', 'The DM with the Pay button', paymentLinkDm(t, link, GUILD), { place: 'dm' }),
     member('checkout-dm-demo', 'demoMarked', 'The same DM from the demo shop', demoMarked(t, paymentLinkDm(t, link, GUILD)), { place: 'dm' }),
