@@ -31,7 +31,8 @@ async function checkLink(interaction: MessageContextMenuCommandInteraction, ctx:
   const { t, services, guildId, userId, settings } = ctx;
   const admission = await services.linkCheck.admit(guildId, userId);
   if (admission.kind === 'full') {
-    ctx.log.info('payment link check refused: limit reached');
+    // The bot's own logger, not the interaction's: its lines would name the member.
+    services.logger.info('payment link check refused: limit reached');
     return ctx.respond.show(textView(t.linkCheck.rateLimited(CHECKS_PER_MINUTE, admission.retryAfterSeconds)));
   }
   const message = interaction.targetMessage;
@@ -42,7 +43,7 @@ async function checkLink(interaction: MessageContextMenuCommandInteraction, ctx:
   });
   if (urls.length === 0) return ctx.respond.show(textView(t.linkCheck.none));
   const result = await services.linkCheck.check(guildId, urls);
-  ctx.log.info({ urls: result.checks.length, issued: result.checks.filter((check) => check.link).length }, 'payment links checked');
+  services.logger.info({ urls: result.checks.length, issued: result.checks.filter((check) => check.link).length }, 'payment links checked');
   await ctx.respond.show(
     checkView(t, {
       result,

@@ -103,18 +103,10 @@ export class OfferCache {
     }) as Promise<ServerOffer>;
   }
 
-  /**
-   * `maxAgeMs`: served only if read from the store at most that long ago (a cart comparing prices asks
-   * for a minute), else read again, still once per key however many ask at the same time; the shared
-   * copy serves it under the same bound, so processes together read a product once per `maxAgeMs`.
-   */
+  /** `maxAgeMs`: only a copy read that recently (here or shared) is served, else one shared read (a cart's prices: a minute). */
   variants(serverId: string, categoryId: string, productId: string, lane?: string, maxAgeMs?: number): Promise<ProductVariants> {
-    return this.#load(
-      variantsKey(serverId, categoryId, productId),
-      () => this.#source.getVariants(serverId, categoryId, productId, laneOf(lane)),
-      undefined,
-      maxAgeMs,
-    ) as Promise<ProductVariants>;
+    const fetch = () => this.#source.getVariants(serverId, categoryId, productId, laneOf(lane));
+    return this.#load(variantsKey(serverId, categoryId, productId), fetch, undefined, maxAgeMs) as Promise<ProductVariants>;
   }
 
   // --- synchronous peeks -----------------------------------------------------------------------
@@ -230,9 +222,7 @@ export class OfferCache {
     if (pending) return pending as Promise<T>;
 
     const shared = this.#shared;
-    const read: () => Promise<T> = shared
-      ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request, maxAgeMs)
-      : fetcher;
+    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request, maxAgeMs) : fetcher;
     // `new Promise` turns a synchronous throw from a stub into a rejection too.
     const request: Promise<T> = new Promise<T>((resolve) => resolve(read())).then(
       (value) => {

@@ -103,6 +103,8 @@ describe('Check payment link: any member checks the addresses in a message befor
       expect(line).not.toContain(issued.url);
     }
     expect(JSON.parse(logged.at(-1)!)).toMatchObject({ urls: 2, issued: 0 });
+    expect(logged.at(-1)).not.toContain(buyer.user.id);
+    expect(logged.at(-1)).not.toContain(h.discord.defaultGuildId);
   });
 
   it('finds addresses hidden in a button and deep in display components', async () => {
