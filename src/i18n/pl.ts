@@ -596,7 +596,7 @@ export const pl: Messages = {
     nickTitle: 'Prezent: nick gracza',
     label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
     dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
-    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na **${guild}** i jest on już opłacony:`,
+    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}** i jest on już opłacony:`,
     dmNick: (nick) => `Dla nicku **${nick}**: serwer gry wyda przedmioty.`,
     dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię jako członka tego serwera Discord.',
     stopButton: 'Nie wysyłaj mi wiadomości o prezentach',
