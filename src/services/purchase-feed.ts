@@ -14,9 +14,9 @@ import type { ShopAccess, StoreDirectory } from './store-directory.js';
  * makes its offered servers due once a minute (FEED_POLL_MS) even with no open link, and every
  * round hands what it read here (`publish`), inside the license's runAlone.
  *
- * Exactly once: the transaction ids posted in a guild are claimed in storage under the guild's
- * lock before the post (PurchaseFeedStore.claim), so neither a restart nor a second process posts
- * one twice; nothing made before the feed was switched on (`since`) is posted. A post never holds
+ * Exactly once: each transaction posted in a guild is claimed in storage, one record per id kept
+ * 30 days, before the post (PurchaseFeedStore.claim), so neither a restart nor a second process
+ * posts one twice however many purchases other servers have; nothing made before the feed was switched on (`since`) is posted. A post never holds
  * a payment URL, an amount or a payment method: only names, the nick (unless hidden) and the time.
  */
 
@@ -172,19 +172,14 @@ export class PurchaseFeed {
     }
     if (rows.size === 0) return;
     const ordered = [...rows.values()].sort((a, b) => a.madeAt - b.madeAt);
-    await this.options.store.claim(
-      guildId,
-      ordered.map(({ row }) => row.transactionId),
-      async (fresh) => {
-        const wanted = new Set(fresh);
-        const purchases: FeedPurchase[] = [];
-        for (const { row, serverId, madeAt } of ordered) {
-          if (!wanted.has(row.transactionId)) continue;
-          purchases.push(await this.#purchase(target, serverId, row, madeAt));
-        }
-        await this.#post(guildId, target.feed.channelId, purchases);
-      },
-    );
+    const wanted = new Set(await this.options.store.claim(guildId, ordered.map(({ row }) => row.transactionId)));
+    if (wanted.size === 0) return;
+    const purchases: FeedPurchase[] = [];
+    for (const { row, serverId, madeAt } of ordered) {
+      if (!wanted.has(row.transactionId)) continue;
+      purchases.push(await this.#purchase(target, serverId, row, madeAt));
+    }
+    await this.#post(guildId, target.feed.channelId, purchases);
   }
 
   /** One purchase as posted: names as listed, and (when the offer still has them) the variant and the product's image. */

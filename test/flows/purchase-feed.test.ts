@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
-import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
+import { defaultShop, findVariant, manyServersShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/types.js';
 import { Member } from '../support/buyer.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
@@ -246,5 +246,46 @@ describe('what the feed costs', () => {
     const perHour = h.store.requestsTo('latestBuyers').length - before;
     expect(perHour).toBe(60 * servers);
     expect(h.store.requestsTo('transactionInfo')).toHaveLength(0);
+  });
+});
+
+describe('a feed over many servers whose lists never change (issue 29, point 1)', () => {
+  it('posts nothing again over 40 rounds when 34 servers each keep the same 30 purchases listed', async () => {
+    const h = await startHarness({ shop: manyServersShop(34) });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      for (const server of h.store.shop.servers) {
+        const vip = server.categories[0]!.products[0]!.variants[0]!.id;
+        for (let index = 0; index < 30; index += 1) h.store.purchaseOnWebsite({ nick: `P${index}`, items: [{ variantId: vip, quantity: 1 }] });
+      }
+      await s.minute();
+      const first = s.posts(channel).length;
+      expect(first).toBeGreaterThan(0);
+      await s.minute(40);
+      expect(s.posts(channel).length).toBe(first);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('posts nothing again for a quiet server beside a busy one', async () => {
+    const h = await startHarness({ shop: feedShop() });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      s.buy('VIP Wyspy', '30 dni', 'Quiet_One');
+      await s.minute();
+      const quietPosts = () => s.posts(channel).filter((post) => textOf(post).includes('Quiet\\_One')).length;
+      expect(quietPosts()).toBe(1);
+      // 1 100 purchases on the busy server, 30 a round: the quiet one's purchase stays listed all along.
+      for (let round = 0; round < 37; round += 1) {
+        for (let index = 0; index < 30; index += 1) s.buy('VIP', '30 dni', `Busy_${round}_${index}`);
+        await s.minute();
+      }
+      expect(quietPosts()).toBe(1);
+    } finally {
+      await h.close();
+    }
   });
 });
