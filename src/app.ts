@@ -267,6 +267,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     metrics,
     stores: directory,
     payments,
+    feed: purchaseFeed,
     paymentEvents,
     carts,
     checkout,
@@ -346,6 +347,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
     await payments.stop();
+    await purchaseFeed.settled();
     await roleExpiry.stop();
     await panelRefresh.stop();
     dmWarmer.stop();

@@ -22,6 +22,7 @@ import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
+import type { PurchaseFeed } from './services/purchase-feed.js';
 import type { VoucherService } from './services/vouchers.js';
 import type { VoucherAttempts } from './storage/voucher-attempts.js';
 
@@ -52,6 +53,8 @@ export interface BotServices {
   stores: StoreDirectory;
   /** Follows the payments of issued links at the store (its rounds: `tick()`), and says whether it can for a license. */
   payments: PaymentWatcher;
+  /** The purchase feed: posts what the watcher's rounds hand over, outside them (`settled()`: all of it posted). */
+  feed: PurchaseFeed;
   /** Where settled payments are told: the DM and log listener is registered by app.ts; others (buyers' roles) may add theirs. */
   paymentEvents: PaymentEvents;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */

@@ -4,6 +4,7 @@ import type { BuyerRow } from '../spaceis/client.js';
 import { PAYMENT_WATCH_LANE } from '../spaceis/gate-rules.js';
 import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
+import { PerKeyQueue } from './per-key-queue.js';
 import { shortRef } from './short-ref.js';
 import type { ShopAccess, StoreDirectory } from './store-directory.js';
 
@@ -12,7 +13,14 @@ import type { ShopAccess, StoreDirectory } from './store-directory.js';
  * guild's feed channel (/shop-admin settings purchase-feed-channel:). Its source is the payment
  * watcher's poll of latest_buyers (src/services/payment-watch/watcher.ts): a guild with the feed on
  * makes its offered servers due once a minute (FEED_POLL_MS) even with no open link, and every
- * round hands what it read here (`publish`), inside the license's runAlone.
+ * round hands what it read over (`handOff`) and goes on: the feed posts outside the watcher's lock,
+ * each guild on its own (src/services/per-key-queue.ts), so a slow channel never delays a payment
+ * confirmation or another guild.
+ *
+ * Cost: one read of the registry (`feed-guilds`) per watcher tick, and the guilds' settings from
+ * their in-process cache; per guild and round, a claim (a read and a write) for each listed
+ * transaction this process has not seen claimed yet, and Discord posts for the new ones. A license
+ * read for the feed alone is visited (locked, its watch state read and written) once a minute.
  *
  * Exactly once: each transaction posted in a guild is claimed in storage, one record per id kept
  * 30 days, before the post (PurchaseFeedStore.claim), so neither a restart nor a second process
@@ -68,6 +76,8 @@ export interface FeedPoster {
 export interface FeedDemand {
   shop: ShopAccess;
   servers: Set<string>;
+  /** A visit for the feed alone is due (once a minute); a license with open links is visited anyway. */
+  due: boolean;
 }
 
 /** One server's latest buyers as a watcher round read them, with when each transaction was made. */
@@ -93,44 +103,96 @@ interface Target {
   servers: string[];
 }
 
+/** One guild's work for the feed: what rounds read, posted in order. */
+interface GuildWork {
+  target: Target;
+  polled: PolledServer[];
+}
+
 export class PurchaseFeed {
   /** The server ids last seen per license: the feed reads the list from the store only when nobody has it cached. */
   readonly #serverIds = new Map<string, string[]>();
+  /** The guilds with the feed on as the last `demand()` found them (one registry read a round), by license. */
+  #targets = new Map<string, Map<string, Target>>();
+  /** When the watcher should next visit a license for the feed alone (this process's view). */
+  readonly #nextVisit = new Map<string, number>();
+  readonly #queue: PerKeyQueue<GuildWork>;
+  /** Handed-over rows still being matched to guilds (sameShop may ask storage). */
+  readonly #matching = new Set<Promise<void>>();
 
-  constructor(private readonly options: PurchaseFeedOptions) {}
+  constructor(private readonly options: PurchaseFeedOptions) {
+    this.#queue = new PerKeyQueue<GuildWork>(
+      (guildId, work) => this.#publishIn(guildId, work.target, work.polled),
+      (waiting, more) => ({ target: more.target, polled: [...waiting.polled, ...more.polled] }),
+      (guildId, error) => this.options.logger.warn({ err: error, guild: guildId }, 'purchase feed: could not post this round; the next round tries again'),
+    );
+  }
 
-  /** Per license, the servers guilds with the feed on offer (what a watcher round must read). */
+  /**
+   * Per license, the servers guilds with the feed on offer (what a watcher round must read), and
+   * whether a visit for the feed alone is due (a license only the feed reads is visited once a
+   * minute, not every tick). Reads the registry once; guilds whose feed is off or was refused leave it.
+   */
   async demand(): Promise<Map<string, FeedDemand>> {
+    const now = this.options.clock.now();
     const demand = new Map<string, FeedDemand>();
+    const targets = new Map<string, Map<string, Target>>();
     for (const guildId of await this.options.store.guilds()) {
       const target = await this.#target(guildId);
       if (!target) continue;
-      const entry = demand.get(target.shop.license) ?? { shop: target.shop, servers: new Set<string>() };
+      const license = target.shop.license;
+      const entry = demand.get(license) ?? { shop: target.shop, servers: new Set<string>(), due: this.#visitDue(license, now) };
       for (const serverId of target.servers) entry.servers.add(serverId);
-      demand.set(target.shop.license, entry);
+      demand.set(license, entry);
+      targets.set(license, (targets.get(license) ?? new Map<string, Target>()).set(guildId, target));
     }
+    this.#targets = targets;
     return demand;
   }
 
-  /** Posts the new purchases of a watcher round on `license` in every guild whose feed shows them. */
-  async publish(license: string, polled: readonly PolledServer[]): Promise<void> {
+  /**
+   * A watcher round on `license` hands over what it read (rows may be none); returns at once. The
+   * feed matches them to the guilds of the shop found by the round's `demand()` and posts in each
+   * guild on its own, outside the watcher's lock: a slow channel delays nobody's confirmation.
+   */
+  handOff(license: string, polled: readonly PolledServer[]): void {
     if (polled.length === 0) return;
-    for (const guildId of await this.options.store.guilds()) {
-      try {
-        const target = await this.#target(guildId);
-        if (!target) continue;
-        if (target.shop.license !== license && !(await this.options.stores.sameShop(license, target.shop.license))) continue;
-        await this.#publishIn(guildId, target, polled);
-      } catch (error) {
-        this.options.logger.warn({ err: error, guild: guildId }, 'purchase feed: could not post this round; the next round tries again');
-      }
+    const targets = this.#targets;
+    const matching = this.#match(license, [...polled], targets).catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'purchase feed: could not match a round to its guilds; the next round tries again'),
+    );
+    this.#matching.add(matching);
+    void matching.finally(() => this.#matching.delete(matching));
+  }
+
+  /** Resolves when everything handed over is posted (tests; a stopping bot). */
+  async settled(): Promise<void> {
+    while (this.#matching.size > 0) await Promise.all([...this.#matching]);
+    await this.#queue.settled();
+  }
+
+  /** Due now (the visit is then taken: the next one a minute later, whatever the round reads). */
+  #visitDue(license: string, now: number): boolean {
+    if (now < (this.#nextVisit.get(license) ?? 0)) return false;
+    this.#nextVisit.set(license, now + FEED_POLL_MS);
+    return true;
+  }
+
+  async #match(license: string, polled: PolledServer[], targets: Map<string, Map<string, Target>>): Promise<void> {
+    for (const [shopLicense, guilds] of targets) {
+      if (shopLicense !== license && !(await this.options.stores.sameShop(license, shopLicense))) continue;
+      for (const [guildId, target] of guilds) this.#queue.push(guildId, { target, polled });
     }
   }
 
   async #target(guildId: string): Promise<Target | undefined> {
     const settings = await this.options.settings.get(guildId);
     const feed = settings.purchaseFeed;
-    if (!feed || feed.refused) return undefined;
+    if (!feed || feed.refused) {
+      // Switched off, or refused: nothing to read for it any more until a channel is set again.
+      await this.options.store.include(guildId, false);
+      return undefined;
+    }
     const shop = await this.options.stores.forGuild(guildId);
     // The demo shop's purchases are never real: nothing to post.
     if (!shop || shop.source === 'demo') return undefined;
@@ -235,6 +297,8 @@ export class PurchaseFeed {
       first = true;
       return { ...settings, purchaseFeed: { ...feed, refused: { at, reason } } };
     });
+    // Out of the registry: a refused channel costs no more reads (setting a channel again puts it back).
+    await this.options.store.include(guildId, false);
     if (!first) return;
     this.options.logger.warn({ guild: guildId, channel: channelId, reason }, 'purchase feed: the channel refused the bot; the feed is stopped until a channel is set again');
     await this.options.poster.refused(guildId, channelId, reason);

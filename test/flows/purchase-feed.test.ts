@@ -41,6 +41,8 @@ function steps(h: Harness) {
       for (let index = 0; index < times; index += 1) {
         h.clock.advance(MINUTE);
         await h.bot.services.payments.tick();
+        // The feed posts outside the watcher's round.
+        await h.bot.services.feed.settled();
       }
     },
     buy(product: string, variant: string, nick = 'Steve_123', quantity = 1) {
@@ -52,6 +54,7 @@ function steps(h: Harness) {
       const saved = await this.admin.sub('shop-admin', 'settings', { 'purchase-feed-channel': channel, ...options });
       expect(textOf(saved.message!)).toContain(en.admin.settingsSaved);
       await h.bot.services.payments.tick(); // the first look at the shop's servers
+      await h.bot.services.feed.settled();
       return channel;
     },
     posts: (channel: string): FakeMessage[] => h.discord.messagesIn(channel),
@@ -185,6 +188,8 @@ describe('a feed channel the bot cannot post in', () => {
     const status = await s.admin.sub('shop-admin', 'status');
     expect(textOf(status.message!)).toContain(en.feed.statusRefused(`<#${channel}>`, en.feed.refusedReason['no-access']));
     expect(s.posts(channel)).toEqual([]);
+    // Out of the feed's registry: the refused guild costs no reads any more.
+    expect(await h.bot.services.storage.purchaseFeed.guilds()).not.toContain(guild);
   });
 });
 

@@ -19,7 +19,11 @@ describe('two bots on one Redis with the purchase feed on', () => {
   });
   afterAll(() => env.close());
 
-  const round = () => Promise.all(env.bots.map((bot) => bot.services.payments.tick()));
+  const round = async () => {
+    await Promise.all(env.bots.map((bot) => bot.services.payments.tick()));
+    // The feed posts outside the watcher's rounds.
+    await Promise.all(env.bots.map((bot) => bot.services.feed.settled()));
+  };
 
   it('posts each purchase once, whichever process reads it', async () => {
     await round();
@@ -46,7 +50,11 @@ describe('two bots on one Redis, a feed over 34 servers whose lists never change
   });
   afterAll(() => env.close());
 
-  const round = () => Promise.all(env.bots.map((bot) => bot.services.payments.tick()));
+  const round = async () => {
+    await Promise.all(env.bots.map((bot) => bot.services.payments.tick()));
+    // The feed posts outside the watcher's rounds.
+    await Promise.all(env.bots.map((bot) => bot.services.feed.settled()));
+  };
 
   it('posts each of 1 020 listed purchases once over 40 rounds of both processes and a restart', async () => {
     await round();

@@ -19,6 +19,9 @@ export class StorageSwitch {
   /** Bytes of keys and values handed to `set`, and how many sets. */
   bytesWritten = 0;
   writes = 0;
+  /** Every key read and written, in order (as SQLite holds them): what a test counts a job's storage cost by. */
+  readonly readKeys: string[] = [];
+  readonly writtenKeys: string[] = [];
 
   #held: { keys: KeyFilter; released: Promise<void>; reached: () => void }[] = [];
 
@@ -71,6 +74,7 @@ export class StorageSwitch {
               await hold.released;
             }
           }
+          (operation === 'read' ? this.readKeys : this.writtenKeys).push(...keys);
           if (this.#shouldFail(operation, keys)) throw new Error(`SQLITE_IOERR: disk I/O error (injected ${operation} failure)`);
           if (property === 'set') {
             this.writes += 1;

@@ -52,8 +52,8 @@ export interface PaymentWatcherOptions {
   logger: Logger;
   /** PAYMENT_POLL_SECONDS: how often each server is polled while its license has open links. */
   pollSeconds: number;
-  /** The purchase feed: the servers it wants read (once a minute), and every round's rows to post. */
-  feed?: Pick<PurchaseFeed, 'demand' | 'publish'>;
+  /** The purchase feed: the servers it wants read (once a minute), and every round's rows, handed over (it posts on its own). */
+  feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
 }
 
 /** What /shop-admin status says about following payments on a license. */
@@ -182,6 +182,8 @@ export class PaymentWatcher {
     }
     for (const license of new Set([...licenses, ...feed.keys()])) {
       if (this.#stopping) return;
+      // A license only the feed reads is visited when its minute is up, not every tick.
+      if (!licenses.includes(license) && !feed.get(license)?.due) continue;
       const log = logger.child({ license: fingerprintOf(license) });
       try {
         const ran = await coordination.runAlone(`payment-watch:${license}`, () => this.#watchLicense(license, log, feed.get(license)));
@@ -227,13 +229,8 @@ export class PaymentWatcher {
     const polled = new Set([...serversOf(round.open), ...(feed?.servers ?? [])]);
     for (const serverId of Object.keys(round.state.servers)) if (!polled.has(serverId)) delete round.state.servers[serverId];
     await store.saveState(license, round.state);
-    if (feed && round.polled.length > 0 && this.options.feed) {
-      try {
-        await this.options.feed.publish(license, round.polled);
-      } catch (error) {
-        log.warn({ err: error }, 'payment watch: the purchase feed failed this round');
-      }
-    }
+    // Returns at once: the feed posts outside this lock.
+    if (feed) this.options.feed?.handOff(license, round.polled);
   }
 
   /** The license's open links still watched now; those past their lifetime (and a grace) leave the index. */

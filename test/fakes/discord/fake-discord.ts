@@ -762,9 +762,32 @@ export class FakeDiscord {
     this.refusedDms.delete(userId);
   }
 
+  private heldPosts: { channelId: string; released: Promise<void>; reached: () => void }[] = [];
+
   /** The next `times` requests of `method` whose decoded path matches get this response instead. */
   failRoute(method: string, pathPattern: RegExp, response: InjectedResponse, times = 1): void {
     this.failures.push({ method: method.toUpperCase(), pattern: pathPattern, response, remaining: times });
+  }
+
+  /**
+   * Every POST of a message to `channelId` waits (unanswered, as a slow or rate-limited channel
+   * keeps a sender waiting) until `release()`; `reached` resolves when the first one arrives. The
+   * test decides how long "slow" is by when it releases: no real time passes.
+   */
+  holdPosts(channelId: string): { reached: Promise<void>; release(): void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const hold = { channelId, released, reached };
+    this.heldPosts.push(hold);
+    return {
+      reached: arrived,
+      release: () => {
+        this.heldPosts = this.heldPosts.filter((other) => other !== hold);
+        release();
+      },
+    };
   }
 
   /** Commands as stored by PUT/POST (global, or the guild's), with their generated ids. */
@@ -991,6 +1014,11 @@ export class FakeDiscord {
         files: parsed.files.map((f) => ({ field: f.field, filename: f.filename, size: f.size, contentType: f.contentType })),
       };
       this.requests.push(record);
+      const held = method === 'POST' ? this.heldPosts.find((hold) => path === `/channels/${hold.channelId}/messages`) : undefined;
+      if (held) {
+        held.reached();
+        await held.released;
+      }
       const routeRequest: RouteRequest = { params: {}, headers: record.headers, query: url.searchParams, body: parsed.body, files: parsed.files, method, path };
       reply = apiPrefix < 0 ? notFound() : (this.injected(method, path) ?? this.route(routeSegments, routeRequest, record.headers));
     } catch (error) {
