@@ -617,6 +617,7 @@ export const en = {
     anItem: 'an item',
     none: 'Nothing yet.',
     notPublished: 'This shop does not publish that.',
+    topCooldown: (seconds: number) => `You just looked at the top supporters. Look again in ${seconds} s.`,
     notNow: "The shop didn't answer this right now; try again in a moment.",
     statusLabel: 'Goals and top supporters',
     statusOff: (endpoints: string, message: string | undefined, since: string, retry: string) =>

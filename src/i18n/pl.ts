@@ -621,6 +621,7 @@ export const pl: Messages = {
     anItem: 'przedmiot',
     none: 'Na razie nic.',
     notPublished: 'Ten sklep tego nie udostępnia.',
+    topCooldown: (seconds) => `Przed chwilą sprawdzałeś(-aś) ranking. Zajrzyj ponownie za ${seconds} s.`,
     notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { PANEL_REFRESH_MS } from '../../src/services/panel-refresh.js';
+import { TOP_CACHE_MS, TOP_COOLDOWN_MS } from '../../src/services/community.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findVariant } from '../fakes/spaceis/fixtures.js';
 import { Member } from '../support/buyer.js';
@@ -206,6 +207,7 @@ describe('/shop-top', () => {
     const member = new Member(h, { locale: 'pl' });
     const survival = textOf((await member.run('shop-top')).message!);
     expect(survival).toContain('🥇 **Steve** · 12 zakupów');
+    h.clock.advance(TOP_COOLDOWN_MS);
     expect(survival).toContain('🥈 **Alex** · 3 zakupy');
     expect(survival).toContain(pl.community.latestTitle);
     const sky = textOf((await member.run('shop-top', { server: 'SkyBlock' })).message!);
@@ -226,6 +228,7 @@ describe('/shop-top', () => {
 
   it('says when the shop does not publish it, and /shop-admin status says so too', async () => {
     h.store.noCommunityEndpoints.add(LICENSE_KEY);
+    h.clock.advance(TOP_CACHE_MS);
     const text = textOf((await new Member(h).run('shop-top')).message!);
     expect(text).toContain(`${en.community.supportersTitle}\n${en.community.notPublished}`);
     expect(text).toContain('VIP — 30 dni'); // latest purchases still shown
@@ -234,7 +237,39 @@ describe('/shop-top', () => {
     expect(status).toContain('SpaceIs answered 404 (“not found”) to `richest`');
     // Not asked again meanwhile.
     const asked = h.store.requestsTo('richest').length;
+    h.clock.advance(TOP_CACHE_MS);
     await new Member(h).run('shop-top');
     expect(h.store.requestsTo('richest')).toHaveLength(asked);
+  });
+});
+
+describe('/shop-top under a crowd (issue 29, point 5)', () => {
+  const h = useHarness();
+
+  it('costs the store at most 2 requests for 20 uses within a minute, and lets a member use it once per 10 s', async () => {
+    const storeRequests = () => h.store.requestsTo('richest').length + h.store.requestsTo('latestBuyers').length;
+    const before = storeRequests();
+    const crowd = Array.from({ length: 20 }, () => new Member(h));
+    const first = await Promise.all(crowd.slice(0, 10).map((member) => member.run('shop-top')));
+    h.clock.advance(30_000);
+    const later = await Promise.all(crowd.slice(10).map((member) => member.run('shop-top')));
+    for (const reply of [...first, ...later]) expect(textOf(reply.message!)).toContain('🏆 Survival');
+    expect(storeRequests() - before).toBeLessThanOrEqual(2);
+
+    // The same member again within 10 s: told when, nothing asked.
+    const member = crowd[19]!;
+    const again = await member.run('shop-top');
+    expect(textOf(again.message!)).toBe(en.community.topCooldown(10));
+    const pole = new Member(h, { locale: 'pl' });
+    expect(textOf((await pole.run('shop-top')).message!)).toContain(pl.community.latestTitle);
+    h.clock.advance(4_000);
+    expect(textOf((await pole.run('shop-top')).message!)).toBe(pl.community.topCooldown(6));
+    h.clock.advance(TOP_COOLDOWN_MS);
+    expect(textOf((await member.run('shop-top')).message!)).toContain('🏆 Survival');
+
+    // A minute on, the store is asked again (once).
+    h.clock.advance(TOP_CACHE_MS);
+    await new Member(h).run('shop-top');
+    expect(storeRequests() - before).toBeLessThanOrEqual(4);
   });
 });
