@@ -168,7 +168,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
     rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
     purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, coordination.locks),
-    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.locks),
+    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.redis, () => clock.now()),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);

@@ -661,6 +661,9 @@ export const en = {
       `${message ? `The shop says: “${message}”. ` : ''}The shop is busy: please try again ${seconds ? `in ${seconds} s` : 'in a moment'}. The bot did not send the code again.`,
     memberLimit: (seconds: number) => `You have tried several codes in a short time. Please wait ${seconds} s before trying another.`,
     guildLimit: (seconds: number) => `Many codes are being tried on this server right now. Please wait ${seconds} s and try again.`,
+    shopLimit: (seconds: number) => `Many codes are being tried in this shop right now. Please wait ${seconds} s and try again.`,
+    notSent: (seconds: number | undefined) =>
+      `The code was not sent: the bot is holding the shop's requests back for a moment. Please try again ${seconds ? `in ${seconds} s` : 'in a moment'}; this try does not count.`,
     storeRefused: (message: string) => `The shop refused the code: “${message}”.`,
     storeTimeout:
       "The shop didn't answer in time, so the bot can't tell whether it took the code, and won't send it again. Check in game whether it arrived before trying again.",
@@ -678,7 +681,7 @@ export const en = {
       unknown: 'unknown to the shop (404).',
       conflict: 'refused by the shop (409).',
       storeThrottled: 'the shop was busy (429); not sent again.',
-      rateLimitedMember: 'not sent: the member tried too many codes (5 in 10 minutes).',
+      rateLimitedMember: 'the member hit the code limit (5 in 10 minutes); further tries are not sent or posted until it passes.',
       rateLimitedGuild: 'not sent: too many codes tried on this server (30 a minute).',
       storeError: 'the shop did not take it (see the bot log).',
     },

@@ -663,6 +663,9 @@ export const pl: Messages = {
       `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
     memberLimit: (seconds) => `Wpisano kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
     guildLimit: (seconds) => `Na tym serwerze sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    notSent: (seconds) =>
+      `Kod nie został wysłany: bot na chwilę wstrzymuje zapytania do sklepu. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}; ta próba się nie liczy.`,
     storeRefused: (message) => `Sklep odrzucił kod: „${message}”.`,
     storeTimeout:
       'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
@@ -680,7 +683,7 @@ export const pl: Messages = {
       unknown: 'sklep go nie zna (404).',
       conflict: 'sklep go odrzucił (409).',
       storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
-      rateLimitedMember: 'nie wysłano: członek wpisał zbyt wiele kodów (5 w 10 minut).',
+      rateLimitedMember: 'członek osiągnął limit kodów (5 w 10 minut); kolejnych prób bot nie wysyła ani nie zgłasza, dopóki limit nie minie.',
       rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym serwerze (30 na minutę).',
       storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
     },

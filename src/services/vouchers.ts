@@ -14,15 +14,17 @@ import type { ShopAccess } from './store-directory.js';
  * reply, and nowhere else. Every log line and log-channel post names it by `maskCode` only, and an
  * answer of the store that echoes it has it masked before it is logged.
  *
- * Against guessing, at most MEMBER_LIMIT attempts per member and guild in MEMBER_WINDOW_MS and
- * GUILD_LIMIT per guild in GUILD_WINDOW_MS reach the store; the windows are in storage
- * (src/storage/voucher-attempts.ts), so they hold across restarts and processes. A request is never
- * repeated: the store may have taken the code.
+ * Against guessing, VOUCHER_LIMITS: tries per Discord user (across every guild: inviting the bot
+ * to another server buys no fresh tries), per guild, and per shop (all guilds of one license
+ * together), checked and counted in one atomic step (src/storage/voucher-attempts.ts), so they hold
+ * under a crowd, across restarts and processes. A try the store never received (the license's gate
+ * held it back) is given back. A request is never repeated: the store may have taken the code.
  */
 
 export const VOUCHER_LIMITS = {
   member: { limit: 5, spanMs: 10 * 60_000 },
   guild: { limit: 30, spanMs: 60_000 },
+  shop: { limit: 60, spanMs: 60_000 },
 } as const;
 
 /** How many codes one generate asks for (the store's own bound, community SDK). */
@@ -42,8 +44,12 @@ export type RedeemOutcome =
   | { kind: 'conflict'; message: string | undefined }
   /** The store's 429: wait, the bot does not try again. */
   | { kind: 'store-throttled'; retryAfterSeconds: number | undefined; message: string | undefined }
-  | { kind: 'rate-limited-member'; retryAfterSeconds: number }
+  /** `firstInWindow`: the first refusal of this member in the window (the log channel is told once). */
+  | { kind: 'rate-limited-member'; retryAfterSeconds: number; firstInWindow: boolean }
   | { kind: 'rate-limited-guild'; retryAfterSeconds: number }
+  | { kind: 'rate-limited-shop'; retryAfterSeconds: number }
+  /** The bot held the request back (the license's limit is paused, or the store is failing): not sent, not counted. */
+  | { kind: 'not-sent'; retryAfterSeconds: number | undefined }
   /** Any other failure, shown as the store failures of checkout are. */
   | { kind: 'store-error'; error: StoreError }
   /** Refused before anything was counted or sent. */
@@ -73,11 +79,11 @@ export function maskCode(code: string): string {
   return `•••${trimmed.length > 3 ? trimmed.slice(-3) : ''}`;
 }
 
-/** `text` with every occurrence of the code masked (the store may echo it in a message). */
+/** `text` with every occurrence of the code masked, whatever its case (the store may echo it, in capitals say). */
 export function withoutCode(text: string | undefined, code: string): string | undefined {
   const trimmed = code.trim();
   if (text === undefined || trimmed.length === 0) return text;
-  return text.split(trimmed).join(maskCode(trimmed));
+  return text.replace(new RegExp(trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), maskCode(trimmed));
 }
 
 export class VoucherService {
@@ -89,22 +95,25 @@ export class VoucherService {
   }
 
   async redeem(shop: ShopAccess, request: RedeemRequest): Promise<RedeemOutcome> {
-    const { attempts, nicks, clock, logger } = this.deps;
+    const { attempts, nicks, logger } = this.deps;
     const nick = normalizeNick(request.nick);
     if (!nick) return { kind: 'invalid-nick' };
     const code = request.code.trim();
     if (code.length === 0 || code.length > MAX_CODE_LENGTH || /\s/.test(code)) return { kind: 'invalid-code' };
 
-    const admission = await attempts.admit(
-      [
-        { key: `member:${request.guildId}:${request.userId}`, ...VOUCHER_LIMITS.member },
-        { key: `guild:${request.guildId}`, ...VOUCHER_LIMITS.guild },
-      ],
-      clock.now(),
-    );
+    const windows = [
+      { key: `user:${request.userId}`, ...VOUCHER_LIMITS.member },
+      { key: `guild:${request.guildId}`, ...VOUCHER_LIMITS.guild },
+      { key: `shop:${shop.license}`, ...VOUCHER_LIMITS.shop },
+    ];
+    const admission = await attempts.admit(windows);
     if (admission.kind === 'full') {
-      const kind = admission.window.startsWith('member:') ? 'rate-limited-member' : 'rate-limited-guild';
-      return { kind, retryAfterSeconds: admission.retryAfterSeconds };
+      const { retryAfterSeconds } = admission;
+      if (admission.window.startsWith('guild:')) return { kind: 'rate-limited-guild', retryAfterSeconds };
+      if (admission.window.startsWith('shop:')) return { kind: 'rate-limited-shop', retryAfterSeconds };
+      // One notice per member and window: the first refusal takes the window's only place.
+      const notice = await attempts.admit([{ key: `notice:${request.guildId}:${request.userId}`, limit: 1, spanMs: retryAfterSeconds * 1000 }]);
+      return { kind: 'rate-limited-member', retryAfterSeconds, firstInWindow: notice.kind === 'admitted' };
     }
     await nicks.set(request.userId, nick);
 
@@ -113,6 +122,12 @@ export class VoucherService {
       return { kind: 'redeemed', nick, state: answer.state, transactionId: answer.transactionId };
     } catch (error) {
       if (!isStoreError(error)) throw error;
+      if (error.notSent) {
+        // The store never saw it: it counts against nobody.
+        await attempts.refund(windows, admission.id);
+        logger.info({ guild: request.guildId, user: request.userId, code: maskCode(code), reason: error.message }, 'voucher not sent: the license is held back');
+        return { kind: 'not-sent', retryAfterSeconds: error.retryAfterSeconds };
+      }
       const message = error.apiMessage;
       logger.info(
         { guild: request.guildId, user: request.userId, code: maskCode(code), store: { kind: error.kind, status: error.status, message: withoutCode(message, code) } },

@@ -214,3 +214,87 @@ describe('voucher codes', () => {
   });
 });
 
+
+describe('voucher codes under a crowd and abuse (issue 29, points 2 and 3)', () => {
+  const h = useHarness();
+  let logChannel: string;
+  beforeAll(async () => {
+    logChannel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log' });
+    const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    await admin.sub('shop-admin', 'settings', { 'log-channel': logChannel });
+  });
+  const redeems = () => h.store.requestsTo('voucher').length;
+  const logPosts = () => h.discord.messagesIn(logChannel).filter((message) => textOf(message).includes(en.vouchers.logRedeemTitle));
+
+  it('lets at most 30 tries a minute reach the store when 30 members press 4 times at once', async () => {
+    h.clock.advance(11 * 60_000);
+    const before = redeems();
+    const members = Array.from({ length: 30 }, () => new Member(h));
+    const replies = await Promise.all(members.flatMap((member, index) => [0, 1, 2, 3].map((press) => member.run('redeem', { code: `TLUM-${index}-${press}X`, nick: 'Tlum_gracz' }))));
+    expect(redeems() - before).toBe(30);
+    expect(replies.filter((reply) => textOf(reply.message!) === en.vouchers.guildLimit(60))).toHaveLength(90);
+    await h.bot.settled();
+  });
+
+  it('counts one member across two guilds together: 5 tries in 10 minutes in all', async () => {
+    h.clock.advance(11 * 60_000);
+    const other = h.discord.addGuild({ name: 'Second guild' });
+    const before = redeems();
+    const here = new Member(h);
+    const there = Object.assign(new Member(h, { guildId: other.id, channelId: other.channelId }), { user: here.user });
+    for (let index = 0; index < 3; index += 1) await here.run('redeem', { code: `DWA-${index}AB`, nick: 'Dwa_serwery' });
+    for (let index = 0; index < 3; index += 1) await there.run('redeem', { code: `DWA-9${index}AB`, nick: 'Dwa_serwery' });
+    expect(redeems() - before).toBe(5);
+    expect(textOf(there.last!.message!)).toBe(en.vouchers.memberLimit(600));
+  });
+
+  it('posts the tries that reached the store, and a member hitting the limit once: 25 tries are 6 posts', async () => {
+    h.clock.advance(11 * 60_000);
+    await h.bot.settled();
+    const posts = logPosts().length;
+    const member = new Member(h);
+    for (let index = 0; index < 25; index += 1) {
+      await member.run('redeem', { code: `SPAM-${index}XYZ`, nick: 'Spamer' });
+      h.clock.advance(1_000);
+    }
+    await h.bot.settled();
+    const added = logPosts().slice(posts).map(textOf);
+    expect(added).toHaveLength(6);
+    expect(added.filter((post) => post.includes(en.vouchers.outcome.rateLimitedMember))).toHaveLength(1);
+    // A new window: the next refusal is posted again, once.
+    h.clock.advance(10 * 60_000);
+    for (let index = 0; index < 7; index += 1) await member.run('redeem', { code: `SPAM-2${index}XYZ`, nick: 'Spamer' });
+    await h.bot.settled();
+    expect(logPosts().slice(posts).map(textOf).filter((post) => post.includes(en.vouchers.outcome.rateLimitedMember))).toHaveLength(2);
+  });
+
+  it('does not count a try the bot held back (the shop paused the license), and says "not sent", never "the shop was busy (429)"', async () => {
+    h.clock.advance(11 * 60_000);
+    await h.bot.settled();
+    const member = new Member(h);
+    const posts = logPosts().length;
+    h.store.failNext('voucher', { status: 429, headers: { 'Retry-At': '20' }, body: { success: false, type: 'error', message: 'Too many requests' } });
+    const throttled = await member.run('redeem', { code: 'PAUZA-000AB', nick: 'Pauza' });
+    expect(textOf(throttled.message!)).toBe(en.vouchers.storeThrottled(20, 'Too many requests'));
+    const before = redeems();
+    for (let index = 0; index < 6; index += 1) {
+      const held = await member.run('redeem', { code: `PAUZA-${index}1AB`, nick: 'Pauza' });
+      expect(textOf(held.message!)).toBe(en.vouchers.notSent(20));
+      expect(textOf(held.message!)).not.toContain('429');
+    }
+    expect(redeems()).toBe(before);
+    await h.bot.settled();
+    expect(logPosts().length).toBe(posts + 1);
+    // Once the pause is over, the member still has the 4 tries the held-back ones did not use.
+    h.clock.advance(21_000);
+    for (let index = 0; index < 4; index += 1) await member.run('redeem', { code: `PAUZA-${index}2AB`, nick: 'Pauza' });
+    expect(redeems() - before).toBe(4);
+    expect(textOf(member.last!.message!)).toBe(en.vouchers.unknown(VOUCHER_MESSAGES.unknown));
+    expect(textOf((await member.run('redeem', { code: 'PAUZA-LASTAB', nick: 'Pauza' })).message!)).toContain(en.vouchers.memberLimit(600).slice(0, 40));
+  });
+
+  it('says "not sent" in Polish too', () => {
+    expect(pl.vouchers.notSent(20)).toContain('za 20 s');
+    expect(pl.vouchers.notSent(undefined)).toContain('za chwilę');
+  });
+});
