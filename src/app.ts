@@ -276,7 +276,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     rewards,
     community,
     panels,
-    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger }),
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY }),
     storage: repositories,
     delivery,
     guildLog,

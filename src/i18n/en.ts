@@ -687,6 +687,8 @@ export const en = {
     },
     generatedTitle: (count: number) => `${count} voucher ${count === 1 ? 'code' : 'codes'}`,
     generated: (item: string) => `For ${item}. Only you see them: copy them now, the bot keeps no copy.`,
+    dailyLimit: (limit: number, minutes: number) =>
+      `This server may generate ${limit} voucher ${limit === 1 ? 'code' : 'codes'} a day, and that many were generated in the last 24 hours. More can be generated in ${minutes} min (the bot's operator sets the limit: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'The shop answered without any codes.',
     noVariant: 'Choose a variant of that product from the suggestions.',
     logGeneratedTitle: 'Voucher codes generated',

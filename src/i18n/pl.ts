@@ -1,6 +1,12 @@
 import type { PolishCommandTexts } from './command-texts.js';
 import type { Messages } from './en.js';
 
+/** „1 kod”, „2 kody”, „5 kodów” (Intl.PluralRules('pl'): one, few, many). */
+function codesPl(count: number): string {
+  const form = new Intl.PluralRules('pl').select(count);
+  return `${count} ${form === 'one' ? 'kod' : form === 'few' ? 'kody' : 'kodów'}`;
+}
+
 /** Polish names and descriptions of the slash commands: one for every name a feature declares (the type enforces it). */
 export const plCommands: PolishCommandTexts = {
   shop: {
@@ -689,6 +695,8 @@ export const pl: Messages = {
     },
     generatedTitle: (count) => `Kody voucherów: ${count}`,
     generated: (item) => `Dla: ${item}. Widzisz je tylko Ty: skopiuj je teraz, bot nie zachowuje kopii.`,
+    dailyLimit: (limit, minutes) =>
+      `Ten serwer Discord może wygenerować ${codesPl(limit)} dziennie i tyle wygenerowano w ciągu ostatnich 24 godzin. Kolejne będzie można wygenerować za ${minutes} min (limit ustawia operator bota: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'Sklep odpowiedział bez żadnych kodów.',
     noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
     logGeneratedTitle: 'Wygenerowano kody voucherów',

@@ -56,7 +56,15 @@ export type RedeemOutcome =
   | { kind: 'invalid-nick' }
   | { kind: 'invalid-code' };
 
-export type GenerateOutcome = { kind: 'generated'; codes: string[] } | { kind: 'store-error'; error: StoreError } | { kind: 'invalid-quantity' };
+export type GenerateOutcome =
+  | { kind: 'generated'; codes: string[] }
+  | { kind: 'store-error'; error: StoreError }
+  | { kind: 'invalid-quantity' }
+  /** The guild's codes for the day (VOUCHER_CODES_PER_DAY) would be exceeded: nothing asked. */
+  | { kind: 'daily-limit'; limit: number; retryAfterSeconds: number };
+
+/** The day over which generated codes are counted per guild. */
+export const GENERATE_SPAN_MS = 24 * 60 * 60_000;
 
 export interface RedeemRequest {
   guildId: string;
@@ -71,6 +79,8 @@ export interface VoucherServiceOptions {
   nicks: NickRepository;
   clock: Clock;
   logger: Logger;
+  /** VOUCHER_CODES_PER_DAY: codes generate may ask for per guild per day. */
+  codesPerDay: number;
 }
 
 /** `•••XYZ`: the last three characters only, whatever the code's length (a code of 3 or fewer shows none). */
@@ -147,10 +157,16 @@ export class VoucherService {
   async generate(shop: ShopAccess, request: { guildId: string; variantId: string; quantity: number }): Promise<GenerateOutcome> {
     const { quantity } = request;
     if (!Number.isInteger(quantity) || quantity < GENERATE_QUANTITY.min || quantity > GENERATE_QUANTITY.max) return { kind: 'invalid-quantity' };
+    const limit = this.deps.codesPerDay;
+    const day = [{ key: `generate:${request.guildId}`, limit, spanMs: GENERATE_SPAN_MS }];
+    const admission = await this.deps.attempts.admit(day, quantity);
+    if (admission.kind === 'full') return { kind: 'daily-limit', limit, retryAfterSeconds: admission.retryAfterSeconds };
     try {
       return { kind: 'generated', codes: await shop.client.generateVouchers({ quantity, variantId: request.variantId }, { lane: request.guildId }) };
     } catch (error) {
       if (!isStoreError(error)) throw error;
+      // Codes the store never made do not count against the day.
+      if (error.notSent) await this.deps.attempts.refund(day, admission.id);
       return { kind: 'store-error', error };
     }
   }

@@ -298,3 +298,31 @@ describe('voucher codes under a crowd and abuse (issue 29, points 2 and 3)', () 
     expect(pl.vouchers.notSent(undefined)).toContain('za chwilę');
   });
 });
+
+describe('generating codes (issue 29, point 3)', () => {
+  const h = useHarness();
+
+  it('generates at most 50 codes per server a day, and logs who generated how many even without a log channel', async () => {
+    const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    const suggest = async (focused: { name: string; value: string }, options: Record<string, string> = {}) => {
+      const { username: _username, ...dispatch } = admin.options;
+      const handle = await h.discord.autocomplete(admin.user, 'shop-admin', focused, { ...dispatch, subcommandGroup: 'vouchers', subcommand: 'generate', options });
+      return (await handle.settled()).choices ?? [];
+    };
+    const product = String((await suggest({ name: 'product', value: 'vip' })).find((choice) => choice.name === 'VIP · Rangi · Survival')!.value);
+    const variant = String((await suggest({ name: 'variant', value: '' }, { product })).find((choice) => choice.name === '30 dni')!.value);
+    const generate = (quantity: number) => admin.sub('shop-admin', 'vouchers generate', { product, variant, quantity });
+
+    for (let index = 0; index < 5; index += 1) expect(textOf((await generate(10)).message!)).toContain(en.vouchers.generatedTitle(10));
+    expect(h.store.requestsTo('voucherGenerate')).toHaveLength(5);
+    const refused = await generate(1);
+    expect(textOf(refused.message!)).toBe(en.vouchers.dailyLimit(50, 24 * 60));
+    expect(h.store.requestsTo('voucherGenerate')).toHaveLength(5);
+    expect(h.logs.filter((line) => line.includes('voucher codes generated') && line.includes(admin.user.id))).toHaveLength(5);
+
+    h.clock.advance(24 * 60 * 60_000);
+    expect(textOf((await generate(3)).message!)).toContain(en.vouchers.generatedTitle(3));
+    expect(pl.vouchers.dailyLimit(50, 10)).toContain('50 kodów');
+    expect(pl.vouchers.dailyLimit(2, 10)).toContain('2 kody');
+  });
+});
