@@ -260,6 +260,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     clock,
     logger,
     edit: (edit) => (editPanel ? editPanel(edit) : Promise.resolve('failed')),
+    lost: (guildId, panel) => guildLog.post(guildId, { kind: 'panel-lost', channelId: panel.channelId }),
   });
   const services: BotServices = {
     logger,

@@ -45,6 +45,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
+      ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
       ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );
@@ -74,6 +75,8 @@ export interface StatusFacts {
   community?: CommunityOff[];
   /** The purchase feed, when it is on: where it posts, or why it stopped. */
   feed?: string;
+  /** The shop panel the bot lost access to, when it did. */
+  panel?: string;
 }
 
 /**
@@ -124,6 +127,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     features.push(fact(t.community.statusLabel, t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R'))));
   }
   if (facts.feed) features.push(fact(t.feed.statusTitle, facts.feed));
+  if (facts.panel) features.push(fact(t.panel.statusTitle, facts.panel));
   return screen({
     accent: ADMIN_COLOR,
     title: a.statusTitle,

@@ -250,6 +250,11 @@ export const en = {
   },
 
   panel: {
+    lostTitle: 'Shop panel no longer refreshed',
+    lost: (channel: string) =>
+      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with /shop-admin panel.`,
+    statusTitle: 'Shop panel',
+    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with /shop-admin panel.`,
     title: (guild: string) => `${guild} — shop`,
     description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
     servers: 'Servers',

@@ -262,6 +262,11 @@ export const pl: Messages = {
   },
 
   panel: {
+    lostTitle: 'Panel sklepu nie jest już odświeżany',
+    lost: (channel) =>
+      `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia Wyświetlanie kanału i Wysyłanie wiadomości i opublikuj panel ponownie przez /sklep-admin panel.`,
+    statusTitle: 'Panel sklepu',
+    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie przez /sklep-admin panel.`,
     title: (guild) => `${guild} — sklep`,
     description: 'Naciśnij **Otwórz sklep**, aby przeglądać, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
     servers: 'Serwery',

@@ -1093,7 +1093,12 @@ export class FakeDiscord {
       r('GET', '/channels/:channel/messages', (q) => this.listMessages(q)),
       r('POST', '/channels/:channel/messages', (q) => this.postChannelMessage(q)),
       r('GET', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => json(messageJson(m)))),
-      r('PATCH', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => this.editMessage(m, q))),
+      r('PATCH', '/channels/:channel/messages/:message', (q) => {
+        // A channel the bot may no longer see or post in refuses its edits, as Discord does (50001).
+        const deny = this.channels.get(q.params.channel ?? '')?.botDeny?.deny ?? 0n;
+        if ((deny & (PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages)) !== 0n) return apiError(403, 50001, 'Missing Access');
+        return this.withChannelMessage(q, (m) => this.editMessage(m, q));
+      }),
       r('DELETE', '/channels/:channel/messages/:message', (q) =>
         this.withChannelMessage(q, (m) => {
           this.deleteMessage(m);
