@@ -75,6 +75,7 @@ function logOutcome(outcome: Exclude<RedeemOutcome, { kind: 'invalid-code' } | {
     case 'used':
     case 'unknown':
     case 'conflict':
+    case 'forbidden':
       return outcome.kind;
     case 'store-throttled':
       return 'storeThrottled';

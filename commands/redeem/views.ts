@@ -31,6 +31,8 @@ export function refusedText(t: Messages, outcome: Exclude<RedeemOutcome, { kind:
       return t.vouchers.unknown(quoted(outcome.message));
     case 'conflict':
       return t.vouchers.conflict(quoted(outcome.message));
+    case 'forbidden':
+      return t.vouchers.forbidden(quoted(outcome.message));
     case 'store-throttled':
       return t.vouchers.storeThrottled(outcome.retryAfterSeconds === undefined ? undefined : Math.ceil(throttlePauseMs(outcome.retryAfterSeconds) / 1000), quoted(outcome.message));
     case 'rate-limited-member':

@@ -1,4 +1,4 @@
-import type { Client } from 'discord.js';
+import type { Client, Guild } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { StoreError } from '../spaceis/errors.js';
 import { localeOf, messages, type Locale } from '../i18n/index.js';
@@ -41,15 +41,27 @@ export class GuildLog {
   }
 
   /** The language of what the bot posts in a guild's channels: the admins' choice, else the guild's own. */
+  /**
+   * The guild's channel language: its stored setting, else its Discord language. A guild of a shard
+   * another process runs is not in this process's cache (the purchase feed and the watcher post for
+   * every guild): it is fetched once, so whichever process posts speaks the guild's language.
+   */
   async localeFor(guildId: string): Promise<Locale> {
     const settings = await this.settings.get(guildId);
-    return settings.locale ?? localeOf(this.client.guilds.cache.get(guildId)?.preferredLocale);
+    if (settings.locale) return settings.locale;
+    return localeOf((await this.#guild(guildId))?.preferredLocale);
+  }
+
+  /** The guild, from the cache or (a guild of another process's shard) fetched once; discord.js makes no channel of a guild it does not know. */
+  async #guild(guildId: string): Promise<Guild | undefined> {
+    return this.client.guilds.cache.get(guildId) ?? (await this.client.guilds.fetch(guildId).catch(() => undefined));
   }
 
   async post(guildId: string, event: LogEvent): Promise<void> {
     try {
       const settings = await this.settings.get(guildId);
       if (!settings.logChannelId) return;
+      await this.#guild(guildId);
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
       const t = messages(await this.localeFor(guildId));

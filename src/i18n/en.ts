@@ -655,12 +655,13 @@ export const en = {
   vouchers: {
     redeemedTitle: 'Code accepted',
     redeemed: (nick: string) =>
-      `The shop accepted the code for the nick **${nick}**. The game server delivers what it is worth, usually once you are on the server with this nick.`,
+      `The shop accepted the code for the nick **${nick}**. What it gives is up to the shop and its game server; if nothing arrives, ask the server's staff.`,
     storeState: (state: string) => `The shop's answer: “${state}”.`,
     transaction: (id: string) => `Shop transaction: \`${id}\``,
     used: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}This code has already been used.`,
     unknown: (message: string | undefined) =>
       `${message ? `The shop says: “${message}”. ` : ''}The shop doesn't know this code. Check it for typos (letters and digits exactly as given).`,
+    forbidden: (message: string | undefined) => (message ? `The shop refused the code: “${message}”.` : 'The shop refused the code (403) without saying why.'),
     conflict: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}The shop can't take this code right now.`,
     storeThrottled: (seconds: number | undefined, message: string | undefined) =>
       `${message ? `The shop says: “${message}”. ` : ''}The shop is busy: please try again ${seconds ? `in ${seconds} s` : 'in a moment'}. The bot did not send the code again.`,
@@ -685,6 +686,7 @@ export const en = {
       used: 'already used (403).',
       unknown: 'unknown to the shop (404).',
       conflict: 'refused by the shop (409).',
+      forbidden: 'refused by the shop (403).',
       storeThrottled: 'the shop was busy (429); not sent again.',
       rateLimitedMember: 'the member hit the code limit (5 in 10 minutes); further tries are not sent or posted until it passes.',
       rateLimitedGuild: 'not sent: too many codes tried on this server (30 a minute).',

@@ -663,12 +663,13 @@ export const pl: Messages = {
   vouchers: {
     redeemedTitle: 'Kod przyjęty',
     redeemed: (nick) =>
-      `Sklep przyjął kod dla nicku **${nick}**. To, co jest wart, wydaje serwer gry, zwykle gdy wejdziesz na serwer z tym nickiem.`,
+      `Sklep przyjął kod dla nicku **${nick}**. To, co za niego dostaniesz, zależy od sklepu i serwera gry; jeśli nic nie dotrze, zapytaj administrację serwera.`,
     storeState: (state) => `Odpowiedź sklepu: „${state}”.`,
     transaction: (id) => `Transakcja w sklepie: \`${id}\``,
     used: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Ten kod został już wykorzystany.`,
     unknown: (message) =>
       `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie zna tego kodu. Sprawdź, czy nie ma literówki (litery i cyfry dokładnie jak w kodzie).`,
+    forbidden: (message) => (message ? `Sklep odrzucił kod: „${message}”.` : 'Sklep odrzucił kod (403), nie podając powodu.'),
     conflict: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
       `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
@@ -693,6 +694,7 @@ export const pl: Messages = {
       used: 'już wykorzystany (403).',
       unknown: 'sklep go nie zna (404).',
       conflict: 'sklep go odrzucił (409).',
+      forbidden: 'sklep go odrzucił (403).',
       storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
       rateLimitedMember: 'członek osiągnął limit kodów (5 w 10 minut); kolejnych prób bot nie wysyła ani nie zgłasza, dopóki limit nie minie.',
       rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym serwerze (30 na minutę).',

@@ -4,8 +4,8 @@ import type { BuyerRow } from '../spaceis/client.js';
 import { PAYMENT_WATCH_LANE } from '../spaceis/gate-rules.js';
 import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
+import { findFeedItem } from './feed-item.js';
 import { PerKeyQueue } from './per-key-queue.js';
-import { shortRef } from './short-ref.js';
 import type { ShopAccess, StoreDirectory } from './store-directory.js';
 
 /**
@@ -249,32 +249,8 @@ export class PurchaseFeed {
     const productName = row.productName ?? '';
     const variantName = row.variantName ?? '';
     const nick = target.settings.purchaseFeedNicks === 'hide' ? undefined : row.nick;
-    const found = await this.#find(target.shop, serverId, productName, variantName);
+    const found = await findFeedItem(target.shop, serverId, productName, variantName, this.options.logger);
     return { transactionId: row.transactionId, productName, variantName, nick, madeAt, ...found };
-  }
-
-  /**
-   * latest_buyers names a purchase's product and variant, never their ids: they are looked up by
-   * name in the server's offer (the offer cache). Not found (renamed, removed, a name shared by two
-   * products in a way that does not settle it): the post goes out without a Buy button, and
-   * without a thumbnail when the product itself is not found.
-   */
-  async #find(shop: ShopAccess, serverId: string, productName: string, variantName: string): Promise<Pick<FeedPurchase, 'item' | 'imageUrl'>> {
-    try {
-      const offer = shop.offers.peekServer(serverId) ?? (await shop.offers.server(serverId, PAYMENT_WATCH_LANE));
-      for (const category of offer.categories) {
-        const product = category.products.find((candidate) => sameName(candidate.name, productName));
-        if (!product) continue;
-        const image = product.imageUrl ? { imageUrl: product.imageUrl } : {};
-        const { variants } = shop.offers.peekVariants(serverId, category.id, product.id) ?? (await shop.offers.variants(serverId, category.id, product.id, PAYMENT_WATCH_LANE));
-        const variant = variants.find((candidate) => sameName(candidate.name, variantName));
-        if (!variant) return image;
-        return { ...image, item: { server: shortRef(serverId), category: shortRef(category.id), product: shortRef(product.id), variant: shortRef(variant.id) } };
-      }
-    } catch (error) {
-      this.options.logger.debug({ err: error }, 'purchase feed: the offer could not be read; posted without a Buy button');
-    }
-    return {};
   }
 
   /** A few purchases one message each; a burst listed, FEED_LINES_PER_POST a message; one message at a time (Discord's pace). */
@@ -305,9 +281,6 @@ export class PurchaseFeed {
   }
 }
 
-function sameName(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase() && b.trim() !== '';
-}
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];

@@ -36,8 +36,10 @@ export const MAX_CODE_LENGTH = 64;
 export type RedeemOutcome =
   /** The store accepted the code for the nick: the game server delivers what it is worth. */
   | { kind: 'redeemed'; nick: string; state: string | undefined; transactionId: string | undefined }
-  /** 403: the code was used already (the store's message verbatim). */
+  /** 403 whose message says the code was used (the store's message verbatim). */
   | { kind: 'used'; message: string | undefined }
+  /** Any other 403: the store refused it, for its own reason (quoted). */
+  | { kind: 'forbidden'; message: string | undefined }
   /** 404: no such code (or, indistinguishably, no voucher endpoint on the license's API). */
   | { kind: 'unknown'; message: string | undefined }
   /** 409. */
@@ -96,6 +98,11 @@ export function withoutCode(text: string | undefined, code: string): string | un
   return text.replace(new RegExp(trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), maskCode(trimmed));
 }
 
+/** Whether the store's own words say the code was used: "used" is never said on the bot's guess. */
+function saysUsed(message: string | undefined): boolean {
+  return message !== undefined && /\bused\b|wykorzyst|użyt/i.test(message);
+}
+
 export class VoucherService {
   constructor(private readonly deps: VoucherServiceOptions) {}
 
@@ -144,7 +151,7 @@ export class VoucherService {
         'voucher refused by the store',
       );
       if (error.kind === 'http') {
-        if (error.status === 403) return { kind: 'used', message };
+        if (error.status === 403) return saysUsed(message) ? { kind: 'used', message } : { kind: 'forbidden', message };
         if (error.status === 404) return { kind: 'unknown', message };
         if (error.status === 409) return { kind: 'conflict', message };
         if (error.status === 429) return { kind: 'store-throttled', retryAfterSeconds: error.retryAfterSeconds, message };

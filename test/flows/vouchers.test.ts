@@ -37,7 +37,7 @@ describe('voucher codes', () => {
     return { reply: textOf(outcome.message!), post: textOf(await posted), ephemeral: outcome.ephemeral };
   }
 
-  it('redeems a code for the nick given, says the game server delivers (never "paid"), and remembers the nick', async () => {
+  it('redeems a code for the nick given, says the shop accepted it (never "paid" or "delivered"), and remembers the nick', async () => {
     freshWindows();
     const member = new Member(h);
     const before = redeems().length;
@@ -47,6 +47,8 @@ describe('voucher codes', () => {
     expect(reply).toContain('“completed”');
     expect(reply).toContain('`VCH-1`');
     expect(reply.toLowerCase()).not.toContain('paid');
+    // Accepted, not delivered: the bot cannot know what the game server does (issue 29, point 7).
+    expect(reply.toLowerCase()).not.toMatch(/deliver/);
     expect(redeems().slice(before).map((request) => request.body)).toEqual([{ nick: 'Kodziarz', code: VOUCHER_VALID }]);
     expect(h.store.redeemed.at(-1)).toEqual({ code: VOUCHER_VALID, nick: 'Kodziarz' });
 
@@ -84,6 +86,13 @@ describe('voucher codes', () => {
     const conflict = await redeem(member, { code: 'KONFL-222333', nick: 'Kodziarz' });
     expect(conflict.reply).toBe(en.vouchers.conflict('Voucher is being processed'));
     expect(conflict.post).toContain(en.vouchers.outcome.conflict);
+
+    // A 403 that does not say "used" is not called used (issue 29, point 7).
+    h.store.failNext('voucher', { status: 403, body: { success: false, type: 'error', message: 'Voucher is not active on this server' } });
+    const forbidden = await redeem(member, { code: 'ZAKAZ-444555', nick: 'Kodziarz' });
+    expect(forbidden.reply).toBe(en.vouchers.forbidden('Voucher is not active on this server'));
+    expect(forbidden.reply).not.toMatch(/\bused\b/i);
+    expect(forbidden.post).toContain(en.vouchers.outcome.forbidden);
   });
 
   it("tells the member to wait on the store's 429 and sends the code once, never again", async () => {
