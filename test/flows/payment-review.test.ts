@@ -5,6 +5,7 @@ import { pl } from '../../src/i18n/pl.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
+import { defaultShop } from '../fakes/spaceis/fixtures.js';
 import { linkSteps, type Issued } from '../support/links.js';
 import { buttonLabels, buttons, textOf } from '../support/ui.js';
 
@@ -204,3 +205,63 @@ describe('two guilds selling from the same license', () => {
     expect(buttonLabels(s.dmNow(mine)!)).toEqual([en.checkout.pay]);
   });
 });
+
+describe('links issued before the open-link index kept the member', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('are grouped by the member their record names', async () => {
+    const log = await s.logChannel();
+    const one = new Member(h);
+    const two = new Member(h);
+    const first = await s.checkout(one, 'Old_Entries', VIP_30);
+    const second = await s.checkout(two, 'Old_Entries', VIP_30);
+    // The index as an earlier version wrote it: no member in the entries.
+    const watch = h.bot.services.storage.paymentWatch;
+    const license = (await s.record(first))!.license;
+    for (const { userId: _userId, ...entry } of await watch.openLinks(license)) await watch.addOpen(license, entry);
+    expect((await watch.openLinks(license)).every((entry) => entry.userId === undefined)).toBe(true);
+
+    h.store.pay(first.url);
+    await s.poll();
+    expect((await s.record(first))!.payment).toBeUndefined();
+    expect((await s.record(second))!.payment).toBeUndefined();
+    const [post] = s.reviewPosts(log);
+    expect(textOf(post!)).toContain(`<@${one.user.id}>`);
+    expect(textOf(post!)).toContain(`<@${two.user.id}>`);
+  });
+});
+
+describe('the operator rotates SPACEIS_API_KEY to another key of the same shop', () => {
+  const h = useHarness({ shop: { ...defaultShop(), licenseId: '6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b' } });
+  const s = steps(h);
+
+  it('counts the links issued under both keys together: a purchase two members’ links could match waits for staff', async () => {
+    const log = await s.logChannel();
+    const before = new Member(h);
+    const old = await s.checkout(before, 'Rotated_Nick', VIP_30);
+    h.store.shopsByKey.set(ROTATED_KEY, h.store.shop);
+    await h.restart({ SPACEIS_API_KEY: ROTATED_KEY });
+    const after = new Member(h);
+    const fresh = await s.checkout(after, 'Rotated_Nick', VIP_30);
+    expect((await s.record(fresh))!.license).not.toBe((await s.record(old))!.license);
+
+    h.store.pay(fresh.url);
+    await s.poll(2);
+    expect((await s.record(fresh))!.payment).toBeUndefined();
+    expect((await s.record(old))!.payment).toBeUndefined();
+    const [post, ...more] = s.reviewPosts(log);
+    expect(more).toEqual([]);
+    expect(buttonLabels(post!)).toEqual([en.review.confirmButton(old.id), en.review.confirmButton(fresh.id)]);
+
+    // The sole member's link of either key still settles by itself.
+    const third = new Member(h);
+    const alone = await s.checkout(third, 'Only_Mine', VIP_30);
+    h.store.pay(alone.url);
+    await s.poll();
+    expect((await s.record(alone))!.payment).toMatchObject({ status: 'paid' });
+  });
+});
+
+/** The same shop's new key, made in the SpaceIs panel. */
+const ROTATED_KEY = 'rotated-license-key-NEVER-LOG-ME-review';
