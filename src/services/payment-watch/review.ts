@@ -52,16 +52,12 @@ export interface StaffReviewOptions {
   events: Pick<PaymentEvents, 'emit'>;
   clock: Clock;
   logger: Logger;
-  /** Set once Discord's side exists (app.ts); without it nothing is posted, and /links user still shows the buttons. */
+  /** The log channel's post (app.ts); without it nothing is posted, and /links user still shows the buttons. */
   notices?: ReviewNotices;
 }
 
 export class StaffReviewService implements StaffReview {
   constructor(private readonly options: StaffReviewOptions) {}
-
-  set notices(notices: ReviewNotices) {
-    this.options.notices = notices;
-  }
 
   /**
    * Decides a transaction the store described, against the round's open links (`license`'s) and
