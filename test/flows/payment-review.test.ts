@@ -265,3 +265,49 @@ describe('the operator rotates SPACEIS_API_KEY to another key of the same shop',
 
 /** The same shop's new key, made in the SpaceIs panel. */
 const ROTATED_KEY = 'rotated-license-key-NEVER-LOG-ME-review';
+
+describe('a purchase two members’ links could have paid, before the store’s final word and after a month', () => {
+  const h = useHarness();
+  const s = steps(h);
+  const DAY = 86_400_000;
+
+  it('waits while the store says pending, pays nobody when it fails, and is raised once paid', async () => {
+    const log = await s.logChannel();
+    const [one, two] = [new Member(h), new Member(h)];
+    const first = await s.checkout(one, 'Slow_Shared', VIP_30);
+    const second = await s.checkout(two, 'Slow_Shared', VIP_30);
+    const pending = h.store.pay(first.url, { status: 'pending' });
+    await s.poll();
+    expect(s.reviewPosts(log)).toEqual([]);
+    for (const issued of [first, second]) expect((await s.record(issued))!.payment).toBeUndefined();
+    h.store.setStatus(pending, 'paid');
+    await s.poll();
+    expect(s.reviewPosts(log)).toHaveLength(1);
+    for (const issued of [first, second]) expect((await s.record(issued))!.payment).toBeUndefined();
+
+    const failed = h.store.pay(second.url, { status: 'fail' });
+    await s.poll(2);
+    expect(s.reviewPosts(log)).toHaveLength(1);
+    expect(s.reviewPosts(log).some((post) => textOf(post).includes(failed))).toBe(false);
+    for (const issued of [first, second]) expect(buttonLabels(s.dmNow(issued)!)).toEqual([en.checkout.pay]);
+  });
+
+  it('is no longer offered after 30 days: the button says so, and status no longer counts it', async () => {
+    const log = await s.logChannel();
+    const [one, two] = [new Member(h), new Member(h)];
+    const first = await s.checkout(one, 'Month_Old', VIP_30);
+    await s.checkout(two, 'Month_Old', VIP_30);
+    h.store.pay(first.url);
+    await s.poll();
+    const post = s.reviewPosts(log).find((candidate) => textOf(candidate).includes('Month\\_Old'))!;
+    const admin = new Member(h, { permissions: ADMIN });
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(en.review.statusLabel);
+
+    h.clock.advance(31 * DAY);
+    const mod = s.moderator();
+    await mod.press(en.review.confirmButton(first.id), post);
+    expect(textOf(mod.message!)).toBe(en.review.notWaiting);
+    expect((await s.record(first))!.payment).toBeUndefined();
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).not.toContain(en.review.statusLabel);
+  });
+});
