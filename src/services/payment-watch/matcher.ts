@@ -8,8 +8,9 @@
  *   quantity, in any order,
  * - it was made after the link was issued, allowing CLOCK_SKEW_MS between the store's clock and ours.
  * A transaction matches at most one link and a link at most one transaction: when several identical
- * links are open, the newest one issued before the transaction is the one it paid (an older one was
- * most likely abandoned for it).
+ * links of one member are open, the newest one issued before the transaction is the one it paid (an
+ * older one was most likely abandoned for it). Links of two or more members are a question for staff
+ * (`decideMatch`, review.ts): the store never says who typed the nick.
  */
 
 /** How far the store's clock may be from the bot's. */
