@@ -40,6 +40,9 @@ import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
 import { PaymentWatchStore } from './storage/payment-watch.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
+import { StaffReviewService } from './services/payment-watch/review.js';
+import { PaymentReviewStore } from './storage/payment-reviews.js';
+import { reviewNotices } from './discord/payment-links/review-posts.js';
 import { settledLinkListener } from './discord/payment-links/settled-links.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
@@ -166,6 +169,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildSettings,
     paymentLinks,
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
+    paymentReviews: new PaymentReviewStore(storage.keyv, logger, coordination.locks),
     rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
     purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, coordination.locks),
     voucherAttempts: new VoucherAttempts(storage.keyv, coordination.locks),
@@ -219,7 +223,19 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     clock,
     logger,
   });
+  // A purchase several members' links could have paid waits for a moderator (issue 28).
+  const reviews = new StaffReviewService({
+    store: repositories.paymentReviews,
+    links: paymentLinks,
+    watch: repositories.paymentWatch,
+    stores: directory,
+    events: paymentEvents,
+    clock,
+    logger,
+    notices: reviewNotices(guildLog),
+  });
   const payments = new PaymentWatcher({
+    review: reviews,
     store: repositories.paymentWatch,
     links: paymentLinks,
     settings: guildSettings,
@@ -268,6 +284,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     stores: directory,
     payments,
     paymentEvents,
+    reviews,
     carts,
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),

@@ -32,6 +32,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   }
   const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
   const rewards = await ctx.services.rewards.list(ctx.guildId);
+  const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
   const feed = ctx.settings.purchaseFeed;
   await ctx.respond.show(
     statusView(ctx.t, {
@@ -39,6 +40,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       defaultLicenseRefused: !ctx.shop && !ctx.settings.license && ctx.services.stores.defaultLicenseRefused(ctx.guildId),
       store,
       payments,
+      ...(waiting > 0 ? { waitingForStaff: waiting } : {}),
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
@@ -64,6 +66,8 @@ export interface StatusFacts {
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   /** Whether the bot follows payments for the license (src/services/payment-watch/). */
   payments: PaymentWatchStatus | { kind: 'demo' } | undefined;
+  /** Purchases several members' links could have paid, waiting for a moderator (issue 28). */
+  waitingForStaff?: number;
   cacheAgeMs: number | undefined;
   storage: string;
   version: string;
@@ -108,6 +112,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     shop.push(fact(a.statusStore, store));
   }
   if (facts.payments) shop.push(fact(a.statusPayments, paymentsLine(t, facts.payments)));
+  if (facts.waitingForStaff) shop.push(fact(t.review.statusLabel, t.review.status(facts.waitingForStaff)));
   const bot = [
     line(a.statusCache, facts.cacheAgeMs === undefined ? a.statusCacheEmpty : a.statusCacheAge(Math.floor(facts.cacheAgeMs / 60_000))),
     line(a.statusStorage, facts.storage),

@@ -1,10 +1,10 @@
 import type { Client } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { StoreError } from '../spaceis/errors.js';
-import { localeOf, messages, type Locale } from '../i18n/index.js';
+import { localeOf, messages, type Locale, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
-import { messageOptions } from './respond.js';
+import { messageOptions, type View } from './respond.js';
 import { demoMarked } from './views/demo-mark.js';
 import { logEventView, type LogEvent } from './views/log.js';
 
@@ -47,17 +47,22 @@ export class GuildLog {
   }
 
   async post(guildId: string, event: LogEvent): Promise<void> {
+    await this.postView(guildId, event.kind, (t) => logEventView(t, event));
+  }
+
+  /** A post drawn by its feature (one with buttons: a payment waiting for staff), in the guild's language. */
+  async postView(guildId: string, kind: string, draw: (t: Messages) => View): Promise<void> {
     try {
       const settings = await this.settings.get(guildId);
       if (!settings.logChannelId) return;
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
       const t = messages(await this.localeFor(guildId));
-      const view = logEventView(t, event);
+      const view = draw(t);
       // Read after the change it reports: switching to the demo is posted marked, leaving it unmarked.
       await channel.send({ ...messageOptions(settings.demo ? demoMarked(t, view) : view, 'create'), allowedMentions: { parse: [] } });
     } catch (error) {
-      this.logger.warn({ guild: guildId, event: event.kind, err: error }, 'could not post to the log channel');
+      this.logger.warn({ guild: guildId, event: kind, err: error }, 'could not post to the log channel');
     }
   }
 }

@@ -552,6 +552,34 @@ export const en = {
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
   },
 
+  /** Issue 28: a purchase several members' links could have paid waits for staff (log post, /links user, status). */
+  review: {
+    title: 'Payment waiting for staff',
+    intro: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}** that links of several members could have paid. The shop tells the bot the nick, the items and the time; it cannot tell who typed the nick (nicks are public), so the bot marks none of these links paid by itself. A moderator chooses the link this purchase paid: it becomes paid (the member's DM, the log channel, roles); the others stay open.`,
+    madeAt: (time: string) => `Bought ${time}`,
+    candidatesLabel: 'Links it could have paid',
+    candidate: (member: string, linkId: string, issued: string) => `${member} · link **${linkId}** · issued ${issued}`,
+    confirmButton: (linkId: string) => `Paid link ${linkId}`,
+    more: (count: number) => `…and ${count} more ${count === 1 ? 'link' : 'links'} in this server: see /links user for each member.`,
+    notAllowed:
+      'Only moderators can choose which link a payment paid: it needs the moderator role chosen by the admins, Manage Messages or Manage Server.',
+    confirmed: (linkId: string, member: string) =>
+      `Link **${linkId}** of ${member} is now paid, confirmed by you. The member's DM and the log channel say so; the other links stay open.`,
+    already: (linkId: string, by: string) => `${by} already confirmed that this payment paid link **${linkId}**. Nothing was changed.`,
+    alreadySettled: 'This payment was already settled. Nothing was changed.',
+    notWaiting: 'This payment is no longer waiting for staff (it was settled, or it waited longer than 30 days). Nothing was changed.',
+    notCandidate: 'That link is not one this payment could have paid in this server. Nothing was changed.',
+    withdrawn: (linkId: string, by: string) =>
+      `Link **${linkId}** was withdrawn by ${by}, so it cannot be confirmed. The payment still waits for staff: choose another link if that is the right one.`,
+    linkTaken: (linkId: string) => `Link **${linkId}** was paid by another purchase meanwhile. The payment still waits for staff.`,
+    waiting: 'A payment was reported for this nick; waiting for staff.',
+    statusLabel: 'Waiting for staff',
+    status: (count: number) =>
+      `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or /links user for a member).`,
+    confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Buy again · ${id}`,
     title: (id: string) => `Buy again — link ${id}`,

@@ -132,6 +132,13 @@ export const plCommands: PolishCommandTexts = {
 };
 
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
+/** The Polish form for a count (Intl.PluralRules('pl'): one, few, many; fractions are not counted here). */
+const PL_PLURALS = new Intl.PluralRules('pl');
+function plForm(count: number, one: string, few: string, many: string): string {
+  const form = PL_PLURALS.select(count);
+  return form === 'one' ? one : form === 'few' ? few : many;
+}
+
 export const pl: Messages = {
   admin: {
     notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
@@ -551,6 +558,33 @@ export const pl: Messages = {
     resendPlaceholder: 'Wyślij mi ponownie aktywny link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
+  },
+
+  review: {
+    title: 'Płatność czeka na moderację',
+    intro: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}**, który mógł opłacić linki kilku członków. Sklep przekazuje botowi nick, produkty i czas zakupu; nie wie, kto wpisał nick (nicki są publiczne), więc bot sam nie uznaje żadnego z tych linków za opłacony. Moderator wybiera link, który opłacił ten zakup: staje się on opłacony (wiadomość prywatna członka, kanał logów, role), pozostałe zostają otwarte.`,
+    madeAt: (time) => `Zakup: ${time}`,
+    candidatesLabel: 'Linki, które mógł opłacić',
+    candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
+    confirmButton: (linkId) => `Opłacony link ${linkId}`,
+    more: (count) => `…i jeszcze ${count} ${plForm(count, 'link', 'linki', 'linków')} na tym serwerze Discord: zobacz /linki użytkownik dla każdego członka.`,
+    notAllowed:
+      'Wskazać link, który opłacił zakup, może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie Zarządzanie wiadomościami albo Zarządzanie serwerem.',
+    confirmed: (linkId, member) =>
+      `Link **${linkId}** członka ${member} jest teraz opłacony, z Twoim potwierdzeniem. Mówią o tym wiadomość prywatna członka i kanał logów; pozostałe linki zostają otwarte.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność opłaciła link **${linkId}**. Nic nie zostało zmienione.`,
+    alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
+    notWaiting: 'Ta płatność już nie czeka na moderację (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
+    notCandidate: 'Tego linku ta płatność nie mogła opłacić na tym serwerze Discord. Nic nie zostało zmienione.',
+    withdrawn: (linkId, by) =>
+      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na moderację: wybierz inny link, jeśli to on jest właściwy.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na moderację.`,
+    waiting: 'Zgłoszono płatność dla tego nicku; czeka na moderację.',
+    statusLabel: 'Czeka na moderację',
+    status: (count) =>
+      `${count} ${plForm(count, 'płatność czeka', 'płatności czekają', 'płatności czeka')}, aż moderacja wskaże, który link ${count === 1 ? 'opłaciła' : 'opłaciły'} (kanał logów albo /linki użytkownik dla członka).`,
+    confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
   },
 
   buyAgain: {

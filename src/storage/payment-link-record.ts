@@ -59,6 +59,11 @@ export const paymentLinkSchema = z.object({
       matchedAt: z.number(),
       /** When the bot learned the final status (paid, failed, expired). */
       settledAt: z.number().optional(),
+      /**
+       * The moderator who chose this link among several members' links the purchase could have paid
+       * (src/services/payment-watch/review.ts); absent when the shop's list left no doubt.
+       */
+      confirmedBy: z.string().optional(),
     })
     .optional(),
   /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */

@@ -13,7 +13,7 @@ import { parseRecord } from './records.js';
  * - `pay-licenses`: the licenses that have open links or payments to follow: what a round visits,
  *   so nothing is read for licenses with neither.
  * - `pay-open:<license>`: the open links (issued by the bot, not matched, not withdrawn, within
- *   their lifetime), each with what matching needs (nick, items, when issued), so a round reads one
+ *   their lifetime), each with what matching needs (nick, items, when issued, the member), so a round reads one
  *   record per license instead of every guild's links. Written at checkout, pruned when a link is
  *   matched, withdrawn or expired.
  * - `pay-state:<license>`: when each server was polled and is due next, the payments still
@@ -35,6 +35,8 @@ const openEntrySchema = z.object({
   nick: z.string(),
   createdAt: z.number(),
   items: z.array(z.object({ variantId: z.string(), quantity: z.number().int(), serverId: z.string() })),
+  /** The member the link was issued to (issue 28: purchases are matched per member). Entries written before it was kept lack it: their record says. */
+  userId: z.string().optional(),
 });
 export type OpenLink = z.infer<typeof openEntrySchema>;
 const openListSchema = z.array(openEntrySchema);

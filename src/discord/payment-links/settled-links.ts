@@ -22,7 +22,7 @@ export function settledLinkListener(deps: {
   metrics: Pick<BotMetrics, 'linksSettled'>;
   logger: Logger;
 }): PaymentListener {
-  return async ({ link, status, transactionId, at }) => {
+  return async ({ link, status, transactionId, at, confirmedBy }) => {
     deps.metrics.linksSettled.inc({ status });
     const log = deps.logger.child({ guild: link.guildId, link: link.id });
     const t = messages(link.locale ?? (await deps.guildLog.localeFor(link.guildId)));
@@ -37,6 +37,7 @@ export function settledLinkListener(deps: {
       linkId: link.id,
       transactionId,
       items: link.items,
+      ...(confirmedBy ? { confirmedBy } : {}),
     });
   };
 }

@@ -24,6 +24,8 @@ export type LogEvent =
       linkId: string;
       transactionId: string;
       items: { quantity: number; productName: string; variantName: string }[];
+      /** A moderator chose this link among several members' (issue 28). */
+      confirmedBy?: string;
     }
   | { kind: 'role-grant-failed'; userId: string; roleId: string; linkId: string; problem: RoleProblem }
   | { kind: 'role-removal-failed'; userId: string; roleId: string; problem: RoleProblem }
@@ -84,7 +86,11 @@ function logPost(t: Messages, event: LogEvent): LogPost {
       return {
         title: t.log.linkPaidTitle,
         description: t.log.linkPaid(`<@${event.userId}>`, plain(event.nick)),
-        details: [itemsText(t, event.items), `**${t.payments.transaction}**\n\`${clip(event.transactionId, 100).replace(/`/g, "'")}\``],
+        details: [
+          itemsText(t, event.items),
+          `**${t.payments.transaction}**\n\`${clip(event.transactionId, 100).replace(/`/g, "'")}\``,
+          ...(event.confirmedBy ? [t.review.confirmedBy(`<@${event.confirmedBy}>`)] : []),
+        ],
         reference: t.checkout.dmReference(event.linkId),
       };
     case 'setting-changed':

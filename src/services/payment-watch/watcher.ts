@@ -15,7 +15,8 @@ import { linkExpiresAt } from '../link-state.js';
 import type { PaymentEvents, SettledPayment } from '../payment-events.js';
 import { FEED_POLL_MS, type FeedDemand, type PolledServer, type PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess, StoreDirectory } from '../store-directory.js';
-import { CLOCK_SKEW_MS, matchTransaction, sameNick, type SeenTransaction } from './matcher.js';
+import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
+import type { StaffReviewService } from './review.js';
 import { baselineAfterMs, BUYERS_LIMIT, followUpDelay, FOLLOW_UP_FOR_MS, TICK_MS, UNSUPPORTED_RETRY_MS, watchGraceMs } from './schedule.js';
 
 /**
@@ -54,6 +55,8 @@ export interface PaymentWatcherOptions {
   pollSeconds: number;
   /** The purchase feed: the servers it wants read (once a minute), and every round's rows to post. */
   feed?: Pick<PurchaseFeed, 'demand' | 'publish'>;
+  /** Decides which link a purchase paid: one member's settles, several members' wait for staff. */
+  review: Pick<StaffReviewService, 'decide'>;
 }
 
 /** What /shop-admin status says about following payments on a license. */
@@ -114,7 +117,7 @@ export class PaymentWatcher {
     if (link.license === DEMO_LICENSE) return undefined;
     const items = link.items.flatMap(({ variantId, quantity, serverId }) => (serverId ? [{ variantId, quantity, serverId }] : []));
     if (items.length !== link.items.length || items.length === 0) return undefined;
-    return { guildId: link.guildId, linkId: link.id, nick: link.nick, createdAt: link.createdAt, items };
+    return { guildId: link.guildId, linkId: link.id, userId: link.userId, nick: link.nick, createdAt: link.createdAt, items };
   }
 
   /** Starts watching a link the bot just issued. */
@@ -356,21 +359,24 @@ export class PaymentWatcher {
     const now = this.options.clock.now();
     let links = round.open;
     for (;;) {
-      const link = matchTransaction(transaction, links);
-      if (!link) {
+      // Who paid is a guess: only one member's links settle by themselves; several members' wait for staff (review.ts).
+      const decision = await this.options.review.decide(round.license, transaction, info.status, links);
+      if (decision.kind === 'later') return;
+      if (decision.kind !== 'link') {
         await this.options.store.markHandled(round.license, transaction.id, now);
         return;
       }
+      const link = decision.link;
       const outcome = await this.#claim(round, link, transaction.id, info.status);
       if (outcome === 'taken') {
         // Another transaction got there first, or the link was withdrawn meanwhile: the next best link, if any.
         links = links.filter((other) => other !== link);
-        await this.options.store.closeLinks(round.license, [link]);
+        await this.options.store.closeLinks(decision.license ?? round.license, [link]);
         round.open = round.open.filter((other) => other !== link);
         continue;
       }
       round.open = round.open.filter((other) => other !== link);
-      await this.options.store.closeLinks(round.license, [link]);
+      await this.options.store.closeLinks(decision.license ?? round.license, [link]);
       if (outcome === 'pending' && !round.state.follow.some((follow) => follow.transactionId === transaction.id)) {
         round.state.follow.push({ transactionId: transaction.id, guildId: link.guildId, linkId: link.linkId, attempt: 0, nextAt: now + followUpDelay(0, this.#pollMs), since: now });
         // Saved before the transaction counts as handled: a restart between the two still follows it.
