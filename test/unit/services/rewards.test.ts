@@ -8,6 +8,7 @@ import {
   nextGrant,
   RoleRewards,
   type MemberRoles,
+  type PowerfulPermission,
   type RewardItem,
   type RoleAnswer,
   type RoleProblem,
@@ -31,7 +32,11 @@ class RolesInMemory implements MemberRoles {
   readonly held = new Map<string, Set<string>>([[BUYER, new Set()]]);
   readonly calls: { action: 'add' | 'remove'; userId: string; roleId: string; reason: RoleReason }[] = [];
   problem: RoleProblem | undefined;
+  readonly powerful = new Map<string, PowerfulPermission[]>();
 
+  async powers(_guildId: string, roleId: string): Promise<RoleAnswer<PowerfulPermission[]>> {
+    return { ok: true, value: this.powerful.get(roleId) ?? [] };
+  }
   async holds(_guildId: string, userId: string, roleId: string): Promise<RoleAnswer<boolean>> {
     const roles = this.held.get(userId);
     if (!roles) return { ok: false, problem: 'member-left' };
@@ -58,7 +63,7 @@ function setup() {
   const keyv = new Keyv();
   const logger = createLogger('silent');
   const roles = new RolesInMemory();
-  const notices: { kind: 'grant' | 'removal'; roleId: string; problem: RoleProblem }[] = [];
+  const notices: { kind: 'grant' | 'removal' | 'powerful' | 'nick'; roleId: string; problem?: RoleProblem }[] = [];
   const counts = { granted: 0, removed: 0, failed: [] as string[] };
   const repository = new RoleRewardRepository(keyv, logger);
   const rewards = new RoleRewards({
@@ -69,6 +74,8 @@ function setup() {
     notices: {
       grantFailed: async ({ roleId, problem }) => void notices.push({ kind: 'grant', roleId, problem }),
       removalFailed: async ({ roleId, problem }) => void notices.push({ kind: 'removal', roleId, problem }),
+      tooPowerful: async ({ roleId }) => void notices.push({ kind: 'powerful', roleId }),
+      nickShared: async ({ roleId }) => void notices.push({ kind: 'nick', roleId }),
     },
     counters: {
       granted: () => void counts.granted++,
@@ -295,7 +302,7 @@ describe('RoleRewards', () => {
   });
 
   describe('the removal pass', () => {
-    it('reports a removal Discord refuses once and gives it up; one Discord did not answer is tried again', async () => {
+    it('reports a removal Discord refuses once and keeps trying it; one Discord did not answer is tried again untold', async () => {
       const { rewards, roles, pay, link, clock, notices, repository, counts } = setup();
       await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
       await pay(link());
@@ -308,6 +315,10 @@ describe('RoleRewards', () => {
       expect(await rewards.removeDue()).toEqual({ removed: 0, failed: 0 });
       expect(notices).toEqual([{ kind: 'removal', roleId: VIP_ROLE, problem: 'no-manage-roles' }]);
       expect(counts.failed).toEqual(['remove:no-manage-roles']);
+      expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toMatchObject({ removalFailed: { problem: 'no-manage-roles' } });
+      roles.problem = undefined;
+      expect(await rewards.removeDue()).toEqual({ removed: 1, failed: 0 });
+      expect(roles.held.get(BUYER)?.has(VIP_ROLE)).toBe(false);
       expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toBeUndefined();
     });
 
