@@ -168,6 +168,12 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
     expect(refused.ephemeral).toBe(true);
     expect(textOf(refused.message!)).toBe('Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.');
     expect(puts(owner.user.id)).toEqual([]);
+    // Manage Roles, but the role is above the presser's highest role: not theirs to give by hand.
+    const low = await lowMember(ADMIN | PermissionFlagsBits.ManageNicknames);
+    expect(textOf((await low.press('Give role', post)).message!)).toBe(
+      `<@&${vipRole}> is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
+    );
+    expect(puts(owner.user.id)).toEqual([]);
 
     const given = await admin.press('Give role', post);
     expect(textOf(given.message!)).toBe(`Done: <@${owner.user.id}> has <@&${vipRole}> now, for paid link ${issued.id}.`);

@@ -42,8 +42,15 @@ class RolesInMemory implements MemberRoles {
     if (!roles) return { ok: false, problem: 'member-left' };
     return { ok: true, value: roles.has(roleId) };
   }
+  /** Discord gives the role but its answer never arrives (a time-out after the change). */
+  lostAnswer = false;
+
   async add(_guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>> {
     this.calls.push({ action: 'add', userId, roleId, reason });
+    if (this.lostAnswer) {
+      this.held.get(userId)?.add(roleId);
+      return { ok: false, problem: 'unreachable' };
+    }
     if (this.problem) return { ok: false, problem: this.problem };
     this.held.get(userId)?.add(roleId);
     return { ok: true, value: undefined };
@@ -285,6 +292,39 @@ describe('RoleRewards', () => {
       await pay(link([{}], '999999999999999999'));
       expect(notices).toEqual([{ kind: 'grant', roleId: VIP_ROLE, problem: 'member-left' }]);
       expect(roles.calls).toEqual([]);
+    });
+
+    it('a grant Discord did not answer is given on the next offer, once, timed from the first attempt', async () => {
+      const { rewards, roles, link, clock, repository, notices, counts } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      const start = clock.now();
+      const paid = link();
+      const event = { link: paid, status: 'paid' as const, transactionId: 'T1', at: start };
+      roles.problem = 'unreachable';
+      expect(await rewards.onPayment(event)).toBe('retry');
+      expect(await repository.marker(GUILD, paid.id, VIP_ROLE)).toBeUndefined();
+      roles.problem = undefined;
+      clock.advance(DAY);
+      expect(await rewards.onPayment(event)).toBe('done');
+      expect(await rewards.onPayment(event)).toBe('done');
+      expect((await repository.grant(GUILD, BUYER, VIP_ROLE))?.expiresAt).toBe(start + 30 * DAY);
+      expect(roles.calls.map((call) => call.action)).toEqual(['add', 'add']);
+      expect(notices).toEqual([]);
+      expect(counts.granted).toBe(1);
+    });
+
+    it('a role Discord gave without its answer arriving is not taken for one given by hand: it stays timed', async () => {
+      const { rewards, roles, link, clock, repository } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      const event = { link: link(), status: 'paid' as const, transactionId: 'T1', at: clock.now() };
+      roles.lostAnswer = true;
+      expect(await rewards.onPayment(event)).toBe('retry');
+      roles.lostAnswer = false;
+      expect(await rewards.onPayment(event)).toBe('done');
+      expect(await repository.marker(GUILD, event.link.id, VIP_ROLE)).toMatchObject({ outcome: 'granted' });
+      clock.advance(31 * DAY);
+      expect(await rewards.removeDue()).toEqual({ removed: 1, failed: 0 });
+      expect(roles.held.get(BUYER)?.has(VIP_ROLE)).toBe(false);
     });
 
     it('a failed extension keeps the grant as it was', async () => {
