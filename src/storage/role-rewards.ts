@@ -55,6 +55,11 @@ const grantSchema = z.object({
    * grant is kept, so the next pass tries again and a rebuy meanwhile stays timed.
    */
   removalFailed: z.object({ at: z.number(), problem: z.string() }).optional(),
+  /**
+   * Links whose days this grant already counts but whose grant Discord did not answer (their retry
+   * must not add the days again, even after another link extended the grant). A few at most.
+   */
+  unconfirmed: z.array(z.string()).optional(),
 });
 export type RoleGrant = z.infer<typeof grantSchema>;
 

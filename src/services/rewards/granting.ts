@@ -6,6 +6,8 @@ import { NICK_USE_DAYS } from '../../storage/nick-uses.js';
 import type { EarnedRole, MemberRoles, RewardCounters, RewardNotices, RoleProblem } from './types.js';
 
 const DAY_MS = 86_400_000;
+/** Links a grant keeps as unconfirmed (Discord did not answer their grant): a bound, not a list that grows. */
+const MAX_UNCONFIRMED = 10;
 
 /** Who else checked out with a nick lately (src/storage/nick-uses.ts). */
 export interface NickOwners {
@@ -79,24 +81,37 @@ export class RoleGranter {
       const held = await roles.holds(guildId, userId, roleId);
       if (!held.ok) return this.#failed(link, roleId, held.problem, now);
       const current = await repository.grant(guildId, userId, roleId);
-      // An earlier attempt for this link saved its grant and then Discord did not answer: that grant stands.
-      const retried = current?.linkId === link.id;
+      // An earlier attempt for this link saved its grant and then Discord did not answer: that grant stands
+      // (another link may have extended it since: the link is then among its unconfirmed ones).
+      const retried = current !== undefined && (current.linkId === link.id || (current.unconfirmed ?? []).includes(link.id));
       // A role the member has that the bot never gave (given by hand) is theirs: never timed, never taken back.
       if (held.value && !current) {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'held', ...(by ? { by } : {}) });
         log.info('buyer already had the role, not from the bot; left as it is');
         return { kind: 'held' };
       }
-      const next = retried ? current : nextGrant(current, days, now, link.id);
+      const pending = current?.unconfirmed ?? [];
+      const next = retried ? current : { ...nextGrant(current, days, now, link.id), ...(pending.length > 0 ? { unconfirmed: pending } : {}) };
       if (!retried) await repository.saveGrant(guildId, userId, roleId, next);
+      const without = (grant: RoleGrant): RoleGrant => ({ ...grant, unconfirmed: (grant.unconfirmed ?? []).filter((id) => id !== link.id) });
       if (!held.value) {
         const added = await roles.add(guildId, userId, roleId, { kind: 'bought', linkId: link.id, days });
+        if (!added.ok && added.problem === 'unreachable') {
+          // The grant stays as saved, with this link noted, so the retry finds it whatever extends it meanwhile.
+          if (!(next.unconfirmed ?? []).includes(link.id)) {
+            await repository.updateGrant(guildId, userId, roleId, { ...next, unconfirmed: [...(next.unconfirmed ?? []), link.id].slice(-MAX_UNCONFIRMED) });
+          }
+          return this.#failed(link, roleId, added.problem, now);
+        }
         if (!added.ok) {
-          // Not answered: the grant stays as saved, so the retry finds it. Refused: put back what was.
-          if (added.problem !== 'unreachable') await repository.restoreGrant(guildId, userId, roleId, retried ? undefined : current);
+          // Refused: put back what was (a grant another link extended keeps that link's time).
+          if (!retried) await repository.restoreGrant(guildId, userId, roleId, current);
+          else if (next.linkId === link.id) await repository.restoreGrant(guildId, userId, roleId, undefined);
+          else await repository.updateGrant(guildId, userId, roleId, without(next));
           return this.#failed(link, roleId, added.problem, now);
         }
       }
+      if ((next.unconfirmed ?? []).includes(link.id)) await repository.updateGrant(guildId, userId, roleId, without(next));
       await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'granted', ...(by ? { by } : {}) });
       this.o.counters?.granted();
       log.info({ expiresAt: next.expiresAt, extended: held.value, by }, held.value ? 'buyer role extended' : 'buyer role given');

@@ -313,6 +313,24 @@ describe('RoleRewards', () => {
       expect(counts.granted).toBe(1);
     });
 
+    it('a grant Discord did not answer, then another payment for the role, then the retry: the days are counted once each', async () => {
+      const { rewards, roles, link, clock, repository, counts } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      const start = clock.now();
+      const first = { link: link(), status: 'paid' as const, transactionId: 'T1', at: start };
+      roles.problem = 'unreachable';
+      expect(await rewards.onPayment(first)).toBe('retry');
+      roles.problem = undefined;
+      clock.advance(DAY);
+      expect(await rewards.onPayment({ link: link(), status: 'paid', transactionId: 'T2', at: clock.now() })).toBe('done');
+      expect((await repository.grant(GUILD, BUYER, VIP_ROLE))?.expiresAt).toBe(start + 60 * DAY);
+      expect(await rewards.onPayment(first)).toBe('done');
+      expect(await rewards.onPayment(first)).toBe('done');
+      expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toMatchObject({ expiresAt: start + 60 * DAY, unconfirmed: [] });
+      expect(await repository.marker(GUILD, first.link.id, VIP_ROLE)).toMatchObject({ outcome: 'granted' });
+      expect(counts.granted).toBe(2);
+    });
+
     it('a role Discord gave without its answer arriving is not taken for one given by hand: it stays timed', async () => {
       const { rewards, roles, link, clock, repository } = setup();
       await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
