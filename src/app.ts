@@ -28,6 +28,8 @@ import { PaymentEvents } from './services/payment-events.js';
 import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
 import { DiscordMemberRoles, rewardNotices } from './discord/member-roles.js';
 import { RoleRewardRepository } from './storage/role-rewards.js';
+import { NickUses } from './storage/nick-uses.js';
+import { adminRoutes } from '../commands/admin/routes.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { CartService } from './services/cart-service.js';
@@ -247,14 +249,17 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     pollSeconds: config.PAYMENT_POLL_SECONDS,
     feed: purchaseFeed,
   });
-  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
+  const nickUses = new NickUses(storage.keyv, logger, coordination.locks);
+  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, nickUses, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
   paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
   // Buyers' roles listen to settled payments too.
   const rewards = new RoleRewards({
     repository: repositories.rewards,
     roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
-    notices: rewardNotices(guildLog),
+    notices: rewardNotices(guildLog, (linkId, roleId) => adminRoutes.giveRole.build(undefined, { link: linkId, role: roleId })),
+    nicks: nickUses,
+    links: paymentLinks,
     clock,
     logger,
     counters: {

@@ -423,7 +423,13 @@ export const en = {
       `The bot couldn't give ${role} to ${member} for paid link ${linkId}. ${problem} It won't try again for this payment: once that is fixed, give the role by hand.`,
     roleRemovalFailedTitle: 'An ended role could not be removed',
     roleRemovalFailed: (role: string, member: string, problem: string) =>
-      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} Remove it by hand.`,
+      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} It tries again every few minutes and removes it once that is fixed (or remove it by hand).`,
+    roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+    roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
+    roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
+      `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
   },
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
@@ -476,6 +482,31 @@ export const en = {
     auditBought: (linkId: string, days: number | null) =>
       days === null ? `Shop: paid link ${linkId}` : `Shop: paid link ${linkId}, for ${days} ${days === 1 ? 'day' : 'days'}`,
     auditEnded: (linkId: string) => `Shop: the time bought with link ${linkId} is up`,
+    notAllowedRoles:
+      'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
+    roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
+    powerful: (role: string, permissions: string) =>
+      `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Manage Server',
+      ManageRoles: 'Manage Roles',
+      ManageChannels: 'Manage Channels',
+      ManageWebhooks: 'Manage Webhooks',
+      ManageMessages: 'Manage Messages',
+      KickMembers: 'Kick Members',
+      BanMembers: 'Ban Members',
+      ModerateMembers: 'Timeout Members',
+      MentionEveryone: 'Mention @everyone, @here and All Roles',
+    },
+    giveRole: 'Give role',
+    giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
+    giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
+    given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,
+    alreadyGiven: (member: string, role: string, linkId: string) => `${member} already got ${role} for paid link ${linkId}: nothing changed.`,
+    giveFailed: (member: string, role: string, problem: string) => `The bot couldn't give ${role} to ${member}. ${problem}`,
+    giveRetry: "Discord didn't answer, so nothing was given. Press Give role again in a moment.",
+    giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product: string, category: string, server: string) => `${product} · ${category} · ${server}`,

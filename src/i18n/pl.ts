@@ -436,7 +436,13 @@ export const pl: Messages = {
       `Bot nie mógł nadać ${role} dla ${member} za opłacony link ${linkId}. ${problem} Nie spróbuje ponownie dla tej płatności: gdy to naprawisz, nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Odbierz ją ręcznie.`,
+      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (albo odbierz ją ręcznie).`,
+    roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
+    roleTooPowerful: (role, member, linkId, permissions) =>
+      `Bot nie nadał ${role} dla ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie, a ta wiadomość nie pojawi się przy każdym z nich: sprawdź opłacone linki w /links i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+    roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
+    roleHeldBack: (role, member, linkId, nick) =>
+      `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny z tego serwera Discord zamawiał z tym nickiem. Sklep mówi, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał ${role}. Jeśli to nick ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
@@ -485,6 +491,31 @@ export const pl: Messages = {
     auditBought: (linkId, days) =>
       days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${days} ${days === 1 ? 'dzień' : 'dni'}`,
     auditEnded: (linkId) => `Sklep: minął czas kupiony linkiem ${linkId}`,
+    notAllowedRoles:
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    powerful: (role, permissions) =>
+      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Zarządzanie serwerem',
+      ManageRoles: 'Zarządzanie rolami',
+      ManageChannels: 'Zarządzanie kanałami',
+      ManageWebhooks: 'Zarządzanie webhookami',
+      ManageMessages: 'Zarządzanie wiadomościami',
+      KickMembers: 'Wyrzucanie członków',
+      BanMembers: 'Banowanie członków',
+      ModerateMembers: 'Wyciszanie członków',
+      MentionEveryone: 'Wzmianki @everyone, @here i wszystkich ról',
+    },
+    giveRole: 'Nadaj rolę',
+    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord).',
+    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: nie mógłbyś/mogłabyś nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    given: (member, role, linkId) => `Gotowe: ${member} ma teraz ${role}, za opłacony link ${linkId}.`,
+    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już ${role} za opłacony link ${linkId}: nic się nie zmieniło.`,
+    giveFailed: (member, role, problem) => `Bot nie mógł nadać ${role} dla ${member}. ${problem}`,
+    giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
+    giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `Nagrody: ${count}; bot może nadać każdą rolę.`),
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
