@@ -40,7 +40,8 @@ import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
 import { PaymentWatchStore } from './storage/payment-watch.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
-import { settledLinkListener } from './discord/payment-links/settled-links.js';
+import { settledLinkSteps } from './discord/payment-links/settled-links.js';
+import { OncePerId } from './storage/once-per-id.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
 import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
@@ -233,7 +234,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
-  paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
+  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
+  const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(storage.keyv, 'pay-posted', coordination.locks), logger });
+  paymentEvents.on('dm', settledSteps.dm);
+  paymentEvents.on('log', settledSteps.log);
+  paymentEvents.on('metrics', settledSteps.metrics);
   // Buyers' roles listen to settled payments too.
   const rewards = new RoleRewards({
     repository: repositories.rewards,
@@ -247,7 +252,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
     },
   });
-  paymentEvents.on((event) => rewards.onPayment(event));
+  paymentEvents.on('roles', (event) => rewards.onPayment(event));
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;

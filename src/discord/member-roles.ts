@@ -74,7 +74,11 @@ export class DiscordMemberRoles implements MemberRoles {
 /** The admins hear of a role the bot could not give or take in the guild's log channel, once each. */
 export function rewardNotices(guildLog: GuildLog): RewardNotices {
   return {
-    grantFailed: (failure) => guildLog.post(failure.guildId, { kind: 'role-grant-failed', ...failure }),
-    removalFailed: (failure) => guildLog.post(failure.guildId, { kind: 'role-removal-failed', ...failure }),
+    grantFailed: async (failure) => {
+      await guildLog.post(failure.guildId, { kind: 'role-grant-failed', ...failure });
+    },
+    removalFailed: async (failure) => {
+      await guildLog.post(failure.guildId, { kind: 'role-removal-failed', ...failure });
+    },
   };
 }
