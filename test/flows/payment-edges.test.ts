@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { findVariant } from '../fakes/spaceis/fixtures.js';
+import { Member, VIP_30 } from '../support/buyer.js';
+import { useHarness, type Harness } from '../support/harness.js';
+import { linkSteps, type Issued } from '../support/links.js';
+import { buttonLabels } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+
+/** Issue 28, point 7: the edges of the store's list. Each test names what the watcher did before. */
+
+const SECOND = 1_000;
+const DAY = 86_400_000;
+
+function steps(h: Harness) {
+  const base = linkSteps(h);
+  return {
+    ...base,
+    tick: () => h.bot.services.payments.tick(),
+    async poll(times = 1) {
+      for (let index = 0; index < times; index += 1) {
+        h.clock.advance(30 * SECOND);
+        await h.bot.services.payments.tick();
+      }
+    },
+    record: (issued: Issued) => h.bot.services.storage.paymentLinks.get(h.discord.defaultGuildId, issued.id),
+    vip30: () => findVariant(h.store.shop, 'VIP', '30 dni', { server: 'Survival' }),
+  };
+}
+
+/** latest_buyers answered with these rows once (the store's own shape). */
+function listOnce(h: Harness, rows: { transactionId: string; nick: string; date?: string }[]): void {
+  const survival = h.store.shop.servers.find((server) => server.name === 'Survival')!;
+  const data = rows.map((row) => ({ ...row, method: 'blik', amount: 10, productName: 'VIP', variantName: '30 dni', server: { id: survival.id, name: survival.name } }));
+  h.store.failNext('latestBuyers', { status: 200, body: { success: true, type: 'response', data } });
+}
+
+describe('the edges of the store’s list', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('compares nicks as ASCII: a purchase by "\\u212Aasia" (Kelvin sign) does not pay Kasia’s link', async () => {
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Kasia_K', VIP_30);
+    await s.poll();
+    h.store.purchaseOnWebsite({ nick: '\u212Aasia_K', items: [{ variantId: s.vip30().variant.id, quantity: 1 }] });
+    await s.poll();
+    // Before: JavaScript's case folding made the Kelvin sign a "k", and the link was paid.
+    expect((await s.record(issued))!.payment).toBeUndefined();
+    expect(buttonLabels(s.dmNow(issued)!)).toEqual([en.checkout.pay]);
+  });
+
+  it('refuses a transaction id longer than 64 characters before it is asked about or stored, and reads at most 30 rows', async () => {
+    const buyer = new Member(h);
+    await s.checkout(buyer, 'Long_Ids', VIP_30);
+    await s.poll();
+    const info = h.store.requestsTo('transactionInfo').length;
+    const long = 'x'.repeat(65);
+    const filler = Array.from({ length: 30 }, (_, index) => ({ transactionId: `filler-${index}`, nick: `Someone_${index}` }));
+    listOnce(h, [{ transactionId: long, nick: 'Long_Ids' }, ...filler, { transactionId: 'row-31', nick: 'Long_Ids' }]);
+    const written = h.storage.writtenKeys.length;
+    await s.poll();
+    // Before: both were asked about (transaction/info with the long id, and the 32nd row).
+    expect(h.store.requestsTo('transactionInfo').length).toBe(info);
+    expect(h.storage.writtenKeys.slice(written).some((key) => key.includes(long))).toBe(false);
+  });
+
+  it('looks at the open links again before setting a purchase aside: a link issued while the round read pays', async () => {
+    const buyer = new Member(h);
+    await s.checkout(buyer, 'Mid_Round', VIP_30);
+    await s.poll();
+    const held = h.store.hold('latestBuyers');
+    h.clock.advance(30 * SECOND);
+    const round = s.tick();
+    await held.reached;
+    // While the round waits for the store, the same member checks out other items and pays them.
+    const second = await s.checkout(buyer, 'Mid_Round', { server: 'Survival', category: 'Rangi', product: 'VIP', variant: 'Na zawsze' });
+    h.store.pay(second.url);
+    held.release();
+    await round;
+    // Before: the purchase matched none of the links the round had read, and was set aside for good.
+    expect((await s.record(second))!.payment?.status).toBe('paid');
+  });
+});
+
+describe('a store whose dates run ahead', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('takes a date later than now (plus the allowed skew) as no date: an earlier purchase listed "tomorrow" does not pay a new link', async () => {
+    const earlier = h.store.purchaseOnWebsite({ nick: 'Future_Date', items: [{ variantId: s.vip30().variant.id, quantity: 1 }] });
+    h.clock.advance(10 * 60 * SECOND);
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Future_Date', VIP_30);
+    listOnce(h, [{ transactionId: earlier, nick: 'Future_Date', date: new Date(h.clock.now() + DAY).toISOString() }]);
+    await s.poll();
+    // Before: the date was believed, the purchase looked made after the link, and paid it.
+    expect((await s.record(issued))!.payment).toBeUndefined();
+  });
+});
