@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findVariant } from '../fakes/spaceis/fixtures.js';
+import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { linkSteps, type Issued } from '../support/links.js';
@@ -95,5 +95,27 @@ describe('a store whose dates run ahead', () => {
     await s.poll();
     // Before: the date was believed, the purchase looked made after the link, and paid it.
     expect((await s.record(issued))!.payment).toBeUndefined();
+  });
+});
+
+describe('a license key rotated while links are open', () => {
+  const h = useHarness({ shop: { ...defaultShop(), licenseId: '6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b' } });
+  const s = steps(h);
+
+  it('one purchase pays at most one link: the shop’s transactions are kept under the shop, not the key', async () => {
+    const before = await s.checkout(new Member(h), 'Rot_Nick', VIP_30);
+    await s.poll();
+    // In the SpaceIs panel: a new key for the same shop; the operator restarts with it.
+    const rotated = 'rotated-license-key-NEVER-LOG-ME-b2c4';
+    h.store.shopsByKey.set(rotated, h.store.shop);
+    await h.restart({ SPACEIS_API_KEY: rotated });
+    const after = await s.checkout(new Member(h), 'Rot_Nick', VIP_30);
+    await s.poll();
+    h.store.purchaseOnWebsite({ nick: 'Rot_Nick', items: [{ variantId: s.vip30().variant.id, quantity: 1 }] });
+    await s.poll(3);
+    const paid = [];
+    for (const issued of [before, after]) if ((await s.record(issued))!.payment?.status === 'paid') paid.push(issued.id);
+    // Before: each key's links were watched on their own, and the one purchase paid both.
+    expect(paid).toHaveLength(1);
   });
 });

@@ -14,7 +14,7 @@ export interface WatchDeps {
   store: PaymentWatchStore;
   links: Pick<PaymentLinkRepository, 'get' | 'update'>;
   settings: Pick<GuildSettingsRepository, 'get'>;
-  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop'>;
+  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
   coordination: Pick<Coordination, 'runAlone'>;
   events: Pick<PaymentEvents, 'steps' | 'run'>;
   clock: Clock;

@@ -9,7 +9,7 @@ import { readOpenLinks, serversOf } from './open-links.js';
 import { askInfo, pollServer, seenOf } from './polling.js';
 import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
-import { newTx, saveRound, saveTx } from './tx-state.js';
+import { saveRound, saveTx, txOf } from './tx-state.js';
 
 /**
  * One license's round, inside its runAlone: the servers due are polled, the transactions with work
@@ -37,7 +37,7 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
     log.debug('payment watch: no guild uses this license now');
     return wake({ deps, license, state, readAs });
   }
-  const round: LicenseRound = { deps, license, shop: license, access, state, readAs, open: read.open, openReadAt: now, log, polled: [] };
+  const round: LicenseRound = { deps, license, shop: await deps.stores.shopKey(license), access, state, readAs, open: read.open, openReadAt: now, log, polled: [] };
   if (read.closed.length > 0) await closeLinks(round, read.closed);
   for (const record of read.expired) await settleEnded(round, record);
   if (state.unsupported && now >= state.unsupported.retryAt) {
@@ -79,7 +79,7 @@ async function doWork(round: LicenseRound): Promise<void> {
     .sort((a, b) => a[1] - b[1]);
   for (const [transactionId] of due) {
     if (deps.stopping() || state.unsupported) return;
-    const tx = await deps.store.tx(round.shop, transactionId);
+    const tx = await txOf(round, transactionId);
     if (tx?.state === 'settled') await notify(round, transactionId);
     else if (tx?.state === 'matched' || tx?.state === 'seen') await askAgain(round, transactionId, tx);
     else delete state.work[transactionId];
@@ -136,7 +136,7 @@ async function shopFor(deps: WatchDeps, license: string, guildIds: string[], wor
   const guilds = new Set(guildIds);
   if (guilds.size === 0 && Object.keys(work).length > 0) {
     for (const transactionId of Object.keys(work)) {
-      const tx = await deps.store.tx(license, transactionId);
+      const tx = (await deps.store.tx(await deps.stores.shopKey(license), transactionId)) ?? (await deps.store.tx(license, transactionId));
       if (tx?.link) guilds.add(tx.link.guildId);
     }
   }

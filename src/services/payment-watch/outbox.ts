@@ -1,7 +1,7 @@
 import type { SettledPayment } from '../payment-events.js';
 import type { LicenseRound } from './context.js';
 import { NOTIFY_ATTEMPTS, notifyDelay } from './schedule.js';
-import { claimLink, saveRound, saveTx } from './tx-state.js';
+import { claimLink, saveRound, saveTx, txOf } from './tx-state.js';
 
 /**
  * Settled → notified, as a recorded step. A settled transaction keeps a work entry in its license's
@@ -12,7 +12,7 @@ import { claimLink, saveRound, saveTx } from './tx-state.js';
  */
 export async function notify(round: LicenseRound, transactionId: string): Promise<void> {
   const { deps } = round;
-  const tx = await deps.store.tx(round.shop, transactionId);
+  const tx = await txOf(round, transactionId);
   if (!tx || tx.state !== 'settled' || !tx.link) {
     delete round.state.work[transactionId];
     return;

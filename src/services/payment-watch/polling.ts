@@ -7,7 +7,7 @@ import { placeRows, readDate, type Placed } from './dates.js';
 import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
 import { MAX_TRANSACTION_ID, ROWS_PER_POLL, UNSUPPORTED_RETRY_MS } from './schedule.js';
 import { decideAndSettle } from './settle.js';
-import { newTx, saveTx } from './tx-state.js';
+import { newTx, saveTx, txOf } from './tx-state.js';
 
 /**
  * The store's side of a round: one server's latest buyers, the transactions among them an open
@@ -38,7 +38,11 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
   round.polled.push({ serverId, rows, madeAt: placed.madeAt });
   for (const candidate of await candidates(round, rows, placed)) {
     if (deps.stopping() || state.unsupported) return;
-    await examine(round, candidate);
+    // Under the transaction's lock in its shop: a rotated key's round (another license of the same
+    // shop) may have it at the same moment; whichever comes second finds it decided.
+    await deps.store.locks.run(`pay-decide:${round.shop}:${candidate.id}`, async () => {
+      if (!(await txOf(round, candidate.id))) await examine(round, candidate);
+    });
   }
   log.debug({ server: serverId, rows: rows.length }, 'payment watch: server polled');
 }
@@ -71,7 +75,7 @@ async function candidates(round: LicenseRound, rows: BuyerRow[], placed: Placed)
     found.set(row.transactionId, { id: row.transactionId, nick: row.nick, madeAt: made, dated: placed.dated.has(row.transactionId) });
   }
   const fresh: Candidate[] = [];
-  for (const candidate of found.values()) if (!(await round.deps.store.tx(round.shop, candidate.id))) fresh.push(candidate);
+  for (const candidate of found.values()) if (!(await txOf(round, candidate.id))) fresh.push(candidate);
   // Oldest first: of two identical purchases, the earlier one pays the earlier link.
   return fresh.sort((a, b) => a.madeAt - b.madeAt);
 }

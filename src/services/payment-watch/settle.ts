@@ -1,7 +1,7 @@
 import type { TransactionStatus } from '../../spaceis/payment-schemas.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OpenRef, TxState } from '../../storage/payment-watch.js';
-import { claimLink, newTx, saveRound, saveTx } from './tx-state.js';
+import { claimLink, newTx, saveRound, saveTx, txOf } from './tx-state.js';
 import type { LicenseRound, OpenLink } from './context.js';
 import { CLOCK_SKEW_MS, matchTransaction, type SeenTransaction } from './matcher.js';
 import { readOpenLinks } from './open-links.js';
@@ -75,7 +75,7 @@ export async function settleEnded(round: LicenseRound, record: PaymentLink): Pro
   const attempt = record.attempt;
   if (!attempt) return;
   const ref = { guildId: record.guildId, linkId: record.id };
-  const previous = await round.deps.store.tx(round.shop, attempt.transactionId);
+  const previous = await txOf(round, attempt.transactionId);
   await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
   round.state.work[attempt.transactionId] = round.deps.clock.now();
   await saveRound(round);

@@ -15,6 +15,15 @@ export async function saveRound(round: Pick<LicenseRound, 'deps' | 'license' | '
   round.readAs = text;
 }
 
+/**
+ * A transaction's state: kept under the shop's key (the same for every key of one shop), or, for
+ * one recorded before the shop's identity was known, under the license's own.
+ */
+export async function txOf(round: Pick<LicenseRound, 'deps' | 'shop' | 'license'>, transactionId: string): Promise<TxState | undefined> {
+  const { store } = round.deps;
+  return (await store.tx(round.shop, transactionId)) ?? (round.shop === round.license ? undefined : await store.tx(round.license, transactionId));
+}
+
 export async function saveTx(round: LicenseRound, transactionId: string, state: TxState): Promise<void> {
   await round.deps.store.saveTx(round.shop, transactionId, state);
 }
