@@ -26,6 +26,8 @@ const REGISTRY = 'pay-licenses';
 const idsSchema = z.array(z.string());
 
 const dueKey = (slot: number) => `pay-due:${slot}`;
+const legacyKey = (license: string) => `pay-open:${license}`;
+const legacySchema = z.array(z.object({ guildId: z.string(), linkId: z.string() }));
 const guildsKey = (license: string) => `pay-open-guilds:${license}`;
 const openKey = (license: string, guildId: string) => `pay-open:${license}:${guildId}`;
 
@@ -88,8 +90,12 @@ export class PaymentWatchIndex {
     return true;
   }
 
+  /** Licenses whose list from before issue 28 was looked for (in this process). */
+  readonly #upgraded = new Set<string>();
+
   /** Every open link of the license, by guild. */
   async openRefs(license: string): Promise<OpenRef[]> {
+    if (!this.#upgraded.has(license)) await this.#upgrade(license);
     const refs: OpenRef[] = [];
     for (const guildId of await this.#ids(guildsKey(license))) {
       for (const linkId of await this.#ids(openKey(license, guildId))) refs.push({ guildId, linkId });
@@ -128,6 +134,17 @@ export class PaymentWatchIndex {
   async enlist(license: string): Promise<void> {
     if ((await this.licenses()).includes(license)) return;
     await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+  }
+
+  /**
+   * Versions before issue 28 kept a license's open links in one list, `pay-open:<license>`: its
+   * links join their guilds' lists and it is deleted, once.
+   */
+  async #upgrade(license: string): Promise<void> {
+    const legacy = parseRecord(legacySchema, await this.keyv.get(legacyKey(license)), () => [], this.logger, legacyKey(license));
+    for (const entry of legacy) await this.addOpen(license, { guildId: entry.guildId, linkId: entry.linkId });
+    if (legacy.length > 0) await this.keyv.delete(legacyKey(license));
+    this.#upgraded.add(license);
   }
 
   async #change(key: string, change: (ids: string[]) => string[]): Promise<void> {

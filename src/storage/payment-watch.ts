@@ -47,6 +47,8 @@ const watchStateSchema = z.object({
   wakeSlot: z.number().optional(),
   /** The store's dates were once found a whole number of hours off: warned once. */
   hoursOffWarned: z.boolean().optional(),
+  /** Written by versions before issue 28: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
+  follow: z.array(z.object({ transactionId: z.string(), guildId: z.string(), linkId: z.string(), attempt: z.number().int(), nextAt: z.number(), since: z.number() })).optional(),
 });
 export type WatchState = z.infer<typeof watchStateSchema>;
 
@@ -79,6 +81,19 @@ const txStateSchema = z.object({
   confirmedBy: z.string().optional(),
 });
 export type TxState = z.infer<typeof txStateSchema>;
+
+/** A handled transaction as versions before issue 28 wrote it: matched to a link (then told), or nobody's. */
+const legacyHandledSchema = z.object({ at: z.number(), guildId: z.string().optional(), linkId: z.string().optional() });
+const storedTxSchema = z.union([
+  txStateSchema,
+  legacyHandledSchema.transform(({ at, guildId, linkId }): TxState => ({
+    state: guildId && linkId ? 'notified' : 'nobody',
+    since: at,
+    at,
+    attempt: 0,
+    ...(guildId && linkId ? { link: { guildId, linkId } } : {}),
+  })),
+]);
 
 const stateKey = (license: string) => `pay-state:${license}`;
 const txKey = (shop: string, transactionId: string) => `pay-tx:${shop}:${transactionId}`;
@@ -119,7 +134,7 @@ export class PaymentWatchStore {
   async tx(shop: string, transactionId: string): Promise<TxState | undefined> {
     const stored: unknown = await this.keyv.get(txKey(shop, transactionId));
     if (stored === undefined) return undefined;
-    return parseRecord(txStateSchema.optional(), stored, () => undefined, this.logger, txKey(shop, transactionId));
+    return parseRecord<TxState | undefined>(storedTxSchema, stored, () => undefined, this.logger, txKey(shop, transactionId));
   }
 
   async saveTx(shop: string, transactionId: string, state: TxState): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
+import { openStorage } from '../../src/storage/keyv-store.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { linkSteps, type Issued } from '../support/links.js';
@@ -117,5 +118,33 @@ describe('a license key rotated while links are open', () => {
     for (const issued of [before, after]) if ((await s.record(issued))!.payment?.status === 'paid') paid.push(issued.id);
     // Before: each key's links were watched on their own, and the one purchase paid both.
     expect(paid).toHaveLength(1);
+  });
+});
+
+describe('what the version before issue 28 left in storage', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('its list of open links and its handled transactions are read: the link is paid by a new purchase, not by one already handled', async () => {
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Old_Version', VIP_30);
+    const record = (await s.record(issued))!;
+    const handled = h.store.purchaseOnWebsite({ nick: 'Old_Version', items: [{ variantId: s.vip30().variant.id, quantity: 1 }] });
+    // As the earlier version wrote them: one list of the license's open links, a handled transaction.
+    const storage = await openStorage(h.config.STORAGE_URL);
+    try {
+      await storage.keyv.delete(`pay-open:${record.license}:${record.guildId}`);
+      await storage.keyv.delete(`pay-open-guilds:${record.license}`);
+      await storage.keyv.set(`pay-open:${record.license}`, [{ guildId: record.guildId, linkId: record.id, nick: record.nick, createdAt: record.createdAt, items: [] }]);
+      await storage.keyv.set(`pay-tx:${record.license}:${handled}`, { at: h.clock.now() });
+    } finally {
+      await storage.close();
+    }
+    await h.restart();
+    await s.poll();
+    expect((await s.record(issued))!.payment).toBeUndefined();
+    const paid = h.store.pay(issued.url);
+    await s.poll();
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'paid', transactionId: paid });
   });
 });

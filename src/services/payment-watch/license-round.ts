@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.js';
 import { slotOf } from '../../storage/payment-watch-index.js';
-import type { TxState } from '../../storage/payment-watch.js';
+import type { TxState, WatchState } from '../../storage/payment-watch.js';
 import { FEED_POLL_MS, type FeedDemand } from '../purchase-feed.js';
 import type { ShopAccess } from '../store-directory.js';
 import type { LicenseRound, WatchDeps } from './context.js';
@@ -22,6 +22,7 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
   const now = deps.clock.now();
   const state = await deps.store.state(license);
   const readAs = JSON.stringify(state);
+  await upgradeFollowUps(deps, license, state);
   const read = await readOpenLinks(deps, license, now);
   const feedServers = feed?.servers ?? new Set<string>();
   if (read.open.length === 0 && read.expired.length === 0 && Object.keys(state.work).length === 0 && feedServers.size === 0) {
@@ -69,6 +70,17 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
       log.warn({ err: error }, 'payment watch: the purchase feed failed this round');
     }
   }
+}
+
+/** Pending payments as versions before issue 28 followed them become transaction states with work (written with the state). */
+async function upgradeFollowUps(deps: WatchDeps, license: string, state: WatchState): Promise<void> {
+  if (!state.follow) return;
+  const shop = await deps.stores.shopKey(license);
+  for (const follow of state.follow) {
+    await deps.store.saveTx(shop, follow.transactionId, { state: 'matched', status: 'pending', since: follow.since, at: follow.since, attempt: follow.attempt, link: { guildId: follow.guildId, linkId: follow.linkId } });
+    state.work[follow.transactionId] = follow.nextAt;
+  }
+  delete state.follow;
 }
 
 /** Transactions with work due: their own state says what is left. */
