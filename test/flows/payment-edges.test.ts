@@ -148,3 +148,26 @@ describe('what the version before issue 28 left in storage', () => {
     expect((await s.record(issued))!.payment).toMatchObject({ status: 'paid', transactionId: paid });
   });
 });
+
+describe('a store whose dates sit an hour ahead', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('is warned about once in the log; its purchases still pay their links, placed by when they were first listed', async () => {
+    h.store.now = () => h.clock.now() + 3_600_000;
+    const warning = 'payment watch: the store dates purchases a whole number of hours ahead of now: its times are not Warsaw time; such rows count as undated (see docs/spaceis-api.md, Payments)';
+    const buyer = new Member(h);
+    const first = await s.checkout(buyer, 'Hour_Ahead', VIP_30);
+    await s.poll();
+    h.store.pay(first.url);
+    await s.poll();
+    expect((await s.record(first))!.payment?.status).toBe('paid');
+    const second = await s.checkout(new Member(h), 'Hour_Ahead_2', VIP_30);
+    await s.poll();
+    h.store.pay(second.url);
+    await s.poll(3);
+    expect((await s.record(second))!.payment?.status).toBe('paid');
+    // Before: no warning at all, and the dates were believed.
+    expect(h.logs.filter((line) => line.includes(warning))).toHaveLength(1);
+  });
+});

@@ -34,6 +34,10 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
   }
   delete state.missing[serverId];
   const placed = placeRows(round, rows, before, askedAt);
+  if (placed.hoursAhead !== undefined && !state.hoursOffWarned) {
+    state.hoursOffWarned = true;
+    log.warn({ server: serverId, hoursAhead: placed.hoursAhead }, 'payment watch: the store dates purchases a whole number of hours ahead of now: its times are not Warsaw time; such rows count as undated (see docs/spaceis-api.md, Payments)');
+  }
   state.servers[serverId] = { polledAt: askedAt, nextAt: askedAt + intervalMs, ...(placed.dateless ? { dateless: placed.dateless } : {}) };
   round.polled.push({ serverId, rows, madeAt: placed.madeAt });
   for (const candidate of await candidates(round, rows, placed)) {
