@@ -36,7 +36,8 @@ import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS,
  * quiet (a member's checkout never waits behind them); a license whose gate is not quiet within
  * QUIET_WAIT_MS, or whose store reported less than a tenth of its rate limit left, is skipped this
  * round. What it costs storage on a round with nothing due: one read of the due-time index (the
- * slots since the last round), nothing per license; README "Operators" has the measured figures.
+ * slots since the last round) and the purchase feed's guilds, nothing per license; README
+ * "Performance" has the measured figures.
  *
  * On Redis one process watches a license at a time (runAlone); a link's payment changes under its
  * record's lock; a restart carries on from storage. Its unit of work is `tick()`, driven by the
