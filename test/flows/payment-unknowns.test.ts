@@ -83,7 +83,7 @@ describe('a server whose latest buyers answer 404', () => {
     const admin = new Member(h, { permissions: ADMIN });
     const status = textOf((await admin.sub('shop-admin', 'status')).message!);
     expect(status).toContain(en.admin.statusPaymentsOn(30));
-    expect(status).toContain('SpaceIs answered 404 for the latest purchases of **');
+    expect(status).toContain('Servers whose latest purchases SpaceIs answers 404 for: **');
     // Not asked again every round: once per few hours.
     const asked = h.store.requestsTo('latestBuyers').filter((request) => request.path.includes(skyBlock.id)).length;
     await s.poll(10);
