@@ -24,6 +24,8 @@ export interface WatchDeps {
   /** Resolves true when the license's gate would take a background request now (false: skip this round). */
   quiet(shop: ShopAccess, license: string): Promise<boolean>;
   stopping(): boolean;
+  /** StoreDirectory.shopKey, remembered for a while (the shop's other keys are looked up at each decision). */
+  shopKeyOf(license: string): Promise<string>;
 }
 
 /** An open link as the watcher matches it: its record's fields, and until when it is watched. */

@@ -38,7 +38,7 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
     log.debug('payment watch: no guild uses this license now');
     return wake({ deps, license, state, readAs });
   }
-  const round: LicenseRound = { deps, license, shop: await deps.stores.shopKey(license), access, state, readAs, open: read.open, openReadAt: now, log, polled: [] };
+  const round: LicenseRound = { deps, license, shop: await deps.shopKeyOf(license), access, state, readAs, open: read.open, openReadAt: now, log, polled: [] };
   if (read.closed.length > 0) await closeLinks(round, read.closed);
   for (const record of read.expired) await settleEnded(round, record);
   if (state.unsupported && now >= state.unsupported.retryAt) {
@@ -75,7 +75,7 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
 /** Pending payments as versions before issue 28 followed them become transaction states with work (written with the state). */
 async function upgradeFollowUps(deps: WatchDeps, license: string, state: WatchState): Promise<void> {
   if (!state.follow) return;
-  const shop = await deps.stores.shopKey(license);
+  const shop = await deps.shopKeyOf(license);
   for (const follow of state.follow) {
     await deps.store.saveTx(shop, follow.transactionId, { state: 'matched', status: 'pending', since: follow.since, at: follow.since, attempt: follow.attempt, link: { guildId: follow.guildId, linkId: follow.linkId } });
     state.work[follow.transactionId] = follow.nextAt;
@@ -148,7 +148,7 @@ async function shopFor(deps: WatchDeps, license: string, guildIds: string[], wor
   const guilds = new Set(guildIds);
   if (guilds.size === 0 && Object.keys(work).length > 0) {
     for (const transactionId of Object.keys(work)) {
-      const tx = (await deps.store.tx(await deps.stores.shopKey(license), transactionId)) ?? (await deps.store.tx(license, transactionId));
+      const tx = (await deps.store.tx(await deps.shopKeyOf(license), transactionId)) ?? (await deps.store.tx(license, transactionId));
       if (tx?.link) guilds.add(tx.link.guildId);
     }
   }

@@ -23,8 +23,10 @@ import { followUpDelay } from './schedule.js';
 export async function decideAndSettle(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<void> {
   const tried = new Set<string>();
   let reread = false;
+  // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
+  const mates = await shopmates(round);
   for (;;) {
-    const link = matchTransaction(transaction, round.open.filter((open) => !tried.has(refKey(open))));
+    const link = matchTransaction(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))));
     if (!link) {
       if (!reread && transaction.madeAt + CLOCK_SKEW_MS >= round.openReadAt) {
         reread = true;
@@ -38,9 +40,23 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
     if ((await applyStatus(round, link, transaction, status, previous)) !== 'taken') return;
     // Another transaction settled it, or it was withdrawn meanwhile: the next best link, if any.
     tried.add(refKey(link));
-    await closeLinks(round, [link]);
+    await closeLinks(round, [linkRef(link)]);
   }
 }
+
+/** The open links of the other licenses the watcher follows that reach the same shop. */
+async function shopmates(round: LicenseRound): Promise<OpenLink[]> {
+  if (round.shop === round.license) return [];
+  const now = round.deps.clock.now();
+  const mates: OpenLink[] = [];
+  for (const license of await round.deps.store.licenses()) {
+    if (license === round.license || (await round.deps.shopKeyOf(license)) !== round.shop) continue;
+    mates.push(...(await readOpenLinks(round.deps, license, now)).open);
+  }
+  return mates;
+}
+
+const linkRef = (link: OpenLink) => ({ guildId: link.guildId, linkId: link.linkId, license: link.record.license });
 
 /** What the store's status does to the link the transaction paid. */
 async function applyStatus(round: LicenseRound, link: OpenLink, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<'settled' | 'matched' | 'taken'> {
@@ -56,7 +72,7 @@ async function applyStatus(round: LicenseRound, link: OpenLink, transaction: See
     await saveRound(round);
     if ((await claimLink(round, ref, transactionId, 'paid')) === 'taken') return 'taken';
     round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status: 'paid' }, 'payment watch: the store settled a link’s payment');
-    await closeLinks(round, [link]);
+    await closeLinks(round, [linkRef(link)]);
     await notify(round, transactionId);
     return 'settled';
   }
@@ -90,10 +106,14 @@ async function refreshOpen(round: LicenseRound): Promise<void> {
   round.openReadAt = now;
 }
 
-export async function closeLinks(round: LicenseRound, links: readonly OpenRef[]): Promise<void> {
+/** Takes links out of the open index (of their own license: a shopmate's link is another license's). */
+export async function closeLinks(round: LicenseRound, links: readonly (OpenRef & { license?: string })[]): Promise<void> {
   const keys = new Set(links.map(refKey));
   round.open = round.open.filter((open) => !keys.has(refKey(open)));
-  await round.deps.store.index.closeOpen(round.license, links.map(({ guildId, linkId }) => ({ guildId, linkId })));
+  for (const license of new Set(links.map((link) => link.license ?? round.license))) {
+    const own = links.filter((link) => (link.license ?? round.license) === license);
+    await round.deps.store.index.closeOpen(license, own.map(({ guildId, linkId }) => ({ guildId, linkId })));
+  }
 }
 
 const refKey = (ref: OpenRef) => `${ref.guildId}:${ref.linkId}`;

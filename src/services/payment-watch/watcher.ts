@@ -65,6 +65,8 @@ export type PaymentWatchStatus =
 
 /** A round reads the due-time index slot by slot; after a longer gap (a restart, a stopped clock) it visits every license once. */
 const MAX_SLOTS_READ = 120;
+/** A license's shop key is read again after this (it changes only when the shop's identity is first learned). */
+const SHOP_KEY_TTL_MS = 10 * 60_000;
 
 export class PaymentWatcher {
   readonly #deps: WatchDeps;
@@ -74,6 +76,8 @@ export class PaymentWatcher {
   #lastSlot: number | undefined;
   /** Licenses whose store reported a low rate-limit budget: no background request until then. */
   readonly #lowBudget = new Map<string, number>();
+  /** Each license's shop key, with when it was read (StoreDirectory.shopKey reads storage). */
+  readonly #shopKeys = new Map<string, { key: string; at: number }>();
   #timer: NodeJS.Timeout | undefined;
   #stopping = false;
   /** Resolves when stop() is called: a round waiting for a quiet gate gives up then. */
@@ -87,6 +91,7 @@ export class PaymentWatcher {
       pollMs: options.pollSeconds * 1000,
       quiet: (shop, license) => this.#quiet(shop, license),
       stopping: () => this.#stopping,
+      shopKeyOf: (license) => this.#shopKeyOf(license),
     };
   }
 
@@ -152,6 +157,15 @@ export class PaymentWatcher {
     this.#stop();
     clearInterval(this.#timer);
     await Promise.all(this.#running.values());
+  }
+
+  async #shopKeyOf(license: string): Promise<string> {
+    const now = this.options.clock.now();
+    const known = this.#shopKeys.get(license);
+    if (known && now - known.at < SHOP_KEY_TTL_MS) return known.key;
+    const key = await this.options.stores.shopKey(license);
+    this.#shopKeys.set(license, { key, at: now });
+    return key;
   }
 
   /** The licenses listed in the due-time slots since the last round; every watched license after a gap. Undefined when storage failed. */
