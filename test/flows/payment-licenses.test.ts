@@ -112,6 +112,18 @@ describe('a storage failure in the middle of a round', () => {
     expect(h.store.requestsTo('latestBuyers').length - before).toBe(4);
     h.storage.recover();
   });
+
+  it('keeps a license watched when its next wake-up could not be written', async () => {
+    await s.checkout(new Member(h), 'Wake_Up', VIP_30);
+    await s.poll();
+    h.storage.failWrites = (key) => key.includes('pay-due');
+    await s.poll();
+    h.storage.recover();
+    const before = h.store.requestsTo('latestBuyers').length;
+    await s.poll(3);
+    // Before this was handled, the license was listed in no slot of the due-time index any more: never polled again until a restart.
+    expect(h.store.requestsTo('latestBuyers').length - before).toBe(3);
+  });
 });
 
 describe('a store whose rate limit runs low', () => {

@@ -74,6 +74,8 @@ export class PaymentWatcher {
   readonly #running = new Map<string, Promise<void>>();
   /** The last due-time slot this process read; undefined: read the whole registry. */
   #lastSlot: number | undefined;
+  /** Licenses whose round failed (storage, say): visited again next tick, whatever the index says. */
+  readonly #failed = new Set<string>();
   /** Licenses whose store reported a low rate-limit budget: no background request until then. */
   readonly #lowBudget = new Map<string, number>();
   /** Each license's shop key, with when it was read (StoreDirectory.shopKey reads storage). */
@@ -131,7 +133,8 @@ export class PaymentWatcher {
     } catch (error) {
       logger.warn({ err: error }, 'payment watch: could not read what the purchase feed wants; read next round');
     }
-    const queue = [...new Set([...licenses, ...feed.keys()])].filter((license) => !this.#running.has(license));
+    const queue = [...new Set([...licenses, ...this.#failed, ...feed.keys()])].filter((license) => !this.#running.has(license));
+    this.#failed.clear();
     const worker = async () => {
       for (let license = queue.shift(); license !== undefined && !this.#stopping; license = queue.shift()) {
         const run = this.#watch(license, feed.get(license)).finally(() => this.#running.delete(license));
@@ -189,6 +192,8 @@ export class PaymentWatcher {
       const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, () => watchLicense(this.#deps, license, log, feed));
       if (!ran) log.debug('payment watch: another process is watching this license');
     } catch (error) {
+      // Its next wake-up may not have been written: this process visits it again next tick.
+      this.#failed.add(license);
       log.warn({ err: error }, 'payment watch: round failed; tried again next round');
     }
   }
