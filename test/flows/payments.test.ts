@@ -354,6 +354,25 @@ describe('a payment the store has not settled yet', () => {
     expect(s.requests().info).toBe(info + 3);
   });
 
+  it('still pays its link when it completes after the link’s lifetime ended', async () => {
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { linkLifetimeHours: 1 });
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Late_Payer', VIP_30);
+    const transaction = h.store.pay(issued.url, { status: 'pending' });
+    await s.poll();
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'pending', transactionId: transaction });
+    h.clock.advance(HOUR);
+    await s.poll(2);
+    h.store.setStatus(transaction, 'paid');
+    for (let round = 0; round < 4; round += 1) {
+      h.clock.advance(15 * MINUTE);
+      await s.tick();
+    }
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'paid', transactionId: transaction });
+    expect(buttons(s.dmNow(issued)!)).toEqual([]);
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { linkLifetimeHours: 24 });
+  });
+
   // Issue 28, point 4: a failed or expired attempt no longer closes the link at once (before: the DM said
   // "failed" at the next poll and a later paid transaction was never matched).
   it('that fails or expires: the link stays open for its lifetime; when it ends with no paid attempt, the DM says so and how to buy again', async () => {

@@ -4,7 +4,7 @@ import type { OpenRef, TxState } from '../../storage/payment-watch.js';
 import { claimLink, newTx, saveRound, saveTx, txOf } from './tx-state.js';
 import type { LicenseRound, OpenLink } from './context.js';
 import { CLOCK_SKEW_MS, matchTransaction, type SeenTransaction } from './matcher.js';
-import { readOpenLinks } from './open-links.js';
+import { openLinkOf, readOpenLinks } from './open-links.js';
 import { notify } from './outbox.js';
 import { followUpDelay } from './schedule.js';
 
@@ -24,7 +24,8 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
   const tried = new Set<string>();
   let reread = false;
   // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
-  const mates = await shopmates(round);
+  // And the link this transaction was pending on, even past its lifetime: a payment under way when it ended still pays it.
+  const mates = [...(await shopmates(round)), ...(await pendingOn(round, transaction.id, previous))];
   for (;;) {
     const link = matchTransaction(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))));
     if (!link) {
@@ -42,6 +43,15 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
     tried.add(refKey(link));
     await closeLinks(round, [linkRef(link)]);
   }
+}
+
+/** The link a pending transaction is recorded on, when it is no longer among the open ones. */
+async function pendingOn(round: LicenseRound, transactionId: string, previous: TxState | undefined): Promise<OpenLink[]> {
+  const ref = previous?.state === 'matched' ? previous.link : undefined;
+  if (!ref || round.open.some((open) => open.guildId === ref.guildId && open.linkId === ref.linkId)) return [];
+  const record = await round.deps.links.get(ref.guildId, ref.linkId);
+  if (!record || record.revoked || record.payment?.transactionId !== transactionId || record.payment.settledAt !== undefined) return [];
+  return [openLinkOf(record, Number.POSITIVE_INFINITY)];
 }
 
 /** The open links of the other licenses the watcher follows that reach the same shop. */
