@@ -45,7 +45,8 @@ import { PaymentWatcher } from './services/payment-watch/watcher.js';
 import { StaffReviewService } from './services/payment-watch/review.js';
 import { PaymentReviewStore } from './storage/payment-reviews.js';
 import { reviewNotices } from './discord/payment-links/review-posts.js';
-import { settledLinkListener } from './discord/payment-links/settled-links.js';
+import { settledLinkSteps } from './discord/payment-links/settled-links.js';
+import { OncePerId } from './storage/once-per-id.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
 import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
@@ -252,7 +253,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const nickUses = new NickUses(storage.keyv, logger, coordination.locks);
   const checkout = new CheckoutService({ carts, nicks: repositories.nicks, nickUses, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
-  paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
+  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
+  const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(storage.keyv, 'pay-posted', coordination.locks), logger });
+  paymentEvents.on('dm', settledSteps.dm);
+  paymentEvents.on('log', settledSteps.log);
+  paymentEvents.on('metrics', settledSteps.metrics);
   // Buyers' roles listen to settled payments too.
   const rewards = new RoleRewards({
     repository: repositories.rewards,
@@ -268,7 +273,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
     },
   });
-  paymentEvents.on((event) => rewards.onPayment(event));
+  paymentEvents.on('roles', (event) => rewards.onPayment(event));
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;

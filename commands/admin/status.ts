@@ -31,6 +31,11 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
     }
   }
   const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
+  if (payments?.kind === 'on' && shop) {
+    // Servers by name where the offer is cached (no request for it), else by id.
+    const names = new Map((shop.offers.peekServers() ?? []).map((server) => [server.id, server.name]));
+    payments.missingServers = payments.missingServers.map((id) => names.get(id) ?? id);
+  }
   const rewards = await ctx.services.rewards.list(ctx.guildId);
   const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
   const feed = ctx.settings.purchaseFeed;
@@ -141,7 +146,7 @@ function paymentsLine(t: Messages, payments: NonNullable<StatusFacts['payments']
     case 'demo':
       return t.admin.statusPaymentsDemo;
     case 'on':
-      return t.admin.statusPaymentsOn(payments.pollSeconds);
+      return payments.missingServers.length === 0 ? t.admin.statusPaymentsOn(payments.pollSeconds) : `${t.admin.statusPaymentsOn(payments.pollSeconds)}\n${t.admin.statusPaymentsMissing(payments.missingServers.map((name) => `**${plain(name)}**`).join(', '))}`;
     case 'off':
       return t.admin.statusPaymentsOff(payments.message ? clip(plain(payments.message), 200) : undefined, discordTime(payments.since, 'R'), discordTime(payments.retryAt, 'R'));
   }

@@ -46,23 +46,26 @@ export class GuildLog {
     return settings.locale ?? localeOf(this.client.guilds.cache.get(guildId)?.preferredLocale);
   }
 
-  async post(guildId: string, event: LogEvent): Promise<void> {
-    await this.postView(guildId, event.kind, (t) => logEventView(t, event));
+  /** True when posted, or when the guild has no log channel; false when the post failed (logged). */
+  async post(guildId: string, event: LogEvent): Promise<boolean> {
+    return this.postView(guildId, event.kind, (t) => logEventView(t, event));
   }
 
   /** A post drawn by its feature (one with buttons: a payment waiting for staff), in the guild's language. */
-  async postView(guildId: string, kind: string, draw: (t: Messages) => View): Promise<void> {
+  async postView(guildId: string, kind: string, draw: (t: Messages) => View): Promise<boolean> {
     try {
       const settings = await this.settings.get(guildId);
-      if (!settings.logChannelId) return;
+      if (!settings.logChannelId) return true;
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
       const t = messages(await this.localeFor(guildId));
       const view = draw(t);
       // Read after the change it reports: switching to the demo is posted marked, leaving it unmarked.
       await channel.send({ ...messageOptions(settings.demo ? demoMarked(t, view) : view, 'create'), allowedMentions: { parse: [] } });
+      return true;
     } catch (error) {
       this.logger.warn({ guild: guildId, event: kind, err: error }, 'could not post to the log channel');
+      return false;
     }
   }
 }

@@ -91,9 +91,17 @@ export class DiscordMemberRoles implements MemberRoles {
  */
 export function rewardNotices(guildLog: GuildLog, giveId: (linkId: string, roleId: string) => IdFor<'button'>): RewardNotices {
   return {
-    grantFailed: (failure) => guildLog.post(failure.guildId, { kind: 'role-grant-failed', ...failure }),
-    removalFailed: (failure) => guildLog.post(failure.guildId, { kind: 'role-removal-failed', ...failure }),
-    tooPowerful: (notice) => guildLog.post(notice.guildId, { kind: 'role-too-powerful', ...notice }),
-    nickShared: (notice) => guildLog.post(notice.guildId, { kind: 'role-held-back', ...notice, giveId: giveId(notice.linkId, notice.roleId) }),
+    grantFailed: async (failure) => {
+      await guildLog.post(failure.guildId, { kind: 'role-grant-failed', ...failure });
+    },
+    removalFailed: async (failure) => {
+      await guildLog.post(failure.guildId, { kind: 'role-removal-failed', ...failure });
+    },
+    tooPowerful: async (notice) => {
+      await guildLog.post(notice.guildId, { kind: 'role-too-powerful', ...notice });
+    },
+    nickShared: async (notice) => {
+      await guildLog.post(notice.guildId, { kind: 'role-held-back', ...notice, giveId: giveId(notice.linkId, notice.roleId) });
+    },
   };
 }

@@ -161,6 +161,7 @@ export const en = {
     statusPaymentsOff: (message: string | undefined, since: string, retry: string) =>
       `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to its payment endpoints ${since}, so the bot cannot see payments and links stay “pending”. It asks again ${retry}.`,
     statusPaymentsDemo: 'Not followed on the DEMO shop: nothing is ever paid there.',
+    statusPaymentsMissing: (servers: string) => `Servers whose latest purchases SpaceIs answers 404 for: ${servers}. Payments there are not seen; the bot asks again every few hours. The other servers are followed.`,
 
     licenseNeedsEncryptionKey:
       "The bot can't store a license key yet: its operator must set ENCRYPTION_KEY (see the README), so keys are kept encrypted.",

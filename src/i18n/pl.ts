@@ -175,6 +175,7 @@ export const pl: Messages = {
     statusPaymentsOff: (message, since, retry) =>
       `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
+    statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
     licenseNeedsEncryptionKey:
       'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',

@@ -66,6 +66,12 @@ export const paymentLinkSchema = z.object({
       confirmedBy: z.string().optional(),
     })
     .optional(),
+  /**
+   * A transaction for this link the store reported `fail` or `expired` while the link was still
+   * within its lifetime: the link stays open (the member may pay again); if its lifetime ends with no
+   * paid transaction, it settles with this status (src/services/payment-watch/open-links.ts).
+   */
+  attempt: z.object({ transactionId: z.string(), status: z.enum(['failed', 'expired']), at: z.number() }).optional(),
   /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */
   locale: z.enum(['en', 'pl']).optional(),
 });

@@ -1,6 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
+import { openStorage } from '../../src/storage/keyv-store.js';
 import { pl } from '../../src/i18n/pl.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { Member, VIP_30 } from '../support/buyer.js';
@@ -216,11 +217,21 @@ describe('links issued before the open-link index kept the member', () => {
     const two = new Member(h);
     const first = await s.checkout(one, 'Old_Entries', VIP_30);
     const second = await s.checkout(two, 'Old_Entries', VIP_30);
-    // The index as an earlier version wrote it: no member in the entries.
-    const watch = h.bot.services.storage.paymentWatch;
-    const license = (await s.record(first))!.license;
-    for (const { userId: _userId, ...entry } of await watch.openLinks(license)) await watch.addOpen(license, entry);
-    expect((await watch.openLinks(license)).every((entry) => entry.userId === undefined)).toBe(true);
+    // The index as the version before issue 28 wrote it: one list per license, no member in its entries.
+    const records = [(await s.record(first))!, (await s.record(second))!];
+    const license = records[0]!.license;
+    const storage = await openStorage(h.config.STORAGE_URL);
+    try {
+      for (const record of records) await storage.keyv.delete(`pay-open:${license}:${record.guildId}`);
+      await storage.keyv.delete(`pay-open-guilds:${license}`);
+      await storage.keyv.set(
+        `pay-open:${license}`,
+        records.map((record) => ({ guildId: record.guildId, linkId: record.id, nick: record.nick, createdAt: record.createdAt, items: [] })),
+      );
+    } finally {
+      await storage.close();
+    }
+    await h.restart();
 
     h.store.pay(first.url);
     await s.poll();
@@ -309,5 +320,37 @@ describe('a purchase two members’ links could have paid, before the store’s 
     expect(textOf(mod.message!)).toBe(en.review.notWaiting);
     expect((await s.record(first))!.payment).toBeUndefined();
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).not.toContain(en.review.statusLabel);
+  });
+});
+
+describe('a moderator’s confirmation whose Discord steps fail', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('is finished by a later round: the DM edit Discord refused is done then, and the paid post is made once', async () => {
+    const log = await s.logChannel();
+    const real = new Member(h);
+    const copycat = new Member(h);
+    const first = await s.checkout(real, 'Staff_Steps', VIP_30);
+    await s.checkout(copycat, 'Staff_Steps', VIP_30);
+    h.store.pay(first.url);
+    await s.poll();
+    const [post] = s.reviewPosts(log);
+
+    // Discord answers 500 to the DM's edit (discord.js retries each call a few times).
+    h.discord.failRoute('PATCH', new RegExp(`^/channels/${first.dm.channel_id}/messages/${first.dm.id}$`), { status: 500, body: { code: 0, message: '500: Internal Server Error' } }, 4);
+    const mod = s.moderator();
+    await mod.press(en.review.confirmButton(first.id), post);
+    expect((await s.record(first))!.payment).toMatchObject({ status: 'paid', confirmedBy: mod.user.id });
+    // Before: the confirmation emitted once and a failed step was lost for good.
+    expect(buttonLabels(s.dmNow(first)!)).toEqual([en.checkout.pay]);
+    expect(s.paidPosts(log)).toHaveLength(1);
+
+    await s.poll(2);
+    expect(buttons(s.dmNow(first)!)).toEqual([]);
+    expect(textOf(s.dmNow(first)!)).toContain('The shop reports this order as paid');
+    await s.poll(3);
+    expect(s.paidPosts(log)).toHaveLength(1);
+    expect(s.dmNow(first)!.edits).toBe(1);
   });
 });

@@ -19,6 +19,9 @@ export class StorageSwitch {
   /** Bytes of keys and values handed to `set`, and how many sets. */
   bytesWritten = 0;
   writes = 0;
+  /** Keys read (a `getMany` counts each key), and keys written by `set` or `delete`, in order. */
+  reads = 0;
+  readonly writtenKeys: string[] = [];
 
   #held: { keys: KeyFilter; released: Promise<void>; reached: () => void }[] = [];
 
@@ -71,6 +74,8 @@ export class StorageSwitch {
               await hold.released;
             }
           }
+          if (operation === 'read') this.reads += keys.length;
+          else this.writtenKeys.push(...keys);
           if (this.#shouldFail(operation, keys)) throw new Error(`SQLITE_IOERR: disk I/O error (injected ${operation} failure)`);
           if (property === 'set') {
             this.writes += 1;

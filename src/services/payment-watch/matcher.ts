@@ -3,7 +3,8 @@
  * clock). `POST /v4/cart/paymentUrl` returns no transaction id, so a transaction is tied to a link by
  * what both carry: a transaction belongs to a link when
  * - it is on the link's license (the caller only offers that license's links),
- * - its nick equals the link's nick, ignoring case (Minecraft nicks are case-insensitive),
+ * - its nick equals the link's nick, ignoring the case of ASCII letters only (Minecraft nicks are
+ *   ASCII and case-insensitive; Unicode case folding would make the Kelvin sign "\u212A" a "k"),
  * - its items (variant id and quantity) are exactly the link's items: no more, no fewer, no other
  *   quantity, in any order,
  * - it was made after the link was issued, allowing CLOCK_SKEW_MS between the store's clock and ours.
@@ -55,7 +56,11 @@ export interface SeenTransaction {
 }
 
 export function sameNick(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return asciiLower(a.trim()) === asciiLower(b.trim());
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => String.fromCharCode(letter.charCodeAt(0) + 32));
 }
 
 /** The same variants in the same quantities, whatever the order (a variant listed twice counts once, with both quantities). */

@@ -1,12 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import type { TransactionStatus } from '../../spaceis/payment-schemas.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
 import { guildsOf, reviewRef, REVIEW_TTL_MS, type PaymentReviewStore, type StoredReview } from '../../storage/payment-reviews.js';
-import type { PaymentWatchStore } from '../../storage/payment-watch.js';
+import type { PaymentWatchStore, TxState } from '../../storage/payment-watch.js';
 import type { PaymentEvents } from '../payment-events.js';
 import type { StoreDirectory } from '../store-directory.js';
-import { couldPay, decideMatch, type OwnedLink, type SeenTransaction, type WatchedLink } from './matcher.js';
+import type { OwnedLink, SeenTransaction } from './matcher.js';
+import { runSteps } from './outbox.js';
 import type { ConfirmOutcome, PaymentUnderReview, StaffReview } from './staff-review.js';
 
 export { reviewRef, REVIEW_REF_LENGTH } from '../../storage/payment-reviews.js';
@@ -30,26 +30,17 @@ export { reviewRef, REVIEW_REF_LENGTH } from '../../storage/payment-reviews.js';
 
 /** Where a purchase waiting for staff is told: the guild's log channel (src/discord/payment-links/review-posts.ts). */
 export interface ReviewNotices {
-  post(guildId: string, review: PaymentUnderReview): Promise<void>;
+  /** True when posted (or the guild has no log channel); false when the post failed. */
+  post(guildId: string, review: PaymentUnderReview): Promise<boolean>;
 }
-
-/** The watcher's one question: which link, if any, a purchase settles now. */
-export type ReviewDecision<L> =
-  /** `license` when the link is another key's of the same shop (its index entry is there). */
-  | { kind: 'link'; link: L | WatchedLink; license?: string }
-  /** No open link could have paid it (or it failed at the store with several members' links: nobody's). */
-  | { kind: 'none' }
-  /** Kept for staff: the transaction is handled. */
-  | { kind: 'raised' }
-  /** Several members' links, and the store has no final word yet: not handled, asked again next poll. */
-  | { kind: 'later' };
 
 export interface StaffReviewOptions {
   store: PaymentReviewStore;
   links: Pick<PaymentLinkRepository, 'get' | 'update'>;
-  watch: Pick<PaymentWatchStore, 'licenses' | 'openLinks' | 'closeLinks'>;
-  stores: Pick<StoreDirectory, 'sameShop'>;
-  events: Pick<PaymentEvents, 'emit'>;
+  /** The watcher's records: the transaction's state and steps, the open-link index, and its inbox of work. */
+  watch: Pick<PaymentWatchStore, 'tx' | 'saveTx' | 'addWork' | 'index'>;
+  stores: Pick<StoreDirectory, 'shopKey'>;
+  events: Pick<PaymentEvents, 'steps' | 'run'>;
   clock: Clock;
   logger: Logger;
   /** The log channel's post (app.ts); without it nothing is posted, and /links user still shows the buttons. */
@@ -60,26 +51,11 @@ export class StaffReviewService implements StaffReview {
   constructor(private readonly options: StaffReviewOptions) {}
 
   /**
-   * Decides a transaction the store described, against the round's open links (`license`'s) and
-   * those of the same shop's other keys. Several members' links: raises it for staff when paid.
+   * The watcher found a paid purchase several members' links could be (settle.ts): it is kept for
+   * staff, and each guild concerned gets one log post (made once, whichever round or process raises it).
    */
-  async decide<L extends WatchedLink>(license: string, transaction: SeenTransaction, status: TransactionStatus, open: readonly L[]): Promise<ReviewDecision<L>> {
-    const possible: WatchedLink[] = open.filter((link) => couldPay(transaction, link));
-    if (possible.length === 0) return { kind: 'none' };
-    const foreign = await this.#sameShopLinks(license, transaction);
-    possible.push(...foreign.keys());
-    const owned = await this.#owners(possible);
-    const decision = decideMatch(transaction, [...owned.keys()]);
-    if (decision.kind === 'none') return { kind: 'none' };
-    if (decision.kind === 'sole') {
-      const link = owned.get(decision.link)!;
-      const elsewhere = foreign.get(link);
-      return { kind: 'link', link, ...(elsewhere ? { license: elsewhere } : {}) };
-    }
-    if (status === 'pending') return { kind: 'later' };
-    if (status !== 'paid') return { kind: 'none' };
-    await this.#raise(transaction, decision.candidates);
-    return { kind: 'raised' };
+  async raise(transaction: SeenTransaction, candidates: readonly OwnedLink[]): Promise<void> {
+    await this.#raise(transaction, candidates);
   }
 
   async waiting(guildId: string): Promise<PaymentUnderReview[]> {
@@ -136,16 +112,38 @@ export class StaffReviewService implements StaffReview {
     return outcome;
   }
 
-  /** After a confirmation: no guild lists the purchase, the link is no longer watched, and it settles as paid. */
+  /**
+   * After a confirmation: no guild lists the purchase, the link is no longer watched, and it settles
+   * as paid with `confirmedBy`: the transaction is written as settled and the steps of PaymentEvents
+   * (DM, log post, roles) run at once, each recorded when done (outbox.ts); what Discord did not
+   * finish is handed to the license's next round, which offers it again with backoff.
+   */
   async #settled(link: PaymentLink, review: StoredReview, ref: string, moderatorId: string): Promise<void> {
-    const { store, watch, events, clock, logger } = this.options;
+    const { store, watch, stores, clock, logger } = this.options;
     for (const guildId of guildsOf(review)) await store.forget(guildId, [ref]);
-    await watch.closeLinks(link.license, [{ guildId: link.guildId, linkId: link.id }]);
+    await watch.index.closeOpen(link.license, [{ guildId: link.guildId, linkId: link.id }]);
     logger.info({ guild: link.guildId, link: link.id, transaction: review.transactionId, moderator: moderatorId }, 'payment review: a moderator confirmed which link a purchase paid');
-    await events.emit({ link, status: 'paid', transactionId: review.transactionId, at: clock.now(), confirmedBy: moderatorId });
+    const shop = await stores.shopKey(link.license);
+    const now = clock.now();
+    const previous = await watch.tx(shop, review.transactionId);
+    const tx: TxState = {
+      ...(previous ?? { since: now, attempt: 0 }),
+      state: 'settled',
+      status: 'paid',
+      at: now,
+      link: { guildId: link.guildId, linkId: link.id },
+      confirmedBy: moderatorId,
+      attempt: 0,
+    };
+    // The intent first: a crash after it leaves work the license's round finishes.
+    await watch.saveTx(shop, review.transactionId, tx);
+    await watch.addWork(link.license, review.transactionId, now);
+    const event = { link, status: 'paid' as const, transactionId: review.transactionId, at: now, confirmedBy: moderatorId };
+    const { steps, left } = await runSteps(this.options, tx, event, (done) => watch.saveTx(shop, review.transactionId, done));
+    if (left.length === 0) await watch.saveTx(shop, review.transactionId, { ...tx, steps, state: 'notified', at: clock.now() });
   }
 
-  async #raise(transaction: SeenTransaction, candidates: OwnedLink[]): Promise<void> {
+  async #raise(transaction: SeenTransaction, candidates: readonly OwnedLink[]): Promise<void> {
     const { store, links, clock, logger, notices } = this.options;
     const first = candidates[0]!;
     // The items as the links name them (the store's details carry ids only).
@@ -163,41 +161,11 @@ export class StaffReviewService implements StaffReview {
     logger.info({ transaction: review.transactionId, candidates: review.candidates.length, guilds: guildsOf(review).length }, 'payment watch: a purchase could have paid several members’ links; waiting for staff');
     for (const guildId of guildsOf(review)) {
       if (!notices || !(await store.posts.claim(`${guildId}:${ref}`, REVIEW_TTL_MS))) continue;
-      await notices.post(guildId, forGuild(review, guildId));
+      // A post Discord refused is not marked made; /links user still shows the purchase and its buttons.
+      if (!(await notices.post(guildId, forGuild(review, guildId)))) await store.posts.release(`${guildId}:${ref}`);
     }
   }
 
-  /**
-   * Open links of the same shop under its other keys (a rotated license) that could have paid:
-   * one purchase is the shop's, whichever key the bot issued the link with.
-   */
-  async #sameShopLinks(license: string, transaction: SeenTransaction): Promise<Map<WatchedLink, string>> {
-    const { watch, stores, logger } = this.options;
-    const found = new Map<WatchedLink, string>();
-    for (const other of await watch.licenses()) {
-      if (other === license) continue;
-      try {
-        if (!(await stores.sameShop(other, license))) continue;
-      } catch (error) {
-        // Unknown now: those links are not counted this time (their own license's round sees the purchase too).
-        logger.debug({ err: error }, 'payment review: could not tell whether another license is the same shop');
-        continue;
-      }
-      for (const link of await watch.openLinks(other)) if (couldPay(transaction, link)) found.set(link, other);
-    }
-    return found;
-  }
-
-  /** Each link with its member: from the index entry, or (entries written before it was kept) the link's record. */
-  async #owners(links: readonly WatchedLink[]): Promise<Map<OwnedLink, WatchedLink>> {
-    const owned = new Map<OwnedLink, WatchedLink>();
-    for (const link of links) {
-      const userId = link.userId ?? (await this.options.links.get(link.guildId, link.linkId))?.userId;
-      // A link whose record is gone cannot be paid any more.
-      if (userId) owned.set({ ...link, userId }, link);
-    }
-    return owned;
-  }
 }
 
 /** What one guild is shown: its own candidates only (a moderator of one guild never sees another's members). */
