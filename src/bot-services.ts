@@ -18,6 +18,8 @@ import type { PaymentLinkRepository } from './storage/payment-links.js';
 import type { PaymentWatchStore } from './storage/payment-watch.js';
 import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentWatcher } from './services/payment-watch/watcher.js';
+import type { StaffReviewService } from './services/payment-watch/review.js';
+import type { PaymentReviewStore } from './storage/payment-reviews.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
@@ -35,6 +37,8 @@ export interface BotStorage {
   paymentLinks: PaymentLinkRepository;
   /** What the payment watcher keeps: open links per license, its schedule, handled transactions. */
   paymentWatch: PaymentWatchStore;
+  /** Purchases waiting for staff: one record per transaction, a list per guild, the log post made once. */
+  paymentReviews: PaymentReviewStore;
   /** Roles for buyers: the rewards admins set, and the timed grants. */
   rewards: RoleRewardRepository;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
@@ -57,6 +61,8 @@ export interface BotServices {
   feed: PurchaseFeed;
   /** Where settled payments are told: the DM and log listener is registered by app.ts; others (buyers' roles) may add theirs. */
   paymentEvents: PaymentEvents;
+  /** Purchases several members' links could have paid, waiting for a moderator to choose the link (issue 28). */
+  reviews: StaffReviewService;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */
   carts: CartService;
   /** The nick, the payment link for a cart, and the record of where it was delivered. */

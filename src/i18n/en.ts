@@ -161,6 +161,7 @@ export const en = {
     statusPaymentsOff: (message: string | undefined, since: string, retry: string) =>
       `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to its payment endpoints ${since}, so the bot cannot see payments and links stay “pending”. It asks again ${retry}.`,
     statusPaymentsDemo: 'Not followed on the DEMO shop: nothing is ever paid there.',
+    statusPaymentsMissing: (servers: string) => `Servers whose latest purchases SpaceIs answers 404 for: ${servers}. Payments there are not seen; the bot asks again every few hours. The other servers are followed.`,
 
     licenseNeedsEncryptionKey:
       "The bot can't store a license key yet: its operator must set ENCRYPTION_KEY (see the README), so keys are kept encrypted.",
@@ -428,7 +429,13 @@ export const en = {
       `The bot couldn't give ${role} to ${member} for paid link ${linkId}. ${problem} It won't try again for this payment: once that is fixed, give the role by hand.`,
     roleRemovalFailedTitle: 'An ended role could not be removed',
     roleRemovalFailed: (role: string, member: string, problem: string) =>
-      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} Remove it by hand.`,
+      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} It tries again every few minutes and removes it once that is fixed (or remove it by hand).`,
+    roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+    roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
+    roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
+      `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
   },
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
@@ -481,6 +488,31 @@ export const en = {
     auditBought: (linkId: string, days: number | null) =>
       days === null ? `Shop: paid link ${linkId}` : `Shop: paid link ${linkId}, for ${days} ${days === 1 ? 'day' : 'days'}`,
     auditEnded: (linkId: string) => `Shop: the time bought with link ${linkId} is up`,
+    notAllowedRoles:
+      'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
+    roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
+    powerful: (role: string, permissions: string) =>
+      `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Manage Server',
+      ManageRoles: 'Manage Roles',
+      ManageChannels: 'Manage Channels',
+      ManageWebhooks: 'Manage Webhooks',
+      ManageMessages: 'Manage Messages',
+      KickMembers: 'Kick Members',
+      BanMembers: 'Ban Members',
+      ModerateMembers: 'Timeout Members',
+      MentionEveryone: 'Mention @everyone, @here and All Roles',
+    },
+    giveRole: 'Give role',
+    giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
+    giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
+    given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,
+    alreadyGiven: (member: string, role: string, linkId: string) => `${member} already got ${role} for paid link ${linkId}: nothing changed.`,
+    giveFailed: (member: string, role: string, problem: string) => `The bot couldn't give ${role} to ${member}. ${problem}`,
+    giveRetry: "Discord didn't answer, so nothing was given. Press Give role again in a moment.",
+    giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product: string, category: string, server: string) => `${product} · ${category} · ${server}`,
@@ -555,6 +587,34 @@ export const en = {
     resendPlaceholder: 'Send a pending link to my DMs again…',
     resent: (id: string) => `Link ${id} is in your DMs again: the same link as before.`,
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
+  },
+
+  /** Issue 28: a purchase several members' links could have paid waits for staff (log post, /links user, status). */
+  review: {
+    title: 'Payment waiting for staff',
+    intro: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}** that links of several members could have paid. The shop tells the bot the nick, the items and the time; it cannot tell who typed the nick (nicks are public), so the bot marks none of these links paid by itself. A moderator chooses the link this purchase paid: it becomes paid (the member's DM, the log channel, roles); the others stay open.`,
+    madeAt: (time: string) => `Bought ${time}`,
+    candidatesLabel: 'Links it could have paid',
+    candidate: (member: string, linkId: string, issued: string) => `${member} · link **${linkId}** · issued ${issued}`,
+    confirmButton: (linkId: string) => `Paid link ${linkId}`,
+    more: (count: number) => `…and ${count} more ${count === 1 ? 'link' : 'links'} in this server: see /links user for each member.`,
+    notAllowed:
+      'Only moderators can choose which link a payment paid: it needs the moderator role chosen by the admins, Manage Messages or Manage Server.',
+    confirmed: (linkId: string, member: string) =>
+      `Link **${linkId}** of ${member} is now paid, confirmed by you. The member's DM and the log channel say so; the other links stay open.`,
+    already: (linkId: string, by: string) => `${by} already confirmed that this payment paid link **${linkId}**. Nothing was changed.`,
+    alreadySettled: 'This payment was already settled. Nothing was changed.',
+    notWaiting: 'This payment is no longer waiting for staff (it was settled, or it waited longer than 30 days). Nothing was changed.',
+    notCandidate: 'That link is not one this payment could have paid in this server. Nothing was changed.',
+    withdrawn: (linkId: string, by: string) =>
+      `Link **${linkId}** was withdrawn by ${by}, so it cannot be confirmed. The payment still waits for staff: choose another link if that is the right one.`,
+    linkTaken: (linkId: string) => `Link **${linkId}** was paid by another purchase meanwhile. The payment still waits for staff.`,
+    waiting: 'A payment was reported for this nick; waiting for staff.',
+    statusLabel: 'Waiting for staff',
+    status: (count: number) =>
+      `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or /links user for a member).`,
+    confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
   },
 
   buyAgain: {

@@ -138,6 +138,13 @@ export const plCommands: PolishCommandTexts = {
 };
 
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
+/** The Polish form for a count (Intl.PluralRules('pl'): one, few, many; fractions are not counted here). */
+const PL_PLURALS = new Intl.PluralRules('pl');
+function plForm(count: number, one: string, few: string, many: string): string {
+  const form = PL_PLURALS.select(count);
+  return form === 'one' ? one : form === 'few' ? few : many;
+}
+
 export const pl: Messages = {
   admin: {
     notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
@@ -174,6 +181,7 @@ export const pl: Messages = {
     statusPaymentsOff: (message, since, retry) =>
       `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
+    statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
     licenseNeedsEncryptionKey:
       'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
@@ -440,7 +448,13 @@ export const pl: Messages = {
       `Bot nie mógł nadać ${role} dla ${member} za opłacony link ${linkId}. ${problem} Nie spróbuje ponownie dla tej płatności: gdy to naprawisz, nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Odbierz ją ręcznie.`,
+      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (albo odbierz ją ręcznie).`,
+    roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
+    roleTooPowerful: (role, member, linkId, permissions) =>
+      `Bot nie nadał ${role} dla ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie, a ta wiadomość nie pojawi się przy każdym z nich: sprawdź opłacone linki w /links i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+    roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
+    roleHeldBack: (role, member, linkId, nick) =>
+      `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny z tego serwera Discord zamawiał z tym nickiem. Sklep mówi, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał ${role}. Jeśli to nick ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
@@ -489,6 +503,31 @@ export const pl: Messages = {
     auditBought: (linkId, days) =>
       days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${days} ${days === 1 ? 'dzień' : 'dni'}`,
     auditEnded: (linkId) => `Sklep: minął czas kupiony linkiem ${linkId}`,
+    notAllowedRoles:
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    powerful: (role, permissions) =>
+      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Zarządzanie serwerem',
+      ManageRoles: 'Zarządzanie rolami',
+      ManageChannels: 'Zarządzanie kanałami',
+      ManageWebhooks: 'Zarządzanie webhookami',
+      ManageMessages: 'Zarządzanie wiadomościami',
+      KickMembers: 'Wyrzucanie członków',
+      BanMembers: 'Banowanie członków',
+      ModerateMembers: 'Wyciszanie członków',
+      MentionEveryone: 'Wzmianki @everyone, @here i wszystkich ról',
+    },
+    giveRole: 'Nadaj rolę',
+    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord).',
+    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: nie mógłbyś/mogłabyś nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    given: (member, role, linkId) => `Gotowe: ${member} ma teraz ${role}, za opłacony link ${linkId}.`,
+    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już ${role} za opłacony link ${linkId}: nic się nie zmieniło.`,
+    giveFailed: (member, role, problem) => `Bot nie mógł nadać ${role} dla ${member}. ${problem}`,
+    giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
+    giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `Nagrody: ${count}; bot może nadać każdą rolę.`),
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
@@ -562,6 +601,33 @@ export const pl: Messages = {
     resendPlaceholder: 'Wyślij mi ponownie aktywny link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
+  },
+
+  review: {
+    title: 'Płatność czeka na moderację',
+    intro: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}**, który mógł opłacić linki kilku członków. Sklep przekazuje botowi nick, produkty i czas zakupu; nie wie, kto wpisał nick (nicki są publiczne), więc bot sam nie uznaje żadnego z tych linków za opłacony. Moderator wybiera link, który opłacił ten zakup: staje się on opłacony (wiadomość prywatna członka, kanał logów, role), pozostałe zostają otwarte.`,
+    madeAt: (time) => `Zakup: ${time}`,
+    candidatesLabel: 'Linki, które mógł opłacić',
+    candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
+    confirmButton: (linkId) => `Opłacony link ${linkId}`,
+    more: (count) => `…i jeszcze ${count} ${plForm(count, 'link', 'linki', 'linków')} na tym serwerze Discord: zobacz /linki użytkownik dla każdego członka.`,
+    notAllowed:
+      'Wskazać link, który opłacił zakup, może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie Zarządzanie wiadomościami albo Zarządzanie serwerem.',
+    confirmed: (linkId, member) =>
+      `Link **${linkId}** członka ${member} jest teraz opłacony, z Twoim potwierdzeniem. Mówią o tym wiadomość prywatna członka i kanał logów; pozostałe linki zostają otwarte.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność opłaciła link **${linkId}**. Nic nie zostało zmienione.`,
+    alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
+    notWaiting: 'Ta płatność już nie czeka na moderację (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
+    notCandidate: 'Tego linku ta płatność nie mogła opłacić na tym serwerze Discord. Nic nie zostało zmienione.',
+    withdrawn: (linkId, by) =>
+      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na moderację: wybierz inny link, jeśli to on jest właściwy.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na moderację.`,
+    waiting: 'Zgłoszono płatność dla tego nicku; czeka na moderację.',
+    statusLabel: 'Czeka na moderację',
+    status: (count) =>
+      `${count} ${plForm(count, 'płatność czeka', 'płatności czekają', 'płatności czeka')}, aż moderacja wskaże, który link ${count === 1 ? 'opłaciła' : 'opłaciły'} (kanał logów albo /linki użytkownik dla członka).`,
+    confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
   },
 
   buyAgain: {

@@ -21,6 +21,8 @@ export class StorageSwitch {
   writes = 0;
   /** Every key read and written, in order (as SQLite holds them): what a test counts a job's storage cost by. */
   readonly readKeys: string[] = [];
+  /** Keys read (a `getMany` counts each key). */
+  reads = 0;
   readonly writtenKeys: string[] = [];
 
   #held: { keys: KeyFilter; released: Promise<void>; reached: () => void }[] = [];
@@ -74,7 +76,10 @@ export class StorageSwitch {
               await hold.released;
             }
           }
-          (operation === 'read' ? this.readKeys : this.writtenKeys).push(...keys);
+          if (operation === 'read') {
+            this.reads += keys.length;
+            this.readKeys.push(...keys);
+          } else this.writtenKeys.push(...keys);
           if (this.#shouldFail(operation, keys)) throw new Error(`SQLITE_IOERR: disk I/O error (injected ${operation} failure)`);
           if (property === 'set') {
             this.writes += 1;

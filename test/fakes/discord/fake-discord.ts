@@ -457,6 +457,15 @@ export class FakeDiscord {
     this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
   }
 
+  /** Changes one role's permissions (an admin editing it in Server Settings → Roles), announced with GUILD_ROLE_UPDATE. */
+  setRolePermissions(guildId: string, roleId: string, permissions: bigint): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    if (!role) throw new Error(`FakeDiscord: no role ${roleId} in guild ${guildId}`);
+    role.permissions = permissions;
+    this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
+  }
+
   /** The roles a member holds now; undefined when they are not in the guild. */
   memberRoles(guildId: string, userId: string): string[] | undefined {
     const roles = this.requireGuild(guildId).members.get(userId)?.roles;
