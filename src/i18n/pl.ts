@@ -1,6 +1,12 @@
 import type { PolishCommandTexts } from './command-texts.js';
 import type { Messages } from './en.js';
 
+/** „1 kod”, „2 kody”, „5 kodów” (Intl.PluralRules('pl'): one, few, many). */
+function codesPl(count: number): string {
+  const form = new Intl.PluralRules('pl').select(count);
+  return `${count} ${form === 'one' ? 'kod' : form === 'few' ? 'kody' : 'kodów'}`;
+}
+
 /** Polish names and descriptions of the slash commands: one for every name a feature declares (the type enforces it). */
 export const plCommands: PolishCommandTexts = {
   shop: {
@@ -133,6 +139,13 @@ export const plCommands: PolishCommandTexts = {
 };
 
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
+/** The Polish form for a count (Intl.PluralRules('pl'): one, few, many; fractions are not counted here). */
+const PL_PLURALS = new Intl.PluralRules('pl');
+function plForm(count: number, one: string, few: string, many: string): string {
+  const form = PL_PLURALS.select(count);
+  return form === 'one' ? one : form === 'few' ? few : many;
+}
+
 export const pl: Messages = {
   admin: {
     notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
@@ -169,6 +182,7 @@ export const pl: Messages = {
     statusPaymentsOff: (message, since, retry) =>
       `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
+    statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
     licenseNeedsEncryptionKey:
       'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
@@ -258,6 +272,11 @@ export const pl: Messages = {
   },
 
   panel: {
+    lostTitle: 'Panel sklepu nie jest już odświeżany',
+    lost: (channel) =>
+      `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia Wyświetlanie kanału i Wysyłanie wiadomości i opublikuj panel ponownie przez /sklep-admin panel.`,
+    statusTitle: 'Panel sklepu',
+    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie przez /sklep-admin panel.`,
     title: (guild) => `${guild} — sklep`,
     description: 'Naciśnij **Otwórz sklep**, aby przeglądać, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
     servers: 'Serwery',
@@ -443,7 +462,13 @@ export const pl: Messages = {
       `Bot nie mógł nadać ${role} dla ${member} za opłacony link ${linkId}. ${problem} Nie spróbuje ponownie dla tej płatności: gdy to naprawisz, nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Odbierz ją ręcznie.`,
+      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (albo odbierz ją ręcznie).`,
+    roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
+    roleTooPowerful: (role, member, linkId, permissions) =>
+      `Bot nie nadał ${role} dla ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie, a ta wiadomość nie pojawi się przy każdym z nich: sprawdź opłacone linki w /links i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+    roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
+    roleHeldBack: (role, member, linkId, nick) =>
+      `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny z tego serwera Discord zamawiał z tym nickiem. Sklep mówi, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał ${role}. Jeśli to nick ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
@@ -492,6 +517,31 @@ export const pl: Messages = {
     auditBought: (linkId, days) =>
       days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${days} ${days === 1 ? 'dzień' : 'dni'}`,
     auditEnded: (linkId) => `Sklep: minął czas kupiony linkiem ${linkId}`,
+    notAllowedRoles:
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    powerful: (role, permissions) =>
+      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Zarządzanie serwerem',
+      ManageRoles: 'Zarządzanie rolami',
+      ManageChannels: 'Zarządzanie kanałami',
+      ManageWebhooks: 'Zarządzanie webhookami',
+      ManageMessages: 'Zarządzanie wiadomościami',
+      KickMembers: 'Wyrzucanie członków',
+      BanMembers: 'Banowanie członków',
+      ModerateMembers: 'Wyciszanie członków',
+      MentionEveryone: 'Wzmianki @everyone, @here i wszystkich ról',
+    },
+    giveRole: 'Nadaj rolę',
+    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord).',
+    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: nie mógłbyś/mogłabyś nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    given: (member, role, linkId) => `Gotowe: ${member} ma teraz ${role}, za opłacony link ${linkId}.`,
+    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już ${role} za opłacony link ${linkId}: nic się nie zmieniło.`,
+    giveFailed: (member, role, problem) => `Bot nie mógł nadać ${role} dla ${member}. ${problem}`,
+    giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
+    giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `Nagrody: ${count}; bot może nadać każdą rolę.`),
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
@@ -603,6 +653,33 @@ export const pl: Messages = {
     stopped: 'Nie dostaniesz już od tego bota wiadomości o prezentach.',
   },
 
+  review: {
+    title: 'Płatność czeka na moderację',
+    intro: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}**, który mógł opłacić linki kilku członków. Sklep przekazuje botowi nick, produkty i czas zakupu; nie wie, kto wpisał nick (nicki są publiczne), więc bot sam nie uznaje żadnego z tych linków za opłacony. Moderator wybiera link, który opłacił ten zakup: staje się on opłacony (wiadomość prywatna członka, kanał logów, role), pozostałe zostają otwarte.`,
+    madeAt: (time) => `Zakup: ${time}`,
+    candidatesLabel: 'Linki, które mógł opłacić',
+    candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
+    confirmButton: (linkId) => `Opłacony link ${linkId}`,
+    more: (count) => `…i jeszcze ${count} ${plForm(count, 'link', 'linki', 'linków')} na tym serwerze Discord: zobacz /linki użytkownik dla każdego członka.`,
+    notAllowed:
+      'Wskazać link, który opłacił zakup, może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie Zarządzanie wiadomościami albo Zarządzanie serwerem.',
+    confirmed: (linkId, member) =>
+      `Link **${linkId}** członka ${member} jest teraz opłacony, z Twoim potwierdzeniem. Mówią o tym wiadomość prywatna członka i kanał logów; pozostałe linki zostają otwarte.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność opłaciła link **${linkId}**. Nic nie zostało zmienione.`,
+    alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
+    notWaiting: 'Ta płatność już nie czeka na moderację (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
+    notCandidate: 'Tego linku ta płatność nie mogła opłacić na tym serwerze Discord. Nic nie zostało zmienione.',
+    withdrawn: (linkId, by) =>
+      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na moderację: wybierz inny link, jeśli to on jest właściwy.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na moderację.`,
+    waiting: 'Zgłoszono płatność dla tego nicku; czeka na moderację.',
+    statusLabel: 'Czeka na moderację',
+    status: (count) =>
+      `${count} ${plForm(count, 'płatność czeka', 'płatności czekają', 'płatności czeka')}, aż moderacja wskaże, który link ${count === 1 ? 'opłaciła' : 'opłaciły'} (kanał logów albo /linki użytkownik dla członka).`,
+    confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Kup ponownie · ${id}`,
     title: (id: string) => `Kup ponownie — link ${id}`,
@@ -671,6 +748,7 @@ export const pl: Messages = {
     anItem: 'przedmiot',
     none: 'Na razie nic.',
     notPublished: 'Ten sklep tego nie udostępnia.',
+    topCooldown: (seconds) => `Przed chwilą sprawdzałeś(-aś) ranking. Zajrzyj ponownie za ${seconds} s.`,
     notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>
@@ -682,6 +760,7 @@ export const pl: Messages = {
     burstTitle: (count) => `🛒 Nowe zakupy: ${count}`,
     bought: (nick, variant, product) => `**${nick}** kupił(a) **${variant}** · ${product}`,
     aPlayer: 'Gracz',
+    gift: '🎁 prezent',
     buy: 'Kup',
     buyItem: (name) => `Kup ${name}`,
     choiceShow: 'pokazuj',
@@ -701,17 +780,21 @@ export const pl: Messages = {
   vouchers: {
     redeemedTitle: 'Kod przyjęty',
     redeemed: (nick) =>
-      `Sklep przyjął kod dla nicku **${nick}**. To, co jest wart, wydaje serwer gry, zwykle gdy wejdziesz na serwer z tym nickiem.`,
+      `Sklep przyjął kod dla nicku **${nick}**. To, co za niego dostaniesz, zależy od sklepu i serwera gry; jeśli nic nie dotrze, zapytaj administrację serwera.`,
     storeState: (state) => `Odpowiedź sklepu: „${state}”.`,
     transaction: (id) => `Transakcja w sklepie: \`${id}\``,
     used: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Ten kod został już wykorzystany.`,
     unknown: (message) =>
       `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie zna tego kodu. Sprawdź, czy nie ma literówki (litery i cyfry dokładnie jak w kodzie).`,
+    forbidden: (message) => (message ? `Sklep odrzucił kod: „${message}”.` : 'Sklep odrzucił kod (403), nie podając powodu.'),
     conflict: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
       `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
     memberLimit: (seconds) => `Wpisano kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
     guildLimit: (seconds) => `Na tym serwerze sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    notSent: (seconds) =>
+      `Kod nie został wysłany: bot na chwilę wstrzymuje zapytania do sklepu. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}; ta próba się nie liczy.`,
     storeRefused: (message) => `Sklep odrzucił kod: „${message}”.`,
     storeTimeout:
       'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
@@ -728,13 +811,16 @@ export const pl: Messages = {
       used: 'już wykorzystany (403).',
       unknown: 'sklep go nie zna (404).',
       conflict: 'sklep go odrzucił (409).',
+      forbidden: 'sklep go odrzucił (403).',
       storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
-      rateLimitedMember: 'nie wysłano: członek wpisał zbyt wiele kodów (5 w 10 minut).',
+      rateLimitedMember: 'członek osiągnął limit kodów (5 w 10 minut); kolejnych prób bot nie wysyła ani nie zgłasza, dopóki limit nie minie.',
       rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym serwerze (30 na minutę).',
       storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
     },
     generatedTitle: (count) => `Kody voucherów: ${count}`,
     generated: (item) => `Dla: ${item}. Widzisz je tylko Ty: skopiuj je teraz, bot nie zachowuje kopii.`,
+    dailyLimit: (limit, minutes) =>
+      `Ten serwer Discord może wygenerować ${codesPl(limit)} dziennie i tyle wygenerowano w ciągu ostatnich 24 godzin. Kolejne będzie można wygenerować za ${minutes} min (limit ustawia operator bota: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'Sklep odpowiedział bez żadnych kodów.',
     noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
     logGeneratedTitle: 'Wygenerowano kody voucherów',

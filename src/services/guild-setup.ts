@@ -51,7 +51,7 @@ export class GuildSetup {
 
   /** The panel just posted, so posting it again replaces this one. */
   async rememberPanel(guildId: string, panel: PanelRecord): Promise<void> {
-    await this.settings.update(guildId, (settings) => ({ ...settings, panel }));
+    await this.settings.update(guildId, (settings) => ({ ...settings, panel, panelLost: null }));
   }
 
   /**

@@ -61,6 +61,8 @@ const guildSettingsSchema = z.object({
    * replaces with a new one rather than edits (src/services/panel-refresh.ts).
    */
   panel: z.object({ channelId: snowflake, messageId: snowflake, display: z.literal(true).optional() }).nullable().default(null),
+  /** The bot lost access to its panel (refused 3 times in a row) and stopped refreshing it; cleared when a panel is posted again. */
+  panelLost: z.object({ channelId: snowflake, at: z.number() }).nullable().default(null),
   /**
    * The purchase feed's channel (src/services/purchase-feed.ts); null = off. `since`: when it was
    * switched on (nothing made earlier is posted); `refused`: the channel refused the bot, so the

@@ -1,6 +1,7 @@
-import { ComponentType } from 'discord.js';
+import { ComponentType, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
+import { DEFAULT_BOT_PERMISSIONS } from '../fakes/discord/payloads.js';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
 import { linkSteps } from '../support/links.js';
@@ -185,5 +186,49 @@ describe('A gift for a friend', () => {
     await pickMember(buyer, friend);
     expect(textOf(await dm)).toContain(`🎁 Prezent dla **Kolega\\_PL** (<@${friend.user.id}>)`);
     h.clock.advance(COOLDOWN);
+  });
+});
+
+describe('a reward role earned by a gift', () => {
+  const h = useHarness();
+
+  it('goes to the member it was for, never to the buyer; the feed says “a gift” without naming the giver', async () => {
+    const guildId = h.discord.defaultGuildId;
+    h.discord.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles);
+    const vipRole = h.discord.addRole(guildId, 'VIP', { position: 1 });
+    const admin = new Member(h, { permissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles, username: 'owner' });
+    const { username: _admin, ...asAdmin } = admin.options;
+    const suggested = await (await h.discord.autocomplete(admin.user, 'shop-admin', { name: 'product', value: 'vip' }, { ...asAdmin, subcommandGroup: 'rewards', subcommand: 'add', options: {} })).settled();
+    const product = suggested.choices!.find((choice) => choice.name === 'VIP · Rangi · Survival')!;
+    await admin.sub('shop-admin', 'rewards add', { product: String(product.value), role: vipRole, days: 30 });
+    const feed = h.discord.addChannel(guildId, { name: 'purchases' });
+    await h.bot.services.setup.changeSettings(guildId, { purchaseFeedChannelId: feed });
+
+    const friend = new Member(h);
+    await friend.run('cart');
+    await h.bot.services.storage.nicks.set(friend.user.id, 'Role_Friend');
+    const buyer = new Member(h);
+    await addToCart(buyer, VIP_30);
+    await buyer.run('cart');
+    await buyer.press(en.gift.button);
+    const { username: _username, ...dispatch } = buyer.options;
+    const select = componentsOf(buyer.message!).find((component) => component.type === ComponentType.UserSelect)!.custom_id!;
+    const dm = h.discord.waitForDm(buyer.user.id);
+    await (await h.discord.selectUsers(buyer.user, buyer.message!, select, [friend.user], dispatch)).settled();
+    await dm;
+    await h.bot.services.payments.tick();
+    h.store.pay(h.store.issuedLinks.at(-1)!.url);
+    for (let round = 0; round < 3; round += 1) {
+      h.clock.advance(30_000);
+      await h.bot.services.payments.tick();
+    }
+    expect(h.discord.memberRoles(guildId, friend.user.id)).toContain(vipRole);
+    // Before: the buyer got the role of a gift they paid for someone else.
+    expect(h.discord.memberRoles(guildId, buyer.user.id)).not.toContain(vipRole);
+    // The purchase feed says it was a gift, naming neither the giver nor anyone but the nick.
+    await h.bot.services.feed.settled();
+    const [post] = h.discord.messagesIn(feed);
+    expect(textOf(post!)).toContain(`**Role\\_Friend** bought **30 dni** · VIP · ${en.feed.gift}`);
+    expect(textOf(post!)).not.toContain(buyer.user.id);
   });
 });

@@ -88,6 +88,7 @@ export function paymentLines(t: Messages, link: PaymentLink, state: LinkState, a
   if (!payment) return [];
   const lines = payment.status === 'pending' && state === 'pending' ? [t.links.paymentUnderWay] : [];
   if (audience === 'moderator') lines.push(t.links.transaction(payment.transactionId));
+  if (audience === 'moderator' && payment.confirmedBy) lines.push(t.review.confirmedBy(`<@${payment.confirmedBy}>`));
   return lines;
 }
 

@@ -460,6 +460,15 @@ export class FakeDiscord {
     this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
   }
 
+  /** Changes one role's permissions (an admin editing it in Server Settings → Roles), announced with GUILD_ROLE_UPDATE. */
+  setRolePermissions(guildId: string, roleId: string, permissions: bigint): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    if (!role) throw new Error(`FakeDiscord: no role ${roleId} in guild ${guildId}`);
+    role.permissions = permissions;
+    this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
+  }
+
   /** The roles a member holds now; undefined when they are not in the guild. */
   memberRoles(guildId: string, userId: string): string[] | undefined {
     const roles = this.requireGuild(guildId).members.get(userId)?.roles;
@@ -820,9 +829,32 @@ export class FakeDiscord {
     this.refusedDms.delete(userId);
   }
 
+  private heldPosts: { channelId: string; released: Promise<void>; reached: () => void }[] = [];
+
   /** The next `times` requests of `method` whose decoded path matches get this response instead. */
   failRoute(method: string, pathPattern: RegExp, response: InjectedResponse, times = 1): void {
     this.failures.push({ method: method.toUpperCase(), pattern: pathPattern, response, remaining: times });
+  }
+
+  /**
+   * Every POST of a message to `channelId` waits (unanswered, as a slow or rate-limited channel
+   * keeps a sender waiting) until `release()`; `reached` resolves when the first one arrives. The
+   * test decides how long "slow" is by when it releases: no real time passes.
+   */
+  holdPosts(channelId: string): { reached: Promise<void>; release(): void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const hold = { channelId, released, reached };
+    this.heldPosts.push(hold);
+    return {
+      reached: arrived,
+      release: () => {
+        this.heldPosts = this.heldPosts.filter((other) => other !== hold);
+        release();
+      },
+    };
   }
 
   /** Commands as stored by PUT/POST (global, or the guild's), with their generated ids. */
@@ -1049,6 +1081,11 @@ export class FakeDiscord {
         files: parsed.files.map((f) => ({ field: f.field, filename: f.filename, size: f.size, contentType: f.contentType })),
       };
       this.requests.push(record);
+      const held = method === 'POST' ? this.heldPosts.find((hold) => path === `/channels/${hold.channelId}/messages`) : undefined;
+      if (held) {
+        held.reached();
+        await held.released;
+      }
       const routeRequest: RouteRequest = { params: {}, headers: record.headers, query: url.searchParams, body: parsed.body, files: parsed.files, method, path };
       reply = apiPrefix < 0 ? notFound() : (this.injected(method, path) ?? this.route(routeSegments, routeRequest, record.headers));
     } catch (error) {
@@ -1123,7 +1160,12 @@ export class FakeDiscord {
       r('GET', '/channels/:channel/messages', (q) => this.listMessages(q)),
       r('POST', '/channels/:channel/messages', (q) => this.postChannelMessage(q)),
       r('GET', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => json(messageJson(m)))),
-      r('PATCH', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => this.editMessage(m, q))),
+      r('PATCH', '/channels/:channel/messages/:message', (q) => {
+        // A channel the bot may no longer see or post in refuses its edits, as Discord does (50001).
+        const deny = this.channels.get(q.params.channel ?? '')?.botDeny?.deny ?? 0n;
+        if ((deny & (PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages)) !== 0n) return apiError(403, 50001, 'Missing Access');
+        return this.withChannelMessage(q, (m) => this.editMessage(m, q));
+      }),
       r('DELETE', '/channels/:channel/messages/:message', (q) =>
         this.withChannelMessage(q, (m) => {
           this.deleteMessage(m);
