@@ -24,10 +24,16 @@ import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
+import { LinkCheck } from './services/link-check.js';
+import { GiftMessages } from './services/gift-messages.js';
+import { giftDmListener } from './discord/payment-links/gift-dm.js';
+import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
 import { PaymentEvents } from './services/payment-events.js';
 import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
 import { DiscordMemberRoles, rewardNotices } from './discord/member-roles.js';
 import { RoleRewardRepository } from './storage/role-rewards.js';
+import { NickUses } from './storage/nick-uses.js';
+import { adminRoutes } from '../commands/admin/routes.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartRepository } from './storage/carts.js';
 import { CartService } from './services/cart-service.js';
@@ -40,7 +46,11 @@ import { CheckoutTimes } from './storage/checkout-times.js';
 import { PaymentLinkRepository } from './storage/payment-links.js';
 import { PaymentWatchStore } from './storage/payment-watch.js';
 import { PaymentWatcher } from './services/payment-watch/watcher.js';
-import { settledLinkListener } from './discord/payment-links/settled-links.js';
+import { StaffReviewService } from './services/payment-watch/review.js';
+import { PaymentReviewStore } from './storage/payment-reviews.js';
+import { reviewNotices } from './discord/payment-links/review-posts.js';
+import { settledLinkSteps } from './discord/payment-links/settled-links.js';
+import { OncePerId } from './storage/once-per-id.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
 import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
@@ -166,9 +176,10 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     guildSettings,
     paymentLinks,
     paymentWatch: new PaymentWatchStore(storage.keyv, logger, coordination.locks),
+    paymentReviews: new PaymentReviewStore(storage.keyv, logger, coordination.locks),
     rewards: new RoleRewardRepository(storage.keyv, logger, coordination.locks),
     purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, coordination.locks),
-    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.locks),
+    voucherAttempts: new VoucherAttempts(storage.keyv, coordination.redis, () => clock.now()),
   };
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -218,8 +229,26 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     poster: purchaseFeedPoster(client, guildLog, logger, feedPostView),
     clock,
     logger,
+    // A purchase that paid a gift link is posted as "a gift" (the watcher's record of the transaction names its link).
+    isGift: async (license, transactionId) => {
+      const tx = await repositories.paymentWatch.tx(await directory.shopKey(license), transactionId);
+      const link = tx?.link && (await paymentLinks.get(tx.link.guildId, tx.link.linkId));
+      return Boolean(link && link.gift);
+    },
+  });
+  // A purchase several members' links could have paid waits for a moderator (issue 28).
+  const reviews = new StaffReviewService({
+    store: repositories.paymentReviews,
+    links: paymentLinks,
+    watch: repositories.paymentWatch,
+    stores: directory,
+    events: paymentEvents,
+    clock,
+    logger,
+    notices: reviewNotices(guildLog),
   });
   const payments = new PaymentWatcher({
+    review: reviews,
     store: repositories.paymentWatch,
     links: paymentLinks,
     settings: guildSettings,
@@ -231,14 +260,24 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     pollSeconds: config.PAYMENT_POLL_SECONDS,
     feed: purchaseFeed,
   });
-  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
+  const nickUses = new NickUses(storage.keyv, logger, coordination.locks);
+  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, nickUses, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
-  paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
+  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
+  const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(storage.keyv, 'pay-posted', coordination.locks), logger });
+  paymentEvents.on('dm', settledSteps.dm);
+  paymentEvents.on('log', settledSteps.log);
+  paymentEvents.on('metrics', settledSteps.metrics);
+  // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
+  const gifts = new GiftMessages(storage.keyv, guildSettings, coordination.locks);
+  paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
   // Buyers' roles listen to settled payments too.
   const rewards = new RoleRewards({
     repository: repositories.rewards,
     roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
-    notices: rewardNotices(guildLog),
+    notices: rewardNotices(guildLog, (linkId, roleId) => adminRoutes.giveRole.build(undefined, { link: linkId, role: roleId })),
+    nicks: nickUses,
+    links: paymentLinks,
     clock,
     logger,
     counters: {
@@ -247,7 +286,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
     },
   });
-  paymentEvents.on((event) => rewards.onPayment(event));
+  paymentEvents.on('roles', (event) => rewards.onPayment(event));
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;
@@ -260,6 +299,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     clock,
     logger,
     edit: (edit) => (editPanel ? editPanel(edit) : Promise.resolve('failed')),
+    lost: async (guildId, panel) => {
+      await guildLog.post(guildId, { kind: 'panel-lost', channelId: panel.channelId });
+    },
   });
   const services: BotServices = {
     logger,
@@ -267,15 +309,20 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     metrics,
     stores: directory,
     payments,
+    feed: purchaseFeed,
     paymentEvents,
+    reviews,
     carts,
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),
+    // Members' link checks are counted per process on SQLite, in Redis when processes share it.
+    gifts,
+    linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
     setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
     rewards,
     community,
     panels,
-    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger }),
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY }),
     storage: repositories,
     delivery,
     guildLog,
@@ -346,6 +393,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
     await payments.stop();
+    await purchaseFeed.settled();
     await roleExpiry.stop();
     await panelRefresh.stop();
     dmWarmer.stop();

@@ -22,6 +22,7 @@ export const shopAdminNames = {
         reset: 'reset',
         purchaseFeedChannel: 'purchase-feed-channel',
         purchaseFeedNicks: 'purchase-feed-nicks',
+        giftMessages: 'gift-messages',
       },
     },
     refresh: { name: 'refresh' },

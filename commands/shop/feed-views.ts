@@ -25,7 +25,8 @@ const ROWS = 3;
 
 function line(t: Messages, purchase: FeedPurchase): string {
   const nick = purchase.nick ? plain(clip(purchase.nick, 32)) : t.feed.aPlayer;
-  return `${t.feed.bought(nick, plain(clip(purchase.variantName || '?', 100)), plain(clip(purchase.productName || '?', 100)))} · ${discordTime(purchase.madeAt, 'R')}`;
+  const gift = purchase.gift ? ` · ${t.feed.gift}` : '';
+  return `${t.feed.bought(nick, plain(clip(purchase.variantName || '?', 100)), plain(clip(purchase.productName || '?', 100)))}${gift} · ${discordTime(purchase.madeAt, 'R')}`;
 }
 
 export function feedPostView(t: Messages, purchases: readonly FeedPurchase[]): View {

@@ -17,6 +17,7 @@ const cmd = {
   checkout: slash(checkoutNames),
   links: slash(linksNames),
   linksVerify: slash(linksNames, 'verify'),
+  linksUser: slash(linksNames, 'user'),
   shopTop: slash(shopTopNames),
   admin: slash(shopAdminNames),
   status: slash(shopAdminNames, 'status'),
@@ -84,6 +85,7 @@ export const enCommands: EnglishCommandTexts = {
           logChannel: { description: 'Where the bot reports links, changes and license problems' },
           moderatorRole: { description: `A role that may use ${cmd.links} besides Manage Messages` },
           multiServerCart: { description: 'Allow items from several servers in one cart' },
+          giftMessages: { description: 'DM a member once a gift bought for them is paid (default on)' },
           linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
@@ -188,6 +190,7 @@ export const en = {
     statusPaymentsOff: (message: string | undefined, since: string, retry: string) =>
       `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to its payment endpoints ${since}, so the bot cannot see payments and links stay “pending”. It asks again ${retry}.`,
     statusPaymentsDemo: 'Not followed on the DEMO shop: nothing is ever paid there.',
+    statusPaymentsMissing: (servers: string) => `Servers whose latest purchases SpaceIs answers 404 for: ${servers}. Payments there are not seen; the bot asks again every few hours. The other servers are followed.`,
 
     licenseNeedsEncryptionKey:
       "The bot can't store a license key yet: its operator must set ENCRYPTION_KEY (see the README), so keys are kept encrypted.",
@@ -263,6 +266,7 @@ export const en = {
       logChannel: 'Log channel',
       moderatorRole: 'Moderator role',
       multiServerCart: 'Multi-server carts',
+      giftMessages: 'Gift messages',
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
@@ -279,6 +283,11 @@ export const en = {
   },
 
   panel: {
+    lostTitle: 'Shop panel no longer refreshed',
+    lost: (channel: string) =>
+      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with /shop-admin panel.`,
+    statusTitle: 'Shop panel',
+    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with /shop-admin panel.`,
     title: (guild: string) => `${guild} — shop`,
     description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
     servers: 'Servers',
@@ -386,7 +395,12 @@ export const en = {
     backToCart: 'Back to cart',
     editLine: (variant: string, product: string) => `${variant} — ${product}`,
     lineGone: 'That line is no longer in your cart.',
-    goneMark: 'no longer on offer: remove it',
+    goneMark: 'no longer on offer: left out of the payment link',
+    notBuyableMark: 'can no longer be bought here: left out of the payment link',
+    priceChanged: (was: string, now: string) => `was ${was}, now ${now}`,
+    pricesUnconfirmed:
+      'The shop cannot be reached right now: these are the prices from when you added the items, not confirmed. The payment page shows the amount.',
+    pricesUnknown: 'Items added before the bot remembered prices show no price changes.',
     licenseChanged: "The shop's offer changed, so items from the previous offer were removed from your cart.",
   },
 
@@ -432,6 +446,13 @@ export const en = {
       'The shop computes the amount on the payment page. Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.',
     dmReference: (id: string) => `Link reference: ${id}`,
     safety: 'Only pay through this button: staff will never send you a payment link any other way.',
+    pricesUpTitle: 'Prices changed',
+    pricesUp: 'Since you added them to your cart, the shop changed these prices:',
+    pricesLeftOut: 'These are no longer on offer and will be left out of the payment link:',
+    continueNewPrices: 'Continue with the new prices',
+    backToCart: 'Back to the cart',
+    leftOut: (items: string) => `Left out of the link (no longer on offer): ${items}.`,
+    nothingBuyable: `Nothing in your cart is on offer any more, so no payment link was issued. Your cart is kept: see ${cmd.cart}.`,
   },
 
   log: {
@@ -452,7 +473,13 @@ export const en = {
       `The bot couldn't give ${role} to ${member} for paid link ${linkId}. ${problem} It won't try again for this payment: once that is fixed, give the role by hand.`,
     roleRemovalFailedTitle: 'An ended role could not be removed',
     roleRemovalFailed: (role: string, member: string, problem: string) =>
-      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} Remove it by hand.`,
+      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} It tries again every few minutes and removes it once that is fixed (or remove it by hand).`,
+    roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+    roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
+    roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
+      `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
   },
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
@@ -505,6 +532,31 @@ export const en = {
     auditBought: (linkId: string, days: number | null) =>
       days === null ? `Shop: paid link ${linkId}` : `Shop: paid link ${linkId}, for ${days} ${days === 1 ? 'day' : 'days'}`,
     auditEnded: (linkId: string) => `Shop: the time bought with link ${linkId} is up`,
+    notAllowedRoles:
+      'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
+    roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
+    powerful: (role: string, permissions: string) =>
+      `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Manage Server',
+      ManageRoles: 'Manage Roles',
+      ManageChannels: 'Manage Channels',
+      ManageWebhooks: 'Manage Webhooks',
+      ManageMessages: 'Manage Messages',
+      KickMembers: 'Kick Members',
+      BanMembers: 'Ban Members',
+      ModerateMembers: 'Timeout Members',
+      MentionEveryone: 'Mention @everyone, @here and All Roles',
+    },
+    giveRole: 'Give role',
+    giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
+    giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
+    given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,
+    alreadyGiven: (member: string, role: string, linkId: string) => `${member} already got ${role} for paid link ${linkId}: nothing changed.`,
+    giveFailed: (member: string, role: string, problem: string) => `The bot couldn't give ${role} to ${member}. ${problem}`,
+    giveRetry: "Discord didn't answer, so nothing was given. Press Give role again in a moment.",
+    giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product: string, category: string, server: string) => `${product} · ${category} · ${server}`,
@@ -581,6 +633,71 @@ export const en = {
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
   },
 
+  linkCheck: {
+    /** The Apps menu entry on a message (at most 32 characters). */
+    command: 'Check payment link',
+    title: 'Payment link check',
+    none: 'This message has no web addresses to check.',
+    onlyFirst: (max: number, total: number) => `The message has ${total} web addresses: only the first ${max} were checked.`,
+    issued: (absolute: string, relative: string) => `✅ **Issued by this bot in this server**, ${absolute} (${relative}).`,
+    reference: (id: string) => `Link reference: ${id}`,
+    state: (state: string) => `State: **${state}**`,
+    forYou: 'It was issued for you.',
+    forOther: 'It was issued for another member: pay only through a link the bot sent you.',
+    forMember: (member: string, nick: string) => `Issued to ${member} for the nick **${nick}**.`,
+    notIssued: '⛔ **Not issued by this bot: do not pay through it.**',
+    goesTo: (host: string) => `This address goes to **${host}**.`,
+    shopHosts: (hosts: string) => `This shop's payment links from the bot go to **${hosts}**.`,
+    note: 'Only the whole address, character for character, counts: one that only looks similar is not the bot’s. Pay only through the Pay button the bot sent you in a DM.',
+    rateLimited: (max: number, seconds: number) => `You checked ${max} messages in the last minute: try again in ${seconds} s.`,
+  },
+
+  gift: {
+    button: '🎁 Gift',
+    title: 'Who is it for?',
+    intro: 'Buy this cart for a member of this server (their remembered nick is used when the bot knows it) or for any player by nick. The link comes to you; you pay.',
+    memberPlaceholder: 'A member of this server…',
+    byNick: 'A player by nick',
+    forMyself: 'For myself',
+    noBots: 'A bot cannot get gifts: choose a member.',
+    nickTitle: 'Gift: the player’s nick',
+    label: (nick: string, member: string | undefined) => (member ? `Gift for **${nick}** (${member})` : `Gift for **${nick}**`),
+    dmTitle: (guild: string) => `🎁 A gift for you — ${guild}`,
+    dmFrom: (giver: string, guild: string) => `${giver} bought you a gift on **${guild}**, and it is paid:`,
+    dmNick: (nick: string) => `For the nick **${nick}**: the game server delivers the items.`,
+    dmWhy: 'You get this message because the buyer chose you as a member of this server.',
+    stopButton: 'Don’t send me gift messages',
+    stopped: 'You will get no more gift messages from this bot.',
+  },
+
+  /** Issue 28: a purchase several members' links could have paid waits for staff (log post, /links user, status). */
+  review: {
+    title: 'Payment waiting for staff',
+    intro: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}** that links of several members could have paid. The shop tells the bot the nick, the items and the time; it cannot tell who typed the nick (nicks are public), so the bot marks none of these links paid by itself. A moderator chooses the link this purchase paid: it becomes paid (the member's DM, the log channel, roles); the others stay open.`,
+    madeAt: (time: string) => `Bought ${time}`,
+    candidatesLabel: 'Links it could have paid',
+    candidate: (member: string, linkId: string, issued: string) => `${member} · link **${linkId}** · issued ${issued}`,
+    confirmButton: (linkId: string) => `Paid link ${linkId}`,
+    more: (count: number) => `…and ${count} more ${count === 1 ? 'link' : 'links'} in this server: see ${cmd.linksUser} for each member.`,
+    notAllowed:
+      'Only moderators can choose which link a payment paid: it needs the moderator role chosen by the admins, Manage Messages or Manage Server.',
+    confirmed: (linkId: string, member: string) =>
+      `Link **${linkId}** of ${member} is now paid, confirmed by you. The member's DM and the log channel say so; the other links stay open.`,
+    already: (linkId: string, by: string) => `${by} already confirmed that this payment paid link **${linkId}**. Nothing was changed.`,
+    alreadySettled: 'This payment was already settled. Nothing was changed.',
+    notWaiting: 'This payment is no longer waiting for staff (it was settled, or it waited longer than 30 days). Nothing was changed.',
+    notCandidate: 'That link is not one this payment could have paid in this server. Nothing was changed.',
+    withdrawn: (linkId: string, by: string) =>
+      `Link **${linkId}** was withdrawn by ${by}, so it cannot be confirmed. The payment still waits for staff: choose another link if that is the right one.`,
+    linkTaken: (linkId: string) => `Link **${linkId}** was paid by another purchase meanwhile. The payment still waits for staff.`,
+    waiting: 'A payment was reported for this nick; waiting for staff.',
+    statusLabel: 'Waiting for staff',
+    status: (count: number) =>
+      `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or ${cmd.linksUser} for a member).`,
+    confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Buy again · ${id}`,
     title: (id: string) => `Buy again — link ${id}`,
@@ -646,6 +763,7 @@ export const en = {
     anItem: 'an item',
     none: 'Nothing yet.',
     notPublished: 'This shop does not publish that.',
+    topCooldown: (seconds: number) => `You just looked at the top supporters. Look again in ${seconds} s.`,
     notNow: "The shop didn't answer this right now; try again in a moment.",
     statusLabel: 'Goals and top supporters',
     statusOff: (endpoints: string, message: string | undefined, since: string, retry: string) =>
@@ -658,6 +776,8 @@ export const en = {
     burstTitle: (count: number) => `🛒 ${count} new purchases`,
     bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${variant}** · ${product}`,
     aPlayer: 'A player',
+    /** After a purchase that paid a gift link: the giver is never named. */
+    gift: '🎁 a gift',
     buy: 'Buy',
     buyItem: (name: string) => `Buy ${name}`,
     choiceShow: 'show',
@@ -678,17 +798,21 @@ export const en = {
   vouchers: {
     redeemedTitle: 'Code accepted',
     redeemed: (nick: string) =>
-      `The shop accepted the code for the nick **${nick}**. The game server delivers what it is worth, usually once you are on the server with this nick.`,
+      `The shop accepted the code for the nick **${nick}**. What it gives is up to the shop and its game server; if nothing arrives, ask the server's staff.`,
     storeState: (state: string) => `The shop's answer: “${state}”.`,
     transaction: (id: string) => `Shop transaction: \`${id}\``,
     used: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}This code has already been used.`,
     unknown: (message: string | undefined) =>
       `${message ? `The shop says: “${message}”. ` : ''}The shop doesn't know this code. Check it for typos (letters and digits exactly as given).`,
+    forbidden: (message: string | undefined) => (message ? `The shop refused the code: “${message}”.` : 'The shop refused the code (403) without saying why.'),
     conflict: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}The shop can't take this code right now.`,
     storeThrottled: (seconds: number | undefined, message: string | undefined) =>
       `${message ? `The shop says: “${message}”. ` : ''}The shop is busy: please try again ${seconds ? `in ${seconds} s` : 'in a moment'}. The bot did not send the code again.`,
     memberLimit: (seconds: number) => `You have tried several codes in a short time. Please wait ${seconds} s before trying another.`,
     guildLimit: (seconds: number) => `Many codes are being tried on this server right now. Please wait ${seconds} s and try again.`,
+    shopLimit: (seconds: number) => `Many codes are being tried in this shop right now. Please wait ${seconds} s and try again.`,
+    notSent: (seconds: number | undefined) =>
+      `The code was not sent: the bot is holding the shop's requests back for a moment. Please try again ${seconds ? `in ${seconds} s` : 'in a moment'}; this try does not count.`,
     storeRefused: (message: string) => `The shop refused the code: “${message}”.`,
     storeTimeout:
       "The shop didn't answer in time, so the bot can't tell whether it took the code, and won't send it again. Check in game whether it arrived before trying again.",
@@ -705,13 +829,16 @@ export const en = {
       used: 'already used (403).',
       unknown: 'unknown to the shop (404).',
       conflict: 'refused by the shop (409).',
+      forbidden: 'refused by the shop (403).',
       storeThrottled: 'the shop was busy (429); not sent again.',
-      rateLimitedMember: 'not sent: the member tried too many codes (5 in 10 minutes).',
+      rateLimitedMember: 'the member hit the code limit (5 in 10 minutes); further tries are not sent or posted until it passes.',
       rateLimitedGuild: 'not sent: too many codes tried on this server (30 a minute).',
       storeError: 'the shop did not take it (see the bot log).',
     },
     generatedTitle: (count: number) => `${count} voucher ${count === 1 ? 'code' : 'codes'}`,
     generated: (item: string) => `For ${item}. Only you see them: copy them now, the bot keeps no copy.`,
+    dailyLimit: (limit: number, minutes: number) =>
+      `This server may generate ${limit} voucher ${limit === 1 ? 'code' : 'codes'} a day, and that many were generated in the last 24 hours. More can be generated in ${minutes} min (the bot's operator sets the limit: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'The shop answered without any codes.',
     noVariant: 'Choose a variant of that product from the suggestions.',
     logGeneratedTitle: 'Voucher codes generated',

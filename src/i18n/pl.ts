@@ -6,6 +6,7 @@ import { nouns, plCount } from './plural.js';
 /** Polish names of the commands the command texts below name in their own descriptions. */
 const plNames = { shop: 'sklep', links: 'linki', shopTop: 'sklep-top' } as const;
 
+
 /** Polish names and descriptions of the slash commands: one for every name a feature declares (the type enforces it). */
 export const plCommands: PolishCommandTexts = {
   shop: {
@@ -71,6 +72,7 @@ export const plCommands: PolishCommandTexts = {
             description: `Rola, która może używać /${plNames.links} (oprócz osób z uprawnieniem „Zarządzanie wiadomościami”)`,
           },
           multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
+          giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy opłacono prezent dla niego (domyślnie włączone)' },
           linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin wydany link do płatności jest oczekujący' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
@@ -152,6 +154,7 @@ const cmd = {
   checkout: slash(plCommands.checkout),
   links: slash(plCommands.links),
   linksVerify: slash(plCommands.links, 'verify'),
+  linksUser: slash(plCommands.links, 'user'),
   admin: slash(plCommands.shopAdmin),
   status: slash(plCommands.shopAdmin, 'status'),
   licenseSet: slash(plCommands.shopAdmin, 'license', 'set'),
@@ -225,6 +228,7 @@ export const pl: Messages = {
     statusPaymentsOff: (message, since, retry) =>
       `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
+    statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
     licenseNeedsEncryptionKey:
       'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
@@ -294,6 +298,7 @@ export const pl: Messages = {
       logChannel: 'Kanał logów',
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk wielu serwerów',
+      giftMessages: 'Wiadomości o prezentach',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między linkami',
@@ -310,6 +315,11 @@ export const pl: Messages = {
   },
 
   panel: {
+    lostTitle: 'Panel sklepu nie jest już odświeżany',
+    lost: (channel) =>
+      `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia Wyświetlanie kanału i Wysyłanie wiadomości i opublikuj panel ponownie przez /sklep-admin panel.`,
+    statusTitle: 'Panel sklepu',
+    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie przez /sklep-admin panel.`,
     title: (guild) => `${guild} — sklep`,
     description: 'Naciśnij **Otwórz sklep**, aby przeglądać, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
     servers: 'Serwery',
@@ -417,7 +427,12 @@ export const pl: Messages = {
     backToCart: 'Wróć do koszyka',
     editLine: (variant, product) => `${variant} — ${product}`,
     lineGone: 'Tej pozycji nie ma już w koszyku.',
-    goneMark: 'nie ma już w ofercie: usuń ją',
+    goneMark: 'nie ma już w ofercie: zostanie pominięta w linku płatności',
+    notBuyableMark: 'nie można już jej tu kupić: zostanie pominięta w linku płatności',
+    priceChanged: (was, now) => `było ${was}, teraz ${now}`,
+    pricesUnconfirmed:
+      'Nie można teraz połączyć się ze sklepem: to ceny z chwili dodania produktów, niepotwierdzone. Kwotę pokaże strona płatności.',
+    pricesUnknown: 'Produkty dodane, zanim bot zapamiętywał ceny, nie pokazują zmian cen.',
     licenseChanged: 'Oferta sklepu się zmieniła, więc produkty z poprzedniej oferty usunięto z koszyka.',
   },
 
@@ -463,6 +478,13 @@ export const pl: Messages = {
     dmAmount:
       'Kwotę oblicza sklep na stronie płatności. Otrzymanie tego linku nie oznacza, że zamówienie jest opłacone: gdy sklep zgłosi płatność, bot zaktualizuje tę wiadomość.',
     dmReference: (id) => `Numer linku: ${id}`,
+    pricesUpTitle: 'Ceny się zmieniły',
+    pricesUp: 'Od dodania do koszyka sklep zmienił te ceny:',
+    pricesLeftOut: 'Tych produktów nie ma już w ofercie i zostaną pominięte w linku płatności:',
+    continueNewPrices: 'Dalej z nowymi cenami',
+    backToCart: 'Wróć do koszyka',
+    leftOut: (items) => `Pominięte w linku (nie ma ich już w ofercie): ${items}.`,
+    nothingBuyable: `Żadnego produktu z koszyka nie ma już w ofercie, więc link płatności nie został wydany. Twój koszyk się nie zmienił: zobacz ${cmd.cart}.`,
     safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
 
@@ -483,7 +505,13 @@ export const pl: Messages = {
       `Bot nie mógł nadać roli ${role} członkowi ${member} (opłacony link ${linkId}). ${problem} Przy tej płatności bot nie spróbuje ponownie — po usunięciu problemu nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Odbierz ją ręcznie.`,
+      `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (możesz też odebrać ją ręcznie).`,
+    roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
+    roleTooPowerful: (role, member, linkId, permissions) =>
+      `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie, a ta wiadomość nie pojawi się przy każdym z nich: sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+    roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
+    roleHeldBack: (role, member, linkId, nick) =>
+      `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał z tym nickiem. Sklep podaje, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
@@ -531,6 +559,31 @@ export const pl: Messages = {
     auditBought: (linkId, days) =>
       days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${plCount(days, nouns.day)}`,
     auditEnded: (linkId) => `Sklep: wygasł czas kupiony linkiem ${linkId}`,
+    notAllowedRoles:
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    powerful: (role, permissions) =>
+      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Zarządzanie serwerem',
+      ManageRoles: 'Zarządzanie rolami',
+      ManageChannels: 'Zarządzanie kanałami',
+      ManageWebhooks: 'Zarządzanie webhookami',
+      ManageMessages: 'Zarządzanie wiadomościami',
+      KickMembers: 'Wyrzucanie członków',
+      BanMembers: 'Banowanie członków',
+      ModerateMembers: 'Wyciszanie członków',
+      MentionEveryone: 'Wzmianki @everyone, @here i wszystkich ról',
+    },
+    giveRole: 'Nadaj rolę',
+    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord).',
+    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    given: (member, role, linkId) => `Gotowe: ${member} ma teraz ${role}, za opłacony link ${linkId}.`,
+    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już ${role} za opłacony link ${linkId}: nic się nie zmieniło.`,
+    giveFailed: (member, role, problem) => `Bot nie mógł nadać roli ${role} członkowi ${member}. ${problem}`,
+    giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
+    giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `${plCount(count, nouns.reward)}; bot może nadać każdą rolę.`),
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
@@ -606,6 +659,69 @@ export const pl: Messages = {
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
   },
 
+  linkCheck: {
+    command: 'Sprawdź link płatności',
+    title: 'Sprawdzenie linku płatności',
+    none: 'W tej wiadomości nie ma adresów stron do sprawdzenia.',
+    onlyFirst: (max, total) => `Adresy stron w tej wiadomości: ${total}; sprawdzono tylko pierwsze ${max}.`,
+    issued: (absolute, relative) => `✅ **Wydany przez tego bota na tym Discordzie**, ${absolute} (${relative}).`,
+    reference: (id) => `Numer linku: ${id}`,
+    state: (state) => `Stan: **${state}**`,
+    forYou: 'Został wydany dla Ciebie.',
+    forOther: 'Został wydany dla innego członka: płać tylko przez link, który bot wysłał Tobie.',
+    forMember: (member, nick) => `Wydany dla ${member}, dla nicku **${nick}**.`,
+    notIssued: '⛔ **Niewydany przez tego bota: nie płać przez niego.**',
+    goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
+    shopHosts: (hosts) => `Linki płatności tego sklepu od bota prowadzą do **${hosts}**.`,
+    note: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+    rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${plCount(max, nouns.message)} na minutę: spróbuj ponownie za ${seconds} s.`,
+  },
+
+  gift: {
+    button: '🎁 Prezent',
+    title: 'Dla kogo?',
+    intro: 'Kup ten koszyk dla członka tego Discorda (bot użyje jego zapamiętanego nicku, jeśli go zna) albo dla dowolnego gracza po nicku. Link dostajesz Ty; Ty płacisz.',
+    memberPlaceholder: 'Członek tego Discorda…',
+    byNick: 'Gracz po nicku',
+    forMyself: 'Dla siebie',
+    noBots: 'Bot nie może dostać prezentu: wybierz członka.',
+    nickTitle: 'Prezent: nick gracza',
+    label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
+    dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
+    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}** i jest on już opłacony:`,
+    dmNick: (nick) => `Dla nicku **${nick}**: serwer gry wyda produkty.`,
+    dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię jako członka tego Discorda.',
+    stopButton: 'Nie wysyłaj mi wiadomości o prezentach',
+    stopped: 'Nie dostaniesz już od tego bota wiadomości o prezentach.',
+  },
+
+  review: {
+    title: 'Płatność czeka na moderację',
+    intro: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}**, który mógł opłacić linki kilku członków. Sklep przekazuje botowi nick, produkty i czas zakupu; nie wie, kto wpisał nick (nicki są publiczne), więc bot sam nie uznaje żadnego z tych linków za opłacony. Moderator wybiera link, który opłacił ten zakup: staje się on opłacony (wiadomość prywatna członka, kanał logów, role), pozostałe zostają otwarte.`,
+    madeAt: (time) => `Zakup: ${time}`,
+    candidatesLabel: 'Linki, które mógł opłacić',
+    candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
+    confirmButton: (linkId) => `Opłacony link ${linkId}`,
+    more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie: zobacz ${cmd.linksUser} dla każdego członka.`,
+    notAllowed:
+      'Wskazać link, który opłacił zakup, może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie Zarządzanie wiadomościami albo Zarządzanie serwerem.',
+    confirmed: (linkId, member) =>
+      `Link **${linkId}** członka ${member} jest teraz opłacony, z Twoim potwierdzeniem. Mówią o tym wiadomość prywatna członka i kanał logów; pozostałe linki zostają otwarte.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność opłaciła link **${linkId}**. Nic nie zostało zmienione.`,
+    alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
+    notWaiting: 'Ta płatność już nie czeka na moderację (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
+    notCandidate: 'Tego linku ta płatność nie mogła opłacić na tym Discordzie. Nic nie zostało zmienione.',
+    withdrawn: (linkId, by) =>
+      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na moderację: wybierz inny link, jeśli to on jest właściwy.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na moderację.`,
+    waiting: 'Zgłoszono płatność dla tego nicku; czeka na moderację.',
+    statusLabel: 'Czeka na moderację',
+    status: (count) =>
+      `Czeka na moderację: ${plCount(count, nouns.payment)}; moderator wskazuje, który link opłacił każdy zakup (kanał logów albo ${cmd.linksUser} dla członka).`,
+    confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Kup ponownie · ${id}`,
     title: (id: string) => `Kup ponownie — link ${id}`,
@@ -661,6 +777,7 @@ export const pl: Messages = {
     anItem: 'produkt',
     none: 'Na razie nic.',
     notPublished: 'Ten sklep tego nie udostępnia.',
+    topCooldown: (seconds) => `Przed chwilą sprawdzałeś(-aś) ranking. Zajrzyj ponownie za ${seconds} s.`,
     notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>
@@ -672,6 +789,7 @@ export const pl: Messages = {
     burstTitle: (count) => `🛒 ${plCount(count, nouns.newPurchase)}`,
     bought: (nick, variant, product) => `**${nick}** kupił(a) **${product} — ${variant}**`,
     aPlayer: 'Gracz',
+    gift: '🎁 prezent',
     buy: 'Kup',
     buyItem: (name) => `Kup ${name}`,
     choiceShow: 'pokazuj',
@@ -691,17 +809,21 @@ export const pl: Messages = {
   vouchers: {
     redeemedTitle: 'Kod przyjęty',
     redeemed: (nick) =>
-      `Sklep przyjął kod dla nicku **${nick}**. Nagrodę za kod nada serwer gry — zwykle gdy wejdziesz na serwer z tym nickiem.`,
+      `Sklep przyjął kod dla nicku **${nick}**. To, co za niego dostaniesz, zależy od sklepu i serwera gry; jeśli nic nie dotrze, zapytaj obsługę serwera gry.`,
     storeState: (state) => `Stan w sklepie: ${voucherStates[state.trim().toLowerCase()] ?? 'przyjęty'}.`,
     transaction: (id) => `Transakcja w sklepie: \`${id}\``,
     used: (message) => `${shopSays(message)}Ten kod został już wykorzystany.`,
     unknown: (message) =>
       `${shopSays(message)}Sklep nie zna tego kodu. Sprawdź, czy nie ma literówki (litery i cyfry dokładnie jak w kodzie).`,
+    forbidden: (message) => `${shopSays(message)}Sklep odrzucił ten kod${message ? '' : ', nie podając powodu'}.`,
     conflict: (message) => `${shopSays(message)}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
       `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
     memberLimit: (seconds) => `Wpisano kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
     guildLimit: (seconds) => `Na tym Discordzie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    notSent: (seconds) =>
+      `Kod nie został wysłany: bot na chwilę wstrzymuje zapytania do sklepu. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}; ta próba się nie liczy.`,
     storeRefused: (message) => `Sklep odrzucił kod: „${message}”.`,
     storeTimeout:
       'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
@@ -718,13 +840,16 @@ export const pl: Messages = {
       used: 'już wykorzystany (403).',
       unknown: 'sklep go nie zna (404).',
       conflict: 'sklep go odrzucił (409).',
+      forbidden: 'sklep go odrzucił (403).',
       storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
-      rateLimitedMember: 'nie wysłano: członek wpisał zbyt wiele kodów (5 w 10 minut).',
+      rateLimitedMember: 'członek osiągnął limit kodów (5 w 10 minut); kolejnych prób bot nie wysyła ani nie zgłasza, dopóki limit nie minie.',
       rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym Discordzie (30 na minutę).',
       storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
     },
     generatedTitle: (count) => (count === 1 ? 'Kod vouchera' : plCount(count, nouns.voucherCode)),
     generated: (item) => `Dla: ${item}. Widzisz je tylko Ty: skopiuj je teraz, bot nie zachowuje kopii.`,
+    dailyLimit: (limit, minutes) =>
+      `Ten serwer Discord może wygenerować ${plCount(limit, nouns.code)} dziennie i tyle wygenerowano w ciągu ostatnich 24 godzin. Kolejne będzie można wygenerować za ${minutes} min (limit ustawia operator bota: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'Sklep odpowiedział bez żadnych kodów.',
     noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
     logGeneratedTitle: 'Wygenerowano kody voucherów',

@@ -40,6 +40,8 @@ export const nouns = {
   line: { one: 'pozycja', few: 'pozycje', many: 'pozycji' },
   unit: { one: 'sztuka', few: 'sztuki', many: 'sztuk' },
   link: { one: 'link', few: 'linki', many: 'linków' },
+  payment: { one: 'płatność', few: 'płatności', many: 'płatności' },
+  message: { one: 'wiadomość', few: 'wiadomości', many: 'wiadomości' },
   day: { one: 'dzień', few: 'dni', many: 'dni' },
   role: { one: 'rola', few: 'role', many: 'ról' },
   reward: { one: 'nagroda', few: 'nagrody', many: 'nagród' },

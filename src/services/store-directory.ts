@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import { createStoreGate, type StoreGate } from '../spaceis/gate.js';
@@ -209,6 +210,19 @@ export class StoreDirectory {
     const entry = this.#byLicense.get(current);
     const now = entry ? await this.#learnShop(current, entry) : await identities.get(current);
     return now !== undefined && sameShopIdentity(before, now);
+  }
+
+  /**
+   * A name for the shop a license reaches, the same for every key of that shop as far as the store's
+   * answers told (the store's licenseId when it sent one, else its servers' UUIDs): what the payment
+   * watcher keeps a shop's transactions under, so a rotated key never handles one purchase twice.
+   * The license itself while nothing is known of its shop. Read from storage only (no request).
+   */
+  async shopKey(license: string): Promise<string> {
+    const identity = license === DEMO_LICENSE ? undefined : await this.options.identities?.get(license);
+    if (identity?.storeLicenseId) return `id:${identity.storeLicenseId}`;
+    if (identity?.serverIds) return `srv:${createHash('sha256').update(identity.serverIds.join(',')).digest('hex').slice(0, 32)}`;
+    return license;
   }
 
   /** The shop a held license reaches, asking its offer (through the cache) for what is not known yet. */

@@ -267,9 +267,23 @@ export class StoreClient {
     }
   }
 
+  /**
+   * The store's rate-limit budget as its last answer gave it (`X-RateLimit-Limit` and
+   * `-Remaining`, read leniently: a header missing or not a number leaves the last reading as it
+   * was; docs/spaceis-api.md, "Rate limiting"). The payment watcher pauses its background polls when
+   * it runs low.
+   */
+  get rateBudget(): { limit: number; remaining: number } | undefined {
+    return this.#budget;
+  }
+
+  #budget: { limit: number; remaining: number } | undefined;
+
   #report(spec: RequestSpec<z.ZodType>, response: Response, started: number): void {
     const left = parseNonNegativeNumber(response.headers.get('x-ratelimit-remaining'));
     if (left !== undefined) this.#gate?.noteRemaining(left);
+    const limit = parseNonNegativeNumber(response.headers.get('x-ratelimit-limit'));
+    if (left !== undefined && limit !== undefined && limit >= left) this.#budget = { limit, remaining: left };
     if (!this.#onResponse) return;
     const info: StoreResponseInfo = {
       method: spec.method,

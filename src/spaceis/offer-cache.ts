@@ -103,10 +103,10 @@ export class OfferCache {
     }) as Promise<ServerOffer>;
   }
 
-  variants(serverId: string, categoryId: string, productId: string, lane?: string): Promise<ProductVariants> {
-    return this.#load(variantsKey(serverId, categoryId, productId), () =>
-      this.#source.getVariants(serverId, categoryId, productId, laneOf(lane)),
-    ) as Promise<ProductVariants>;
+  /** `maxAgeMs`: only a copy read that recently (here or shared) is served, else one shared read (a cart's prices: a minute). */
+  variants(serverId: string, categoryId: string, productId: string, lane?: string, maxAgeMs?: number): Promise<ProductVariants> {
+    const fetch = () => this.#source.getVariants(serverId, categoryId, productId, laneOf(lane));
+    return this.#load(variantsKey(serverId, categoryId, productId), fetch, undefined, maxAgeMs) as Promise<ProductVariants>;
   }
 
   // --- synchronous peeks -----------------------------------------------------------------------
@@ -119,8 +119,8 @@ export class OfferCache {
     return this.#fresh(serverKey(param)) as ServerOffer | undefined;
   }
 
-  peekVariants(serverId: string, categoryId: string, productId: string): ProductVariants | undefined {
-    return this.#fresh(variantsKey(serverId, categoryId, productId)) as ProductVariants | undefined;
+  peekVariants(serverId: string, categoryId: string, productId: string, maxAgeMs?: number): ProductVariants | undefined {
+    return this.#fresh(variantsKey(serverId, categoryId, productId), maxAgeMs) as ProductVariants | undefined;
   }
 
   // --- invalidation ----------------------------------------------------------------------------
@@ -214,14 +214,15 @@ export class OfferCache {
 
   // --- internals -------------------------------------------------------------------------------
 
-  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void): Promise<T> {
-    const cached = this.#fresh(key);
+  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void, maxAgeMs?: number): Promise<T> {
+    const cached = this.#fresh(key, maxAgeMs);
     if (cached !== undefined) return Promise.resolve(cached as T);
+    // A request in flight is as fresh as can be: shared whatever the bound.
     const pending = this.#inFlight.get(key);
     if (pending) return pending as Promise<T>;
 
     const shared = this.#shared;
-    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request) : fetcher;
+    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request, maxAgeMs) : fetcher;
     // `new Promise` turns a synchronous throw from a stub into a rejection too.
     const request: Promise<T> = new Promise<T>((resolve) => resolve(read())).then(
       (value) => {
@@ -248,21 +249,24 @@ export class OfferCache {
    * before the caller gets it (one round trip, small next to the store's), unless a drop detached
    * this request meanwhile: a stale answer must not outlive the drop in Redis.
    */
-  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean): Promise<T> {
+  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean, maxAgeMs?: number): Promise<T> {
     await this.#dropping;
     const copy = await shared.get(key);
-    if (copy !== undefined && this.#now() - copy.storedAt < this.ttlMs) return copy.value as T;
+    if (copy !== undefined && this.#now() - copy.storedAt < Math.min(this.ttlMs, maxAgeMs ?? Infinity)) return copy.value as T;
     const value = await fetcher();
     if (stillWanted()) await shared.set([[key, { value, storedAt: this.#now() }]], this.ttlMs);
     return value;
   }
 
-  #fresh(key: string): unknown {
+  #fresh(key: string, maxAgeMs?: number): unknown {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (this.#isFresh(entry)) return entry.value;
-    this.#entries.delete(key);
-    return undefined;
+    if (!this.#isFresh(entry)) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    // Older than the caller's bound but still fresh for everyone else: kept, not served to this caller.
+    return maxAgeMs !== undefined && this.#now() - entry.storedAt >= maxAgeMs ? undefined : entry.value;
   }
 
   #isFresh(entry: Entry): boolean {

@@ -217,9 +217,9 @@ export class PaymentLinkRepository {
     return found;
   }
 
-  /** The guild's most recent links (up to 50), newest first. */
-  async listRecent(guildId: string): Promise<PaymentLink[]> {
-    return this.getMany(guildId, await this.ids(recentKey(guildId)));
+  /** The guild's most recent links (up to 50, or `limit`), newest first. */
+  async listRecent(guildId: string, limit = RECENT_LIMIT): Promise<PaymentLink[]> {
+    return this.getMany(guildId, (await this.ids(recentKey(guildId))).slice(0, limit));
   }
 
   /**

@@ -9,7 +9,8 @@ import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
 
-const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
+// Adding a role for buyers takes Manage Roles of your own (Discord's rule for giving a role by hand).
+const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles;
 const DAY = 86_400_000;
 
 /** The line above a screen's heading: what just changed (ℹ️) or went wrong (⚠️). */

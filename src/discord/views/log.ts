@@ -1,7 +1,10 @@
+import { ButtonStyle } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
-import type { RoleProblem } from '../../services/rewards.js';
-import type { View } from '../respond.js';
+import type { PowerfulPermission, RoleProblem } from '../../services/rewards.js';
+import type { ActionRow, View } from '../respond.js';
+import type { IdFor } from '../routes.js';
 import { clip, plain } from '../text.js';
+import { button, row } from './components.js';
 import { screen, small, text } from './display.js';
 
 /** What the bot reports in a guild's log channel. Never a payment URL, never a key. */
@@ -24,11 +27,19 @@ export type LogEvent =
       linkId: string;
       transactionId: string;
       items: { quantity: number; productName: string; variantName: string }[];
+      /** A moderator chose this link among several members' (issue 28). */
+      confirmedBy?: string;
     }
   | { kind: 'role-grant-failed'; userId: string; roleId: string; linkId: string; problem: RoleProblem }
   | { kind: 'role-removal-failed'; userId: string; roleId: string; problem: RoleProblem }
+  /** A reward's role was edited into power over the server: not given (posted once per role, not per buyer). */
+  | { kind: 'role-too-powerful'; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }
+  /** Another member checked out with the link's nick lately: the role is held back; `giveId` is the Give role button (Manage Roles). */
+  | { kind: 'role-held-back'; userId: string; roleId: string; linkId: string; nick: string; giveId: IdFor<'button'> }
   /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }
+  /** The shop panel refused the bot's edits 3 times in a row: no longer refreshed. */
+  | { kind: 'panel-lost'; channelId: string }
   /** A /redeem attempt: the code only as `maskCode` gives it (services/vouchers.ts), never in full. */
   | {
       kind: 'voucher-tried';
@@ -52,7 +63,10 @@ const COLORS = {
   'link-paid': 0x2f9e44,
   'role-grant-failed': 0xe03131,
   'role-removal-failed': 0xe03131,
+  'role-too-powerful': 0xe03131,
+  'role-held-back': 0xf08c00,
   'feed-refused': 0xe03131,
+  'panel-lost': 0xe03131,
   'voucher-tried': 0x7048e8,
   'vouchers-generated': 0x7048e8,
 } as const;
@@ -68,6 +82,7 @@ export function logEventView(t: Messages, event: LogEvent): View {
     accent: COLORS[event.kind],
     title: post.title,
     body: [text(post.description), ...(post.details ?? []).map(text), ...(post.reference ? [small(post.reference)] : [])],
+    ...(post.controls ? { controls: post.controls } : {}),
   });
 }
 
@@ -77,6 +92,8 @@ interface LogPost {
   /** Labelled parts under the description (items, the store's transaction). */
   details?: string[];
   reference?: string;
+  /** Buttons for staff under the post. */
+  controls?: ActionRow[];
 }
 
 function logPost(t: Messages, event: LogEvent): LogPost {
@@ -92,7 +109,11 @@ function logPost(t: Messages, event: LogEvent): LogPost {
       return {
         title: t.log.linkPaidTitle,
         description: t.log.linkPaid(`<@${event.userId}>`, plain(event.nick)),
-        details: [itemsText(t, event.items), `**${t.payments.transaction}**\n\`${clip(event.transactionId, 100).replace(/`/g, "'")}\``],
+        details: [
+          itemsText(t, event.items),
+          `**${t.payments.transaction}**\n\`${clip(event.transactionId, 100).replace(/`/g, "'")}\``,
+          ...(event.confirmedBy ? [t.review.confirmedBy(`<@${event.confirmedBy}>`)] : []),
+        ],
         reference: t.checkout.dmReference(event.linkId),
       };
     case 'setting-changed':
@@ -120,8 +141,21 @@ function logPost(t: Messages, event: LogEvent): LogPost {
         title: t.log.roleRemovalFailedTitle,
         description: t.log.roleRemovalFailed(`<@&${event.roleId}>`, `<@${event.userId}>`, t.rewards.problem[event.problem](`<@&${event.roleId}>`)),
       };
+    case 'role-too-powerful':
+      return {
+        title: t.log.roleTooPowerfulTitle,
+        description: t.log.roleTooPowerful(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, permissionNames(t, event.permissions)),
+      };
+    case 'role-held-back':
+      return {
+        title: t.log.roleHeldBackTitle,
+        description: t.log.roleHeldBack(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, plain(event.nick)),
+        controls: [row(button(event.giveId, t.rewards.giveRole, ButtonStyle.Primary))],
+      };
     case 'feed-refused':
       return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
+    case 'panel-lost':
+      return { title: t.panel.lostTitle, description: t.panel.lost(`<#${event.channelId}>`) };
     case 'voucher-tried':
       return {
         title: t.vouchers.logRedeemTitle,
@@ -140,3 +174,8 @@ function itemsText(t: Messages, items: { quantity: number; productName: string; 
 }
 
 const ITEMS_MAX = 3_000;
+
+/** Permissions by the names Discord's settings show, in the reader's language. */
+export function permissionNames(t: Messages, permissions: readonly PowerfulPermission[]): string {
+  return permissions.map((permission) => t.rewards.permission[permission]).join(', ');
+}

@@ -84,6 +84,14 @@ const counted: Record<string, Counted> = {
   'vouchers.guildLimit': { say: (n) => pl.vouchers.guildLimit(n), same: (n) => `${n} s` },
   'vouchers.generatedTitle': { say: (n) => pl.vouchers.generatedTitle(n), forms: voucherCode, one: 'Kod vouchera' },
   'vouchers.logGenerated': { say: (n) => pl.vouchers.logGenerated('<@1>', n, 'VIP'), forms: voucherCode },
+  'vouchers.dailyLimit': { say: (n) => pl.vouchers.dailyLimit(n, 5), forms: { one: 'kod', few: 'kody', many: 'kodów' } },
+  'vouchers.shopLimit': { say: (n) => pl.vouchers.shopLimit(n), same: (n) => `${n} s` },
+  'vouchers.notSent': { say: (n) => pl.vouchers.notSent(n), same: (n) => `${n} s` },
+  'community.topCooldown': { say: (n) => pl.community.topCooldown(n), same: (n) => `${n} s` },
+  'linkCheck.onlyFirst': { say: (n) => pl.linkCheck.onlyFirst(n, n), same: (n) => `pierwsze ${n}` },
+  'linkCheck.rateLimited': { say: (n) => pl.linkCheck.rateLimited(n, 30), forms: { one: 'wiadomość', few: 'wiadomości', many: 'wiadomości' } },
+  'review.more': { say: (n) => pl.review.more(n), forms: { one: 'link', few: 'linki', many: 'linków' } },
+  'review.status': { say: (n) => pl.review.status(n), forms: { one: 'płatność', few: 'płatności', many: 'płatności' } },
 };
 
 /** "22 kody" as a whole word group: not "122 kody" nor "22 kodyX". */
