@@ -28,6 +28,7 @@ import type { FakeSpaceIs, ShopFixture } from '../test/fakes/spaceis/fake-spacei
 import { LICENSE_KEY, startProcess, TOKEN } from './bot-process.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
 import { round, roundSummary, type Summary } from './stats.js';
+import { licensesCost, printLicensesCost, type LicensesCost } from './payment-licenses.js';
 import { walkPhase } from './walk.js';
 import { startStore, type World } from './world.js';
 
@@ -56,6 +57,8 @@ export interface CrowdBesidePolling {
 
 export interface PaymentWatchResult {
   pollingCost: PollingCost[];
+  /** 1, 100 and 1 000 licenses with one open link each: store requests per hour, storage per idle tick. */
+  licenses: LicensesCost[];
   crowd?: CrowdBesidePolling;
 }
 
@@ -168,7 +171,7 @@ async function seedOpenLinks(file: string, shop: ShopFixture, guildId: string, c
     const watch = new PaymentWatchStore(storage.keyv, logger);
     for (let index = 0; index < count; index += 1) {
       const link = await links.create(linkDraft(shop, guildId, index, Date.now()));
-      await watch.addOpen(link.license, PaymentWatcher.openEntryOf(link)!);
+      await watch.index.addOpen(link.license, { guildId: link.guildId, linkId: link.id });
     }
   } finally {
     await storage.close();
@@ -227,18 +230,30 @@ async function purchasesDuring(store: FakeSpaceIs, shop: ShopFixture, openLinks:
   }
 }
 
-export async function paymentWatchPhase(world: World, options: { members: number; rate: number; walkSeconds: number; crowd: boolean }, log: (text: string) => void): Promise<PaymentWatchResult> {
+export async function paymentWatchPhase(
+  world: World,
+  options: { members: number; rate: number; walkSeconds: number; crowd: boolean; licensesOnly?: boolean },
+  log: (text: string) => void,
+): Promise<PaymentWatchResult> {
+  const licenses: LicensesCost[] = [];
+  for (const [count, minutes] of [[1, 30], [100, 10], [1000, 5]] as const) {
+    log(`  ${count} license(s) with one open link each, a simulated ${minutes} minutes`);
+    licenses.push(await licensesCost(world.shop, count, minutes));
+  }
+  if (options.licensesOnly) return { pollingCost: [], licenses };
   const pollingCost: PollingCost[] = [];
   for (const [open, withPurchases] of [[0, false], [1, false], [10, false], [200, false], [200, true]] as const) {
     log(`  a simulated hour with ${open} open link(s)${withPurchases ? ', half of them paid during it' : ''}`);
     pollingCost.push(await pollingHour(world.shop, open, withPurchases));
   }
-  if (!options.crowd) return { pollingCost };
+  if (!options.crowd) return { pollingCost, licenses };
   log(`  a paced walk at ${options.rate}/s for ${options.walkSeconds} s, without polling, then beside polling 200 open links`);
-  return { pollingCost, crowd: await crowdBesidePolling(world, options.members, options.rate, options.walkSeconds) };
+  return { pollingCost, licenses, crowd: await crowdBesidePolling(world, options.members, options.rate, options.walkSeconds) };
 }
 
 export function printPaymentWatch(result: PaymentWatchResult, log: (text: string) => void): void {
+  printLicensesCost(result.licenses, log);
+  if (result.pollingCost.length === 0) return;
   log('\nPayments: store requests per hour (a round every 5 s, PAYMENT_POLL_SECONDS=30, four servers)');
   log('| open links | purchases | latest_buyers/h | transaction/info/h | all requests/h | links settled | round (median / max) |');
   log('| --- | --- | --- | --- | --- | --- | --- |');

@@ -24,6 +24,7 @@
  *   BENCH_SKIP=bare,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments   leave phases out
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
  *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments likewise
+ *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 100, 1 000 licenses)
  *   Payments (bench/payment-watch-phase.ts): store requests per simulated hour for 0, 1, 10 and 200 open
  *   links, and a paced walk beside polling 200 open links against the same walk without.
  *     BENCH_PAY_WALK_S=40 (the walk's length: two poll rounds at PAYMENT_POLL_SECONDS=15)  BENCH_PAY_RATE=100
@@ -118,7 +119,7 @@ async function scaleOutPhase(report: Record<string, unknown>, printNow: boolean)
 /** Prints the payments tables at once when the phase runs alone, else with the report. */
 async function paymentsPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
   log('[9] payments: store requests per simulated hour by open links, and a crowd beside polling');
-  const result = await paymentWatchPhase(world, { members: options.members, rate: envNumber('BENCH_PAY_RATE', 100), walkSeconds: envNumber('BENCH_PAY_WALK_S', 40), crowd: true }, log);
+  const result = await paymentWatchPhase(world, { members: options.members, rate: envNumber('BENCH_PAY_RATE', 100), walkSeconds: envNumber('BENCH_PAY_WALK_S', 40), crowd: true, licensesOnly: process.env.BENCH_PAY_LICENSES_ONLY === '1' }, log);
   report.payments = result;
   if (printNow) printPaymentWatch(result, log);
 }

@@ -2,6 +2,7 @@ import type { Feature } from '../src/discord/feature.js';
 import { adminFeature } from './admin/index.js';
 import { cartFeature } from './cart/index.js';
 import { checkoutFeature } from './checkout/index.js';
+import { checkLinkFeature } from './check-link/index.js';
 import { linksFeature } from './links/index.js';
 import { myLinksFeature } from './my-links/index.js';
 import { redeemFeature } from './redeem/index.js';
@@ -15,4 +16,4 @@ import { topFeature } from './top/index.js';
 /** The shop panel's editor, for the panels' goal refresher the composition root schedules. */
 export { panelEditor } from './admin/panel.js';
 
-export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature, topFeature, redeemFeature];
+export const features: readonly Feature[] = [shopFeature, cartFeature, checkoutFeature, myLinksFeature, adminFeature, linksFeature, topFeature, redeemFeature, checkLinkFeature];

@@ -1,11 +1,10 @@
-import { Client, Events, GatewayIntentBits, Options, type ClientOptions, type Interaction, type REST } from 'discord.js';
+import { Events, type Client, type ClientOptions, type Interaction, type REST } from 'discord.js';
 import { features, panelEditor } from '../commands/index.js';
 import type { BotServices } from './bot-services.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerCommands } from './discord/register.js';
-import { describeShardPlan, shardOptions, shardsOf } from './discord/sharding.js';
-import { redisIdentifyThrottlerFactory } from './discord/identify-throttler.js';
+import { describeShardPlan, shardsOf } from './discord/sharding.js';
 import { InteractionRouter } from './discord/router.js';
 import { answerStorageFailureBeforeHandler } from './discord/storage-failure.js';
 import { isStorageError } from './storage/storage-error.js';
@@ -17,40 +16,29 @@ import { storageCheck } from './ops/storage-check.js';
 import { lazyDemo } from './demo/lazy-demo.js';
 import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
-import { LinkDelivery, type LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
 import { schedulePruning } from './services/link-pruner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
-import { PaymentEvents } from './services/payment-events.js';
-import { RoleRewards, scheduleRoleExpiry } from './services/rewards.js';
-import { DiscordMemberRoles, rewardNotices } from './discord/member-roles.js';
-import { RoleRewardRepository } from './storage/role-rewards.js';
+import { LinkCheck } from './services/link-check.js';
+import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
+import { scheduleRoleExpiry } from './services/rewards.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
-import { CartRepository } from './storage/carts.js';
 import { CartService } from './services/cart-service.js';
-import { CheckoutService } from './services/checkout-service.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
 import { openStorage, type AdapterWrapper } from './storage/keyv-store.js';
 import { storageLocks } from './storage/storage-locks.js';
 import { openCoordination, type CoordinationOptions } from './coordination/open.js';
-import { NickRepository } from './storage/nicks.js';
-import { CheckoutTimes } from './storage/checkout-times.js';
-import { PaymentLinkRepository } from './storage/payment-links.js';
-import { PaymentWatchStore } from './storage/payment-watch.js';
-import { PaymentWatcher } from './services/payment-watch/watcher.js';
-import { settledLinkListener } from './discord/payment-links/settled-links.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
 import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
 import { PanelGoalsRepository } from './storage/panel-goals.js';
-import { PurchaseFeedStore } from './storage/purchase-feed.js';
-import { PurchaseFeed } from './services/purchase-feed.js';
-import { purchaseFeedPoster } from './discord/purchase-feed-poster.js';
-import { feedPostView } from '../commands/shop/feed-views.js';
-import { VoucherAttempts } from './storage/voucher-attempts.js';
 import { VoucherService } from './services/vouchers.js';
+import { createDiscordClient } from './wiring/discord-client.js';
+import { wirePayments } from './wiring/payments.js';
+import { openRepositories } from './wiring/repositories.js';
+import type { LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 
 export interface BotOptions {
   config: Config;
@@ -129,26 +117,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   // A lock Redis cannot grant is a failed write to everything built on storage.
   const locks = storageLocks(coordination.locks);
 
-  const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
-    // Discord's global limit is per bot: with several processes each runs with its share (DISCORD_GLOBAL_RPS).
-    rest: { api: config.DISCORD_API_URL, globalRequestsPerSecond: config.DISCORD_GLOBAL_RPS },
-    ...shardOptions(config),
-    // Processes sharing Redis pace their identifies together (Discord's max_concurrency is per bot).
-    ...(coordination.redis ? { ws: { buildIdentifyThrottler: redisIdentifyThrottlerFactory(coordination.redis.client, coordination.redis.key('')) } } : {}),
-    ...options.discordOptions,
-    // The bot reads nothing from message history or presences: caching them would only cost memory.
-    makeCache: Options.cacheWithLimits({
-      ...Options.DefaultMakeCacheSettings,
-      MessageManager: 0,
-      ReactionManager: 0,
-      PresenceManager: 0,
-      ThreadMemberManager: 0,
-      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
-      // Every buyer who ever clicked would otherwise stay in memory for the life of the process.
-      UserManager: { maxSize: 10_000, keepOverLimit: (user) => user.id === user.client.user.id },
-    }),
-  });
+  const client = createDiscordClient(config, coordination, options.discordOptions);
 
   discord = client;
   const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
@@ -161,18 +130,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
   const demo = lazyDemo({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL, now: () => clock.now() });
-  const paymentLinks = new PaymentLinkRepository(storage.keyv, logger, locks);
-  const repositories = {
-    carts: new CartRepository(storage.keyv, logger),
-    nicks: new NickRepository(storage.keyv),
-    checkoutTimes: new CheckoutTimes(storage.keyv),
-    guildSettings,
-    paymentLinks,
-    paymentWatch: new PaymentWatchStore(storage.keyv, logger, locks),
-    rewards: new RoleRewardRepository(storage.keyv, logger, locks),
-    purchaseFeed: new PurchaseFeedStore(storage.keyv, logger, locks),
-    voucherAttempts: new VoucherAttempts(storage.keyv, locks),
-  };
+  const repositories = openRepositories({ keyv: storage.keyv, logger, locks, clock, redis: coordination.redis, guildSettings });
+  const { paymentLinks } = repositories;
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
   const carts = new CartService({
@@ -197,60 +156,28 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     ...(options.offerTtlMs !== undefined ? { offerTtlMs: options.offerTtlMs } : {}),
     ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
-    onStoreResponse: (info) => {
-      const route = BotMetrics.storeRoute(info.path);
-      metrics.storeRequests.inc({ route, status: String(info.status) });
-      metrics.storeDuration.observe({ route }, info.durationMs / 1000);
-      if (info.status === 429) metrics.storeThrottled.inc({ license: info.license });
-      if (route === 'latestBuyers' || route === 'transactionInfo') metrics.paymentWatchRequests.inc({ license: info.license, request: route });
-    },
+    onStoreResponse: (info) => metrics.recordStoreResponse(info),
     demoFetch: demo.fetch,
     coordination,
     ...(sharedGateState ? { sharedGateState } : {}),
   });
   stores = directory;
-  // The shop's word on each link's payment: the watcher polls the store, PaymentEvents tells the DM,
-  // the log channel, metrics (settled-links.ts) and whatever else listens (buyers' roles).
-  const paymentEvents = new PaymentEvents(logger);
   const guildLog = new GuildLog(client, guildSettings, logger, clock);
-  // The purchase feed reads what the watcher's polls read (and makes its servers due once a minute).
-  const purchaseFeed = new PurchaseFeed({
-    store: repositories.purchaseFeed,
-    settings: guildSettings,
-    stores: directory,
-    poster: purchaseFeedPoster(client, guildLog, logger, feedPostView),
-    clock,
-    logger,
-  });
-  const payments = new PaymentWatcher({
-    store: repositories.paymentWatch,
-    links: paymentLinks,
-    settings: guildSettings,
-    stores: directory,
+  const { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards } = wirePayments({
+    config,
+    client,
+    keyv: storage.keyv,
+    locks,
     coordination,
-    events: paymentEvents,
+    repositories,
+    directory,
+    carts,
+    guildLog,
+    metrics,
     clock,
     logger,
-    pollSeconds: config.PAYMENT_POLL_SECONDS,
-    feed: purchaseFeed,
+    linkDelivery: options.linkDelivery,
   });
-  const checkout = new CheckoutService({ carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
-  const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...options.linkDelivery });
-  paymentEvents.on(settledLinkListener({ client, delivery, guildLog, metrics, logger }));
-  // Buyers' roles listen to settled payments too.
-  const rewards = new RoleRewards({
-    repository: repositories.rewards,
-    roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
-    notices: rewardNotices(guildLog),
-    clock,
-    logger,
-    counters: {
-      granted: () => metrics.rolesGranted.inc(),
-      removed: () => metrics.rolesRemoved.inc(),
-      failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
-    },
-  });
-  paymentEvents.on((event) => rewards.onPayment(event));
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;
@@ -263,6 +190,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     clock,
     logger,
     edit: (edit) => (editPanel ? editPanel(edit) : Promise.resolve('failed')),
+    lost: async (guildId, panel) => {
+      await guildLog.post(guildId, { kind: 'panel-lost', channelId: panel.channelId });
+    },
   });
   const services: BotServices = {
     logger,
@@ -270,15 +200,20 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     metrics,
     stores: directory,
     payments,
+    feed: purchaseFeed,
     paymentEvents,
+    reviews,
     carts,
     checkout,
     links: new PaymentLinks(paymentLinks, clock, payments),
+    // Members' link checks are counted per process on SQLite, in Redis when processes share it.
+    gifts,
+    linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
     setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
     rewards,
     community,
     panels,
-    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger }),
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY }),
     storage: repositories,
     delivery,
     guildLog,
@@ -349,6 +284,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await linkPruner.stop();
     await payments.stop();
+    await purchaseFeed.settled();
     await roleExpiry.stop();
     await panelRefresh.stop();
     dmWarmer.stop();

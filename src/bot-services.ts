@@ -7,6 +7,8 @@ import type { SecretBox } from './security/secret-box.js';
 import type { CartService } from './services/cart-service.js';
 import type { CheckoutService } from './services/checkout-service.js';
 import type { GuildSetup } from './services/guild-setup.js';
+import type { GiftMessages } from './services/gift-messages.js';
+import type { LinkCheck } from './services/link-check.js';
 import type { PaymentLinks } from './services/payment-links.js';
 import type { RoleRewards } from './services/rewards.js';
 import type { StoreDirectory } from './services/store-directory.js';
@@ -18,10 +20,13 @@ import type { PaymentLinkRepository } from './storage/payment-links.js';
 import type { PaymentWatchStore } from './storage/payment-watch.js';
 import type { PaymentEvents } from './services/payment-events.js';
 import type { PaymentWatcher } from './services/payment-watch/watcher.js';
+import type { StaffReviewService } from './services/payment-watch/review.js';
+import type { PaymentReviewStore } from './storage/payment-reviews.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
+import type { PurchaseFeed } from './services/purchase-feed.js';
 import type { VoucherService } from './services/vouchers.js';
 import type { VoucherAttempts } from './storage/voucher-attempts.js';
 
@@ -34,6 +39,8 @@ export interface BotStorage {
   paymentLinks: PaymentLinkRepository;
   /** What the payment watcher keeps: open links per license, its schedule, handled transactions. */
   paymentWatch: PaymentWatchStore;
+  /** Purchases waiting for staff: one record per transaction, a list per guild, the log post made once. */
+  paymentReviews: PaymentReviewStore;
   /** Roles for buyers: the rewards admins set, and the timed grants. */
   rewards: RoleRewardRepository;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
@@ -52,14 +59,22 @@ export interface BotServices {
   stores: StoreDirectory;
   /** Follows the payments of issued links at the store (its rounds: `tick()`), and says whether it can for a license. */
   payments: PaymentWatcher;
+  /** The purchase feed: posts what the watcher's rounds hand over, outside them (`settled()`: all of it posted). */
+  feed: PurchaseFeed;
   /** Where settled payments are told: the DM and log listener is registered by app.ts; others (buyers' roles) may add theirs. */
   paymentEvents: PaymentEvents;
+  /** Purchases several members' links could have paid, waiting for a moderator to choose the link (issue 28). */
+  reviews: StaffReviewService;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */
   carts: CartService;
   /** The nick, the payment link for a cart, and the record of where it was delivered. */
   checkout: CheckoutService;
   /** Payment links as members and moderators use them: their own, a member's, a withdrawal. */
   links: PaymentLinks;
+  /** "Check payment link" for every member: whether the URLs in a message are the bot's own, with its per-member limit. */
+  linkCheck: LinkCheck;
+  /** The gift DM's rules (guild setting, members' opt-out, once per link) and "Don't send me gift messages". */
+  gifts: GiftMessages;
   /** The admins' changes to the guild's settings: license, demo, panel, servers, settings. */
   setup: GuildSetup;
   /** Roles for buyers: the guild's rewards, roles given for paid links, timed ones taken back when due. */

@@ -171,6 +171,8 @@ const configSchema = z.object({
    * (seconds, at least 15: every request draws on the license's rate limit, shared with the shop's website).
    */
   PAYMENT_POLL_SECONDS: wholeNumber(15, 3600, 'must be a whole number of seconds from 15 to 3600').default(30),
+  /** Voucher codes `/shop-admin vouchers generate` may ask for per Discord server per day (against a misused admin account). */
+  VOUCHER_CODES_PER_DAY: wholeNumber(1, 10_000, 'must be a whole number of codes from 1 to 10000').default(50),
   DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
 })
   // Only once both shard settings read well by themselves: one problem is reported once.

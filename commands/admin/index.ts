@@ -21,6 +21,7 @@ import { adminRoutes } from './routes.js';
 import { chooseServers, saveServers } from './servers.js';
 import { changeSettings } from './settings.js';
 import { showStatus } from './status.js';
+import { giveHeldBackRole } from './rewards-give.js';
 import { textView } from '../../src/discord/views/display.js';
 
 /**
@@ -72,6 +73,7 @@ const adminCommand = slashCommand({
           { type: ApplicationCommandOptionType.Channel, ...localizedOption(settingsTexts, 'logChannel'), channel_types: [...TEXT_CHANNELS] },
           { type: ApplicationCommandOptionType.Role, ...localizedOption(settingsTexts, 'moderatorRole') },
           { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'multiServerCart') },
+          { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'giftMessages') },
           {
             type: ApplicationCommandOptionType.Integer,
             ...localizedOption(settingsTexts, 'linkLifetimeHours'),
@@ -187,6 +189,8 @@ export const adminFeature: Feature = {
   components: [
     on(adminRoutes.licenseForm, [manageGuild], (_interaction, { key }, ctx) => saveLicense(ctx, key)),
     on(adminRoutes.confirmDemo, [manageGuild], (_interaction, _values, ctx) => switchToDemo(ctx)),
+    // No Manage Server here: Manage Roles is what giving a role takes, checked by the handler.
+    on(adminRoutes.giveRole, [], (interaction, { link, role }, ctx) => giveHeldBackRole(interaction, ctx, link, role)),
     on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show(textView(ctx.t.admin.demoCancelled))),
     on(adminRoutes.serversPage, [manageGuild, shopConfiguredForAdmins], (_interaction, { page }, ctx) => chooseServers(ctx, page)),
     on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], (_interaction, input, ctx) => saveServers(ctx, input)),

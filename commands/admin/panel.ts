@@ -80,6 +80,8 @@ export function panelEditor(client: Client, services: Pick<BotServices, 'guildLo
       return { replaced: { channelId: posted.channelId, messageId: posted.id, display: true } };
     } catch (error) {
       if (error instanceof DiscordAPIError && (error.code === RESTJSONErrorCodes.UnknownMessage || error.code === RESTJSONErrorCodes.UnknownChannel)) return 'gone';
+      // The bot lost access (its permissions were taken): backed off, gone after a few in a row.
+      if (error instanceof DiscordAPIError && (error.code === RESTJSONErrorCodes.MissingAccess || error.code === RESTJSONErrorCodes.MissingPermissions)) return 'refused';
       services.logger.warn({ err: error, guild: guildId }, 'could not edit the shop panel');
       return 'failed';
     }

@@ -2,12 +2,13 @@ import type { AutocompleteInteraction, Guild } from 'discord.js';
 import type { AutocompleteContext, CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
-import { cachedRoleFacts, roleIssues, type RoleIssue } from '../../src/discord/role-check.js';
+import { cachedRoleFacts, personIssue, powerfulPermissions, roleIssues, type GuildRoleFacts, type RoleIssue } from '../../src/discord/role-check.js';
+import { permissionNames } from '../../src/discord/views/log.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { locate, offerReader } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, warmForSearch } from '../../src/services/offer-search.js';
-import { findRewardItem, MAX_REWARDS_PER_GUILD, type Reward } from '../../src/services/rewards.js';
+import { findRewardItem, MAX_REWARDS_PER_GUILD, type PowerfulPermission, type Reward } from '../../src/services/rewards.js';
 import { search } from '../../src/services/search.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import type { OfferCache } from '../../src/spaceis/offer-cache.js';
@@ -20,7 +21,9 @@ import { screen, small, text, textView } from '../../src/discord/views/display.j
  * /shop-admin rewards add | list | remove: roles for buyers. A product (or one of its variants)
  * earns a role, for good or for some days; the bot gives it when the buyer's link is paid
  * (src/services/rewards.ts). Whether the bot can give a role is checked here, against the guild as
- * the bot sees it: when a reward is added, and on every list.
+ * the bot sees it: when a reward is added, and on every list. The bot gives the role on the admin's
+ * behalf, so adding one asks what Discord asks a person giving it by hand (Manage Roles, the role
+ * below their highest; the owner excepted), and a role with power over the server is never a reward.
  */
 
 const names = shopAdminNames.subcommands.rewards.subcommands;
@@ -29,7 +32,12 @@ export async function addReward(interaction: CommandInteraction, ctx: ShopContex
   const { t, services } = ctx;
   const options = names.add.options;
   const role = interaction.options.getRole(options.role, true);
-  const issues = interaction.guild ? roleIssues(cachedRoleFacts(interaction.guild), role.id) : [];
+  const guild = interaction.guild;
+  if (!guild) return ctx.respond.show(textView(t.rewards.notAllowedRoles));
+  const person = personIssue(guild, interaction.member, ctx.userId, role.id);
+  if (person === 'no-manage-roles') return ctx.respond.show(textView(t.rewards.notAllowedRoles));
+  if (person === 'role-above-you') return ctx.respond.show(textView(t.rewards.refused(`<@&${role.id}>`, t.rewards.roleAboveYou(`<@&${role.id}>`))));
+  const issues = rewardIssues(cachedRoleFacts(guild), role.id);
   if (issues.length > 0) return ctx.respond.show(textView(t.rewards.refused(`<@&${role.id}>`, issuesText(t, issues, role.id))));
 
   const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
@@ -136,17 +144,30 @@ async function within<T, F>(work: Promise<T>, fallback: F): Promise<T | F> {
 
 const LIST_CHARS = 3_000;
 
-/** Why the bot cannot give each role in this guild now, as it sees the guild (none when it cannot tell). */
-export type RoleIssuesOf = (roleId: string) => RoleIssue[];
+/** Why a role cannot be a reward: the bot cannot give it, or it carries power over the server. */
+export type RewardIssue = RoleIssue | { powerful: PowerfulPermission[] };
+
+/** Why the bot cannot (or will not) give each role in this guild now, as it sees the guild (none when it cannot tell). */
+export type RoleIssuesOf = (roleId: string) => RewardIssue[];
+
+export function rewardIssues(facts: GuildRoleFacts, roleId: string): RewardIssue[] {
+  const issues: RewardIssue[] = roleIssues(facts, roleId);
+  // A role nobody can give (gone, managed, @everyone) needs no second reason.
+  if (issues.some((issue) => issue === 'role-gone' || issue === 'role-managed' || issue === 'role-everyone')) return issues;
+  const role = facts.roles.find((candidate) => candidate.id === roleId);
+  const powerful = role ? powerfulPermissions(role.permissions) : [];
+  return powerful.length > 0 ? [...issues, { powerful }] : issues;
+}
 
 export function issuesOf(guild: Guild | null): RoleIssuesOf {
   if (!guild) return () => [];
   const facts = cachedRoleFacts(guild);
-  return (roleId) => roleIssues(facts, roleId);
+  return (roleId) => rewardIssues(facts, roleId);
 }
 
-export function issuesText(t: Messages, issues: readonly RoleIssue[], roleId: string): string {
-  return issues.map((issue) => t.rewards.problem[issue](`<@&${roleId}>`)).join(' ');
+export function issuesText(t: Messages, issues: readonly RewardIssue[], roleId: string): string {
+  const role = `<@&${roleId}>`;
+  return issues.map((issue) => (typeof issue === 'string' ? t.rewards.problem[issue](role) : t.rewards.powerful(role, permissionNames(t, issue.powerful)))).join(' ');
 }
 
 function itemText(t: Messages, reward: Reward): string {

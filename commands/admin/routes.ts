@@ -1,6 +1,8 @@
-import { param, route } from '../../src/discord/routes.js';
+import { param, route, type Param } from '../../src/discord/routes.js';
 
 const page = param.int(1_000);
+/** A link reference as the repository makes them: 8 characters of Crockford base32. */
+const linkId: Param<string> = { maxLength: 8, encode: (value) => value, decode: (text) => (/^[0-9A-Z]{8}$/.test(text) ? text : undefined) };
 
 /** The admins' forms and menus under /shop-admin. */
 export const adminRoutes = {
@@ -17,4 +19,9 @@ export const adminRoutes = {
   /** "Switch to the demo" when the guild has its own license, and its Cancel. */
   confirmDemo: route('admin.confirmDemo', { kind: 'button', scope: 'adm', code: 'demo', params: {} }),
   cancelDemo: route('admin.cancelDemo', { kind: 'button', scope: 'adm', code: 'demon', params: {} }),
+  /**
+   * "Give role" under a log post about a role for buyers held back (the link's nick was not only the
+   * buyer's): anyone in the log channel may press it; the handler asks for Manage Roles (rewards-give.ts).
+   */
+  giveRole: route('admin.giveRole', { kind: 'button', scope: 'rwd', code: 'give', access: 'anyone', params: { link: linkId, role: param.snowflake } }),
 };

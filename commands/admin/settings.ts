@@ -25,6 +25,7 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   const reset = options.getString(names.reset, false);
   const feedChannel = options.getChannel(names.purchaseFeedChannel, false);
   const feedNicks = options.getString(names.purchaseFeedNicks, false);
+  const giftMessages = options.getBoolean(names.giftMessages, false);
 
   if (logChannel) {
     const problem = await channelProblem(interaction, logChannel.id, ctx);
@@ -53,6 +54,7 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
   if (feedChannel) changes.purchaseFeedChannelId = feedChannel.id;
   if (reset === names.purchaseFeedChannel) changes.purchaseFeedChannelId = null;
   if (feedNicks === feedNickChoices.show || feedNicks === feedNickChoices.hide) changes.purchaseFeedNicks = feedNicks;
+  if (giftMessages !== null) changes.giftMessages = giftMessages;
 
   if (Object.keys(changes).length === 0) return ctx.respond.show(settingsView(t, ctx.settings));
 
@@ -92,12 +94,14 @@ export function describeSetting(t: Messages, name: keyof GuildSettings, settings
     case 'checkoutCooldownSeconds':
       return a.seconds(settings.checkoutCooldownSeconds);
     case 'locale':
-      return settings.locale ?? a.localeAuto;
+      return settings.locale ? a.localeNames[settings.locale] : a.localeAuto;
     case 'purchaseFeed':
       // A stopped feed reads differently, so setting the same channel again counts as a change.
-      return settings.purchaseFeed ? `<#${settings.purchaseFeed.channelId}>${settings.purchaseFeed.refused ? ' ⚠️' : ''}` : a.off;
+      return settings.purchaseFeed ? `<#${settings.purchaseFeed.channelId}>${settings.purchaseFeed.refused ? ' ⚠️' : ''}` : a.none;
     case 'purchaseFeedNicks':
       return settings.purchaseFeedNicks === 'hide' ? a.feedNicksHidden : a.feedNicksShown;
+    case 'giftMessages':
+      return settings.giftMessages ? a.on : a.off;
     case 'license':
       return settings.license ? `\`${settings.license.fingerprint}\`` : a.none;
     default:
@@ -115,6 +119,7 @@ export const EDITABLE_SETTINGS = [
   ['locale', 'locale'],
   ['purchaseFeed', 'purchaseFeedChannel'],
   ['purchaseFeedNicks', 'purchaseFeedNicks'],
+  ['giftMessages', 'giftMessages'],
 ] as const satisfies readonly (readonly [keyof GuildSettings, keyof Messages['admin']['settingNames']])[];
 
 /** Every setting on a line of its own; `notice` (saved, nothing changed) first. */

@@ -31,7 +31,13 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
     }
   }
   const payments: StatusFacts['payments'] = !shop ? undefined : shop.source === 'demo' ? { kind: 'demo' } : await ctx.services.payments.status(shop.license);
+  if (payments?.kind === 'on' && shop) {
+    // Servers by name where the offer is cached (no request for it), else by id.
+    const names = new Map((shop.offers.peekServers() ?? []).map((server) => [server.id, server.name]));
+    payments.missingServers = payments.missingServers.map((id) => names.get(id) ?? id);
+  }
   const rewards = await ctx.services.rewards.list(ctx.guildId);
+  const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
   const feed = ctx.settings.purchaseFeed;
   await ctx.respond.show(
     statusView(ctx.t, {
@@ -39,12 +45,14 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       defaultLicenseRefused: !ctx.shop && !ctx.settings.license && ctx.services.stores.defaultLicenseRefused(ctx.guildId),
       store,
       payments,
+      ...(waiting > 0 ? { waitingForStaff: waiting } : {}),
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
+      ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
       ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );
@@ -64,6 +72,8 @@ export interface StatusFacts {
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   /** Whether the bot follows payments for the license (src/services/payment-watch/). */
   payments: PaymentWatchStatus | { kind: 'demo' } | undefined;
+  /** Purchases several members' links could have paid, waiting for a moderator (issue 28). */
+  waitingForStaff?: number;
   cacheAgeMs: number | undefined;
   storage: string;
   version: string;
@@ -74,6 +84,8 @@ export interface StatusFacts {
   community?: CommunityOff[];
   /** The purchase feed, when it is on: where it posts, or why it stopped. */
   feed?: string;
+  /** The shop panel the bot lost access to, when it did. */
+  panel?: string;
 }
 
 /**
@@ -108,6 +120,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     shop.push(fact(a.statusStore, store));
   }
   if (facts.payments) shop.push(fact(a.statusPayments, paymentsLine(t, facts.payments)));
+  if (facts.waitingForStaff) shop.push(fact(t.review.statusLabel, t.review.status(facts.waitingForStaff)));
   const bot = [
     line(a.statusCache, facts.cacheAgeMs === undefined ? a.statusCacheEmpty : a.statusCacheAge(Math.floor(facts.cacheAgeMs / 60_000))),
     line(a.statusStorage, facts.storage),
@@ -124,6 +137,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     features.push(fact(t.community.statusLabel, t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R'))));
   }
   if (facts.feed) features.push(fact(t.feed.statusTitle, facts.feed));
+  if (facts.panel) features.push(fact(t.panel.statusTitle, facts.panel));
   return screen({
     accent: ADMIN_COLOR,
     title: a.statusTitle,
@@ -136,7 +150,7 @@ function paymentsLine(t: Messages, payments: NonNullable<StatusFacts['payments']
     case 'demo':
       return t.admin.statusPaymentsDemo;
     case 'on':
-      return t.admin.statusPaymentsOn(payments.pollSeconds);
+      return payments.missingServers.length === 0 ? t.admin.statusPaymentsOn(payments.pollSeconds) : `${t.admin.statusPaymentsOn(payments.pollSeconds)}\n${t.admin.statusPaymentsMissing(payments.missingServers.map((name) => `**${plain(name)}**`).join(', '))}`;
     case 'off':
       return t.admin.statusPaymentsOff(payments.message ? clip(plain(payments.message), 200) : undefined, discordTime(payments.since, 'R'), discordTime(payments.retryAt, 'R'));
   }

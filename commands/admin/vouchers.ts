@@ -34,9 +34,13 @@ export async function generateVouchers(interaction: CommandInteraction, ctx: Sho
   const outcome = await services.vouchers.generate(shop, { guildId: ctx.guildId, variantId: item.variantId!, quantity });
   if (outcome.kind === 'store-error') return answerStoreFailure(ctx, outcome.error, 'browse');
   if (outcome.kind === 'invalid-quantity') return ctx.respond.show(textView(t.vouchers.generatedNone));
+  if (outcome.kind === 'daily-limit') {
+    ctx.log.warn({ user: ctx.userId, asked: quantity, limit: outcome.limit }, 'voucher codes not generated: the daily limit of the server');
+    return ctx.respond.show(textView(t.vouchers.dailyLimit(outcome.limit, Math.ceil(outcome.retryAfterSeconds / 60))));
+  }
 
-  // Counts only: the codes are never logged or posted.
-  ctx.log.info({ asked: quantity, generated: outcome.codes.length, variant: item.variantId }, 'voucher codes generated');
+  // Who, and counts only: the codes are never logged or posted. In the bot's log even without a log channel.
+  ctx.log.info({ user: ctx.userId, asked: quantity, generated: outcome.codes.length, variant: item.variantId }, 'voucher codes generated');
   const channelT = messages(await services.guildLog.localeFor(ctx.guildId));
   void services.guildLog.post(ctx.guildId, { kind: 'vouchers-generated', userId: ctx.userId, count: outcome.codes.length, item: itemText(channelT, item) });
   await ctx.respond.show(generatedView(t, itemText(t, item), outcome.codes));

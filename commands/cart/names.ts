@@ -1,4 +1,2 @@
-import type { CommandNames } from '../../src/discord/command-names.js';
-
-/** /cart's wire name (texts: `cart` in the catalogs' command texts). */
-export const cartNames = { name: 'cart' } as const satisfies CommandNames;
+/** cartNames: declared with the words (src/i18n/command-names.ts), read here by the feature's definition and handlers. */
+export { cartNames } from '../../src/i18n/command-names.js';

@@ -1,10 +1,15 @@
-import { estimateCart, type PricedVariant } from '../../src/cart/pricing.js';
+import { compareWithOffer, rememberedPrices } from '../../src/cart/price-changes.js';
+import { estimateCart } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
 import type { HandlerContext } from '../../src/discord/context.js';
-import { offerReader, pricedVariant } from '../../src/services/catalog.js';
-import { cartView } from './views.js';
+import { currentPrices } from '../../src/services/cart-prices.js';
+import { cartView, type CartViewInput } from './views.js';
 
-/** Draws the cart, with prices read through the offer cache (deferring only if the store must be asked). */
+/**
+ * Draws the cart, with what changed since each line was added: prices read within the last minute
+ * through the offer cache (deferring only if the store must be asked), compared with the ones the
+ * cart remembered. The shop unreachable: the remembered prices, marked unconfirmed.
+ */
 export async function showCart(ctx: HandlerContext, notice?: string): Promise<void> {
   const { t, userId } = ctx;
   // With the guild's license the cart is read as it stands under it (a cart of another license is emptied, with a notice).
@@ -12,12 +17,10 @@ export async function showCart(ctx: HandlerContext, notice?: string): Promise<vo
   const message = notice ?? (cart.notice === 'license-changed' ? t.cart.licenseChanged : undefined);
   // The cart stays readable when the guild's license cannot be used; the member learns why checkout will not work.
   const warning = ctx.licenseProblem ? t.shop.misconfigured : undefined;
-  const { variants, gone } = await priceLines(ctx, cart.lines);
   await ctx.respond.show(
     cartView(t, ctx.locale, userId, {
+      ...(await pricedCart(ctx, cart.lines)),
       lines: cart.lines,
-      estimate: estimateCart(cart.lines, variants),
-      gone,
       nick: cart.nick,
       ...(message ? { notice: message } : {}),
       ...(warning ? { warning } : {}),
@@ -25,24 +28,20 @@ export async function showCart(ctx: HandlerContext, notice?: string): Promise<vo
   );
 }
 
-/** Current prices of the cart's variants, and the lines whose variant the shop no longer offers. */
-async function priceLines(ctx: HandlerContext, lines: CartLine[]): Promise<{ variants: Map<string, PricedVariant>; gone: Set<string> }> {
-  const variants = new Map<string, PricedVariant>();
-  const gone = new Set<string>();
-  if (!ctx.shop || lines.length === 0) return { variants, gone };
-  const reader = offerReader(ctx.shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
-  const products = new Map<string, CartLine>();
-  for (const line of lines) products.set(`${line.serverId}\u0000${line.categoryId}\u0000${line.productId}`, line);
-  try {
-    const lists = await Promise.all(
-      [...products.values()].map((line) => reader.variants(line.serverId, line.categoryId, line.productId).then((list) => list.variants)),
-    );
-    for (const variant of lists.flat()) variants.set(variant.id, pricedVariant(variant));
-  } catch (error) {
-    // Prices are only an estimate: the cart is still shown (and can be checked out) without them.
-    ctx.log.warn({ err: error }, 'could not price the cart');
-    return { variants: new Map(), gone };
+type Priced = Pick<CartViewInput, 'estimate' | 'gone' | 'changes' | 'unconfirmed' | 'unknownPrices'>;
+
+async function pricedCart(ctx: HandlerContext, lines: CartLine[]): Promise<Priced> {
+  if (!ctx.shop || lines.length === 0) return { estimate: estimateCart(lines, new Map()), gone: new Set() };
+  const prices = await currentPrices(ctx.shop, lines, { lane: ctx.guildId, beforeStoreCall: () => ctx.respond.defer(), log: ctx.log });
+  if (prices.kind === 'unreachable') {
+    return { estimate: estimateCart(lines, rememberedPrices(lines)), gone: new Set(), unconfirmed: true };
   }
-  for (const line of lines) if (!variants.has(line.variantId)) gone.add(line.variantId);
-  return { variants, gone };
+  const changes = compareWithOffer(lines, prices.variants);
+  const kept = lines.filter((line) => !changes.leftOut.has(line.variantId));
+  return {
+    estimate: estimateCart(kept, prices.variants),
+    gone: changes.leftOut,
+    changes: changes.lines,
+    unknownPrices: [...changes.lines.values()].some((change) => change.kind === 'unknown'),
+  };
 }

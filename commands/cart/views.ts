@@ -1,4 +1,5 @@
 import { ButtonStyle } from 'discord.js';
+import type { LineChange } from '../../src/cart/price-changes.js';
 import type { CartEstimate } from '../../src/cart/pricing.js';
 import { MAX_LINES, type CartLine } from '../../src/cart/rules.js';
 import type { View } from '../../src/discord/respond.js';
@@ -34,8 +35,14 @@ export function emptyCartView(t: Messages, owner: string, input: { notice?: stri
 export interface CartViewInput {
   lines: CartLine[];
   estimate: CartEstimate;
-  /** Variant ids the shop no longer offers: flagged so the buyer removes them before checkout. */
+  /** Variant ids the shop no longer offers (or no longer sells for a cart): flagged, and left out of the payment link. */
   gone: ReadonlySet<string>;
+  /** What changed per line since it was added (src/cart/price-changes.ts), when the current prices were read. */
+  changes?: ReadonlyMap<string, LineChange>;
+  /** The shop could not be reached: the estimate is from the prices remembered when the lines were added. */
+  unconfirmed?: boolean;
+  /** Some line was added before the cart remembered prices: its changes are unknown, and that is said. */
+  unknownPrices?: boolean;
   nick: string | undefined;
   notice?: string;
   /** Shown first, as a warning: the guild's license cannot be used right now. */
@@ -52,8 +59,7 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
   const multiServer = new Set(input.lines.map((line) => line.serverId)).size > 1;
   const lineTexts = input.lines.map((line, index) => {
     const where = multiServer ? ` (${plain(line.serverName)})` : '';
-    const gone = input.gone.has(line.variantId) ? ` ⚠️ ${t.cart.goneMark}` : '';
-    return `${index + 1}. ${t.cart.line(line.quantity, plain(line.variantName), plain(line.productName))}${where}${gone}`;
+    return `${index + 1}. ${t.cart.line(line.quantity, plain(line.variantName), plain(line.productName))}${where}${changeMark(t, locale, input, line.variantId)}`;
   });
 
   const options: SelectOption[] = input.lines.map((line) => ({
@@ -71,18 +77,32 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
       text(lineTexts.join('\n')),
       separator(),
       ...estimateParts(t, locale, input.estimate),
+      ...(input.unconfirmed ? [small(`⚠️ ${t.cart.pricesUnconfirmed}`)] : []),
+      ...(input.unknownPrices ? [small(t.cart.pricesUnknown)] : []),
       ...(input.nick ? [small(t.cart.nickHint(plain(input.nick)))] : []),
     ],
     controls: [
       row(select(cartRoutes.chooseLine.build(owner, {}), t.cart.chooseLine, options)),
       row(
         button(checkoutRoutes.fromCart.build(owner, {}), t.cart.checkout, ButtonStyle.Success),
+        button(checkoutRoutes.giftChoice.build(owner, {}), t.gift.button),
         button(checkoutRoutes.changeNick.build(owner, {}), t.cart.changeNick),
         button(cartRoutes.askClear.build(owner, {}), t.cart.clear, ButtonStyle.Danger),
         button(myLinksRoutes.list.build(owner, { page: 0 }), t.links.myLinks),
       ),
     ],
   });
+}
+
+/** What changed on a line since it was added: a price up or down, or that it is left out of the link. */
+function changeMark(t: Messages, locale: Locale, input: CartViewInput, variantId: string): string {
+  const change = input.changes?.get(variantId);
+  if (change?.kind === 'not-buyable') return ` ⚠️ ${t.cart.notBuyableMark}`;
+  if (input.gone.has(variantId)) return ` ⚠️ ${t.cart.goneMark}`;
+  if (change?.kind === 'up' || change?.kind === 'down') {
+    return ` ${change.kind === 'up' ? '🔺' : '🔻'} ${t.cart.priceChanged(formatPln(change.wasGrosze, locale), formatPln(change.nowGrosze, locale))}`;
+  }
+  return '';
 }
 
 /** The estimate per payment method every line offers, and that it is one. */

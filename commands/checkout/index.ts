@@ -2,7 +2,9 @@ import { on, slashCommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand, optionalText } from '../../src/discord/localize.js';
 import { commandTexts } from '../command-texts.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
-import { checkoutWithNick, startCheckout } from './start-checkout.js';
+import { giftRoutes } from '../../src/discord/payment-links/gift-routes.js';
+import { askGiftNick, giftAfterPrices, giftToMember, giftWithNick, showGiftChoice } from './gift.js';
+import { checkoutAs, checkoutWithNick, startCheckout } from './start-checkout.js';
 import { checkoutNames } from './names.js';
 import { checkoutRoutes } from './routes.js';
 
@@ -26,6 +28,18 @@ export const checkoutFeature: Feature = {
   components: [
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),
     on(checkoutRoutes.changeNick, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, { askNick: true })),
+    on(checkoutRoutes.acceptPrices, [shopConfigured], (_interaction, { nick }, ctx) => checkoutAs(ctx, nick, { pricesAccepted: true })),
+    on(checkoutRoutes.acceptGiftPrices, [shopConfigured], (_interaction, { nick, member }, ctx) => giftAfterPrices(ctx, nick, member)),
+    on(checkoutRoutes.giftChoice, [shopConfigured], (_interaction, _values, ctx) => showGiftChoice(ctx)),
+    on(checkoutRoutes.giftMember, [shopConfigured], (interaction, { selected }, ctx) => giftToMember(ctx, interaction, selected)),
+    on(checkoutRoutes.giftByNick, [shopConfigured], (_interaction, _values, ctx) => askGiftNick(ctx)),
+    on(checkoutRoutes.giftNickForm, [shopConfigured], (_interaction, { member, nick }, ctx) => giftWithNick(ctx, member, nick)),
+    // In the recipient's DM: no server, no shop needed.
+    on(giftRoutes.optOut, [], async (_interaction, _values, ctx) => {
+      await ctx.services.gifts.optOut(ctx.userId);
+      ctx.log.info('gift messages turned off by the member');
+      await ctx.respond.aside(ctx.t.gift.stopped);
+    }),
     on(checkoutRoutes.nickForm, [shopConfigured], (_interaction, { nick }, ctx) => checkoutWithNick(ctx, nick)),
   ],
 };

@@ -1,7 +1,2 @@
-import type { CommandNames } from '../../src/discord/command-names.js';
-
-/** /checkout's wire names, read by its definition and its handler (texts: `checkout` in the catalogs' command texts). */
-export const checkoutNames = {
-  name: 'checkout',
-  options: { nick: 'nick' },
-} as const satisfies CommandNames;
+/** checkoutNames: declared with the words (src/i18n/command-names.ts), read here by the feature's definition and handlers. */
+export { checkoutNames } from '../../src/i18n/command-names.js';

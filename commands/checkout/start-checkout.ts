@@ -2,9 +2,11 @@ import { normalizeNick } from '../../src/cart/nick.js';
 import { linkInReplyView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
-import { clip } from '../../src/discord/text.js';
+import { compareWithOffer } from '../../src/cart/price-changes.js';
+import { currentPrices } from '../../src/services/cart-prices.js';
+import { clip, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
-import { nickModal } from './views.js';
+import { nickModal, pricesUpView } from './views.js';
 import { textView } from '../../src/discord/views/display.js';
 
 /**
@@ -28,11 +30,24 @@ export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise
   await checkoutAs(ctx, nick);
 }
 
-async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
+/**
+ * Checks out as `nick`. The cart is first compared with the shop's prices of the last minute: a price
+ * that went up is shown and asked about once (`pricesAccepted` is the answer); lines no longer on
+ * offer are left out of the link and named. The shop unreachable: the link is asked for as before.
+ */
+export async function checkoutAs(ctx: ShopContext, nick: string, options: { pricesAccepted?: boolean; gift?: { recipientId?: string } } = {}): Promise<void> {
   const { t, services, guildId, userId, respond, shop } = ctx;
   // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
   await respond.defer();
+  const lines = await services.carts.lines(ctx);
+  const prices = lines.length > 0 ? await currentPrices(shop, lines, { lane: guildId, beforeStoreCall: async () => undefined, log: ctx.log }) : undefined;
+  const changes = prices?.kind === 'read' ? compareWithOffer(lines, prices.variants) : undefined;
+  if (changes?.priceUp && !options.pricesAccepted) return respond.show(pricesUpView(t, ctx.locale, userId, nick, lines, changes, options.gift));
+  if (changes && lines.length > 0 && changes.leftOut.size >= lines.length) return respond.show(textView(t.checkout.nothingBuyable));
+  const leftOut = lines.filter((line) => changes?.leftOut.has(line.variantId)).map((line) => t.cart.line(line.quantity, plain(line.variantName), plain(line.productName)));
   const outcome = await services.checkout.checkout(shop, {
+    ...(changes && changes.leftOut.size > 0 ? { leaveOut: changes.leftOut } : {}),
+    ...(options.gift ? { gift: options.gift } : {}),
     guildId,
     userId,
     nick,
@@ -56,9 +71,11 @@ async function checkoutAs(ctx: ShopContext, nick: string): Promise<void> {
   void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
   const { user, applicationId, token } = respond.interaction;
   const delivery = await services.delivery.deliver(user, t, link, ctx.guildName, { applicationId, token, receivedAt: respond.receivedAt }, ctx.log);
-  if (delivery.kind === 'dm') return respond.show(sentToDmView(t, link, delivery.channelId));
+  const leftOutNotice = leftOut.length > 0 ? t.checkout.leftOut(leftOut.join(', ')) : undefined;
+  if (delivery.kind === 'dm') return respond.show(sentToDmView(t, link, delivery.channelId, leftOutNotice));
   // Withdrawn by a moderator before it reached the DMs: it must not be shown here either.
   if (delivery.kind === 'withdrawn') return respond.show(textView(t.links.resendGone(link.id)));
   await respond.show(linkInReplyView(t, link, ctx.guildName, delivery.dmFollows));
   await services.delivery.shownInReply(link, { applicationId, token });
+  if (leftOutNotice) await respond.aside(leftOutNotice);
 }

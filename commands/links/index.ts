@@ -2,7 +2,9 @@ import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { on, slashCommand, subcommand, type Feature } from '../../src/discord/feature.js';
 import { guildCommand, localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
 import { commandTexts } from '../command-texts.js';
-import { moderator } from '../../src/discord/preconditions.js';
+import { moderator, staffReviewer } from '../../src/discord/preconditions.js';
+import { reviewRoutes } from '../../src/discord/payment-links/review-route.js';
+import { confirmPayment } from './confirm-payment.js';
 import { showMemberLinks } from './member-links.js';
 import { linksNames } from './names.js';
 import { pendingChoices } from './revoke-choices.js';
@@ -63,5 +65,9 @@ const linksCommand = slashCommand({
 export const linksFeature: Feature = {
   name: 'links',
   command: linksCommand,
-  components: [on(linksRoutes.memberPage, [moderator], (_interaction, { member, page }, ctx) => showMemberLinks(ctx, member, page))],
+  components: [
+    on(linksRoutes.memberPage, [moderator], (_interaction, { member, page }, ctx) => showMemberLinks(ctx, member, page)),
+    // A purchase several members' links could have paid: a moderator chooses (the log post, /links user).
+    on(reviewRoutes.confirm, [staffReviewer], (_interaction, { ref, link }, ctx) => confirmPayment(ctx, ref, link)),
+  ],
 };

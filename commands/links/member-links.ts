@@ -6,8 +6,10 @@ import { memberLinksView } from './views.js';
 export async function showMemberLinks(ctx: HandlerContext, memberId: string, requestedPage: number): Promise<void> {
   const { services, guildId, settings } = ctx;
   const { links, page, pages, total } = await services.links.memberPage(guildId, memberId, requestedPage, LINKS_PAGE_SIZE);
+  // Purchases waiting for staff with a link of this member: shown with their buttons, so a guild without a log channel is not stuck.
+  const waiting = await services.reviews.waitingFor(guildId, memberId);
   const now = services.clock.now();
   await ctx.respond.show(
-    memberLinksView(ctx.t, { owner: ctx.userId, memberId, links, page, pages, total, lifetimeHours: settings.linkLifetimeHours, now }),
+    memberLinksView(ctx.t, { owner: ctx.userId, memberId, links, page, pages, total, lifetimeHours: settings.linkLifetimeHours, now, waiting }),
   );
 }

@@ -19,6 +19,8 @@ import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
 import { LINK_RETENTION_DAYS, type PaymentLink } from '../../src/services/payment-links.js';
 import { linksRoutes } from './routes.js';
+import type { PaymentUnderReview } from '../../src/services/payment-watch/staff-review.js';
+import { reviewListParts } from '../../src/discord/payment-links/review-view.js';
 
 /** What moderators see with /links: a member's links, a URL check, a withdrawal, and the revoke suggestions. */
 
@@ -31,20 +33,27 @@ export interface MemberLinksInput {
   total: number;
   lifetimeHours: number;
   now: number;
+  /** Purchases waiting for staff with a candidate link of this member (the oldest is shown with its buttons). */
+  waiting?: PaymentUnderReview[];
 }
 
 const DEMO_ROOM = 100;
+/** What a waiting purchase's text may use on the page. */
+const REVIEW_ROOM = 900;
 
 /** A member's links for a moderator: newest first, one page of ten, each with its state and its link. */
 export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const member = `<@${input.memberId}>`;
-  if (input.total === 0) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
-  const intro = t.links.intro(member, input.total);
+  const [review] = input.waiting ?? [];
+  // One waiting purchase with its buttons (the oldest; the next once it is settled), within the screen's 40 components.
+  const waiting = review ? [separator(), ...reviewListParts(t, review, REVIEW_ROOM)] : [];
+  if (input.total === 0 && !review) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
+  const intro = input.total === 0 ? t.links.none(member, LINK_RETENTION_DAYS) : t.links.intro(member, input.total);
   const subtitle = input.pages > 1 ? t.common.page(input.page + 1, input.pages) : undefined;
   const note = t.links.whatBotKnows;
   // Each link's part gets an equal share of Discord's 4000 characters, less the rest of the screen,
-  // the heading markers, and room for a demo guild's DEMO line.
-  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0) + DEMO_ROOM;
+  // the heading markers, and room for a demo guild's DEMO line (and a waiting purchase).
+  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0) + DEMO_ROOM + (review ? REVIEW_ROOM : 0);
   const budget = Math.floor((LIMITS.displayText - fixed) / Math.max(1, input.links.length)) - 8;
   const parts = input.links.map((link) => linkText(linkField(t, link, { ...input, budget, audience: 'moderator' })));
   const page: Page<PaymentLink> = { items: input.links, page: input.page, pages: input.pages, offset: input.page * LINKS_PAGE_SIZE };
@@ -52,7 +61,7 @@ export function memberLinksView(t: Messages, input: MemberLinksInput): View {
     accent: LINK_COLORS.list,
     title: t.links.title,
     subtitle,
-    body: [text(intro), ...parts.flatMap((part) => [separator({ divider: false }), text(part)]), separator(), small(note)],
+    body: [text(intro), ...waiting, ...parts.flatMap((part) => [separator({ divider: false }), text(part)]), separator(), small(note)],
     controls: [pagerRow(t, page, (to) => linksRoutes.memberPage.build(input.owner, { member: input.memberId, page: to }))],
   });
 }

@@ -16,7 +16,8 @@ import { textView } from '../../src/discord/views/display.js';
 /**
  * /redeem code: [nick:]: a voucher code of the shop, redeemed for a Minecraft nick (the option, else
  * the one remembered from the last checkout or redeem). The service keeps the limits against
- * guessing and sends the code once; every attempt is posted to the log channel with the code masked.
+ * guessing and sends the code once; every attempt that reached the store is posted to the log
+ * channel with the code masked, and a member hitting the limit once per window.
  */
 
 const texts = commandTexts('redeem', redeemNames);
@@ -54,8 +55,12 @@ async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promis
 
   const masked = maskCode(code);
   ctx.log.info({ code: masked, outcome: outcome.kind }, 'voucher code tried');
-  // Not awaited: the member's answer must not wait on the log channel.
-  void services.guildLog.post(guildId, { kind: 'voucher-tried', userId, maskedCode: masked, nick, outcome: logOutcome(outcome) });
+  // Not awaited: the member's answer must not wait on the log channel. Tries that reached the store
+  // are posted (the store's own words kept for the staff); of the refused ones, only a member's
+  // first hitting the limit in the window.
+  const posted = logOutcome(outcome);
+  const storeWords = withoutCode(outcome.kind === 'redeemed' ? outcome.state : 'message' in outcome ? outcome.message : undefined, code);
+  if (posted) void services.guildLog.post(guildId, { kind: 'voucher-tried', userId, maskedCode: masked, nick, outcome: posted, ...(storeWords ? { storeWords } : {}) });
 
   if (outcome.kind === 'redeemed') return respond.show(redeemedView(t, outcome));
   if (outcome.kind === 'store-error') {
@@ -66,19 +71,23 @@ async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promis
   await respond.show(textView(refusedText(t, outcome)));
 }
 
-function logOutcome(outcome: Exclude<RedeemOutcome, { kind: 'invalid-code' } | { kind: 'invalid-nick' }>): VoucherLogOutcome {
+/** What the log channel is told of a try, or undefined when it is not posted (refused before the store saw it). */
+function logOutcome(outcome: Exclude<RedeemOutcome, { kind: 'invalid-code' } | { kind: 'invalid-nick' }>): VoucherLogOutcome | undefined {
   switch (outcome.kind) {
     case 'redeemed':
     case 'used':
     case 'unknown':
     case 'conflict':
+    case 'forbidden':
       return outcome.kind;
     case 'store-throttled':
       return 'storeThrottled';
     case 'rate-limited-member':
-      return 'rateLimitedMember';
+      return outcome.firstInWindow ? 'rateLimitedMember' : undefined;
     case 'rate-limited-guild':
-      return 'rateLimitedGuild';
+    case 'rate-limited-shop':
+    case 'not-sent':
+      return undefined;
     case 'store-error':
       return 'storeError';
   }

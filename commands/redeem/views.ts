@@ -31,12 +31,18 @@ export function refusedText(t: Messages, outcome: Exclude<RedeemOutcome, { kind:
       return t.vouchers.unknown(quoted(outcome.message));
     case 'conflict':
       return t.vouchers.conflict(quoted(outcome.message));
+    case 'forbidden':
+      return t.vouchers.forbidden(quoted(outcome.message));
     case 'store-throttled':
       return t.vouchers.storeThrottled(outcome.retryAfterSeconds === undefined ? undefined : Math.ceil(throttlePauseMs(outcome.retryAfterSeconds) / 1000), quoted(outcome.message));
     case 'rate-limited-member':
       return t.vouchers.memberLimit(outcome.retryAfterSeconds);
     case 'rate-limited-guild':
       return t.vouchers.guildLimit(outcome.retryAfterSeconds);
+    case 'rate-limited-shop':
+      return t.vouchers.shopLimit(outcome.retryAfterSeconds);
+    case 'not-sent':
+      return t.vouchers.notSent(outcome.retryAfterSeconds === undefined ? undefined : Math.ceil(throttlePauseMs(outcome.retryAfterSeconds) / 1000));
     case 'invalid-nick':
       return t.vouchers.nickNeeded;
     case 'invalid-code':

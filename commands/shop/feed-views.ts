@@ -25,7 +25,8 @@ const ROWS = 3;
 
 function line(t: Messages, purchase: FeedPurchase): string {
   const nick = purchase.nick ? plain(clip(purchase.nick, 32)) : t.feed.aPlayer;
-  return `${t.feed.bought(nick, plain(clip(purchase.variantName || '?', 100)), plain(clip(purchase.productName || '?', 100)))} · ${discordTime(purchase.madeAt, 'R')}`;
+  const gift = purchase.gift ? ` · ${t.feed.gift}` : '';
+  return `${t.feed.bought(nick, plain(clip(purchase.variantName || '?', 100)), plain(clip(purchase.productName || '?', 100)))}${gift} · ${discordTime(purchase.madeAt, 'R')}`;
 }
 
 export function feedPostView(t: Messages, purchases: readonly FeedPurchase[]): View {
@@ -38,7 +39,9 @@ export function feedPostView(t: Messages, purchases: readonly FeedPurchase[]): V
     const id = shopRoutes.buyFromFeed.build(undefined, purchase.item);
     if (seen.has(id) || buttons.length >= BUTTONS_PER_ROW * ROWS) continue;
     seen.add(id);
-    const label = single ? t.feed.buy : t.feed.buyItem(purchase.variantName || purchase.productName);
+    // Product and variant: "Buy 30 days" alone repeats across products.
+    const name = purchase.productName && purchase.variantName ? `${purchase.productName} (${purchase.variantName})` : purchase.variantName || purchase.productName;
+    const label = single ? t.feed.buy : t.feed.buyItem(name);
     buttons.push(button(id, label, ButtonStyle.Success));
   }
   const rows = [];

@@ -20,12 +20,14 @@ const texts = commandTexts('shopTop', shopTopNames);
 
 async function showTop(ctx: ShopContext, serverInput: string | undefined): Promise<void> {
   const { t } = ctx;
+  const allowed = ctx.services.community.topAllowed(ctx.guildId, ctx.userId);
+  if (allowed.kind === 'wait') return ctx.respond.show(textView(t.community.topCooldown(allowed.seconds)));
   const servers = await readerFor(ctx).servers();
   const server = serverInput ? matchServer(servers, serverInput) : servers[0];
   if (!server) {
     return ctx.respond.show(textView(servers.length === 0 ? t.shop.noServers : t.shop.unknownServer(clip(serverInput ?? '', 100))));
   }
-  // The store is asked (no cache): "thinking…" first.
+  // The store may be asked (the board is kept a minute per shop and server): "thinking…" first.
   await ctx.respond.defer();
   const board = await ctx.services.community.topBoard(ctx.shop, server, { hideNicks: ctx.settings.purchaseFeedNicks === 'hide', lane: ctx.guildId });
   return ctx.respond.show(topView(t, board));

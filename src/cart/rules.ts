@@ -3,6 +3,7 @@
  * as pure functions: no I/O, no Discord. Every change to a cart goes through here, so the bot
  * refuses a rule-breaking cart with a clear reason before the store ever sees it.
  */
+import type { PricedOption } from './pricing.js';
 
 export const MAX_LINES = 20;
 export const MIN_QUANTITY = 1;
@@ -18,6 +19,12 @@ export interface CartLine {
   serverName: string;
   productName: string;
   variantName: string;
+  /**
+   * The variant's prices when the line was added (or last added to): what "was 10,50 zł, now 12,00 zł"
+   * compares with (src/cart/price-changes.ts), and the estimate shown when the shop cannot be reached.
+   * Lines added before the bot remembered prices have none: their changes are unknown, never asked about.
+   */
+  addedPrices?: PricedOption[];
 }
 
 export interface Cart {
@@ -82,8 +89,8 @@ export function addItem(
   if (existing) {
     if (existing.quantity >= MAX_QUANTITY) return { ok: false, violation: { code: 'already-at-max', max: MAX_QUANTITY } };
     const wanted = existing.quantity + quantity;
-    // The line keeps where it came from: only the quantity changes.
-    const line: CartLine = { ...existing, quantity: Math.min(wanted, MAX_QUANTITY) };
+    // The line keeps where it came from: only the quantity changes, and the prices the member just saw.
+    const line: CartLine = { ...existing, quantity: Math.min(wanted, MAX_QUANTITY), ...(item.addedPrices ? { addedPrices: item.addedPrices } : {}) };
     return { ok: true, cart: replaceLine(base, line), line, capped: wanted > MAX_QUANTITY };
   }
 

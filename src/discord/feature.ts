@@ -1,4 +1,9 @@
-import type { AutocompleteInteraction, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type {
+  AutocompleteInteraction,
+  MessageContextMenuCommandInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import type { Narrowed, Precondition } from './preconditions.js';
 import type { AnyRoute, ParamValues, Route, RouteInteractions, RouteKind } from './routes.js';
@@ -11,6 +16,8 @@ import type { AnyRoute, ParamValues, Route, RouteInteractions, RouteKind } from 
 export interface Feature {
   name: string;
   command?: SlashCommand;
+  /** A command on a message's Apps menu (right click → Apps), if the feature has one. */
+  messageCommand?: MessageCommand;
   components?: readonly RouteHandler[];
 }
 
@@ -25,6 +32,15 @@ export interface SlashCommand {
   /** The command itself, or one handler per subcommand (`status`, `license set`). */
   run: ((interaction: CommandInteraction, ctx: HandlerContext) => Promise<void>) | Readonly<Record<string, Subcommand>>;
   autocomplete?(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<void>;
+}
+
+/** A message context-menu command: the member points at a message and the handler reads it. */
+export interface MessageCommand {
+  /** The command's (English) name, as Discord routes it. */
+  name: string;
+  definition(): RESTPostAPIContextMenuApplicationCommandsJSONBody;
+  preconditions: Preconditions;
+  run(interaction: MessageContextMenuCommandInteraction, ctx: HandlerContext): Promise<void>;
 }
 
 export interface Subcommand {
@@ -51,6 +67,15 @@ export function slashCommand<const Pre extends Preconditions>(spec: {
   autocomplete?: (interaction: AutocompleteInteraction, ctx: Narrowed<AutocompleteContext, Pre>) => Promise<void>;
 }): SlashCommand {
   return spec as SlashCommand;
+}
+
+export function messageCommand<const Pre extends Preconditions>(spec: {
+  name: string;
+  definition: () => RESTPostAPIContextMenuApplicationCommandsJSONBody;
+  preconditions: Pre;
+  run: (interaction: MessageContextMenuCommandInteraction, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>;
+}): MessageCommand {
+  return spec as MessageCommand;
 }
 
 export function subcommand<const Pre extends Preconditions>(

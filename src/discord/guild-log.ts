@@ -1,10 +1,10 @@
-import type { Client } from 'discord.js';
+import type { Client, Guild } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { StoreError } from '../spaceis/errors.js';
-import { localeOf, messages, type Locale } from '../i18n/index.js';
+import { localeOf, messages, type Locale, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
-import { messageOptions } from './respond.js';
+import { messageOptions, type View } from './respond.js';
 import { demoMarked } from './views/demo-mark.js';
 import { logEventView, type LogEvent } from './views/log.js';
 
@@ -41,23 +41,43 @@ export class GuildLog {
   }
 
   /** The language of what the bot posts in a guild's channels: the admins' choice, else the guild's own. */
+  /**
+   * The guild's channel language: its stored setting, else its Discord language. A guild of a shard
+   * another process runs is not in this process's cache (the purchase feed and the watcher post for
+   * every guild): it is fetched once, so whichever process posts speaks the guild's language.
+   */
   async localeFor(guildId: string): Promise<Locale> {
     const settings = await this.settings.get(guildId);
-    return settings.locale ?? localeOf(this.client.guilds.cache.get(guildId)?.preferredLocale);
+    if (settings.locale) return settings.locale;
+    return localeOf((await this.#guild(guildId))?.preferredLocale);
   }
 
-  async post(guildId: string, event: LogEvent): Promise<void> {
+  /** The guild, from the cache or (a guild of another process's shard) fetched once; discord.js makes no channel of a guild it does not know. */
+  async #guild(guildId: string): Promise<Guild | undefined> {
+    return this.client.guilds.cache.get(guildId) ?? (await this.client.guilds.fetch(guildId).catch(() => undefined));
+  }
+
+  /** True when posted, or when the guild has no log channel; false when the post failed (logged). */
+  async post(guildId: string, event: LogEvent): Promise<boolean> {
+    return this.postView(guildId, event.kind, (t) => logEventView(t, event));
+  }
+
+  /** A post drawn by its feature (one with buttons: a payment waiting for staff), in the guild's language. */
+  async postView(guildId: string, kind: string, draw: (t: Messages) => View): Promise<boolean> {
     try {
       const settings = await this.settings.get(guildId);
-      if (!settings.logChannelId) return;
+      if (!settings.logChannelId) return true;
+      await this.#guild(guildId);
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
       const t = messages(await this.localeFor(guildId));
-      const view = logEventView(t, event);
+      const view = draw(t);
       // Read after the change it reports: switching to the demo is posted marked, leaving it unmarked.
       await channel.send({ ...messageOptions(settings.demo ? demoMarked(t, view) : view, 'create'), allowedMentions: { parse: [] } });
+      return true;
     } catch (error) {
-      this.logger.warn({ guild: guildId, event: event.kind, err: error }, 'could not post to the log channel');
+      this.logger.warn({ guild: guildId, event: kind, err: error }, 'could not post to the log channel');
+      return false;
     }
   }
 }

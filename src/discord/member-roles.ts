@@ -1,9 +1,10 @@
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type APIGuildMember, type Client } from 'discord.js';
+import { DiscordAPIError, RESTJSONErrorCodes, Routes, type APIGuildMember, type APIRole, type Client } from 'discord.js';
 import { messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import type { MemberRoles, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
+import type { MemberRoles, PowerfulPermission, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
 import type { GuildLog } from './guild-log.js';
-import { fetchedRoleFacts, roleIssues } from './role-check.js';
+import { fetchedRoleFacts, powerfulPermissions, roleIssues } from './role-check.js';
+import type { IdFor } from './routes.js';
 
 /** Discord cuts an audit-log reason at 512 characters. */
 const REASON_LIMIT = 512;
@@ -25,6 +26,19 @@ export class DiscordMemberRoles implements MemberRoles {
     try {
       const member = (await this.client.rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
       return { ok: true, value: member.roles.includes(roleId) };
+    } catch (error) {
+      return { ok: false, problem: await this.#problem(error, guildId, roleId) };
+    }
+  }
+
+  /**
+   * Read over REST, not from the cache: a role edited a moment ago must not be given on the old
+   * permissions, and the guild may be another shard's. One request per role a paid link earns.
+   */
+  async powers(guildId: string, roleId: string): Promise<RoleAnswer<PowerfulPermission[]>> {
+    try {
+      const role = ((await this.client.rest.get(Routes.guildRoles(guildId))) as APIRole[]).find((candidate) => candidate.id === roleId);
+      return role ? { ok: true, value: powerfulPermissions(BigInt(role.permissions)) } : { ok: false, problem: 'role-gone' };
     } catch (error) {
       return { ok: false, problem: await this.#problem(error, guildId, roleId) };
     }
@@ -71,10 +85,23 @@ export class DiscordMemberRoles implements MemberRoles {
   }
 }
 
-/** The admins hear of a role the bot could not give or take in the guild's log channel, once each. */
-export function rewardNotices(guildLog: GuildLog): RewardNotices {
+/**
+ * The admins hear of a role the bot could not give or take in the guild's log channel, once each.
+ * `giveId` builds the Give role button of a held-back role (its route is commands/admin's).
+ */
+export function rewardNotices(guildLog: GuildLog, giveId: (linkId: string, roleId: string) => IdFor<'button'>): RewardNotices {
   return {
-    grantFailed: (failure) => guildLog.post(failure.guildId, { kind: 'role-grant-failed', ...failure }),
-    removalFailed: (failure) => guildLog.post(failure.guildId, { kind: 'role-removal-failed', ...failure }),
+    grantFailed: async (failure) => {
+      await guildLog.post(failure.guildId, { kind: 'role-grant-failed', ...failure });
+    },
+    removalFailed: async (failure) => {
+      await guildLog.post(failure.guildId, { kind: 'role-removal-failed', ...failure });
+    },
+    tooPowerful: async (notice) => {
+      await guildLog.post(notice.guildId, { kind: 'role-too-powerful', ...notice });
+    },
+    nickShared: async (notice) => {
+      await guildLog.post(notice.guildId, { kind: 'role-held-back', ...notice, giveId: giveId(notice.linkId, notice.roleId) });
+    },
   };
 }

@@ -94,3 +94,18 @@ export const moderator: Precondition = {
     return ctx.t.links.notModerator;
   },
 };
+
+/**
+ * Choosing which link a purchase paid (issue 28): a moderator as /links knows them, or a member with
+ * Manage Server on the whole server (an admin may settle it too). Checked on every press: the log
+ * post's buttons are seen by everyone who reads the channel.
+ */
+export const staffReviewer: Precondition = {
+  name: 'staffReviewer',
+  refusal(member, ctx) {
+    if (isModerator(member, ctx.guildId, ctx.settings.moderatorRoleId)) return undefined;
+    if (member.member instanceof GuildMember && member.member.permissions.has(PermissionFlagsBits.ManageGuild)) return undefined;
+    ctx.log.info('payment review refused: not a moderator');
+    return ctx.t.review.notAllowed;
+  },
+};

@@ -19,6 +19,9 @@ export function purchaseFeedPoster(client: Client, guildLog: GuildLog, logger: L
   return {
     async post(post: FeedPost): Promise<FeedPostOutcome> {
       try {
+        // A guild of a shard another process runs is not in this process's cache, and discord.js
+        // makes no channel of an unknown guild: the guild is fetched first (once, then cached).
+        if (!client.guilds.cache.has(post.guildId)) await client.guilds.fetch(post.guildId);
         const channel = await client.channels.fetch(post.channelId);
         if (!channel?.isSendable()) return { kind: 'refused', reason: 'gone' };
         const t = messages(await guildLog.localeFor(post.guildId));

@@ -9,6 +9,7 @@ import {
   type MessageEditOptions,
   type Client,
   type MessageComponentInteraction,
+  type MessageContextMenuCommandInteraction,
   type ModalSubmitInteraction,
   type APIModalInteractionResponseCallbackData,
 } from 'discord.js';
@@ -61,7 +62,7 @@ export function messageOptions(view: View, mode: 'create' | 'edit'): MessageCrea
   return { ...rest, ...attached } as MessageCreateOptions | MessageEditOptions;
 }
 
-export type AnyInteraction = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
+export type AnyInteraction = ChatInputCommandInteraction | MessageContextMenuCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 
 /**
  * How one interaction is answered. `update` edits the message the component sits on (the

@@ -1,5 +1,5 @@
-import { PermissionFlagsBits, Routes, type APIGuildMember, type APIRole, type Guild, type REST } from 'discord.js';
-import type { RoleProblem } from '../services/rewards.js';
+import { GuildMember, PermissionFlagsBits, Routes, type APIGuildMember, type APIInteractionGuildMember, type APIRole, type Guild, type REST } from 'discord.js';
+import { POWERFUL_PERMISSIONS, type PowerfulPermission, type RoleProblem } from '../services/rewards.js';
 
 /**
  * Whether the bot can give a role to buyers and take it back, by Discord's rules: it needs Manage
@@ -59,4 +59,27 @@ export async function fetchedRoleFacts(rest: REST, guildId: string, botId: strin
     roles: roles.map((role) => ({ id: role.id, position: role.position, managed: role.managed, permissions: BigInt(role.permissions) })),
     botRoleIds: me.roles,
   };
+}
+
+/** The permissions among POWERFUL_PERMISSIONS a role's bits carry (Administrator first: it implies the rest). */
+export function powerfulPermissions(bits: bigint): PowerfulPermission[] {
+  return POWERFUL_PERMISSIONS.filter((name) => (bits & PermissionFlagsBits[name]) !== 0n);
+}
+
+/** Why a person may not hand out a role by Discord's rules: no Manage Roles of their own, or the role not below their highest. */
+export type PersonIssue = 'no-manage-roles' | 'role-above-you';
+
+/**
+ * Discord's rule for a person giving a role by hand: Manage Roles (Administrator includes it) from
+ * their server roles, not one channel's overwrite, and the role below their highest role; the
+ * server owner may give any role. The bot gives reward roles on the admins' behalf, so it asks the same.
+ */
+export function personIssue(guild: Guild, member: GuildMember | APIInteractionGuildMember | null, userId: string, roleId: string): PersonIssue | undefined {
+  if (guild.ownerId === userId) return undefined;
+  // discord.js builds the member from the cached guild; without its roles nothing can be allowed.
+  if (!(member instanceof GuildMember)) return 'no-manage-roles';
+  if (!member.permissions.has(PermissionFlagsBits.ManageRoles)) return 'no-manage-roles';
+  const role = guild.roles.cache.get(roleId);
+  if (!role || member.roles.highest.comparePositionTo(role) <= 0) return 'role-above-you';
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type AutocompleteInteraction, type Interaction } from 'discord.js';
+import { type AutocompleteInteraction, type Interaction, type MessageContextMenuCommandInteraction } from 'discord.js';
 import type { BotServices } from '../bot-services.js';
 import { localeOf, messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
@@ -8,7 +8,7 @@ import { isStoreError } from '../spaceis/errors.js';
 import { subcommandKey } from './command-names.js';
 import type { AutocompleteContext, CommandInteraction, ComponentInteraction, HandlerContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
-import type { Feature, RouteHandler, SlashCommand } from './feature.js';
+import type { Feature, MessageCommand, RouteHandler, SlashCommand } from './feature.js';
 import type { Member, Precondition } from './preconditions.js';
 import { Responder, textReply, type AnyInteraction } from './respond.js';
 import { kindOf } from './routes.js';
@@ -29,6 +29,7 @@ export const ACK_GUARD_MS = 2_000;
 export class InteractionRouter {
   readonly #commands = new Map<string, SlashCommand>();
   readonly #routes = new Map<string, RouteHandler>();
+  readonly #messageCommands = new Map<string, MessageCommand>();
 
   constructor(
     private readonly services: BotServices,
@@ -38,6 +39,7 @@ export class InteractionRouter {
   ) {
     for (const feature of features) {
       if (feature.command) this.#commands.set(feature.command.name, feature.command);
+      if (feature.messageCommand) this.#messageCommands.set(feature.messageCommand.name, feature.messageCommand);
       for (const handler of feature.components ?? []) {
         if (this.#routes.has(handler.route.key)) throw new Error(`route ${handler.route.key} is handled twice`);
         this.#routes.set(handler.route.key, handler);
@@ -47,15 +49,41 @@ export class InteractionRouter {
 
   async handle(interaction: Interaction): Promise<void> {
     if (interaction.isAutocomplete()) return this.autocomplete(interaction);
-    if (!interaction.isChatInputCommand() && !interaction.isMessageComponent() && !interaction.isModalSubmit()) return;
+    if (
+      !interaction.isChatInputCommand() &&
+      !interaction.isMessageContextMenuCommand() &&
+      !interaction.isMessageComponent() &&
+      !interaction.isModalSubmit()
+    ) {
+      return;
+    }
 
     const t = messages(localeOf(interaction.locale));
-    if (!interaction.inGuild()) {
+    if (!interaction.inGuild() && !this.#handledInDms(interaction)) {
       await interaction.reply(textReply(t.common.expired, { ephemeral: false })).catch(() => undefined);
       return;
     }
     if (interaction.isChatInputCommand()) return this.command(interaction);
+    if (interaction.isMessageContextMenuCommand()) return this.messageCommand(interaction);
     return this.component(interaction);
+  }
+
+  /** A command from a message's Apps menu: answered like a slash command, with the message it points at. */
+  private async messageCommand(interaction: MessageContextMenuCommandInteraction): Promise<void> {
+    const command = this.#messageCommands.get(interaction.commandName);
+    if (!command) return;
+    const ctx = await this.context(interaction, this.responder(interaction, 'reply', 'command', performance.now()));
+    await this.run(ctx, { kind: 'command', name: command.name }, async () => {
+      if (await this.refused(interaction, ctx, command.preconditions)) return 'refused';
+      return command.run(interaction, ctx);
+    });
+  }
+
+  /** A button of the bot's own DM whose route is declared for DMs (a gift message's opt-out). */
+  #handledInDms(interaction: Interaction): boolean {
+    if (!interaction.isButton()) return false;
+    const decoded = decodeCustomId(interaction.customId);
+    return decoded !== undefined && this.#routes.get(`${decoded.scope}:${decoded.action}`)?.route.inDms === true;
   }
 
   /** The bot is shutting down: a short ephemeral answer instead of silence. */
@@ -217,7 +245,7 @@ export class InteractionRouter {
       count((await work()) === 'refused' ? 'refused' : 'answered');
       // What was asked (a command name or a custom id, never option or field values) and how long it took.
       ctx.log.debug(
-        { what: interaction.isChatInputCommand() ? `/${interaction.commandName}` : interaction.customId, ms: Math.round(performance.now() - started) },
+        { what: interaction.isChatInputCommand() ? `/${interaction.commandName}` : interaction.isMessageContextMenuCommand() ? interaction.commandName : interaction.customId, ms: Math.round(performance.now() - started) },
         'interaction handled',
       );
     } catch (error) {

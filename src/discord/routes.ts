@@ -7,6 +7,7 @@ import {
   type StringSelectMenuInteraction,
   type UserSelectMenuInteraction,
 } from 'discord.js';
+import { normalizeNick } from '../cart/nick.js';
 import { SHORT_REF_LENGTH } from '../services/short-ref.js';
 import type { ComponentInteraction } from './interactions.js';
 import { decodeCustomId, encodeCustomId, MAX_CUSTOM_ID, SAFE_PART, type DecodedCustomId } from './custom-id.js';
@@ -43,6 +44,12 @@ export const param = {
     maxLength: 20,
     encode: (value: string) => value,
     decode: (text: string) => (SNOWFLAKE.test(text) ? text : undefined),
+  } satisfies Param<string>,
+  /** A Minecraft nick as the nick rule allows it (src/cart/nick.ts): what a checkout question carries to its answer. */
+  nick: {
+    maxLength: 16,
+    encode: (value: string) => value,
+    decode: (text: string) => normalizeNick(text),
   } satisfies Param<string>,
   /** A whole number from 0 to `max`: a page, a quantity. */
   int(max: number): Param<number> {
@@ -100,6 +107,8 @@ export interface Route<P extends ParamShape = ParamShape, K extends RouteKind = 
   readonly scope: string;
   readonly code: string;
   readonly access: RouteAccess;
+  /** Handled when pressed in a DM too (see RouteSpec). */
+  readonly inDms: boolean;
   /** `<scope>:<code>`: what the router finds the route by. */
   readonly key: string;
   /** The named parameters, in the order they travel. */
@@ -121,6 +130,8 @@ interface RouteSpec<P extends ParamShape> {
   scope: string;
   code: string;
   access?: RouteAccess;
+  /** Pressed in a DM (the bot's own DM to the member, with no server to act in): only routes that say so are handled there. */
+  inDms?: true;
   params: P;
 }
 
@@ -161,6 +172,7 @@ export function route(name: string, spec: RouteSpec<ParamShape> & { kind: RouteK
     scope,
     code,
     access,
+    inDms: spec.inDms === true,
     key: `${scope}:${code}`,
     params,
     ...(kind === 'modal' ? { fields } : {}),

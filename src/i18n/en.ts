@@ -1,10 +1,32 @@
+import { cartNames, checkoutNames, linksNames, shopAdminNames, shopNames, shopTopNames } from './command-names.js';
+import { optionName, slash } from './command-mention.js';
+
+/**
+ * Commands as an English client shows them (their wire names), for the texts below: built from the
+ * features' declared names, never written out (command-mention.ts).
+ */
+const cmd = {
+  shop: slash(shopNames),
+  cart: slash(cartNames),
+  checkout: slash(checkoutNames),
+  links: slash(linksNames),
+  linksVerify: slash(linksNames, 'verify'),
+  linksUser: slash(linksNames, 'user'),
+  shopTop: slash(shopTopNames),
+  admin: slash(shopAdminNames),
+  status: slash(shopAdminNames, 'status'),
+  licenseSet: slash(shopAdminNames, 'license', 'set'),
+  licenseClear: slash(shopAdminNames, 'license', 'clear'),
+  rewardsAdd: slash(shopAdminNames, 'rewards', 'add'),
+  rewardsRemove: slash(shopAdminNames, 'rewards', 'remove'),
+  feedChannel: `${slash(shopAdminNames, 'settings')} ${optionName(shopAdminNames.subcommands.settings, 'purchaseFeedChannel')}`,
+};
 
 /**
  * The slash commands' descriptions, by command, subcommand and option. Their English names are
  * the wire names the features declare (commands/<feature>/names.ts); the type asks for a text for
  * each of those, and for nothing else.
  */
-// Held to the features' command names by commands/command-texts.ts (the features sit above these words).
 export const enCommands = {
   shop: {
     description: "Browse the shop's offer and add items to your cart",
@@ -50,19 +72,20 @@ export const enCommands = {
           demo: { description: 'Try the bot on a sample shop built into it (DEMO, no real payment)' },
         },
       },
-      servers: { description: 'Choose which servers /shop offers here' },
+      servers: { description: `Choose which servers ${cmd.shop} offers here` },
       settings: {
         description: 'Show or change the shop settings',
         options: {
           logChannel: { description: 'Where the bot reports links, changes and license problems' },
-          moderatorRole: { description: 'A role that may use /links besides Manage Messages' },
+          moderatorRole: { description: `A role that may use ${cmd.links} besides Manage Messages` },
           multiServerCart: { description: 'Allow items from several servers in one cart' },
+          giftMessages: { description: 'DM a member once a gift bought for them is paid (default on)' },
           linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
           reset: { description: 'Clear a setting back to none' },
           purchaseFeedChannel: { description: 'Where the bot posts every purchase made in the shop' },
-          purchaseFeedNicks: { description: "Show buyers' nicks in /shop-top and the purchase feed, or “a player”" },
+          purchaseFeedNicks: { description: `Show buyers' nicks in ${cmd.shopTop} and the purchase feed, or “a player”` },
         },
       },
       refresh: { description: 'Drop the cached offer and read it again' },
@@ -129,9 +152,9 @@ export const en = {
   admin: {
     notAllowed: 'Only members with the Manage Server permission can change the shop.',
     licenseUnreadable:
-      "This server's stored license can't be opened right now (see /shop-admin status): set it again with /shop-admin license set, or clear it.",
+      `This server's stored license can't be opened right now (see ${cmd.status}): set it again with ${cmd.licenseSet}, or clear it.`,
     notConfigured:
-      "This server has no shop license yet. Set one with /shop-admin license set (or the bot's operator sets SPACEIS_API_KEY).",
+      `This server has no shop license yet. Set one with ${cmd.licenseSet} (or the bot's operator sets SPACEIS_API_KEY).`,
 
     statusTitle: 'Shop status',
     statusLicense: 'License',
@@ -139,12 +162,12 @@ export const en = {
     statusLicenseDefault: (fingerprint: string) => `The bot's default license, fingerprint \`${fingerprint}\``,
     statusLicenseNone: 'None configured',
     statusLicenseUnreadable: (fingerprint: string) =>
-      `This server's own license (fingerprint \`${fingerprint}\`) cannot be opened with the current ENCRYPTION_KEY: the key changed since it was saved, or the record is damaged. Buyers are told the shop isn't set up. Set the license again with /shop-admin license set (or clear it), or ask the operator to restore the previous ENCRYPTION_KEY.`,
+      `This server's own license (fingerprint \`${fingerprint}\`) cannot be opened with the current ENCRYPTION_KEY: the key changed since it was saved, or the record is damaged. Buyers are told the shop isn't set up. Set the license again with ${cmd.licenseSet} (or clear it), or ask the operator to restore the previous ENCRYPTION_KEY.`,
     statusLicenseNoKey: (fingerprint: string) =>
       `This server has its own license (fingerprint \`${fingerprint}\`), but the bot has no ENCRYPTION_KEY to open it. Buyers are told the shop isn't set up; the bot does not sell from its default license instead. The operator must set ENCRYPTION_KEY (the one used when the license was saved).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers: number) => `Answers: ${servers} ${servers === 1 ? 'server' : 'servers'} in the offer`,
-    status401: 'Rejects the license key (401): the key is wrong or was revoked. Set a new one with /shop-admin license set.',
+    status401: `Rejects the license key (401): the key is wrong or was revoked. Set a new one with ${cmd.licenseSet}.`,
     status402: 'The license is not active (402): renew it in the SpaceIs panel.',
     statusUnreachable: (message: string) => `Not answering: ${message}`,
     statusCache: 'Offer cache',
@@ -161,6 +184,7 @@ export const en = {
     statusPaymentsOff: (message: string | undefined, since: string, retry: string) =>
       `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to its payment endpoints ${since}, so the bot cannot see payments and links stay “pending”. It asks again ${retry}.`,
     statusPaymentsDemo: 'Not followed on the DEMO shop: nothing is ever paid there.',
+    statusPaymentsMissing: (servers: string) => `Servers whose latest purchases SpaceIs answers 404 for: ${servers}. Payments there are not seen; the bot asks again every few hours. The other servers are followed.`,
 
     licenseNeedsEncryptionKey:
       "The bot can't store a license key yet: its operator must set ENCRYPTION_KEY (see the README), so keys are kept encrypted.",
@@ -175,35 +199,35 @@ export const en = {
     licenseCleared: (fingerprint: string | undefined) =>
       fingerprint
         ? `This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
-        : "This server's license was removed. The bot has no default license, so /shop is off until a license is set.",
+        : `This server's license was removed. The bot has no default license, so ${cmd.shop} is off until a license is set.`,
     licenseNothingToClear: "This server already uses the bot's default license.",
     defaultLicenseRefused:
-      "This server may not use the bot's default license: its operator allows it only on some servers. Set this server's own SpaceIs license with /shop-admin license set.",
+      `This server may not use the bot's default license: its operator allows it only on some servers. Set this server's own SpaceIs license with ${cmd.licenseSet}.`,
     licenseClearedRefused:
-      "This server's license was removed. This server may not use the bot's default license, so /shop is off until you set your own with /shop-admin license set.",
-    statusLicenseDemo: 'The **DEMO** shop built into the bot: a sample offer, no real payment. Sell from your real shop with /shop-admin license set.',
+      `This server's license was removed. This server may not use the bot's default license, so ${cmd.shop} is off until you set your own with ${cmd.licenseSet}.`,
+    statusLicenseDemo: `The **DEMO** shop built into the bot: a sample offer, no real payment. Sell from your real shop with ${cmd.licenseSet}.`,
     demoOn:
-      'This server now sells from the **DEMO** shop built into the bot: try /shop, /cart and /checkout. Payment links lead to a demonstration page; no real payment is possible. Carts of the previous shop are emptied, with a note why. Sell from your real shop with /shop-admin license set, or end the demo with /shop-admin license clear.',
-    demoAlready: 'This server is already on the **DEMO** shop. /shop-admin license set replaces it with your real shop; /shop-admin license clear ends it.',
+      `This server now sells from the **DEMO** shop built into the bot: try ${cmd.shop}, ${cmd.cart} and ${cmd.checkout}. Payment links lead to a demonstration page; no real payment is possible. Carts of the previous shop are emptied, with a note why. Sell from your real shop with ${cmd.licenseSet}, or end the demo with ${cmd.licenseClear}.`,
+    demoAlready: `This server is already on the **DEMO** shop. ${cmd.licenseSet} replaces it with your real shop; ${cmd.licenseClear} ends it.`,
     demoConfirm: (fingerprint: string) =>
-      `This server sells from its own license (fingerprint \`${fingerprint}\`). Switching to the **DEMO** shop removes that license (paste the key again with /shop-admin license set to come back) and empties members' carts. Switch to the demo?`,
+      `This server sells from its own license (fingerprint \`${fingerprint}\`). Switching to the **DEMO** shop removes that license (paste the key again with ${cmd.licenseSet} to come back) and empties members' carts. Switch to the demo?`,
     demoConfirmYes: 'Switch to the demo',
     demoCancel: 'Cancel',
     demoCancelled: 'Nothing changed: this server keeps its own license.',
     demoEnded: (fingerprint: string | undefined) =>
       fingerprint
         ? `The **DEMO** shop is off. This server now sells from the bot's default license (fingerprint \`${fingerprint}\`).`
-        : 'The **DEMO** shop is off. The bot has no default license, so /shop is off until a license is set with /shop-admin license set.',
+        : `The **DEMO** shop is off. The bot has no default license, so ${cmd.shop} is off until a license is set with ${cmd.licenseSet}.`,
     demoEndedRefused:
-      "The **DEMO** shop is off. This server may not use the bot's default license, so /shop is off until you set your own with /shop-admin license set.",
+      `The **DEMO** shop is off. This server may not use the bot's default license, so ${cmd.shop} is off until you set your own with ${cmd.licenseSet}.`,
     demoLicenseName: 'DEMO shop',
 
-    serversPrompt: 'Choose the servers /shop offers here. Servers added to the shop later are offered until you hide them.',
+    serversPrompt: `Choose the servers ${cmd.shop} offers here. Servers added to the shop later are offered until you hide them.`,
     serversPlaceholder: 'Servers to offer',
     serversNone: 'The license has no servers yet.',
-    serversSaved: (names: string) => `/shop now offers: ${names}.`,
+    serversSaved: (names: string) => `${cmd.shop} now offers: ${names}.`,
     serversPaged: 'Saving a page changes only the servers on it.',
-    serversKeepOne: 'Keep at least one server offered, or /shop has nothing to sell. Nothing was saved.',
+    serversKeepOne: `Keep at least one server offered, or ${cmd.shop} has nothing to sell. Nothing was saved.`,
     serversChanged: "The shop's servers changed since this menu was opened, so nothing was saved. Here is the page as it is now.",
 
     settingsTitle: 'Shop settings',
@@ -215,6 +239,8 @@ export const en = {
     hours: (n: number) => `${n} h`,
     seconds: (n: number) => `${n} s`,
     localeAuto: "the server's language",
+    /** A saved locale as the settings show it. */
+    localeNames: { en: 'English', pl: 'Polish' },
     /** The choice of `/shop-admin settings locale` that follows the server's language (the others are the languages' own names). */
     localeChoiceAuto: 'Auto (server language)',
     feedNicksShown: "Show buyers' nicks",
@@ -225,7 +251,7 @@ export const en = {
     channelNoFiles: (channel: string) =>
       `I can't attach files in ${channel}, and the demo shop's panel shows its pictures as files. Give me Attach Files there (or pick another channel), then try again.`,
     moderatorRoleEveryone:
-      "@everyone can't be the moderator role: every member has it, so everyone could use /links. Nothing was saved; pick a role only your moderators have.",
+      `@everyone can't be the moderator role: every member has it, so everyone could use ${cmd.links}. Nothing was saved; pick a role only your moderators have.`,
     moderatorRoleManaged: (role: string) =>
       `${role} is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
     settingNames: {
@@ -234,6 +260,7 @@ export const en = {
       logChannel: 'Log channel',
       moderatorRole: 'Moderator role',
       multiServerCart: 'Multi-server carts',
+      giftMessages: 'Gift messages',
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
@@ -250,6 +277,11 @@ export const en = {
   },
 
   panel: {
+    lostTitle: 'Shop panel no longer refreshed',
+    lost: (channel: string) =>
+      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with /shop-admin panel.`,
+    statusTitle: 'Shop panel',
+    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with /shop-admin panel.`,
     title: (guild: string) => `${guild} — shop`,
     description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
     servers: 'Servers',
@@ -263,8 +295,8 @@ export const en = {
     next: 'Next',
     back: 'Back',
     page: (page: number, pages: number) => `Page ${page} of ${pages}`,
-    notYourMenu: 'This menu belongs to someone else. Use /shop or /cart to open your own.',
-    expired: 'This menu is out of date. Open it again with /shop or /cart.',
+    notYourMenu: `This menu belongs to someone else. Use ${cmd.shop} or ${cmd.cart} to open your own.`,
+    expired: `This menu is out of date. Open it again with ${cmd.shop} or ${cmd.cart}.`,
     restarting: 'The shop bot is restarting. Please try again in a few seconds; your cart is safe.',
     internalError: (reference: string) =>
       `Something went wrong on our side. Your cart is safe. If it happens again, give the server's staff this reference: ${reference}`,
@@ -282,7 +314,7 @@ export const en = {
     chooseProductPlaceholder: 'Choose a product',
     chooseVariant: 'Choose a variant.',
     chooseVariantPlaceholder: 'Choose a variant',
-    notSetUp: "This shop is not configured yet: the server's admins can set it up with /shop-admin.",
+    notSetUp: `This shop is not configured yet: the server's admins can set it up with ${cmd.admin}.`,
     misconfigured: "The shop isn't set up correctly right now. Please tell the server's admins; your cart is kept.",
     noServers: 'This shop has no servers on offer yet.',
     unknownServer: (input: string) => `There is no server called “${input}” in this shop. Pick one from the list.`,
@@ -332,7 +364,7 @@ export const en = {
 
   cart: {
     title: 'Your cart',
-    empty: 'Your cart is empty. Use /shop to browse the offer.',
+    empty: `Your cart is empty. Use ${cmd.shop} to browse the offer.`,
     openShop: 'Open shop',
     line: (quantity: number, variant: string, product: string) => `${quantity} × ${variant} — ${product}`,
     linesHeading: (lines: number, max: number) => `Items (${lines} of ${max} lines)`,
@@ -357,7 +389,12 @@ export const en = {
     backToCart: 'Back to cart',
     editLine: (variant: string, product: string) => `${variant} — ${product}`,
     lineGone: 'That line is no longer in your cart.',
-    goneMark: 'no longer on offer: remove it',
+    goneMark: 'no longer on offer: left out of the payment link',
+    notBuyableMark: 'can no longer be bought here: left out of the payment link',
+    priceChanged: (was: string, now: string) => `was ${was}, now ${now}`,
+    pricesUnconfirmed:
+      'The shop cannot be reached right now: these are the prices from when you added the items, not confirmed. The payment page shows the amount.',
+    pricesUnknown: 'Items added before the bot remembered prices show no price changes.',
     licenseChanged: "The shop's offer changed, so items from the previous offer were removed from your cart.",
   },
 
@@ -379,7 +416,7 @@ export const en = {
   },
 
   checkout: {
-    emptyCart: 'Your cart is empty, so there is nothing to check out. Use /shop to add items.',
+    emptyCart: `Your cart is empty, so there is nothing to check out. Use ${cmd.shop} to add items.`,
     working: 'Asking the shop for your payment link…',
     sentToDm: (nick: string) =>
       `Your payment link for **${nick}** is in your DMs. The shop shows the final amount on the payment page.`,
@@ -403,6 +440,13 @@ export const en = {
       'The shop computes the amount on the payment page. Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.',
     dmReference: (id: string) => `Link reference: ${id}`,
     safety: 'Only pay through this button: staff will never send you a payment link any other way.',
+    pricesUpTitle: 'Prices changed',
+    pricesUp: 'Since you added them to your cart, the shop changed these prices:',
+    pricesLeftOut: 'These are no longer on offer and will be left out of the payment link:',
+    continueNewPrices: 'Continue with the new prices',
+    backToCart: 'Back to the cart',
+    leftOut: (items: string) => `Left out of the link (no longer on offer): ${items}.`,
+    nothingBuyable: `Nothing in your cart is on offer any more, so no payment link was issued. Your cart is kept: see ${cmd.cart}.`,
   },
 
   log: {
@@ -413,7 +457,7 @@ export const en = {
       `${admin} changed **${setting}**: ${before} → ${after}`,
     licenseProblemTitle: 'The shop license has a problem',
     licenseProblem: (status: number, message: string | undefined) =>
-      `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with /shop-admin status.`,
+      `SpaceIs answered ${status}${message ? ` (“${message}”)` : ''} while serving a buyer. Check the license with ${cmd.status}.`,
     linkRevokedTitle: 'Payment link withdrawn',
     linkRevoked: (moderator: string, linkId: string, member: string) => `${moderator} withdrew link ${linkId} issued to ${member}.`,
     linkPaidTitle: 'Order paid',
@@ -423,7 +467,13 @@ export const en = {
       `The bot couldn't give ${role} to ${member} for paid link ${linkId}. ${problem} It won't try again for this payment: once that is fixed, give the role by hand.`,
     roleRemovalFailedTitle: 'An ended role could not be removed',
     roleRemovalFailed: (role: string, member: string, problem: string) =>
-      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} Remove it by hand.`,
+      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} It tries again every few minutes and removes it once that is fixed (or remove it by hand).`,
+    roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+    roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
+    roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
+      `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
   },
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
@@ -438,7 +488,7 @@ export const en = {
     dmExpired: (time: string) =>
       `The shop reports that the payment for this order expired before it was completed (${time}). Do not pay through this link again.`,
     dmBuyAgain:
-      'To order these items again: in the server, open /cart, press **My payment links**, then **Buy again** under this link, and check out.',
+      `To order these items again: in the server, open ${cmd.cart}, press **My payment links**, then **Buy again** under this link, and check out.`,
     paidAt: 'Paid',
     transaction: 'Shop transaction',
   },
@@ -446,7 +496,7 @@ export const en = {
   /** /shop-admin rewards, and what the bot says about buyers' roles (status, log channel, audit log). */
   rewards: {
     title: 'Roles for buyers',
-    none: 'No roles for buyers yet. Add one with /shop-admin rewards add: a product (or one of its variants) and the role its buyers get.',
+    none: `No roles for buyers yet. Add one with ${cmd.rewardsAdd}: a product (or one of its variants) and the role its buyers get.`,
     footer:
       'Given to the member who checked out, once their link is paid. The bot needs Manage Roles, and each role below its own highest role.',
     item: (product: string, variant: string | undefined, server: string) =>
@@ -469,13 +519,38 @@ export const en = {
       'role-above-bot': (role: string) => `${role} is not below the bot's highest role: in Server Settings → Roles, drag the bot's role above ${role}.`,
       'role-managed': (role: string) => `${role} is managed by Discord for a bot or an integration: nobody can give it by hand. Pick another role.`,
       'role-everyone': (_role: string) => "@everyone is every member's role: it can't be a reward. Pick another role.",
-      'role-gone': (_role: string) => 'The role no longer exists: remove this reward with /shop-admin rewards remove, or add it again with another role.',
+      'role-gone': (_role: string) => `The role no longer exists: remove this reward with ${cmd.rewardsRemove}, or add it again with another role.`,
       refused: (_role: string) => "Discord refused (Missing Permissions): check the bot's Manage Roles permission and its place in the role list.",
       unreachable: (_role: string) => "Discord didn't answer.",
     },
     auditBought: (linkId: string, days: number | null) =>
       days === null ? `Shop: paid link ${linkId}` : `Shop: paid link ${linkId}, for ${days} ${days === 1 ? 'day' : 'days'}`,
     auditEnded: (linkId: string) => `Shop: the time bought with link ${linkId} is up`,
+    notAllowedRoles:
+      'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
+    roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
+    powerful: (role: string, permissions: string) =>
+      `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Manage Server',
+      ManageRoles: 'Manage Roles',
+      ManageChannels: 'Manage Channels',
+      ManageWebhooks: 'Manage Webhooks',
+      ManageMessages: 'Manage Messages',
+      KickMembers: 'Kick Members',
+      BanMembers: 'Ban Members',
+      ModerateMembers: 'Timeout Members',
+      MentionEveryone: 'Mention @everyone, @here and All Roles',
+    },
+    giveRole: 'Give role',
+    giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
+    giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
+    given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,
+    alreadyGiven: (member: string, role: string, linkId: string) => `${member} already got ${role} for paid link ${linkId}: nothing changed.`,
+    giveFailed: (member: string, role: string, problem: string) => `The bot couldn't give ${role} to ${member}. ${problem}`,
+    giveRetry: "Discord didn't answer, so nothing was given. Press Give role again in a moment.",
+    giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product: string, category: string, server: string) => `${product} · ${category} · ${server}`,
@@ -484,7 +559,7 @@ export const en = {
 
   links: {
     notModerator:
-      'Only moderators can use /links: it needs the Manage Messages permission or the moderator role chosen by the admins.',
+      `Only moderators can use ${cmd.links}: it needs the Manage Messages permission or the moderator role chosen by the admins.`,
     title: 'Payment links',
     intro: (member: string, total: number) =>
       total === 1
@@ -493,7 +568,7 @@ export const en = {
     none: (member: string, days: number) =>
       `The bot issued no payment links to ${member} in this server (records are kept for ${days} days).`,
     whatBotKnows:
-      '“Paid”, “Payment failed” and a payment that expired are what the shop reported: the bot asks SpaceIs about purchases for the link’s nick and items. “Pending” means the shop has reported no payment for the link yet (or its API does not show payments to the bot: see /shop-admin status).',
+      `“Paid”, “Payment failed” and a payment that expired are what the shop reported: the bot asks SpaceIs about purchases for the link’s nick and items. “Pending” means the shop has reported no payment for the link yet (or its API does not show payments to the bot: see ${cmd.status}).`,
     state: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Revoked' },
     /** The same states as the buyer reads them. */
     buyerState: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Withdrawn' },
@@ -510,7 +585,7 @@ export const en = {
     nick: (nick: string) => `Nick: **${nick}**`,
     issuedTo: (member: string) => `Member: ${member}`,
     linkLabel: 'Payment link',
-    linkTooLong: 'The link is too long to show here: check it with /links verify.',
+    linkTooLong: `The link is too long to show here: check it with ${cmd.linksVerify}.`,
     ago: (amount: number, unit: 'min' | 'h' | 'd') => `${amount} ${unit} ago`,
     more: (count: number) => `+${count} more`,
 
@@ -552,6 +627,71 @@ export const en = {
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
   },
 
+  linkCheck: {
+    /** The Apps menu entry on a message (at most 32 characters). */
+    command: 'Check payment link',
+    title: 'Payment link check',
+    none: 'This message has no web addresses to check.',
+    onlyFirst: (max: number, total: number) => `The message has ${total} web addresses: only the first ${max} were checked.`,
+    issued: (absolute: string, relative: string) => `✅ **Issued by this bot in this server**, ${absolute} (${relative}).`,
+    reference: (id: string) => `Link reference: ${id}`,
+    state: (state: string) => `State: **${state}**`,
+    forYou: 'It was issued for you.',
+    forOther: 'It was issued for another member: pay only through a link the bot sent you.',
+    forMember: (member: string, nick: string) => `Issued to ${member} for the nick **${nick}**.`,
+    notIssued: '⛔ **Not issued by this bot: do not pay through it.**',
+    goesTo: (host: string) => `This address goes to **${host}**.`,
+    shopHosts: (hosts: string) => `This shop's payment links from the bot go to **${hosts}**.`,
+    note: 'Only the whole address, character for character, counts: one that only looks similar is not the bot’s. Pay only through the Pay button the bot sent you in a DM.',
+    rateLimited: (max: number, seconds: number) => `You checked ${max} messages in the last minute: try again in ${seconds} s.`,
+  },
+
+  gift: {
+    button: '🎁 Gift',
+    title: 'Who is it for?',
+    intro: 'Buy this cart for a member of this server (their remembered nick is used when the bot knows it) or for any player by nick. The link comes to you; you pay.',
+    memberPlaceholder: 'A member of this server…',
+    byNick: 'A player by nick',
+    forMyself: 'For myself',
+    noBots: 'A bot cannot get gifts: choose a member.',
+    nickTitle: 'Gift: the player’s nick',
+    label: (nick: string, member: string | undefined) => (member ? `Gift for **${nick}** (${member})` : `Gift for **${nick}**`),
+    dmTitle: (guild: string) => `🎁 A gift for you — ${guild}`,
+    dmFrom: (giver: string, guild: string) => `${giver} bought you a gift on **${guild}**, and it is paid:`,
+    dmNick: (nick: string) => `For the nick **${nick}**: the game server delivers the items.`,
+    dmWhy: 'You get this message because the buyer chose you as a member of this server.',
+    stopButton: 'Don’t send me gift messages',
+    stopped: 'You will get no more gift messages from this bot.',
+  },
+
+  /** Issue 28: a purchase several members' links could have paid waits for staff (log post, /links user, status). */
+  review: {
+    title: 'Payment waiting for staff',
+    intro: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}** that links of several members could have paid. The shop tells the bot the nick, the items and the time; it cannot tell who typed the nick (nicks are public), so the bot marks none of these links paid by itself. A moderator chooses the link this purchase paid: it becomes paid (the member's DM, the log channel, roles); the others stay open.`,
+    madeAt: (time: string) => `Bought ${time}`,
+    candidatesLabel: 'Links it could have paid',
+    candidate: (member: string, linkId: string, issued: string) => `${member} · link **${linkId}** · issued ${issued}`,
+    confirmButton: (linkId: string) => `Paid link ${linkId}`,
+    more: (count: number) => `…and ${count} more ${count === 1 ? 'link' : 'links'} in this server: see ${cmd.linksUser} for each member.`,
+    notAllowed:
+      'Only moderators can choose which link a payment paid: it needs the moderator role chosen by the admins, Manage Messages or Manage Server.',
+    confirmed: (linkId: string, member: string) =>
+      `Link **${linkId}** of ${member} is now paid, confirmed by you. The member's DM and the log channel say so; the other links stay open.`,
+    already: (linkId: string, by: string) => `${by} already confirmed that this payment paid link **${linkId}**. Nothing was changed.`,
+    alreadySettled: 'This payment was already settled. Nothing was changed.',
+    notWaiting: 'This payment is no longer waiting for staff (it was settled, or it waited longer than 30 days). Nothing was changed.',
+    notCandidate: 'That link is not one this payment could have paid in this server. Nothing was changed.',
+    withdrawn: (linkId: string, by: string) =>
+      `Link **${linkId}** was withdrawn by ${by}, so it cannot be confirmed. The payment still waits for staff: choose another link if that is the right one.`,
+    linkTaken: (linkId: string) => `Link **${linkId}** was paid by another purchase meanwhile. The payment still waits for staff.`,
+    waiting: 'A payment was reported for this nick; waiting for staff.',
+    statusLabel: 'Waiting for staff',
+    status: (count: number) =>
+      `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or ${cmd.linksUser} for a member).`,
+    confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
+  },
+
   buyAgain: {
     button: (id: string) => `Buy again · ${id}`,
     title: (id: string) => `Buy again — link ${id}`,
@@ -572,7 +712,7 @@ export const en = {
     hints: {
       'cart payments are disabled': "The shop hasn't enabled cart payments. Please tell the server's admins.",
       'invalid variant':
-        'An item in your cart is no longer on offer. Open /cart and remove it, then try again.',
+        `An item in your cart is no longer on offer. Open ${cmd.cart} and remove it, then try again.`,
       'cart items must belong to one server': 'This shop accepts items from one server per order.',
       'invalid gateway': "A payment method isn't set up in the shop. Please tell the server's admins.",
       'sms payments are not available for carts': 'SMS payments cannot be used for a cart.',
@@ -600,7 +740,7 @@ export const en = {
     pageNothingPaid: 'This is a demonstration: nothing is paid, nothing is charged and nothing is delivered. A real shop would show its payment methods here.',
     pageNick: 'Nick',
     pageTotal: 'Estimated total',
-    pageRealShop: 'The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with /shop-admin license set.',
+    pageRealShop: `The Discord server is trying the shop bot on its built-in demo shop. Its admins switch to the real shop with ${cmd.licenseSet}.`,
     pageNotFound: 'This demo payment link is unknown or has expired.',
   },
   /** Goals on the shop panel and /shop-top (src/services/community.ts): amounts are never shown. */
@@ -617,10 +757,11 @@ export const en = {
     anItem: 'an item',
     none: 'Nothing yet.',
     notPublished: 'This shop does not publish that.',
+    topCooldown: (seconds: number) => `You just looked at the top supporters. Look again in ${seconds} s.`,
     notNow: "The shop didn't answer this right now; try again in a moment.",
     statusLabel: 'Goals and top supporters',
     statusOff: (endpoints: string, message: string | undefined, since: string, retry: string) =>
-      `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to ${endpoints} ${since}, so the panel and /shop-top leave that out. It asks again ${retry}.`,
+      `Off for this license: SpaceIs answered 404${message ? ` (“${message}”)` : ''} to ${endpoints} ${since}, so the panel and ${cmd.shopTop} leave that out. It asks again ${retry}.`,
   },
 
   /** The purchase feed (/shop-admin settings purchase-feed-channel:): posts, status and the log's note. */
@@ -629,6 +770,8 @@ export const en = {
     burstTitle: (count: number) => `🛒 ${count} new purchases`,
     bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${variant}** · ${product}`,
     aPlayer: 'A player',
+    /** After a purchase that paid a gift link: the giver is never named. */
+    gift: '🎁 a gift',
     buy: 'Buy',
     buyItem: (name: string) => `Buy ${name}`,
     choiceShow: 'show',
@@ -642,24 +785,28 @@ export const en = {
     },
     refusedTitle: 'The purchase feed stopped',
     refused: (channel: string, reason: string) =>
-      `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with /shop-admin settings purchase-feed-channel:.`,
+      `The bot can't post in ${channel}: ${reason}. The feed is stopped until you set a channel again with ${cmd.feedChannel}.`,
   },
 
   /** Voucher codes: /redeem, /shop-admin vouchers generate, and their log-channel posts. Never the code in full, except the admin's generated ones. */
   vouchers: {
     redeemedTitle: 'Code accepted',
     redeemed: (nick: string) =>
-      `The shop accepted the code for the nick **${nick}**. The game server delivers what it is worth, usually once you are on the server with this nick.`,
+      `The shop accepted the code for the nick **${nick}**. What it gives is up to the shop and its game server; if nothing arrives, ask the server's staff.`,
     storeState: (state: string) => `The shop's answer: “${state}”.`,
     transaction: (id: string) => `Shop transaction: \`${id}\``,
     used: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}This code has already been used.`,
     unknown: (message: string | undefined) =>
       `${message ? `The shop says: “${message}”. ` : ''}The shop doesn't know this code. Check it for typos (letters and digits exactly as given).`,
+    forbidden: (message: string | undefined) => (message ? `The shop refused the code: “${message}”.` : 'The shop refused the code (403) without saying why.'),
     conflict: (message: string | undefined) => `${message ? `The shop says: “${message}”. ` : ''}The shop can't take this code right now.`,
     storeThrottled: (seconds: number | undefined, message: string | undefined) =>
       `${message ? `The shop says: “${message}”. ` : ''}The shop is busy: please try again ${seconds ? `in ${seconds} s` : 'in a moment'}. The bot did not send the code again.`,
     memberLimit: (seconds: number) => `You have tried several codes in a short time. Please wait ${seconds} s before trying another.`,
     guildLimit: (seconds: number) => `Many codes are being tried on this server right now. Please wait ${seconds} s and try again.`,
+    shopLimit: (seconds: number) => `Many codes are being tried in this shop right now. Please wait ${seconds} s and try again.`,
+    notSent: (seconds: number | undefined) =>
+      `The code was not sent: the bot is holding the shop's requests back for a moment. Please try again ${seconds ? `in ${seconds} s` : 'in a moment'}; this try does not count.`,
     storeRefused: (message: string) => `The shop refused the code: “${message}”.`,
     storeTimeout:
       "The shop didn't answer in time, so the bot can't tell whether it took the code, and won't send it again. Check in game whether it arrived before trying again.",
@@ -676,17 +823,22 @@ export const en = {
       used: 'already used (403).',
       unknown: 'unknown to the shop (404).',
       conflict: 'refused by the shop (409).',
+      forbidden: 'refused by the shop (403).',
       storeThrottled: 'the shop was busy (429); not sent again.',
-      rateLimitedMember: 'not sent: the member tried too many codes (5 in 10 minutes).',
+      rateLimitedMember: 'the member hit the code limit (5 in 10 minutes); further tries are not sent or posted until it passes.',
       rateLimitedGuild: 'not sent: too many codes tried on this server (30 a minute).',
       storeError: 'the shop did not take it (see the bot log).',
     },
     generatedTitle: (count: number) => `${count} voucher ${count === 1 ? 'code' : 'codes'}`,
     generated: (item: string) => `For ${item}. Only you see them: copy them now, the bot keeps no copy.`,
+    dailyLimit: (limit: number, minutes: number) =>
+      `This server may generate ${limit} voucher ${limit === 1 ? 'code' : 'codes'} a day, and that many were generated in the last 24 hours. More can be generated in ${minutes} min (the bot's operator sets the limit: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'The shop answered without any codes.',
     noVariant: 'Choose a variant of that product from the suggestions.',
     logGeneratedTitle: 'Voucher codes generated',
     logGenerated: (admin: string, count: number, item: string) => `${admin} generated ${count} voucher ${count === 1 ? 'code' : 'codes'} for ${item}.`,
+    /** The store's own word in the log channel, as it came (members read its meaning). */
+    logStoreWords: (words: string) => `The shop's words: “${words}”`,
   },
 };
 

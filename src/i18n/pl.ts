@@ -1,80 +1,92 @@
+import { optionName, slash } from './command-mention.js';
 import type { Messages } from './en.js';
+import { nouns, plCount } from './plural.js';
+
+/** Polish names of the commands the command texts below name in their own descriptions. */
+const plNames: Readonly<Record<'shop' | 'links' | 'shopTop', string>> = { shop: 'sklep', links: 'linki', shopTop: 'sklep-top' };
+
 
 /** Polish names and descriptions of the slash commands: one for every name a feature declares (the type enforces it). */
-// Held to the features' command names by commands/command-texts.ts (the features sit above these words).
 export const plCommands = {
   shop: {
-    name: 'sklep',
-    description: 'Przeglądaj ofertę sklepu i dodawaj przedmioty do koszyka',
+    name: plNames.shop,
+    description: 'Przeglądaj ofertę sklepu i dodawaj produkty do koszyka',
     options: {
-      server: { name: 'serwer', description: 'Przejdź od razu do jednego serwera (nazwa lub slug)' },
-      item: { name: 'przedmiot', description: 'Znajdź przedmiot po nazwie: wpisz kilka liter, np. „vip 30” albo „500”' },
+      server: { name: 'serwer', description: 'Przejdź od razu do jednego serwera (nazwa lub identyfikator, np. survival)' },
+      item: { name: 'produkt', description: 'Znajdź produkt po nazwie: wpisz kilka liter, np. „vip 30” albo „500”' },
     },
   },
-  cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości albo przejdź do płatności' },
+  cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości i zamów' },
   checkout: {
     name: 'zamów',
     description: 'Odbierz w wiadomości prywatnej link do płatności za koszyk',
-    options: { nick: { name: 'nick', description: 'Twój nick w Minecraft (3–16 liter, cyfr lub _)' } },
+    options: { nick: { name: 'nick', description: 'Twój nick z Minecrafta (3–16 znaków: litery, cyfry, _)' } },
   },
   links: {
-    name: 'linki',
+    name: plNames.links,
     description: 'Moderacja: sprawdzaj i wycofuj linki do płatności członków',
     subcommands: {
       user: {
-        name: 'użytkownik',
-        description: 'Linki do płatności członka na tym serwerze, od najnowszych',
+        name: 'pokaż',
+        description: 'Linki do płatności członka na tym Discordzie, od najnowszych',
         options: { member: { name: 'członek', description: 'Członek, którego linki chcesz zobaczyć' } },
       },
       verify: {
         name: 'sprawdź',
-        description: 'Sprawdź, czy bot wydał ten adres płatności na tym serwerze',
+        description: 'Sprawdź, czy bot wydał ten adres płatności na tym Discordzie',
         options: { url: { name: 'adres', description: 'Cały adres, dokładnie taki, jaki dostał członek' } },
       },
       revoke: {
         name: 'wycofaj',
         description: 'Wycofaj link do płatności i usuń przycisk Zapłać z wiadomości',
         options: {
-          link: { name: 'link', description: 'Numer linku (np. ABCD1234); zacznij pisać, by szukać aktywnych linków' },
-          member: { name: 'członek', description: 'Podpowiadaj tylko aktywne linki tego członka' },
+          link: { name: 'link', description: 'Numer linku (np. ABCD1234); zacznij pisać, by szukać oczekujących linków' },
+          member: { name: 'członek', description: 'Podpowiadaj tylko oczekujące linki tego członka' },
         },
       },
     },
   },
   shopAdmin: {
     name: 'sklep-admin',
-    description: 'Konfiguracja sklepu na tym serwerze (administracja)',
+    description: 'Konfiguracja sklepu na tym Discordzie (administracja)',
     subcommands: {
       status: { name: 'status', description: 'Sprawdź licencję, pamięć oferty i bota' },
       license: {
         name: 'licencja',
-        description: 'Licencja SpaceIs tego serwera',
+        description: 'Licencja SpaceIs tego Discorda',
         subcommands: {
           set: { name: 'ustaw', description: 'Użyj własnego klucza licencji (sprawdzanego przed zapisem)' },
           clear: { name: 'usuń', description: 'Wróć do domyślnej licencji bota' },
           demo: { name: 'demo', description: 'Wypróbuj bota na wbudowanym sklepie przykładowym (DEMO, bez prawdziwej płatności)' },
         },
       },
-      servers: { name: 'serwery', description: 'Wybierz serwery, które /sklep tu oferuje' },
+      servers: { name: 'serwery', description: `Wybierz serwery, które /${plNames.shop} tu oferuje` },
       settings: {
         name: 'ustawienia',
         description: 'Pokaż lub zmień ustawienia sklepu',
         options: {
           logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
-          moderatorRole: { name: 'rola-moderatora', description: 'Rola, która oprócz Zarządzania wiadomościami może używać /linki' },
-          multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na przedmioty z kilku serwerów w jednym koszyku' },
-          linkLifetimeHours: { name: 'ważność-linku-godziny', description: 'Jak długo wydany link do płatności jest oczekujący' },
-          checkoutCooldownSeconds: { name: 'odstęp-zamówień-sekundy', description: 'Ile członek czeka między kolejnymi linkami' },
+          moderatorRole: {
+            name: 'rola-moderatora',
+            description: `Rola, która może używać /${plNames.links} (oprócz osób z uprawnieniem „Zarządzanie wiadomościami”)`,
+          },
+          multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
+          giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy opłacono prezent dla niego (domyślnie włączone)' },
+          linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin wydany link do płatności jest oczekujący' },
+          checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
           reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
           purchaseFeedChannel: { name: 'kanał-zakupów', description: 'Gdzie bot publikuje każdy zakup w sklepie' },
-          purchaseFeedNicks: { name: 'nicki-kupujących', description: 'Pokazuj nicki kupujących w /sklep-top i na kanale zakupów albo „gracz”' },
+          purchaseFeedNicks: {
+            name: 'nicki-kupujących',
+            description: `Nicki kupujących w /${plNames.shopTop} i na kanale zakupów: pokazuj albo zastępuj słowem „gracz”`,
+          },
         },
       },
       refresh: { name: 'odśwież', description: 'Wyczyść zapamiętaną ofertę i pobierz ją ponownie' },
       panel: {
         name: 'panel',
-        description: 'Opublikuj (lub ponownie) panel sklepu na kanale',
+        description: 'Opublikuj lub odśwież panel sklepu na kanale',
         options: { channel: { name: 'kanał', description: 'Kanał dla panelu' } },
       },
       rewards: {
@@ -105,7 +117,7 @@ export const plCommands = {
         subcommands: {
           generate: {
             name: 'wygeneruj',
-            description: 'Niech sklep wygeneruje kody voucherów dla wariantu (widoczne tylko dla Ciebie)',
+            description: 'Wygeneruj w sklepie kody voucherów dla wariantu (zobaczysz je tylko Ty)',
             options: {
               product: { name: 'produkt', description: 'Produkt z oferty; zacznij pisać, by szukać' },
               variant: { name: 'wariant', description: 'Wariant, którego dotyczą kody' },
@@ -118,40 +130,87 @@ export const plCommands = {
   },
   redeem: {
     name: 'zrealizuj',
-    description: 'Zrealizuj kod vouchera sklepu dla swojego nicku w Minecraft',
+    description: 'Zrealizuj kod vouchera sklepu dla swojego nicku z Minecrafta',
     options: {
       code: { name: 'kod', description: 'Kod vouchera' },
-      nick: { name: 'nick', description: 'Twój nick w Minecraft (pomiń: ten użyty ostatnio)' },
+      nick: { name: 'nick', description: 'Twój nick z Minecrafta (pomiń: ten użyty ostatnio)' },
     },
   },
   shopTop: {
-    name: 'sklep-top',
+    name: plNames.shopTop,
     description: 'Najwięksi wspierający sklepu i ostatnie zakupy na serwerze',
-    options: { server: { name: 'serwer', description: 'Który serwer (nazwa lub slug); domyślnie pierwszy' } },
+    options: { server: { name: 'serwer', description: 'Który serwer (nazwa lub identyfikator, np. survival); domyślnie pierwszy' } },
   },
+};
+
+/**
+ * Commands as a Polish client shows them, for the texts below: built from the declared names,
+ * never written out (command-mention.ts). Terms and counts: docs/polish-glossary.md.
+ */
+const cmd = {
+  shop: slash(plCommands.shop),
+  cart: slash(plCommands.cart),
+  checkout: slash(plCommands.checkout),
+  links: slash(plCommands.links),
+  linksVerify: slash(plCommands.links, 'verify'),
+  linksUser: slash(plCommands.links, 'user'),
+  admin: slash(plCommands.shopAdmin),
+  status: slash(plCommands.shopAdmin, 'status'),
+  licenseSet: slash(plCommands.shopAdmin, 'license', 'set'),
+  licenseClear: slash(plCommands.shopAdmin, 'license', 'clear'),
+  rewardsAdd: slash(plCommands.shopAdmin, 'rewards', 'add'),
+  rewardsRemove: slash(plCommands.shopAdmin, 'rewards', 'remove'),
+  feedChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
+  redeemNick: optionName(plCommands.redeem, 'nick'),
+};
+
+/** Known states of a redeemed voucher, in Polish; the store's own word stays in the log channel. */
+const voucherStates: Readonly<Record<string, string>> = {
+  completed: 'kod zrealizowany',
+  success: 'kod zrealizowany',
+  redeemed: 'kod zrealizowany',
+  pending: 'w toku',
+  processing: 'w toku',
+};
+
+/**
+ * The store's own words quoted to a member only where the shop wrote them in Polish: its English
+ * API words are replaced by the Polish meaning the text already gives (the log channel keeps them).
+ */
+function shopSays(message: string | undefined): string {
+  return message && /[ąćęłńóśźż]/i.test(message) ? `Sklep odpowiada: „${message}”. ` : '';
+}
+
+/** The store's English messages at checkout, by their meaning: said instead of quoted (`storeErrors.refused`). */
+const storeHints: Messages['storeErrors']['hints'] = {
+  'cart payments are disabled': 'Sklep nie ma włączonych płatności za koszyk. Daj znać administracji.',
+  'invalid variant': `Jednego z produktów w koszyku nie ma już w ofercie. Otwórz ${cmd.cart}, usuń go i spróbuj ponownie.`,
+  'cart items must belong to one server': 'W tym sklepie w jednym zamówieniu można kupować tylko z jednego serwera.',
+  'invalid gateway': 'Metoda płatności nie jest skonfigurowana w sklepie. Daj znać administracji.',
+  'sms payments are not available for carts': 'Płatności SMS nie można użyć dla koszyka.',
+  'daily purchase limit reached for this nick':
+    'Ten nick osiągnął dzienny limit zakupów jednego z produktów. Zmniejsz ilość albo wróć jutro.',
 };
 
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
 export const pl: Messages = {
   admin: {
     notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
-    licenseUnreadable:
-      'Zapisanej licencji tego serwera nie da się teraz otworzyć (zobacz /sklep-admin status): ustaw ją ponownie przez /sklep-admin licencja ustaw albo ją usuń.',
-    notConfigured:
-      'Ten serwer nie ma jeszcze licencji sklepu. Ustaw ją przez /sklep-admin licencja ustaw (albo operator bota ustawia SPACEIS_API_KEY).',
+    licenseUnreadable: `Zapisanej licencji tego Discorda nie da się teraz otworzyć (zobacz ${cmd.status}): ustaw ją ponownie komendą ${cmd.licenseSet} albo ją usuń.`,
+    notConfigured: `Ten Discord nie ma jeszcze licencji sklepu. Ustaw ją komendą ${cmd.licenseSet} (albo poproś operatora bota o ustawienie SPACEIS_API_KEY).`,
 
     statusTitle: 'Stan sklepu',
     statusLicense: 'Licencja',
-    statusLicenseGuild: (fingerprint) => `Własna licencja serwera, odcisk \`${fingerprint}\``,
+    statusLicenseGuild: (fingerprint) => `Własna licencja tego Discorda, odcisk \`${fingerprint}\``,
     statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk \`${fingerprint}\``,
     statusLicenseNone: 'Brak',
     statusLicenseUnreadable: (fingerprint: string) =>
-      `Własnej licencji tego serwera (odcisk \`${fingerprint}\`) nie da się otworzyć obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący słyszą, że sklep nie jest skonfigurowany. Ustaw licencję ponownie przez /sklep-admin licencja ustaw (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
+      `Własnej licencji tego Discorda (odcisk \`${fingerprint}\`) nie da się otworzyć obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
     statusLicenseNoKey: (fingerprint: string) =>
-      `Ten serwer ma własną licencję (odcisk \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją otworzyć. Kupujący słyszą, że sklep nie jest skonfigurowany; bot nie sprzedaje w zamian z licencji domyślnej. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
+      `Ten Discord ma własną licencję (odcisk \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją otworzyć. Kupujący widzą komunikat, że sklep nie jest skonfigurowany; bot nie przechodzi w zamian na licencję domyślną. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
     statusStore: 'SpaceIs',
-    statusAnswers: (servers) => `Odpowiada: serwerów w ofercie: ${servers}`,
-    status401: 'Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy przez /sklep-admin licencja ustaw.',
+    statusAnswers: (servers) => `Odpowiada: ${plCount(servers, nouns.server)} w ofercie`,
+    status401: `Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy komendą ${cmd.licenseSet}.`,
     status402: 'Licencja jest nieaktywna (402): odnów ją w panelu SpaceIs.',
     statusUnreachable: (message) => `Nie odpowiada: ${message}`,
     statusCache: 'Pamięć oferty',
@@ -161,13 +220,14 @@ export const pl: Messages = {
     statusStorageDown: (backend) => `${backend}: niedostępny, teraz nic nie da się zapisać (odczyt lub zapis się nie udaje; szczegóły w logu bota)`,
     statusVersion: 'Wersja bota',
     statusLatency: 'Opóźnienie bramy',
-    statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze nie zmierzone'),
+    statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze niezmierzone'),
     statusPayments: 'Płatności',
     statusPaymentsOn: (seconds) =>
-      `Śledzone: dopóki ta licencja ma otwarte linki, bot co ${seconds} s pyta SpaceIs o ostatnie zakupy na każdym serwerze i oznacza opłacone nimi linki jako opłacone.`,
+      `Śledzone: dopóki ta licencja ma oczekujące linki, bot co ${seconds} s pobiera ze SpaceIs ostatnie zakupy z każdego serwera i na tej podstawie oznacza linki jako opłacone.`,
     statusPaymentsOff: (message, since, retry) =>
       `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
+    statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
     licenseNeedsEncryptionKey:
       'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
@@ -177,61 +237,58 @@ export const pl: Messages = {
     licenseRejected: (message) => `SpaceIs odrzucił ten klucz: „${message}”. Niczego nie zapisano.`,
     licenseUnreachable: 'SpaceIs nie odpowiedział, więc nie dało się sprawdzić klucza. Niczego nie zapisano; spróbuj za chwilę.',
     licenseSaved: (fingerprint, servers) =>
-      `Licencję zapisano (odcisk \`${fingerprint}\`); serwerów w ofercie: ${servers}. Koszyki z przedmiotami innego sklepu zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem; nowy klucz tego samego sklepu je zachowuje.`,
-    licenseSame: (fingerprint) => `To już jest licencja tego serwera (odcisk \`${fingerprint}\`).`,
+      `Licencję zapisano (odcisk \`${fingerprint}\`); ${plCount(servers, nouns.server)} w ofercie. Koszyki z produktami innego sklepu zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem; nowy klucz tego samego sklepu je zachowuje.`,
+    licenseSame: (fingerprint) => `To już jest licencja tego Discorda (odcisk \`${fingerprint}\`).`,
     licenseCleared: (fingerprint) =>
       fingerprint
-        ? `Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
-        : 'Licencję serwera usunięto. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji.',
-    licenseNothingToClear: 'Ten serwer już używa domyślnej licencji bota.',
-    defaultLicenseRefused:
-      'Ten serwer nie może korzystać z domyślnej licencji bota: jej operator pozwala na to tylko na niektórych serwerach. Ustaw własną licencję SpaceIs tego serwera przez /sklep-admin licencja ustaw.',
-    licenseClearedRefused:
-      'Licencję serwera usunięto. Ten serwer nie może korzystać z domyślnej licencji bota, więc /sklep jest wyłączony do czasu ustawienia własnej przez /sklep-admin licencja ustaw.',
-    statusLicenseDemo: 'Wbudowany sklep **DEMO**: przykładowa oferta, bez prawdziwej płatności. Prawdziwy sklep włączysz przez /sklep-admin licencja ustaw.',
-    demoOn:
-      'Ten serwer sprzedaje teraz z wbudowanego sklepu **DEMO**: wypróbuj /sklep, /koszyk i /zamów. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione, z wyjaśnieniem. Prawdziwy sklep włączysz przez /sklep-admin licencja ustaw, a demo zakończysz przez /sklep-admin licencja usuń.',
-    demoAlready: 'Ten serwer już korzysta ze sklepu **DEMO**. /sklep-admin licencja ustaw zastąpi go prawdziwym sklepem; /sklep-admin licencja usuń go wyłączy.',
+        ? `Ten Discord korzysta teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
+        : `Licencję tego Discorda usunięto. Bot nie ma licencji domyślnej, więc ${cmd.shop} jest wyłączony do czasu ustawienia licencji.`,
+    licenseNothingToClear: 'Ten Discord już korzysta z domyślnej licencji bota.',
+    defaultLicenseRefused: `Ten Discord nie może korzystać z domyślnej licencji bota: jej operator pozwala na to tylko na niektórych serwerach Discord. Ustaw własną licencję SpaceIs komendą ${cmd.licenseSet}.`,
+    licenseClearedRefused: `Licencję tego Discorda usunięto. Ten Discord nie może korzystać z domyślnej licencji bota, więc ${cmd.shop} jest wyłączony do czasu ustawienia własnej komendą ${cmd.licenseSet}.`,
+    statusLicenseDemo: `Wbudowany sklep **DEMO**: przykładowa oferta, bez prawdziwej płatności. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}.`,
+    demoOn: `Ten Discord korzysta teraz z wbudowanego sklepu **DEMO**: wypróbuj ${cmd.shop}, ${cmd.cart} i ${cmd.checkout}. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione, z wyjaśnieniem. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}, a demo zakończysz komendą ${cmd.licenseClear}.`,
+    demoAlready: `Ten Discord już korzysta ze sklepu **DEMO**. ${cmd.licenseSet} zastąpi go prawdziwym sklepem; ${cmd.licenseClear} go wyłączy.`,
     demoConfirm: (fingerprint) =>
-      `Ten serwer sprzedaje z własnej licencji (odcisk \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie przez /sklep-admin licencja ustaw) i opróżni koszyki członków. Przejść na demo?`,
+      `Ten Discord korzysta z własnej licencji (odcisk \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie komendą ${cmd.licenseSet}) i opróżni koszyki członków. Przejść na demo?`,
     demoConfirmYes: 'Przejdź na demo',
     demoCancel: 'Anuluj',
-    demoCancelled: 'Nic nie zmieniono: serwer zostaje przy własnej licencji.',
+    demoCancelled: 'Nic nie zmieniono: ten Discord zostaje przy własnej licencji.',
     demoEnded: (fingerprint) =>
       fingerprint
-        ? `Sklep **DEMO** jest wyłączony. Ten serwer sprzedaje teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
-        : 'Sklep **DEMO** jest wyłączony. Bot nie ma licencji domyślnej, więc /sklep jest wyłączony do czasu ustawienia licencji przez /sklep-admin licencja ustaw.',
-    demoEndedRefused:
-      'Sklep **DEMO** jest wyłączony. Ten serwer nie może korzystać z domyślnej licencji bota, więc /sklep jest wyłączony do czasu ustawienia własnej przez /sklep-admin licencja ustaw.',
+        ? `Sklep **DEMO** jest wyłączony. Ten Discord korzysta teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
+        : `Sklep **DEMO** jest wyłączony. Bot nie ma licencji domyślnej, więc ${cmd.shop} jest wyłączony do czasu ustawienia licencji komendą ${cmd.licenseSet}.`,
+    demoEndedRefused: `Sklep **DEMO** jest wyłączony. Ten Discord nie może korzystać z domyślnej licencji bota, więc ${cmd.shop} jest wyłączony do czasu ustawienia własnej komendą ${cmd.licenseSet}.`,
     demoLicenseName: 'sklep DEMO',
 
-    serversPrompt: 'Wybierz serwery, które /sklep tu oferuje. Serwery dodane później do sklepu są oferowane, dopóki ich nie ukryjesz.',
+    serversPrompt: `Wybierz serwery, które ${cmd.shop} tu oferuje. Serwery dodane później do sklepu są oferowane, dopóki ich nie ukryjesz.`,
     serversPlaceholder: 'Oferowane serwery',
     serversNone: 'Licencja nie ma jeszcze serwerów.',
-    serversSaved: (names) => `/sklep oferuje teraz: ${names}.`,
+    serversSaved: (names) => `${cmd.shop} oferuje teraz: ${names}.`,
     serversPaged: 'Zapisanie strony zmienia tylko serwery na niej.',
-    serversKeepOne: 'Zostaw co najmniej jeden oferowany serwer, inaczej /sklep nie będzie miał nic do sprzedania. Nic nie zapisano.',
+    serversKeepOne: `Zostaw co najmniej jeden oferowany serwer, inaczej ${cmd.shop} nie będzie miał nic do sprzedania. Nic nie zapisano.`,
     serversChanged: 'Serwery sklepu zmieniły się od otwarcia tego menu, więc nic nie zapisano. Oto ta strona w obecnej postaci.',
 
     settingsTitle: 'Ustawienia sklepu',
     settingsSaved: 'Zapisano.',
     settingsUnchanged: 'Nic się nie zmieniło.',
     none: 'brak',
-    on: 'włączone',
-    off: 'wyłączone',
+    on: 'tak',
+    off: 'nie',
     hours: (n) => `${n} godz.`,
     seconds: (n) => `${n} s`,
-    localeAuto: 'język serwera',
-    localeChoiceAuto: 'Auto (język serwera)',
-    feedNicksShown: 'Pokazuj nicki kupujących',
-    feedNicksHidden: 'Ukryj nicki („gracz”)',
+    localeAuto: 'język serwera Discord',
+    localeNames: { en: 'angielski', pl: 'polski' },
+    localeChoiceAuto: 'Auto (język serwera Discord)',
+    feedNicksShown: 'pokazywane',
+    feedNicksHidden: 'ukryte („gracz”)',
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
       `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
     channelNoFiles: (channel) =>
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Daj mi tam uprawnienie Załączanie plików (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
-      '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
+      `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
     moderatorRoleManaged: (role) =>
       `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
@@ -240,9 +297,10 @@ export const pl: Messages = {
       logChannel: 'Kanał logów',
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk wielu serwerów',
+      giftMessages: 'Wiadomości o prezentach',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
-      checkoutCooldownSeconds: 'Odstęp między zamówieniami',
+      checkoutCooldownSeconds: 'Odstęp między linkami',
       locale: 'Język',
       purchaseFeedNicks: 'Nicki kupujących',
       rewards: 'Role dla kupujących',
@@ -250,12 +308,17 @@ export const pl: Messages = {
 
     refreshing: 'Pobieram ofertę ponownie…',
     refreshed: (servers, categories, products, variants) =>
-      `Oferta pobrana ponownie: serwery ${servers}, kategorie ${categories}, produkty ${products}, warianty ${variants}.`,
+      `Oferta pobrana ponownie: ${plCount(servers, nouns.server)}, ${plCount(categories, nouns.category)}, ${plCount(products, nouns.product)}, ${plCount(variants, nouns.variant)}.`,
 
     panelPosted: (channel) => `Panel sklepu jest na ${channel}. Ponowna publikacja zastąpi ten panel.`,
   },
 
   panel: {
+    lostTitle: 'Panel sklepu nie jest już odświeżany',
+    lost: (channel) =>
+      `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia Wyświetlanie kanału i Wysyłanie wiadomości i opublikuj panel ponownie przez /sklep-admin panel.`,
+    statusTitle: 'Panel sklepu',
+    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie przez /sklep-admin panel.`,
     title: (guild) => `${guild} — sklep`,
     description: 'Naciśnij **Otwórz sklep**, aby przeglądać, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
     servers: 'Serwery',
@@ -269,8 +332,8 @@ export const pl: Messages = {
     next: 'Następna',
     back: 'Wróć',
     page: (page, pages) => `Strona ${page} z ${pages}`,
-    notYourMenu: 'To menu należy do kogoś innego. Otwórz własne przez /sklep lub /koszyk.',
-    expired: 'To menu jest nieaktualne. Otwórz je ponownie przez /sklep lub /koszyk.',
+    notYourMenu: `To menu należy do kogoś innego. Otwórz własne komendą ${cmd.shop} lub ${cmd.cart}.`,
+    expired: `To menu jest nieaktualne. Otwórz je ponownie komendą ${cmd.shop} lub ${cmd.cart}.`,
     restarting: 'Bot sklepu uruchamia się ponownie. Spróbuj za kilka sekund; Twój koszyk jest bezpieczny.',
     internalError: (reference) =>
       `Coś poszło nie tak po naszej stronie. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
@@ -288,8 +351,8 @@ export const pl: Messages = {
     chooseProductPlaceholder: 'Wybierz produkt',
     chooseVariant: 'Wybierz wariant.',
     chooseVariantPlaceholder: 'Wybierz wariant',
-    notSetUp: 'Ten sklep nie jest jeszcze skonfigurowany: administracja serwera może go ustawić przez /sklep-admin.',
-    misconfigured: 'Sklep nie jest teraz poprawnie skonfigurowany. Powiadom administrację serwera; Twój koszyk zostaje zachowany.',
+    notSetUp: `Ten sklep nie jest jeszcze skonfigurowany: administracja tego Discorda może go ustawić komendą ${cmd.admin}.`,
+    misconfigured: 'Sklep nie jest teraz poprawnie skonfigurowany. Powiadom administrację; Twój koszyk się nie zmienił.',
     noServers: 'Ten sklep nie ma jeszcze żadnych serwerów w ofercie.',
     unknownServer: (input) => `W tym sklepie nie ma serwera „${input}”. Wybierz serwer z listy.`,
     noCategories: 'Ten serwer nie ma jeszcze nic w ofercie.',
@@ -299,14 +362,14 @@ export const pl: Messages = {
     unavailable: 'Niedostępny: brak metody płatności',
     variantUnavailable: (variant) =>
       `„${variant}” nie można teraz kupić: sklep nie oferuje dla niego żadnej metody płatności. Wybierz inny wariant.`,
-    itemGone: 'Tego przedmiotu nie ma już w sklepie. Oto aktualna oferta.',
+    itemGone: 'Tego produktu nie ma już w sklepie. Oto aktualna oferta.',
   },
 
   search: {
     title: 'Wyszukiwanie',
     results: (query: string) => `Najlepsze dopasowania do „${query}”. Wybierz jedno:`,
-    closest: (query: string) => `Nic nie pasuje do całego „${query}”. Najbliższe przedmioty:`,
-    placeholder: 'Wybierz przedmiot',
+    closest: (query: string) => `Nic nie pasuje dokładnie do „${query}”. Najbliższe wyniki:`,
+    placeholder: 'Wybierz produkt',
     nothing: (query: string) => `Nic w sklepie nie pasuje do „${query}”. Przejrzyj menu albo spróbuj innych słów.`,
     browse: 'Przeglądaj sklep',
   },
@@ -330,8 +393,8 @@ export const pl: Messages = {
     title: 'Dodano do koszyka',
     line: (quantity, variant, product) => `${quantity} × ${variant} (${product})`,
     lineTotal: (quantity) => `Ta pozycja w koszyku ma teraz ${quantity} szt.`,
-    capped: (max) => `Jedna pozycja może mieć najwyżej ${max} sztuk, więc ustawiono ${max}.`,
-    cartSize: (lines) => `Pozycji w koszyku: ${lines}.`,
+    capped: (max) => `Jedna pozycja może mieć najwyżej ${plCount(max, nouns.unit)}, więc ustawiono ${max}.`,
+    cartSize: (lines) => `W koszyku: ${plCount(lines, nouns.line)}.`,
     viewCart: 'Pokaż koszyk',
     continueShopping: 'Kontynuuj zakupy',
   },
@@ -341,18 +404,18 @@ export const pl: Messages = {
     empty: 'Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.',
     openShop: 'Otwórz sklep',
     line: (quantity, variant, product) => `${quantity} × ${variant} — ${product}`,
-    linesHeading: (lines, max) => `Przedmioty (${lines} z ${max} pozycji)`,
+    linesHeading: (lines, max) => `Pozycje w koszyku (${lines} z ${max})`,
     estimateHeading: 'Szacowana kwota według metody płatności',
     estimateNote:
       'To tylko szacunek: ostateczną kwotę oblicza sklep na stronie płatności, według aktualnych cen.',
     noCommonMethod:
-      'Żadna metoda płatności nie obejmuje wszystkich przedmiotów w koszyku; strona płatności pokaże dostępne opcje.',
+      'Żadna metoda płatności nie obejmuje wszystkich produktów w koszyku; strona płatności pokaże dostępne opcje.',
     pricesUnavailable: 'Nie udało się teraz pobrać cen; kwotę pokaże strona płatności.',
     chooseLine: 'Zmień pozycję…',
     lineOption: (quantity, variant) => `${quantity} × ${variant}`,
     clear: 'Wyczyść koszyk',
     clearConfirm: (lines) =>
-      lines === 1 ? 'Usunąć jedyną pozycję z koszyka?' : `Usunąć wszystkie pozycje z koszyka (${lines})?`,
+      lines === 1 ? 'Usunąć jedyną pozycję z koszyka?' : `Usunąć wszystkie ${plCount(lines, nouns.line)} z koszyka?`,
     clearYes: 'Tak, wyczyść',
     cancel: 'Anuluj',
     cleared: 'Twój koszyk jest teraz pusty.',
@@ -363,30 +426,35 @@ export const pl: Messages = {
     backToCart: 'Wróć do koszyka',
     editLine: (variant, product) => `${variant} — ${product}`,
     lineGone: 'Tej pozycji nie ma już w koszyku.',
-    goneMark: 'nie ma już w ofercie: usuń ją',
-    licenseChanged: 'Oferta sklepu się zmieniła, więc przedmioty z poprzedniej oferty usunięto z koszyka.',
+    goneMark: 'nie ma już w ofercie: zostanie pominięta w linku płatności',
+    notBuyableMark: 'nie można już jej tu kupić: zostanie pominięta w linku płatności',
+    priceChanged: (was, now) => `było ${was}, teraz ${now}`,
+    pricesUnconfirmed:
+      'Nie można teraz połączyć się ze sklepem: to ceny z chwili dodania produktów, niepotwierdzone. Kwotę pokaże strona płatności.',
+    pricesUnknown: 'Produkty dodane, zanim bot zapamiętywał ceny, nie pokazują zmian cen.',
+    licenseChanged: 'Oferta sklepu się zmieniła, więc produkty z poprzedniej oferty usunięto z koszyka.',
   },
 
   rules: {
     cartFull: (max) =>
-      `Koszyk ma już ${max} pozycji, najwięcej w jednym zamówieniu. Najpierw złóż zamówienie albo usuń pozycję.`,
+      `Koszyk ma już ${plCount(max, nouns.line)}, najwięcej w jednym zamówieniu. Najpierw naciśnij „Zamów” albo usuń pozycję.`,
     otherServer: (server) =>
-      `Koszyk zawiera przedmioty z serwera ${server}, a ten sklep przyjmuje jeden serwer na zamówienie. Najpierw złóż zamówienie albo wyczyść koszyk.`,
-    otherLicense: 'Koszyk zawiera przedmioty z innego sklepu. Najpierw złóż zamówienie albo wyczyść koszyk.',
+      `Koszyk zawiera produkty z serwera ${server}, a w jednym zamówieniu można kupować tylko z jednego serwera. Najpierw naciśnij „Zamów” albo wyczyść koszyk.`,
+    otherLicense: 'Koszyk zawiera produkty z innego sklepu. Najpierw naciśnij „Zamów” albo wyczyść koszyk.',
     quantityRange: (min, max) => `Ilość musi być liczbą całkowitą od ${min} do ${max}.`,
-    alreadyAtMax: (max) => `Ta pozycja ma już ${max} sztuk, najwięcej w jednej pozycji.`,
+    alreadyAtMax: (max) => `Ta pozycja ma już ${plCount(max, nouns.unit)}, najwięcej w jednej pozycji.`,
   },
 
   nick: {
-    modalTitle: 'Twój nick w Minecraft',
-    label: 'Nick w Minecraft',
+    modalTitle: 'Twój nick z Minecrafta',
+    label: 'Nick z Minecrafta',
     placeholder: 'np. Steve_123',
     invalid: (input) =>
       `„${input}” to nie jest poprawny nick: użyj 3–16 liter, cyfr lub _ (pierwszy znak może być też kropką).`,
   },
 
   checkout: {
-    emptyCart: 'Twój koszyk jest pusty, więc nie ma czego zamówić. Dodaj przedmioty przez /sklep.',
+    emptyCart: `Twój koszyk jest pusty, więc nie ma czego zamówić. Dodaj produkty komendą ${cmd.shop}.`,
     working: 'Pobieram link do płatności ze sklepu…',
     sentToDm: (nick) =>
       `Link do płatności dla **${nick}** czeka w wiadomościach prywatnych. Ostateczną kwotę pokaże strona płatności.`,
@@ -394,21 +462,28 @@ export const pl: Messages = {
       `Nie mogę wysłać Ci wiadomości prywatnej (masz je wyłączone), więc oto link do płatności dla **${nick}**.`,
     dmOnItsWay: (nick) =>
       `Oto link do płatności dla **${nick}**. Wiele osób właśnie składa zamówienia: kopia jest w drodze do Twoich wiadomości prywatnych.`,
-    cooldown: (seconds) => `Link do płatności został właśnie wydany. Nowy możesz dostać za ${seconds} s; koszyk zostaje zachowany.`,
+    cooldown: (seconds) => `Link do płatności został właśnie wydany. Nowy możesz dostać za ${seconds} s; Twój koszyk się nie zmienił.`,
     hourlyLimit: (seconds) =>
-      `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; koszyk zostaje zachowany.`,
+      `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; Twój koszyk się nie zmienił.`,
     pay: 'Zapłać',
     sentTitle: 'Link do płatności wysłany',
     openDms: 'Otwórz wiadomości',
     longUrl: 'Link jest za długi na przycisk, więc oto on w całości (przytrzymaj, aby skopiować):',
     unshowableLink:
-      'Sklep zwrócił link do płatności, którego nie da się pokazać na Discordzie, więc nic nie zostało wystawione. Twój koszyk jest zachowany: spróbuj ponownie później albo zgłoś to administracji serwera, jeśli to się powtarza.',
+      'Sklep zwrócił link do płatności, którego nie da się pokazać na Discordzie, więc nic nie zostało wystawione. Twój koszyk się nie zmienił: spróbuj ponownie później albo zgłoś to administracji, jeśli to się powtarza.',
     dmTitle: (guild) => `Twoje zamówienie — ${guild}`,
     dmNick: 'Nick',
-    dmItems: 'Przedmioty',
+    dmItems: 'Produkty',
     dmAmount:
       'Kwotę oblicza sklep na stronie płatności. Otrzymanie tego linku nie oznacza, że zamówienie jest opłacone: gdy sklep zgłosi płatność, bot zaktualizuje tę wiadomość.',
     dmReference: (id) => `Numer linku: ${id}`,
+    pricesUpTitle: 'Ceny się zmieniły',
+    pricesUp: 'Od dodania do koszyka sklep zmienił te ceny:',
+    pricesLeftOut: 'Tych produktów nie ma już w ofercie i zostaną pominięte w linku płatności:',
+    continueNewPrices: 'Dalej z nowymi cenami',
+    backToCart: 'Wróć do koszyka',
+    leftOut: (items) => `Pominięte w linku (nie ma ich już w ofercie): ${items}.`,
+    nothingBuyable: `Żadnego produktu z koszyka nie ma już w ofercie, więc link płatności nie został wydany. Twój koszyk się nie zmienił: zobacz ${cmd.cart}.`,
     safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
 
@@ -416,89 +491,119 @@ export const pl: Messages = {
     linkIssuedTitle: 'Wydano link do płatności',
     linkIssued: (member, nick) => `${member} otrzymał(a) link do płatności dla nicku **${nick}**.`,
     settingChangedTitle: 'Zmieniono ustawienie sklepu',
-    settingChanged: (admin, setting, before, after) => `${admin} zmienił(a) **${setting}**: ${before} → ${after}`,
+    settingChanged: (admin, setting, before, after) => `${admin} zmienił(a) ustawienie **${setting}**: ${before} → ${after}`,
     licenseProblemTitle: 'Problem z licencją sklepu',
     licenseProblem: (status, message) =>
-      `SpaceIs odpowiedział ${status}${message ? ` („${message}”)` : ''} podczas obsługi kupującego. Sprawdź licencję przez /shop-admin status.`,
+      `SpaceIs odpowiedział ${status}${message ? ` („${message}”)` : ''} podczas obsługi kupującego. Sprawdź licencję komendą ${cmd.status}.`,
     linkRevokedTitle: 'Wycofano link do płatności',
     linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany dla ${member}.`,
     linkPaidTitle: 'Zamówienie opłacone',
-    linkPaid: (member, nick) => `Sklep zgłasza zamówienie ${member} dla nicku **${nick}** jako opłacone.`,
+    linkPaid: (member, nick) => `Sklep zgłosił opłacenie zamówienia od ${member} (nick **${nick}**).`,
     roleGrantFailedTitle: 'Nie udało się nadać roli kupującemu',
     roleGrantFailed: (role, member, linkId, problem) =>
-      `Bot nie mógł nadać ${role} dla ${member} za opłacony link ${linkId}. ${problem} Nie spróbuje ponownie dla tej płatności: gdy to naprawisz, nadaj rolę ręcznie.`,
+      `Bot nie mógł nadać roli ${role} członkowi ${member} (opłacony link ${linkId}). ${problem} Przy tej płatności bot nie spróbuje ponownie — po usunięciu problemu nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Minął czas ${role} kupiony przez ${member}, ale bot nie mógł odebrać tej roli. ${problem} Odbierz ją ręcznie.`,
+      `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (możesz też odebrać ją ręcznie).`,
+    roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
+    roleTooPowerful: (role, member, linkId, permissions) =>
+      `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie, a ta wiadomość nie pojawi się przy każdym z nich: sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+    roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
+    roleHeldBack: (role, member, linkId, nick) =>
+      `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał z tym nickiem. Sklep podaje, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
     dmPaidTitle: (guild) => `Zamówienie opłacone — ${guild}`,
     dmPaid: (time) => `Sklep zgłasza to zamówienie jako opłacone (${time}).`,
-    dmDelivery: 'Przedmioty wydaje serwer gry, nie ten bot: zwykle gdy wejdziesz na serwer z tym nickiem.',
-    dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację serwera i podaj numer linku **${reference}**.`,
+    dmDelivery: 'Produkty wydaje serwer gry, nie ten bot: zwykle gdy wejdziesz na serwer z tym nickiem.',
+    dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację i podaj numer linku **${reference}**.`,
     dmFailedTitle: (guild) => `Płatność nieudana — ${guild}`,
     dmFailed: (time) => `Sklep zgłasza, że płatność za to zamówienie się nie powiodła (${time}). Nie płać już przez ten link.`,
     dmExpiredTitle: (guild) => `Płatność wygasła — ${guild}`,
     dmExpired: (time) => `Sklep zgłasza, że płatność za to zamówienie wygasła przed dokończeniem (${time}). Nie płać już przez ten link.`,
-    dmBuyAgain:
-      'Aby zamówić te przedmioty ponownie: na serwerze otwórz /koszyk, naciśnij **Moje linki do płatności**, potem **Kup ponownie** pod tym linkiem i złóż zamówienie.',
+    dmBuyAgain: `Aby zamówić te produkty ponownie: na serwerze Discord otwórz ${cmd.cart}, naciśnij **Moje linki do płatności**, potem **Kup ponownie** pod tym linkiem i **Zamów**.`,
     paidAt: 'Opłacono',
     transaction: 'Transakcja w sklepie',
   },
 
   rewards: {
     title: 'Role dla kupujących',
-    none: 'Nie ma jeszcze ról dla kupujących. Dodaj je przez /sklep-admin nagrody dodaj: produkt (lub jeden z jego wariantów) i rolę, którą dostaną kupujący.',
+    none: `Nie ma jeszcze ról dla kupujących. Dodaj je komendą ${cmd.rewardsAdd}: produkt (lub jeden z jego wariantów) i rolę, którą dostaną kupujący.`,
     footer:
       'Nadawane członkowi, który złożył zamówienie, gdy jego link zostanie opłacony. Bot potrzebuje uprawnienia Zarządzanie rolami, a każda rola musi być niżej niż jego najwyższa rola.',
     item: (product, variant, server) => (variant ? `**${product}** — ${variant} (${server})` : `**${product}**, dowolny wariant (${server})`),
     line: (item, role, duration) => `${item} → ${role}, ${duration}`,
     forGood: 'na stałe',
-    forDays: (days) => (days === 1 ? 'na 1 dzień' : `na ${days} dni`),
-    added: (item, role, duration) => `Zapisano: kto kupi ${item}, dostanie ${role} ${duration}.`,
-    replaced: (item, role, duration, before) => `Zmieniono: kto kupi ${item}, dostanie teraz ${role} ${duration} (wcześniej: ${before}).`,
+    forDays: (days) => `na ${plCount(days, nouns.day)}`,
+    added: (item, role, duration) => `Zapisano: kto kupi ${item}, dostanie rolę ${role} ${duration}.`,
+    replaced: (item, role, duration, before) => `Zmieniono: kto kupi ${item}, dostanie teraz rolę ${role} ${duration} (wcześniej: ${before}).`,
     removed: (item, role) =>
-      `Usunięto: kto kupi ${item}, nie dostanie już ${role}. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
-    full: (max) => `Ten serwer ma już ${max} ról dla kupujących, czyli najwięcej, ile może. Najpierw usuń którąś.`,
+      `Usunięto: kto kupi ${item}, nie dostanie już roli ${role}. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
+    full: (max) => `Ten Discord ma już ${plCount(max, nouns.role)} dla kupujących, czyli najwięcej, ile może. Najpierw usuń którąś.`,
     noProduct: 'Tego produktu nie ma w ofercie sklepu. Wybierz go z podpowiedzi.',
     noVariant: (product) => `${product} nie ma takiego wariantu. Wybierz go z podpowiedzi albo pomiń wariant, by nagroda dotyczyła każdego.`,
     unknown: 'Takiej nagrody nie ma (już). Wybierz ją z podpowiedzi.',
-    refused: (role, problems) => `Nie można nadawać ${role} kupującym. ${problems} Nic nie zapisano.`,
+    refused: (role, problems) => `Nie można nadawać kupującym roli ${role}. ${problems} Nic nie zapisano.`,
     problem: {
-      'member-left': () => 'Tego członka nie ma już na serwerze.',
+      'member-left': () => 'Tego członka nie ma już na tym Discordzie.',
       'no-manage-roles': () => 'Bot potrzebuje uprawnienia Zarządzanie rolami: nadaj je roli bota w Ustawieniach serwera → Role.',
-      'role-above-bot': (role) => `${role} nie jest niżej niż najwyższa rola bota: w Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
-      'role-managed': (role) => `${role} jest zarządzana przez Discorda dla bota lub integracji: nikt nie nada jej ręcznie. Wybierz inną rolę.`,
+      'role-above-bot': (role) => `Rola ${role} nie jest niżej niż najwyższa rola bota: w Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
+      'role-managed': (role) => `Rolą ${role} zarządza Discord (dla bota lub integracji): nikt nie nada jej ręcznie. Wybierz inną rolę.`,
       'role-everyone': () => '@everyone ma każdy członek: nie może być nagrodą. Wybierz inną rolę.',
-      'role-gone': () => 'Ta rola już nie istnieje: usuń tę nagrodę przez /sklep-admin nagrody usuń albo dodaj ją ponownie z inną rolą.',
+      'role-gone': () => `Ta rola już nie istnieje: usuń tę nagrodę komendą ${cmd.rewardsRemove} albo dodaj ją ponownie z inną rolą.`,
       refused: () => 'Discord odmówił (Missing Permissions): sprawdź uprawnienie Zarządzanie rolami bota i jego miejsce na liście ról.',
       unreachable: () => 'Discord nie odpowiedział.',
     },
     auditBought: (linkId, days) =>
-      days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${days} ${days === 1 ? 'dzień' : 'dni'}`,
-    auditEnded: (linkId) => `Sklep: minął czas kupiony linkiem ${linkId}`,
-    statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `Nagrody: ${count}; bot może nadać każdą rolę.`),
+      days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${plCount(days, nouns.day)}`,
+    auditEnded: (linkId) => `Sklep: wygasł czas kupiony linkiem ${linkId}`,
+    notAllowedRoles:
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    powerful: (role, permissions) =>
+      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę.`,
+    permission: {
+      Administrator: 'Administrator',
+      ManageGuild: 'Zarządzanie serwerem',
+      ManageRoles: 'Zarządzanie rolami',
+      ManageChannels: 'Zarządzanie kanałami',
+      ManageWebhooks: 'Zarządzanie webhookami',
+      ManageMessages: 'Zarządzanie wiadomościami',
+      KickMembers: 'Wyrzucanie członków',
+      BanMembers: 'Banowanie członków',
+      ModerateMembers: 'Wyciszanie członków',
+      MentionEveryone: 'Wzmianki @everyone, @here i wszystkich ról',
+    },
+    giveRole: 'Nadaj rolę',
+    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord).',
+    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    given: (member, role, linkId) => `Gotowe: ${member} ma teraz ${role}, za opłacony link ${linkId}.`,
+    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już ${role} za opłacony link ${linkId}: nic się nie zmieniło.`,
+    giveFailed: (member, role, problem) => `Bot nie mógł nadać roli ${role} członkowi ${member}. ${problem}`,
+    giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
+    giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
+    statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `${plCount(count, nouns.reward)}; bot może nadać każdą rolę.`),
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
     choiceReward: (item, role, duration) => `${item} → @${role}, ${duration}`,
   },
 
   links: {
-    notModerator:
-      'Z /linki może korzystać tylko moderacja: potrzebne jest uprawnienie Zarządzanie wiadomościami albo rola moderatora wybrana przez administrację.',
+    notModerator: `Z ${cmd.links} może korzystać tylko moderacja: potrzebne jest uprawnienie Zarządzanie wiadomościami albo rola moderatora wybrana przez administrację.`,
     title: 'Linki do płatności',
     intro: (member, total) =>
       total === 1
-        ? `Dla ${member} bot wydał na tym serwerze 1 link do płatności.`
-        : `Dla ${member} bot wydał na tym serwerze ${total} ${total % 10 >= 2 && total % 10 <= 4 && (total % 100 < 12 || total % 100 > 14) ? 'linki' : 'linków'} do płatności (od najnowszych).`,
-    none: (member, days) => `Bot nie wydał na tym serwerze żadnego linku do płatności dla ${member} (zapisy są przechowywane ${days} dni).`,
+        ? `Dla ${member} bot wydał na tym Discordzie ${plCount(total, nouns.link)} do płatności.`
+        : `Dla ${member} bot wydał na tym Discordzie ${plCount(total, nouns.link)} do płatności (od najnowszych).`,
+    none: (member, days) =>
+      `Bot nie wydał na tym Discordzie żadnego linku do płatności dla ${member} (zapisy są przechowywane przez ${plCount(days, nouns.day)}).`,
     whatBotKnows:
-      '„Opłacony”, „Płatność nieudana” i płatność, która wygasła, to to, co zgłosił sklep: bot pyta SpaceIs o zakupy dla nicku i przedmiotów linku. „Oczekuje” oznacza, że sklep nie zgłosił jeszcze płatności za link (albo jego API nie pokazuje botowi płatności: zobacz /sklep-admin status).',
+      `Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu: bot pyta SpaceIs o zakupy dla nicku i produktów linku. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności za link (albo jego API nie pokazuje botowi płatności: zobacz ${cmd.status}).`,
     state: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasł', revoked: 'Wycofany' },
     buyerState: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasł', revoked: 'Wycofany' },
     issued: (relative, absolute) => `Wydany ${relative} (${absolute})`,
-    pendingUntil: (absolute) => `Ważny do ${absolute}`,
+    pendingUntil: (absolute) => `Oczekuje do ${absolute}`,
     expiredAt: (relative) => `Wygasł ${relative}`,
     revokedBy: (moderator, relative) => `Wycofał(a) ${moderator} ${relative}`,
     revokedForBuyer: (relative) => `Wycofany przez moderację ${relative}`,
@@ -510,24 +615,24 @@ export const pl: Messages = {
     nick: (nick) => `Nick: **${nick}**`,
     issuedTo: (member) => `Członek: ${member}`,
     linkLabel: 'Link do płatności',
-    linkTooLong: 'Link jest za długi, by go tu pokazać: sprawdź go przez /linki sprawdź.',
+    linkTooLong: `Link jest za długi, by go tu pokazać: sprawdź go komendą ${cmd.linksVerify}.`,
     ago: (amount, unit) =>
-      unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : amount === 1 ? '1 dzień temu' : `${amount} dni temu`,
+      unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : `${plCount(amount, nouns.day)} temu`,
     more: (count) => `+${count} więcej`,
 
     verifiedTitle: 'Wydany przez bota',
     verified: (member, nick, absolute, relative) =>
-      `Dokładnie ten adres bot wydał na tym serwerze dla ${member}, dla nicku **${nick}**, ${absolute} (${relative}).`,
+      `Dokładnie ten adres bot wydał na tym Discordzie członkowi ${member}, dla nicku **${nick}**, ${absolute} (${relative}).`,
     verifiedReference: (id) => `Numer linku: ${id}`,
-    notIssuedTitle: 'Nie wydany przez bota',
+    notIssuedTitle: 'Niewydany przez bota',
     notIssued:
-      'Bot nie wydał tego adresu na tym serwerze. To może być fałszywa strona płatności: powiedz członkowi, żeby przez nią nie płacił i płacił tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+      'Bot nie wydał tego adresu na tym Discordzie. To może być fałszywa strona płatności: powiedz członkowi, żeby przez nią nie płacił i płacił tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
     exactMatchNote: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pasuje.',
 
-    unknownLink: (id) => `Na tym serwerze nie ma linku do płatności o numerze „${id}”.`,
-    notMembersLink: (id, member) => `Link ${id} nie został wydany dla ${member}: niczego nie wycofano.`,
+    unknownLink: (id) => `Na tym Discordzie nie ma linku do płatności o numerze „${id}”.`,
+    notMembersLink: (id, member) => `Link ${id} nie został wydany członkowi ${member}: niczego nie wycofano.`,
     alreadyRevoked: (id, moderator, relative) => `Link ${id} został już wycofany przez ${moderator} ${relative}.`,
-    revoked: (id, member, nick) => `Link **${id}** wydany dla ${member} (nick **${nick}**) jest wycofany.`,
+    revoked: (id, member, nick) => `Link **${id}** wydany członkowi ${member} (nick **${nick}**) jest wycofany.`,
     dmEdited: 'Przycisk Zapłać zniknął z wiadomości prywatnej członka; wiadomość mówi teraz, że moderacja wycofała link.',
     dmNotEdited:
       'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać): wycofanie obowiązuje, ale powiedz mu sam(a), żeby nie korzystał z linku.',
@@ -541,57 +646,112 @@ export const pl: Messages = {
 
     dmWithdrawnTitle: (guild) => `Link do płatności wycofany — ${guild}`,
     dmWithdrawn:
-      'Moderacja wycofała ten link do płatności, więc nie jest już tu pokazany. Nie płać przez niego. Jeśli nadal chcesz te przedmioty, dodaj je ponownie do koszyka i złóż zamówienie.',
+      'Moderacja wycofała ten link do płatności, więc nie jest już tu pokazany. Nie płać przez niego. Jeśli nadal chcesz te produkty, dodaj je ponownie do koszyka i naciśnij **Zamów**.',
 
     myLinks: 'Moje linki do płatności',
-    myTitle: (days) => `Twoje linki do płatności (ostatnie ${days} dni)`,
-    myNone: (days) => `Przez ostatnie ${days} dni nie dostałeś(-aś) na tym serwerze żadnych linków do płatności.`,
+    myTitle: (days) => `Twoje linki do płatności (${plCount(days, nouns.day)} wstecz)`,
+    myNone: (days) => `Nie dostałeś(-aś) na tym Discordzie żadnego linku do płatności (bot pamięta ${plCount(days, nouns.day)} wstecz).`,
     myWhatBotKnows:
-      '„Opłacony”, „Płatność nieudana” i płatność, która wygasła, to to, co sklep zgłosił dla Twojego linku. „Oczekuje” oznacza, że sklep nie zgłosił jeszcze płatności: nie dowodzi to, że zapłaciłeś(-aś) albo nie.',
-    resendPlaceholder: 'Wyślij mi ponownie aktywny link…',
+      'Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności — to nie przesądza, czy zapłaciłeś(-aś).',
+    resendPlaceholder: 'Wyślij mi ponownie oczekujący link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
+  },
+
+  linkCheck: {
+    command: 'Sprawdź link płatności',
+    title: 'Sprawdzenie linku płatności',
+    none: 'W tej wiadomości nie ma adresów stron do sprawdzenia.',
+    onlyFirst: (max, total) => `Adresy stron w tej wiadomości: ${total}; sprawdzono tylko pierwsze ${max}.`,
+    issued: (absolute, relative) => `✅ **Wydany przez tego bota na tym Discordzie**, ${absolute} (${relative}).`,
+    reference: (id) => `Numer linku: ${id}`,
+    state: (state) => `Stan: **${state}**`,
+    forYou: 'Został wydany dla Ciebie.',
+    forOther: 'Został wydany dla innego członka: płać tylko przez link, który bot wysłał Tobie.',
+    forMember: (member, nick) => `Wydany dla ${member}, dla nicku **${nick}**.`,
+    notIssued: '⛔ **Niewydany przez tego bota: nie płać przez niego.**',
+    goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
+    shopHosts: (hosts) => `Linki płatności tego sklepu od bota prowadzą do **${hosts}**.`,
+    note: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+    rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${plCount(max, nouns.message)} na minutę: spróbuj ponownie za ${seconds} s.`,
+  },
+
+  gift: {
+    button: '🎁 Prezent',
+    title: 'Dla kogo?',
+    intro: 'Kup ten koszyk dla członka tego Discorda (bot użyje jego zapamiętanego nicku, jeśli go zna) albo dla dowolnego gracza po nicku. Link dostajesz Ty; Ty płacisz.',
+    memberPlaceholder: 'Członek tego Discorda…',
+    byNick: 'Gracz po nicku',
+    forMyself: 'Dla siebie',
+    noBots: 'Bot nie może dostać prezentu: wybierz członka.',
+    nickTitle: 'Prezent: nick gracza',
+    label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
+    dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
+    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}** i jest on już opłacony:`,
+    dmNick: (nick) => `Dla nicku **${nick}**: serwer gry wyda produkty.`,
+    dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię jako członka tego Discorda.',
+    stopButton: 'Nie wysyłaj mi wiadomości o prezentach',
+    stopped: 'Nie dostaniesz już od tego bota wiadomości o prezentach.',
+  },
+
+  review: {
+    title: 'Płatność czeka na moderację',
+    intro: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}**, który mógł opłacić linki kilku członków. Sklep przekazuje botowi nick, produkty i czas zakupu; nie wie, kto wpisał nick (nicki są publiczne), więc bot sam nie uznaje żadnego z tych linków za opłacony. Moderator wybiera link, który opłacił ten zakup: staje się on opłacony (wiadomość prywatna członka, kanał logów, role), pozostałe zostają otwarte.`,
+    madeAt: (time) => `Zakup: ${time}`,
+    candidatesLabel: 'Linki, które mógł opłacić',
+    candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
+    confirmButton: (linkId) => `Opłacony link ${linkId}`,
+    more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie: zobacz ${cmd.linksUser} dla każdego członka.`,
+    notAllowed:
+      'Wskazać link, który opłacił zakup, może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie Zarządzanie wiadomościami albo Zarządzanie serwerem.',
+    confirmed: (linkId, member) =>
+      `Link **${linkId}** członka ${member} jest teraz opłacony, z Twoim potwierdzeniem. Mówią o tym wiadomość prywatna członka i kanał logów; pozostałe linki zostają otwarte.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność opłaciła link **${linkId}**. Nic nie zostało zmienione.`,
+    alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
+    notWaiting: 'Ta płatność już nie czeka na moderację (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
+    notCandidate: 'Tego linku ta płatność nie mogła opłacić na tym Discordzie. Nic nie zostało zmienione.',
+    withdrawn: (linkId, by) =>
+      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na moderację: wybierz inny link, jeśli to on jest właściwy.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na moderację.`,
+    waiting: 'Zgłoszono płatność dla tego nicku; czeka na moderację.',
+    statusLabel: 'Czeka na moderację',
+    status: (count) =>
+      `Czeka na moderację: ${plCount(count, nouns.payment)}; moderator wskazuje, który link opłacił każdy zakup (kanał logów albo ${cmd.linksUser} dla członka).`,
+    confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
   },
 
   buyAgain: {
     button: (id: string) => `Kup ponownie · ${id}`,
     title: (id: string) => `Kup ponownie — link ${id}`,
     added: 'Dodano do koszyka:',
-    capped: (max: number) => `pozycja ma teraz ${max}, najwięcej, ile może mieć`,
-    lineNow: (quantity: number) => `pozycja ma teraz ${quantity}`,
+    capped: (max: number) => `pozycja ma teraz ${max} szt. (maksimum)`,
+    lineNow: (quantity: number) => `pozycja ma teraz ${quantity} szt.`,
     notAdded: 'Nie dodano:',
     gone: 'sklep już tego nie sprzedaje',
     unavailable: 'nie można teraz kupić (brak metody płatności)',
     nothingAdded: 'Nic nie zostało dodane do koszyka.',
-    checkoutNote: 'Nic nie jest zamówione, dopóki nie przejdziesz do płatności z koszyka.',
+    checkoutNote: 'Nic nie jest zamówione, dopóki nie naciśniesz „Zamów” w koszyku.',
     notYours: (id: string) => `Link ${id} nie jest jednym z Twoich linków.`,
   },
 
   storeErrors: {
-    refused: (message) => `Sklep odrzucił to żądanie: „${message}”.`,
+    refused: (message) =>
+      Object.hasOwn(storeHints, message.trim().toLowerCase()) ? 'Sklep odrzucił to żądanie.' : `Sklep odrzucił to żądanie: „${message}”.`,
     fieldErrors: 'Szczegóły od sklepu:',
-    hints: {
-      'cart payments are disabled': 'Sklep nie ma włączonych płatności za koszyk. Daj znać administracji serwera.',
-      'invalid variant':
-        'Jednego z przedmiotów w koszyku nie ma już w ofercie. Otwórz /koszyk, usuń go i spróbuj ponownie.',
-      'cart items must belong to one server': 'Ten sklep przyjmuje przedmioty z jednego serwera na zamówienie.',
-      'invalid gateway': 'Metoda płatności nie jest skonfigurowana w sklepie. Daj znać administracji serwera.',
-      'sms payments are not available for carts': 'Płatności SMS nie można użyć dla koszyka.',
-      'daily purchase limit reached for this nick':
-        'Ten nick osiągnął dzienny limit zakupów jednego z przedmiotów. Zmniejsz ilość albo wróć jutro.',
-    },
+    hints: storeHints,
     notConfigured:
-      'Sklep jest źle skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji serwera; koszyk zostaje zachowany.',
+      'Sklep jest źle skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji; Twój koszyk się nie zmienił.',
     throttled: (seconds) =>
       seconds
-        ? `Sklep jest teraz przeciążony. Spróbuj ponownie za ${seconds} s; koszyk zostaje zachowany.`
-        : 'Sklep jest teraz przeciążony. Spróbuj ponownie za chwilę; koszyk zostaje zachowany.',
-    unavailable: 'Sklep teraz nie odpowiada. Koszyk zostaje zachowany; spróbuj ponownie za chwilę.',
+        ? `Sklep jest teraz przeciążony. Spróbuj ponownie za ${seconds} s; Twój koszyk się nie zmienił.`
+        : 'Sklep jest teraz przeciążony. Spróbuj ponownie za chwilę; Twój koszyk się nie zmienił.',
+    unavailable: 'Sklep teraz nie odpowiada. Twój koszyk się nie zmienił; spróbuj ponownie za chwilę.',
     temporarilyUnavailable:
-      'Sklep jest chwilowo niedostępny, więc bot daje mu krótką przerwę. Koszyk zostaje zachowany; spróbuj ponownie za minutę.',
+      'Sklep jest chwilowo niedostępny, więc bot daje mu krótką przerwę. Twój koszyk się nie zmienił; spróbuj ponownie za minutę.',
     timeoutCheckout:
-      'Sklep nie odpowiedział na czas. Koszyk zostaje zachowany. Utworzenie linku niczego nie pobiera, więc możesz spokojnie spróbować ponownie.',
-    badResponse: 'Sklep odesłał odpowiedź, której bot nie rozumie. Koszyk zostaje zachowany; spróbuj później.',
+      'Sklep nie odpowiedział na czas. Twój koszyk się nie zmienił. Samo utworzenie linku nie pobiera żadnych pieniędzy, więc możesz bezpiecznie spróbować ponownie.',
+    badResponse: 'Sklep odesłał odpowiedź, której bot nie rozumie. Twój koszyk się nie zmienił; spróbuj później.',
   },
   demo: {
     banner: '🧪 **DEMO** · sklep przykładowy, bez prawdziwej płatności',
@@ -600,7 +760,7 @@ export const pl: Messages = {
     pageNothingPaid: 'To demonstracja: nic nie jest płacone, nic nie jest pobierane i nic nie zostanie nadane. Prawdziwy sklep pokazałby tu swoje metody płatności.',
     pageNick: 'Nick',
     pageTotal: 'Szacowana suma',
-    pageRealShop: 'Serwer Discord wypróbowuje bota sklepu na wbudowanym sklepie demo. Jego administratorzy włączą prawdziwy sklep przez /sklep-admin licencja ustaw.',
+    pageRealShop: `Ten serwer Discord wypróbowuje bota na wbudowanym sklepie demo, dopóki administracja nie podłączy prawdziwego sklepu SpaceIs (${cmd.licenseSet}).`,
     pageNotFound: 'Ten demonstracyjny link do płatności jest nieznany albo wygasł.',
   },
   community: {
@@ -611,16 +771,12 @@ export const pl: Messages = {
     supportersTitle: 'Najwięksi wspierający (wg liczby zakupów)',
     latestTitle: 'Ostatnie zakupy',
     topFooter: 'Tak, jak podaje sklep. Kwot nie pokazujemy: sklep nie mówi, w jakiej są jednostce.',
-    purchases: (count) => {
-      const lastTwo = count % 100;
-      const last = count % 10;
-      if (count === 1) return '1 zakup';
-      return last >= 2 && last <= 4 && (lastTwo < 12 || lastTwo > 14) ? `${count} zakupy` : `${count} zakupów`;
-    },
+    purchases: (count) => plCount(count, nouns.purchase),
     aPlayer: 'gracz',
-    anItem: 'przedmiot',
+    anItem: 'produkt',
     none: 'Na razie nic.',
     notPublished: 'Ten sklep tego nie udostępnia.',
+    topCooldown: (seconds) => `Przed chwilą sprawdzałeś(-aś) ranking. Zajrzyj ponownie za ${seconds} s.`,
     notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>
@@ -629,9 +785,10 @@ export const pl: Messages = {
 
   feed: {
     title: '🛒 Nowy zakup',
-    burstTitle: (count) => `🛒 Nowe zakupy: ${count}`,
-    bought: (nick, variant, product) => `**${nick}** kupił(a) **${variant}** · ${product}`,
+    burstTitle: (count) => `🛒 ${plCount(count, nouns.newPurchase)}`,
+    bought: (nick, variant, product) => `**${nick}** kupił(a) **${product} — ${variant}**`,
     aPlayer: 'Gracz',
+    gift: '🎁 prezent',
     buy: 'Kup',
     buyItem: (name) => `Kup ${name}`,
     choiceShow: 'pokazuj',
@@ -645,32 +802,36 @@ export const pl: Messages = {
     },
     refusedTitle: 'Kanał zakupów wstrzymany',
     refused: (channel, reason) =>
-      `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie przez /sklep-admin ustawienia kanał-zakupów:.`,
+      `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie komendą ${cmd.feedChannel}.`,
   },
 
   vouchers: {
     redeemedTitle: 'Kod przyjęty',
     redeemed: (nick) =>
-      `Sklep przyjął kod dla nicku **${nick}**. To, co jest wart, wydaje serwer gry, zwykle gdy wejdziesz na serwer z tym nickiem.`,
-    storeState: (state) => `Odpowiedź sklepu: „${state}”.`,
+      `Sklep przyjął kod dla nicku **${nick}**. To, co za niego dostaniesz, zależy od sklepu i serwera gry; jeśli nic nie dotrze, zapytaj obsługę serwera gry.`,
+    storeState: (state) => `Stan w sklepie: ${voucherStates[state.trim().toLowerCase()] ?? 'przyjęty'}.`,
     transaction: (id) => `Transakcja w sklepie: \`${id}\``,
-    used: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Ten kod został już wykorzystany.`,
+    used: (message) => `${shopSays(message)}Ten kod został już wykorzystany.`,
     unknown: (message) =>
-      `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie zna tego kodu. Sprawdź, czy nie ma literówki (litery i cyfry dokładnie jak w kodzie).`,
-    conflict: (message) => `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep nie może teraz przyjąć tego kodu.`,
+      `${shopSays(message)}Sklep nie zna tego kodu. Sprawdź, czy nie ma literówki (litery i cyfry dokładnie jak w kodzie).`,
+    forbidden: (message) => `${shopSays(message)}Sklep odrzucił ten kod${message ? '' : ', nie podając powodu'}.`,
+    conflict: (message) => `${shopSays(message)}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
-      `${message ? `Sklep odpowiada: „${message}”. ` : ''}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
+      `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
     memberLimit: (seconds) => `Wpisano kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
-    guildLimit: (seconds) => `Na tym serwerze sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    guildLimit: (seconds) => `Na tym Discordzie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
+    notSent: (seconds) =>
+      `Kod nie został wysłany: bot na chwilę wstrzymuje zapytania do sklepu. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}; ta próba się nie liczy.`,
     storeRefused: (message) => `Sklep odrzucił kod: „${message}”.`,
     storeTimeout:
       'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
     storeUnavailable: 'Sklep teraz nie odpowiada. Spróbuj ponownie później.',
     storeUnreadable: 'Sklep przysłał odpowiedź, której bot nie umie odczytać. Zanim spróbujesz znowu, sprawdź w grze, czy kod został przyjęty.',
-    notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Powiadom administrację serwera.',
-    invalidCode: 'To nie jest kod vouchera: wpisz go dokładnie tak, jak go dostałeś (bez spacji).',
-    nickNeeded: 'Podaj swój nick w Minecraft w opcji `nick`: kod zostanie zrealizowany dla niego (następnym razem bot go zapamięta).',
-    demo: 'Sklep demo nie ma kodów voucherów: działają, gdy administracja serwera sprzedaje z prawdziwego sklepu SpaceIs.',
+    notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Powiadom administrację.',
+    invalidCode: 'To nie jest kod vouchera: wpisz go tak, jak go dostałeś(-aś), bez spacji.',
+    nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\`: kod zostanie zrealizowany dla niego (bot zapamięta go na następny raz).`,
+    demo: 'Sklep demo nie ma kodów voucherów: zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
     logRedeemTitle: 'Próba użycia kodu vouchera',
     logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** dla nicku **${nick}**: ${outcome}`,
     outcome: {
@@ -678,16 +839,20 @@ export const pl: Messages = {
       used: 'już wykorzystany (403).',
       unknown: 'sklep go nie zna (404).',
       conflict: 'sklep go odrzucił (409).',
+      forbidden: 'sklep go odrzucił (403).',
       storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
-      rateLimitedMember: 'nie wysłano: członek wpisał zbyt wiele kodów (5 w 10 minut).',
-      rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym serwerze (30 na minutę).',
+      rateLimitedMember: 'członek osiągnął limit kodów (5 w 10 minut); kolejnych prób bot nie wysyła ani nie zgłasza, dopóki limit nie minie.',
+      rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym Discordzie (30 na minutę).',
       storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
     },
-    generatedTitle: (count) => `Kody voucherów: ${count}`,
+    generatedTitle: (count) => (count === 1 ? 'Kod vouchera' : plCount(count, nouns.voucherCode)),
     generated: (item) => `Dla: ${item}. Widzisz je tylko Ty: skopiuj je teraz, bot nie zachowuje kopii.`,
+    dailyLimit: (limit, minutes) =>
+      `Ten serwer Discord może wygenerować ${plCount(limit, nouns.code)} dziennie i tyle wygenerowano w ciągu ostatnich 24 godzin. Kolejne będzie można wygenerować za ${minutes} min (limit ustawia operator bota: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'Sklep odpowiedział bez żadnych kodów.',
     noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
     logGeneratedTitle: 'Wygenerowano kody voucherów',
-    logGenerated: (admin, count, item) => `${admin} wygenerował(a) kody voucherów (${count}) dla: ${item}.`,
+    logGenerated: (admin, count, item) => `${admin} wygenerował(a) ${plCount(count, nouns.voucherCode)} dla: ${item}.`,
+    logStoreWords: (words) => `Słowa sklepu: „${words}”`,
   },
 };

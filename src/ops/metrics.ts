@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GateState } from '../spaceis/gate.js';
+import type { StoreResponseInfo } from '../spaceis/client-options.js';
 
 /**
  * The operator's metrics, in Prometheus' text format (GET /metrics, see health-server.ts). One
@@ -128,6 +129,15 @@ export class BotMetrics {
         for (const shard of sources.shards()) if (shard.pingMs >= 0) this.set({ shard: String(shard.id) }, shard.pingMs / 1000);
       },
     });
+  }
+
+  /** One answer of the store (the store directory's onStoreResponse): counted by route, never by path or key. */
+  recordStoreResponse(info: Pick<StoreResponseInfo, 'path' | 'status' | 'durationMs'> & { license: string }): void {
+    const route = BotMetrics.storeRoute(info.path);
+    this.storeRequests.inc({ route, status: String(info.status) });
+    this.storeDuration.observe({ route }, info.durationMs / 1000);
+    if (info.status === 429) this.storeThrottled.inc({ license: info.license });
+    if (route === 'latestBuyers' || route === 'transactionInfo') this.paymentWatchRequests.inc({ license: info.license, request: route });
   }
 
   /** The route name of a store path: its template, never the ids in it. */

@@ -92,6 +92,7 @@ export function cartItemFrom(path: OfferPath, variant: Variant): Omit<CartLine, 
     serverName: path.server.name,
     productName: path.product.name,
     variantName: variant.name,
+    addedPrices: pricedVariant(variant).prices,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { isStoreError, type StoreError } from '../spaceis/errors.js';
 import type { CheckoutTimes } from '../storage/checkout-times.js';
 import type { NickRepository } from '../storage/nicks.js';
+import type { NickUses } from '../storage/nick-uses.js';
 import { unrecordedLink, type NewPaymentLink, type PaymentLink, type PaymentLinkRepository } from '../storage/payment-links.js';
 import { isStorageError } from '../storage/storage-error.js';
 import type { CartOwner, CartService } from './cart-service.js';
@@ -32,6 +33,10 @@ export interface CheckoutRequest extends CartOwner {
   locale?: 'en' | 'pl';
   multiServer: boolean;
   cooldownSeconds: number;
+  /** A gift (the nick is the recipient's): kept on the link, and the buyer's own remembered nick is left alone. */
+  gift?: { recipientId?: string };
+  /** Variant ids the shop no longer offers (src/cart/price-changes.ts): left out of the link; the cart is emptied of them too. */
+  leaveOut?: ReadonlySet<string>;
 }
 
 /** Where a link reached its buyer, as the delivery step reports it. */
@@ -56,6 +61,8 @@ export interface CheckoutServiceOptions {
   clock: Clock;
   /** Where a storage failure after the store answered is logged (the member gets the link regardless). */
   logger: Logger;
+  /** Who checked out with which nick lately: a role for buyers goes only to a nick's own member (services/rewards/granting.ts). */
+  nickUses?: Pick<NickUses, 'record'>;
   /** Starts following the payment of each link recorded (src/services/payment-watch/). */
   payments?: Pick<PaymentWatcher, 'watch'>;
 }
@@ -80,16 +87,23 @@ export class CheckoutService {
   async checkout(shop: ShopAccess, request: CheckoutRequest): Promise<CheckoutOutcome> {
     const { guildId, userId, nick } = request;
     const { carts, checkoutTimes, clock, logger } = this.deps;
-    await this.deps.nicks.set(userId, nick);
+    // A gift's nick is the friend's, not the one the buyer checks out with next time.
+    if (!request.gift) await this.deps.nicks.set(userId, nick);
     let issued: PaymentLink | undefined;
     try {
-      return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (cart) => {
+      return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole) => {
+        const leaveOut = request.leaveOut;
+        const cart = leaveOut ? { ...whole, lines: whole.lines.filter((line) => !leaveOut.has(line.variantId)) } : whole;
         const violation = checkoutViolation(cart, { license: shop.license, multiServer: request.multiServer });
         if (violation) return { empty: false, result: { kind: 'rule', violation } };
         const now = clock.now();
         const wait = waitBeforeNextLink(await checkoutTimes.recent(guildId, userId, now), now, request.cooldownSeconds);
         if (wait) return { empty: false, result: { kind: 'too-soon', ...wait } };
 
+        // Noted before the store is asked: a link issued is always counted, and a failure here loses nothing (the member is told).
+        // A gift's nick is its recipient's (a player chosen by nick alone: nobody's in this server).
+        const nickOwner = request.gift ? request.gift.recipientId : userId;
+        if (nickOwner) await this.deps.nickUses?.record(guildId, nick, nickOwner, now);
         let url: string;
         try {
           url = await shop.client.createPaymentUrl({ items: paymentItems(cart), nick }, { lane: guildId });
@@ -116,6 +130,7 @@ export class CheckoutService {
           license: shop.license,
           createdAt: now,
           items: linkItemsOf(cart.lines),
+          ...(request.gift ? { gift: request.gift.recipientId ? { recipientId: request.gift.recipientId } : {} } : {}),
           ...(request.locale ? { locale: request.locale } : {}),
         });
         return { empty: true, result: { kind: 'link', link: issued } };

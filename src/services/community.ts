@@ -21,6 +21,13 @@ export type CommunityEndpoint = 'goals' | 'richest' | 'latest_buyers';
 export const COMMUNITY_RETRY_MS = 6 * 60 * 60_000;
 /** Goals read for one guild's panel serve the other guilds of the license this long. */
 const GOALS_CACHE_MS = 60_000;
+/**
+ * /shop-top's lists are kept per shop and server this long: a crowd asking within a minute costs
+ * the store 2 requests (richest, latest_buyers), whoever asks and in whichever guild of the shop.
+ */
+export const TOP_CACHE_MS = 60_000;
+/** One /shop-top per member this often. */
+export const TOP_COOLDOWN_MS = 10_000;
 const TOP_LIMIT = 10;
 const LATEST_LIMIT = 10;
 
@@ -91,9 +98,19 @@ export function goalsHash(goals: readonly ServerGoals[]): string {
   return createHash('sha256').update(JSON.stringify(shown)).digest('hex');
 }
 
+/** The board as the store gave it (nicks not yet hidden), shared by every guild of the shop. */
+interface RawBoard {
+  supporters: BoardList<Supporter>;
+  purchases: BoardList<Purchase>;
+}
+
 export class ShopCommunity {
   readonly #off = new Map<string, CommunityOff>();
   readonly #goals = new Map<string, { at: number; goals: GoalView[] }>();
+  /** /shop-top's boards per shop and server (a read in flight is shared too). */
+  readonly #boards = new Map<string, { at: number; board: Promise<RawBoard> }>();
+  /** When each member (per guild) last used /shop-top. */
+  readonly #lastTop = new Map<string, number>();
 
   constructor(private readonly options: { clock: Clock; logger: Logger }) {}
 
@@ -112,17 +129,51 @@ export class ShopCommunity {
     return result;
   }
 
-  /** `/shop-top` for one server: its top supporters (counts only) and latest purchases (never method or amount). */
+  /**
+   * Whether the member may use /shop-top now (one use per TOP_COOLDOWN_MS; the use is counted),
+   * or the seconds until they may.
+   */
+  topAllowed(guildId: string, userId: string): { kind: 'ok' } | { kind: 'wait'; seconds: number } {
+    const now = this.options.clock.now();
+    const key = `${guildId}\u0000${userId}`;
+    const last = this.#lastTop.get(key);
+    if (last !== undefined && now - last < TOP_COOLDOWN_MS) return { kind: 'wait', seconds: Math.max(1, Math.ceil((last + TOP_COOLDOWN_MS - now) / 1000)) };
+    // Entries past their cooldown are dropped now and then, so the map stays as small as the crowd of the last 10 s.
+    if (this.#lastTop.size > 10_000) for (const [other, at] of this.#lastTop) if (now - at >= TOP_COOLDOWN_MS) this.#lastTop.delete(other);
+    this.#lastTop.set(key, now);
+    return { kind: 'ok' };
+  }
+
+  /** `/shop-top` for one server: its top supporters (counts only) and latest purchases (never method or amount); cached TOP_CACHE_MS per shop and server. */
   async topBoard(shop: ShopAccess, server: Server, options: { hideNicks: boolean; lane?: string }): Promise<TopBoard> {
-    const nick = (value: string | undefined) => (options.hideNicks ? undefined : value?.trim() || undefined);
-    const read = { ...(options.lane === undefined ? {} : { lane: options.lane }) };
+    const now = this.options.clock.now();
+    const key = `${shop.license}\u0000${server.id}`;
+    let cached = this.#boards.get(key);
+    if (!cached || now - cached.at >= TOP_CACHE_MS) {
+      cached = { at: now, board: this.#readBoard(shop, server, options.lane) };
+      this.#boards.set(key, cached);
+      const entry = cached;
+      // A board that could not be read is not kept: the next member asks again.
+      void entry.board.then((board) => {
+        if ((board.supporters.kind === 'failed' || board.purchases.kind === 'failed') && this.#boards.get(key) === entry) this.#boards.delete(key);
+      });
+    }
+    const board = await cached.board;
+    const hide = <T extends { nick: string | undefined }>(list: BoardList<T>): BoardList<T> =>
+      options.hideNicks && list.kind === 'ok' ? { kind: 'ok', rows: list.rows.map((row) => ({ ...row, nick: undefined })) } : list;
+    return { server, supporters: hide(board.supporters), purchases: hide(board.purchases) };
+  }
+
+  async #readBoard(shop: ShopAccess, server: Server, lane: string | undefined): Promise<RawBoard> {
+    const nick = (value: string | undefined) => value?.trim() || undefined;
+    const read = { ...(lane === undefined ? {} : { lane }) };
     const supporters = await this.#list(shop, 'richest', () => shop.client.richest(server.id, TOP_LIMIT, read), (rows) =>
       rows.map((row) => ({ nick: nick(row.nick), purchases: row.totalBuys })),
     );
     const purchases = await this.#list(shop, 'latest_buyers', () => shop.client.latestBuyers(server.id, LATEST_LIMIT, read), (rows) =>
       rows.map((row) => ({ product: row.productName?.trim() || undefined, variant: row.variantName?.trim() || undefined, nick: nick(row.nick), at: parsePurchaseDate(row.date) })),
     );
-    return { server, supporters, purchases };
+    return { supporters, purchases };
   }
 
   /** The endpoints switched off for the license by a 404 and not yet asked again, for /shop-admin status. */

@@ -14,7 +14,7 @@ export { SETTING_BOUNDS } from '../storage/guild-settings.js';
 
 /** The settings /shop-admin settings changes; absent ones stay as they are. */
 export type SettingsChange = Partial<
-  Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale' | 'purchaseFeedNicks'>
+  Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale' | 'purchaseFeedNicks' | 'giftMessages'>
 > & {
   /** The purchase feed's channel (null: off); setting one (even the same again) starts the feed afresh from now. */
   purchaseFeedChannelId?: string | null;
@@ -51,7 +51,7 @@ export class GuildSetup {
 
   /** The panel just posted, so posting it again replaces this one. */
   async rememberPanel(guildId: string, panel: PanelRecord): Promise<void> {
-    await this.settings.update(guildId, (settings) => ({ ...settings, panel }));
+    await this.settings.update(guildId, (settings) => ({ ...settings, panel, panelLost: null }));
   }
 
   /**

@@ -12,6 +12,10 @@ import type { StoreDirectory } from './store-directory.js';
 export const PANEL_REFRESH_MS = 5 * 60_000;
 /** How often the refresher looks at the panels (each one is read only when its 5 minutes are up). */
 export const PANEL_TICK_MS = 60_000;
+/** A failed edit is tried again after 1, 2, 4 … minutes, never more than this. */
+export const PANEL_BACKOFF_MAX_MS = 60 * 60_000;
+/** Discord refusing the bot access this many times in a row: the panel counts as gone. */
+export const PANEL_REFUSALS_GONE = 3;
 
 /**
  * The Discord side: draws the panel again with these goals. `gone`: the panel message no longer
@@ -24,7 +28,7 @@ export type PanelEditor = (edit: {
   servers: Server[];
   goals: ServerGoals[];
   demo: boolean;
-}) => Promise<'edited' | 'gone' | 'failed' | { replaced: PanelRecord }>;
+}) => Promise<'edited' | 'gone' | 'refused' | 'failed' | { replaced: PanelRecord }>;
 
 /**
  * Keeps each guild's shop panel's goals current (docs: README, "Panel"): every minute it looks at
@@ -32,6 +36,15 @@ export type PanelEditor = (edit: {
  * most every 5 minutes (after the license's gate is quiet, so members never wait behind it), and
  * has the panel edited only when what it shows changed. What the panel shows is remembered in
  * storage (a hash and when), so a restart does not edit every panel again.
+ *
+ * A failed edit is tried again after 1, 2, 4 … 60 minutes (no goal read before then); Discord
+ * refusing access (50001/50013) PANEL_REFUSALS_GONE times in a row, or the message deleted, makes
+ * the panel gone: its record is cleared (it costs nothing more) and a lost one is reported once
+ * (`lost`: the log channel; /shop-admin status reads `panelLost`).
+ *
+ * Cost per guild with a panel: a settings read (cached) and a state read a minute; at most the
+ * offered servers' goals (one store request each, shared by the license's guilds for a minute)
+ * every 5 minutes: 12 requests an hour per offered server, fewer while edits back off.
  */
 export class PanelRefresher {
   constructor(
@@ -44,6 +57,8 @@ export class PanelRefresher {
       clock: Clock;
       logger: Logger;
       edit: PanelEditor;
+      /** The bot lost access to the panel: tell the admins (once). */
+      lost?: (guildId: string, panel: PanelRecord) => Promise<void>;
     },
   ) {}
 
@@ -77,6 +92,7 @@ export class PanelRefresher {
     if (!guild.panel) return;
     const last = await state.get(guildId);
     if (last && clock.now() - last.checkedAt < PANEL_REFRESH_MS) return;
+    if (last?.retryAt !== undefined && clock.now() < last.retryAt) return;
     const shop = stores.forSettings(guildId, guild);
     if (!shop) return;
     await shop.gate.whenQuiet();
@@ -93,13 +109,38 @@ export class PanelRefresher {
       return;
     }
     const outcome = await edit({ guildId, panel, servers, goals, demo: shop.source === 'demo' });
-    if (outcome === 'failed') return;
+    if (outcome === 'gone') return this.#gone(guildId, panel, false);
+    if (outcome === 'failed' || outcome === 'refused') {
+      const failures = (last?.failures ?? 0) + 1;
+      const refusals = outcome === 'refused' ? (last?.refusals ?? 0) + 1 : 0;
+      if (refusals >= PANEL_REFUSALS_GONE) return this.#gone(guildId, panel, true);
+      const backoff = Math.min(PANEL_BACKOFF_MAX_MS, 2 ** (failures - 1) * 60_000);
+      this.options.logger.info({ guild: guildId, failures, refusals, retryInMinutes: backoff / 60_000 }, 'shop panel edit failed; tried again later');
+      await state.set(guildId, { hash: last?.hash ?? '', shownAt: last?.shownAt ?? 0, checkedAt: last?.checkedAt ?? 0, failures, refusals, retryAt: now + backoff });
+      return;
+    }
     if (typeof outcome === 'object') {
       // Unless an admin posted another panel meanwhile: theirs is the one kept.
       await settings.update(guildId, (current) => (current.panel?.messageId === panel.messageId ? { ...current, panel: outcome.replaced } : current));
       this.options.logger.info({ guild: guildId, channel: outcome.replaced.channelId, message: outcome.replaced.messageId }, 'classic shop panel replaced by a display one');
     }
     await state.set(guildId, { hash, shownAt: now, checkedAt: now });
+  }
+
+  /** The panel was deleted, or the bot lost access to it: its record goes (nothing more is read for it); a lost one is reported once. */
+  async #gone(guildId: string, panel: PanelRecord, lost: boolean): Promise<void> {
+    const { settings, state, clock, logger } = this.options;
+    let cleared = false;
+    await settings.update(guildId, (current) => {
+      // Unless an admin posted another panel meanwhile.
+      if (current.panel?.messageId !== panel.messageId) return current;
+      cleared = true;
+      return { ...current, panel: null, ...(lost ? { panelLost: { channelId: panel.channelId, at: clock.now() } } : {}) };
+    });
+    await state.clear(guildId);
+    if (!cleared) return;
+    logger.warn({ guild: guildId, channel: panel.channelId, lost }, lost ? 'shop panel: access refused 3 times in a row; no longer refreshed' : 'shop panel deleted; no longer refreshed');
+    if (lost) await this.options.lost?.(guildId, panel);
   }
 }
 

@@ -3,10 +3,11 @@ import type { PaymentLink } from '../storage/payment-links.js';
 
 /**
  * What the bot learns once a payment link's transaction reaches a final status at the store
- * (docs/spaceis-api.md, "transaction/info"). The payment watcher emits each settled link exactly
- * once across restarts and processes (the record's state changes under its lock, and only the
- * change emits); the member's DM, the log channel, metrics and buyers' roles listen. A listener
- * that fails is logged and never stops the others.
+ * (docs/spaceis-api.md, "transaction/info"), and the steps that tell Discord about it: the member's
+ * DM, the log channel, metrics, buyers' roles. Each step has a name; the payment watcher records
+ * each step when it is done and offers the event again, on a later round with backoff, to a step
+ * that asked for it ('retry') or threw (src/services/payment-watch/outbox.ts). A step that failed
+ * never stops the others.
  */
 export interface SettledPayment {
   /** The link as recorded after the change (its `payment` set). */
@@ -30,23 +31,41 @@ export interface SettledPayment {
  */
 export type PaymentListener = (event: SettledPayment) => Promise<void | 'done' | 'retry'>;
 
+/** How one step went: finished ('done'), or to be offered the same event again later ('retry'). */
+export type StepOutcome = 'done' | 'retry';
+
 export class PaymentEvents {
-  readonly #listeners: PaymentListener[] = [];
+  readonly #steps = new Map<string, PaymentListener>();
 
   constructor(private readonly logger: Logger) {}
 
-  on(listener: PaymentListener): void {
-    this.#listeners.push(listener);
+  /** Adds a named step; the name is what storage records as done, so it must stay the same across versions. */
+  on(name: string, listener: PaymentListener): void {
+    if (this.#steps.has(name)) throw new Error(`PaymentEvents: a step named ${name} exists already`);
+    this.#steps.set(name, listener);
   }
 
-  /** Runs every listener in turn; resolves when all are done (failures logged). */
-  async emit(event: SettledPayment): Promise<void> {
-    for (const listener of this.#listeners) {
-      try {
-        await listener(event);
-      } catch (error) {
-        this.logger.error({ err: error, link: event.link.id, status: event.status }, 'a payment listener failed');
-      }
+  /** The steps' names, in the order they run. */
+  steps(): string[] {
+    return [...this.#steps.keys()];
+  }
+
+  /** Runs one step: 'retry' when it asked for it or threw (logged). */
+  async run(name: string, event: SettledPayment): Promise<StepOutcome> {
+    const listener = this.#steps.get(name);
+    if (!listener) return 'done';
+    try {
+      return (await listener(event)) === 'retry' ? 'retry' : 'done';
+    } catch (error) {
+      this.logger.error({ err: error, step: name, link: event.link.id, status: event.status }, 'a payment step failed; offered again later');
+      return 'retry';
     }
+  }
+
+  /** Runs every step but those in `done`, in turn: how each went. */
+  async emit(event: SettledPayment, done: ReadonlySet<string> = new Set()): Promise<Map<string, StepOutcome>> {
+    const outcomes = new Map<string, StepOutcome>();
+    for (const name of this.#steps.keys()) if (!done.has(name)) outcomes.set(name, await this.run(name, event));
+    return outcomes;
   }
 }

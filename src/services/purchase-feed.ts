@@ -4,7 +4,8 @@ import type { BuyerRow } from '../spaceis/client.js';
 import { PAYMENT_WATCH_LANE } from '../spaceis/gate-rules.js';
 import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
-import { shortRef } from './short-ref.js';
+import { findFeedItem, type FeedPurchase } from './feed-item.js';
+import { PerKeyQueue } from './per-key-queue.js';
 import type { ShopAccess, StoreDirectory } from './store-directory.js';
 
 /**
@@ -12,11 +13,18 @@ import type { ShopAccess, StoreDirectory } from './store-directory.js';
  * guild's feed channel (/shop-admin settings purchase-feed-channel:). Its source is the payment
  * watcher's poll of latest_buyers (src/services/payment-watch/watcher.ts): a guild with the feed on
  * makes its offered servers due once a minute (FEED_POLL_MS) even with no open link, and every
- * round hands what it read here (`publish`), inside the license's runAlone.
+ * round hands what it read over (`handOff`) and goes on: the feed posts outside the watcher's lock,
+ * each guild on its own (src/services/per-key-queue.ts), so a slow channel never delays a payment
+ * confirmation or another guild.
  *
- * Exactly once: the transaction ids posted in a guild are claimed in storage under the guild's
- * lock before the post (PurchaseFeedStore.claim), so neither a restart nor a second process posts
- * one twice; nothing made before the feed was switched on (`since`) is posted. A post never holds
+ * Cost: one read of the registry (`feed-guilds`) per watcher tick, and the guilds' settings from
+ * their in-process cache; per guild and round, a claim (a read and a write) for each listed
+ * transaction this process has not seen claimed yet, and Discord posts for the new ones. A license
+ * read for the feed alone is visited (locked, its watch state read and written) once a minute.
+ *
+ * Exactly once: each transaction posted in a guild is claimed in storage, one record per id kept
+ * 30 days, before the post (PurchaseFeedStore.claim), so neither a restart nor a second process
+ * posts one twice however many purchases other servers have; nothing made before the feed was switched on (`since`) is posted. A post never holds
  * a payment URL, an amount or a payment method: only names, the nick (unless hidden) and the time.
  */
 
@@ -27,26 +35,7 @@ export const FEED_SINGLE_POSTS = 3;
 /** At most this many purchases in one listing (each with its own Buy button: fits Discord's 5 rows of 5). */
 export const FEED_LINES_PER_POST = 10;
 
-/** Where a purchase's variant is in today's offer, as the Buy button carries it (short references). */
-export interface FeedItem {
-  server: string;
-  category: string;
-  product: string;
-  variant: string;
-}
-
-export interface FeedPurchase {
-  transactionId: string;
-  productName: string;
-  variantName: string;
-  /** undefined when the guild hides nicks (or the store listed none): "a player". */
-  nick: string | undefined;
-  madeAt: number;
-  /** Absent when the names were not found in the offer: no Buy button then. */
-  item?: FeedItem;
-  /** The product's image as the store gives it; the post shows it only when Discord can (picture() in the view). */
-  imageUrl?: string;
-}
+export type { FeedItem, FeedPurchase } from './feed-item.js';
 
 export interface FeedPost {
   guildId: string;
@@ -68,6 +57,8 @@ export interface FeedPoster {
 export interface FeedDemand {
   shop: ShopAccess;
   servers: Set<string>;
+  /** A visit for the feed alone is due (once a minute); a license with open links is visited anyway. */
+  due: boolean;
 }
 
 /** One server's latest buyers as a watcher round read them, with when each transaction was made. */
@@ -80,10 +71,12 @@ export interface PolledServer {
 export interface PurchaseFeedOptions {
   store: PurchaseFeedStore;
   settings: Pick<GuildSettingsRepository, 'get' | 'update'>;
-  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop'>;
+  stores: Pick<StoreDirectory, 'forGuild'>;
   poster: FeedPoster;
   clock: Clock;
   logger: Logger;
+  /** Whether the purchase paid one of the bot's gift links (the payment watcher's record of it; app.ts). */
+  isGift?: (license: string, transactionId: string) => Promise<boolean>;
 }
 
 interface Target {
@@ -93,44 +86,87 @@ interface Target {
   servers: string[];
 }
 
+/** One guild's work for the feed: what rounds read, posted in order. */
+interface GuildWork {
+  target: Target;
+  polled: PolledServer[];
+}
+
 export class PurchaseFeed {
   /** The server ids last seen per license: the feed reads the list from the store only when nobody has it cached. */
   readonly #serverIds = new Map<string, string[]>();
+  /** The guilds with the feed on as the last `demand()` found them (one registry read a round), by license. */
+  #targets = new Map<string, Map<string, Target>>();
+  /** When the watcher should next visit a license for the feed alone (this process's view). */
+  readonly #nextVisit = new Map<string, number>();
+  readonly #queue: PerKeyQueue<GuildWork>;
 
-  constructor(private readonly options: PurchaseFeedOptions) {}
+  constructor(private readonly options: PurchaseFeedOptions) {
+    this.#queue = new PerKeyQueue<GuildWork>(
+      (guildId, work) => this.#publishIn(guildId, work.target, work.polled),
+      (waiting, more) => ({ target: more.target, polled: [...waiting.polled, ...more.polled] }),
+      (guildId, error) => this.options.logger.warn({ err: error, guild: guildId }, 'purchase feed: could not post this round; the next round tries again'),
+    );
+  }
 
-  /** Per license, the servers guilds with the feed on offer (what a watcher round must read). */
+  /**
+   * Per license, the servers guilds with the feed on offer (what a watcher round must read), and
+   * whether a visit for the feed alone is due (a license only the feed reads is visited once a
+   * minute, not every tick). Reads the registry once; guilds whose feed is off or was refused leave it.
+   */
   async demand(): Promise<Map<string, FeedDemand>> {
+    const now = this.options.clock.now();
     const demand = new Map<string, FeedDemand>();
+    const targets = new Map<string, Map<string, Target>>();
     for (const guildId of await this.options.store.guilds()) {
       const target = await this.#target(guildId);
       if (!target) continue;
-      const entry = demand.get(target.shop.license) ?? { shop: target.shop, servers: new Set<string>() };
+      const license = target.shop.license;
+      const entry = demand.get(license) ?? { shop: target.shop, servers: new Set<string>(), due: this.#visitDue(license, now) };
       for (const serverId of target.servers) entry.servers.add(serverId);
-      demand.set(target.shop.license, entry);
+      demand.set(license, entry);
+      targets.set(license, (targets.get(license) ?? new Map<string, Target>()).set(guildId, target));
     }
+    this.#targets = targets;
     return demand;
   }
 
-  /** Posts the new purchases of a watcher round on `license` in every guild whose feed shows them. */
-  async publish(license: string, polled: readonly PolledServer[]): Promise<void> {
+  /**
+   * A watcher round on `license` hands over what it read (rows may be none); returns at once. The
+   * feed matches them to the guilds of the shop found by the round's `demand()` and posts in each
+   * guild on its own, outside the watcher's lock: a slow channel delays nobody's confirmation.
+   */
+  handOff(license: string, polled: readonly PolledServer[]): void {
     if (polled.length === 0) return;
-    for (const guildId of await this.options.store.guilds()) {
-      try {
-        const target = await this.#target(guildId);
-        if (!target) continue;
-        if (target.shop.license !== license && !(await this.options.stores.sameShop(license, target.shop.license))) continue;
-        await this.#publishIn(guildId, target, polled);
-      } catch (error) {
-        this.options.logger.warn({ err: error, guild: guildId }, 'purchase feed: could not post this round; the next round tries again');
-      }
-    }
+    // Only the guilds on this very license: a guild on another key of the same shop has its own
+    // license in the feed's demand, visited and handed over by itself (the store lists one shop's
+    // purchases whichever key asks; the claims keep each posted once). Comparing shops here cost a
+    // storage read per pair of licenses a round (2 450 a minute for 50 licenses).
+    for (const [guildId, target] of this.#targets.get(license) ?? []) this.#queue.push(guildId, { target, polled: [...polled] });
   }
+
+  /** Resolves when everything handed over is posted (tests; a stopping bot). */
+  async settled(): Promise<void> {
+    await this.#queue.settled();
+  }
+
+  /** Due now (the visit is then taken: the next one a minute later, whatever the round reads). */
+  #visitDue(license: string, now: number): boolean {
+    if (now < (this.#nextVisit.get(license) ?? 0)) return false;
+    this.#nextVisit.set(license, now + FEED_POLL_MS);
+    return true;
+  }
+
+
 
   async #target(guildId: string): Promise<Target | undefined> {
     const settings = await this.options.settings.get(guildId);
     const feed = settings.purchaseFeed;
-    if (!feed || feed.refused) return undefined;
+    if (!feed || feed.refused) {
+      // Switched off, or refused: nothing to read for it any more until a channel is set again.
+      await this.options.store.include(guildId, false);
+      return undefined;
+    }
     const shop = await this.options.stores.forGuild(guildId);
     // The demo shop's purchases are never real: nothing to post.
     if (!shop || shop.source === 'demo') return undefined;
@@ -172,19 +208,14 @@ export class PurchaseFeed {
     }
     if (rows.size === 0) return;
     const ordered = [...rows.values()].sort((a, b) => a.madeAt - b.madeAt);
-    await this.options.store.claim(
-      guildId,
-      ordered.map(({ row }) => row.transactionId),
-      async (fresh) => {
-        const wanted = new Set(fresh);
-        const purchases: FeedPurchase[] = [];
-        for (const { row, serverId, madeAt } of ordered) {
-          if (!wanted.has(row.transactionId)) continue;
-          purchases.push(await this.#purchase(target, serverId, row, madeAt));
-        }
-        await this.#post(guildId, target.feed.channelId, purchases);
-      },
-    );
+    const wanted = new Set(await this.options.store.claim(guildId, ordered.map(({ row }) => row.transactionId)));
+    if (wanted.size === 0) return;
+    const purchases: FeedPurchase[] = [];
+    for (const { row, serverId, madeAt } of ordered) {
+      if (!wanted.has(row.transactionId)) continue;
+      purchases.push(await this.#purchase(target, serverId, row, madeAt));
+    }
+    await this.#post(guildId, target.feed.channelId, purchases);
   }
 
   /** One purchase as posted: names as listed, and (when the offer still has them) the variant and the product's image. */
@@ -192,32 +223,9 @@ export class PurchaseFeed {
     const productName = row.productName ?? '';
     const variantName = row.variantName ?? '';
     const nick = target.settings.purchaseFeedNicks === 'hide' ? undefined : row.nick;
-    const found = await this.#find(target.shop, serverId, productName, variantName);
-    return { transactionId: row.transactionId, productName, variantName, nick, madeAt, ...found };
-  }
-
-  /**
-   * latest_buyers names a purchase's product and variant, never their ids: they are looked up by
-   * name in the server's offer (the offer cache). Not found (renamed, removed, a name shared by two
-   * products in a way that does not settle it): the post goes out without a Buy button, and
-   * without a thumbnail when the product itself is not found.
-   */
-  async #find(shop: ShopAccess, serverId: string, productName: string, variantName: string): Promise<Pick<FeedPurchase, 'item' | 'imageUrl'>> {
-    try {
-      const offer = shop.offers.peekServer(serverId) ?? (await shop.offers.server(serverId, PAYMENT_WATCH_LANE));
-      for (const category of offer.categories) {
-        const product = category.products.find((candidate) => sameName(candidate.name, productName));
-        if (!product) continue;
-        const image = product.imageUrl ? { imageUrl: product.imageUrl } : {};
-        const { variants } = shop.offers.peekVariants(serverId, category.id, product.id) ?? (await shop.offers.variants(serverId, category.id, product.id, PAYMENT_WATCH_LANE));
-        const variant = variants.find((candidate) => sameName(candidate.name, variantName));
-        if (!variant) return image;
-        return { ...image, item: { server: shortRef(serverId), category: shortRef(category.id), product: shortRef(product.id), variant: shortRef(variant.id) } };
-      }
-    } catch (error) {
-      this.options.logger.debug({ err: error }, 'purchase feed: the offer could not be read; posted without a Buy button');
-    }
-    return {};
+    const found = await findFeedItem(target.shop, serverId, productName, variantName, this.options.logger);
+    const gift = (await this.options.isGift?.(target.shop.license, row.transactionId)) ?? false;
+    return { transactionId: row.transactionId, productName, variantName, nick, madeAt, ...found, ...(gift ? { gift } : {}) };
   }
 
   /** A few purchases one message each; a burst listed, FEED_LINES_PER_POST a message; one message at a time (Discord's pace). */
@@ -240,15 +248,14 @@ export class PurchaseFeed {
       first = true;
       return { ...settings, purchaseFeed: { ...feed, refused: { at, reason } } };
     });
+    // Out of the registry: a refused channel costs no more reads (setting a channel again puts it back).
+    await this.options.store.include(guildId, false);
     if (!first) return;
     this.options.logger.warn({ guild: guildId, channel: channelId, reason }, 'purchase feed: the channel refused the bot; the feed is stopped until a channel is set again');
     await this.options.poster.refused(guildId, channelId, reason);
   }
 }
 
-function sameName(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase() && b.trim() !== '';
-}
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OfferCache } from '../spaceis/offer-cache.js';
 import { StoreClient, type StoreResponseInfo } from '../spaceis/client.js';
 import type { LicenseProblem, ShopAccess, StoreDirectoryOptions } from './shop-access.js';
@@ -8,7 +9,8 @@ import { DEMO_LICENSE } from '../demo/license.js';
 import type { LicenseLoad } from '../ops/metrics.js';
 import { fingerprintOf, licenseId, sameLicense } from '../security/license-id.js';
 import type { GuildLicense, GuildSettings } from '../storage/guild-settings.js';
-import { isComplete, sameIdentity, sameShopIdentity, withServerOffer, withServers, type ShopIdentity } from './shop-identity.js';
+import { sameShopIdentity, withServerOffer, withServers } from './shop-identity.js';
+import { learnShop, observeShop, type LearningShop } from './shop-learning.js';
 
 export type { LicenseProblem, ShopAccess, StoreDirectoryOptions } from './shop-access.js';
 
@@ -17,16 +19,12 @@ export const LICENSE_IDLE_MS = 60 * 60_000;
 /** Idle licenses are looked for at most this often, so an interaction never walks the map for nothing. */
 const SWEEP_EVERY_MS = 60_000;
 
-interface LicenseEntry {
+interface LicenseEntry extends LearningShop {
   client: StoreClient;
   offers: OfferCache;
   gate: StoreGate;
   warmUp: VariantWarmUp;
   lastUsed: number;
-  /** What the store's answers said about the shop so far (read from storage at the first answer). */
-  identity?: ShopIdentity;
-  /** Updates of `identity` and its record, one after the other. */
-  learning?: Promise<void>;
 }
 
 /** What a guild's settings resolve to, without the key: that stays inside the license's client. */
@@ -141,39 +139,21 @@ export class StoreDirectory {
     const before = await identities.get(stored);
     if (!before) return false;
     const entry = this.#byLicense.get(current);
-    const now = entry ? await this.#learnShop(current, entry) : await identities.get(current);
+    const now = entry ? await learnShop(current, entry, identities, this.options.logger) : await identities.get(current);
     return now !== undefined && sameShopIdentity(before, now);
   }
 
-  /** The shop a held license reaches, asking its offer (through the cache) for what is not known yet. */
-  async #learnShop(license: string, entry: LicenseEntry): Promise<ShopIdentity | undefined> {
-    // Read what storage has if this process has seen no answer yet (after a restart), once any update under way is done.
-    this.#observe(license, entry, (known) => known);
-    await entry.learning;
-    if (!isComplete(entry.identity)) {
-      // The cache tells `#observe` every answer it takes in; answers it already held were told when they came.
-      const servers = await entry.offers.servers();
-      if (servers[0]) await entry.offers.server(servers[0].id);
-      await entry.learning;
-    }
-    return entry.identity;
-  }
-
-  /** Folds what an answer says about the shop into the license's identity, and keeps it when it changed. */
-  #observe(license: string, entry: LicenseEntry, update: (known: ShopIdentity) => ShopIdentity): void {
-    const identities = this.options.identities;
-    if (!identities) return;
-    entry.learning = (entry.learning ?? Promise.resolve())
-      .then(async () => {
-        const known = (entry.identity ??= (await identities.get(license)) ?? {});
-        const next = update(known);
-        if (sameIdentity(known, next)) return;
-        entry.identity = next;
-        await identities.set(license, next);
-      })
-      .catch((error: unknown) => {
-        this.options.logger?.warn({ err: error, fingerprint: fingerprintOf(license) }, "could not keep which shop a license reaches; its carts may be emptied if its key is rotated");
-      });
+  /**
+   * A name for the shop a license reaches, the same for every key of that shop as far as the store's
+   * answers told (the store's licenseId when it sent one, else its servers' UUIDs): what the payment
+   * watcher keeps a shop's transactions under, so a rotated key never handles one purchase twice.
+   * The license itself while nothing is known of its shop. Read from storage only (no request).
+   */
+  async shopKey(license: string): Promise<string> {
+    const identity = license === DEMO_LICENSE ? undefined : await this.options.identities?.get(license);
+    if (identity?.storeLicenseId) return `id:${identity.storeLicenseId}`;
+    if (identity?.serverIds) return `srv:${createHash('sha256').update(identity.serverIds.join(',')).digest('hex').slice(0, 32)}`;
+    return license;
   }
 
   /** A client for a key an admin is about to save, to check it first; not cached, so a rejected key leaves no trace. */
@@ -242,8 +222,8 @@ export class StoreDirectory {
       ...(this.options.offerTtlMs !== undefined ? { ttlMs: this.options.offerTtlMs } : {}),
       ...(shared ? { shared } : {}),
       // What the store says about the shop, kept by license: a rotated key's carts are recognised by it.
-      onServers: (servers) => this.#observe(license, entry, (known) => withServers(known, servers)),
-      onServerOffer: (offer) => this.#observe(license, entry, (known) => withServerOffer(known, offer)),
+      onServers: (servers) => observeShop(license, entry, this.options.identities, this.options.logger, (known) => withServers(known, servers)),
+      onServerOffer: (offer) => observeShop(license, entry, this.options.identities, this.options.logger, (known) => withServerOffer(known, offer)),
     });
     // On Redis one process at a time warms a license: the others find its reads in the shared copy.
     const entry: LicenseEntry = { client, offers, gate, warmUp: this.#warmUp(offers, gate, shared ? license : undefined), lastUsed: this.options.clock.now() };

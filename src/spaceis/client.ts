@@ -17,40 +17,14 @@ import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { StoreError } from './errors.js';
 import { interpretResponse } from './responses.js';
-import {
-  isRetryable,
-  type ReadOptions,
-  lane,
-  readBody,
-  pathSegment,
-  transportError,
-  parseNonNegativeNumber,
-  type HttpMethod,
-  type RequestSpec,
-} from './http.js';
-import {
-  DEFAULT_BACKOFF_MS,
-  DEFAULT_GET_RETRIES,
-  DEFAULT_MAX_RETRY_WAIT_MS,
-  DEFAULT_TIMEOUT_MS,
-  type PaymentLinkRequest,
-  type StoreClientOptions,
-  type StoreResponseInfo,
-} from './client-options.js';
+import { isRetryable, type ReadOptions, lane, readBody, pathSegment, transportError, parseNonNegativeNumber, type HttpMethod, type RequestSpec } from './http.js';
+import { DEFAULT_BACKOFF_MS, DEFAULT_GET_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_TIMEOUT_MS, type PaymentLinkRequest, type StoreClientOptions, type StoreResponseInfo } from './client-options.js';
 import type { StoreGate } from './gate.js';
 import { buyerListSchema, transactionInfoSchema, type BuyerRow, type TransactionInfo } from './payment-schemas.js';
 import { goalListSchema, richestListSchema, type GoalRow, type RichestRow } from './community-schemas.js';
 import { voucherCodesSchema, voucherRedeemSchema, type VoucherRedeemed } from './voucher-schemas.js';
 import { keyFingerprint } from '../security/license-id.js';
-import {
-  paymentLinkSchema,
-  productVariantsSchema,
-  serverListSchema,
-  serverOfferSchema,
-  type ProductVariants,
-  type Server,
-  type ServerOffer,
-} from './schemas.js';
+import { paymentLinkSchema, productVariantsSchema, serverListSchema, serverOfferSchema, type ProductVariants, type Server, type ServerOffer } from './schemas.js';
 
 export type { CartLinkItem, PaymentLinkRequest, StoreClientOptions, StoreResponseInfo } from './client-options.js';
 export type { BuyerRow, TransactionInfo } from './payment-schemas.js';
@@ -262,9 +236,23 @@ export class StoreClient {
     }
   }
 
+  /**
+   * The store's rate-limit budget as its last answer gave it (`X-RateLimit-Limit` and
+   * `-Remaining`, read leniently: a header missing or not a number leaves the last reading as it
+   * was; docs/spaceis-api.md, "Rate limiting"). The payment watcher pauses its background polls when
+   * it runs low.
+   */
+  get rateBudget(): { limit: number; remaining: number } | undefined {
+    return this.#budget;
+  }
+
+  #budget: { limit: number; remaining: number } | undefined;
+
   #report(spec: RequestSpec<z.ZodType>, response: Response, started: number): void {
     const left = parseNonNegativeNumber(response.headers.get('x-ratelimit-remaining'));
     if (left !== undefined) this.#gate?.noteRemaining(left);
+    const limit = parseNonNegativeNumber(response.headers.get('x-ratelimit-limit'));
+    if (left !== undefined && limit !== undefined && limit >= left) this.#budget = { limit, remaining: left };
     if (!this.#onResponse) return;
     const info: StoreResponseInfo = {
       method: spec.method,

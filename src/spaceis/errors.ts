@@ -22,6 +22,8 @@ export interface StoreErrorInit {
   apiMessage?: string;
   fieldErrors?: Record<string, string[]>;
   retryAfterSeconds?: number;
+  /** The request never left the bot (the license's gate held it back); `unavailable` is always so. */
+  notSent?: boolean;
   cause?: unknown;
 }
 
@@ -47,6 +49,8 @@ export class StoreError extends Error {
   declare readonly fieldErrors?: Record<string, string[]>;
   /** Seconds to wait, from `Retry-At` (falling back to a numeric `Retry-After`). */
   declare readonly retryAfterSeconds?: number;
+  /** The store never received the request (see StoreErrorInit.notSent). */
+  readonly notSent: boolean;
 
   // `declare` keeps absent fields truly absent (ES2022 class fields would define them as
   // undefined), so logs and snapshots don't fill with `undefined` keys.
@@ -59,6 +63,7 @@ export class StoreError extends Error {
     if (init.apiMessage !== undefined) this.apiMessage = init.apiMessage;
     if (init.fieldErrors !== undefined) this.fieldErrors = init.fieldErrors;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    this.notSent = init.notSent ?? init.kind === 'unavailable';
   }
 
   /** 401 bad/missing key or 402 license not active: an admin must act, retrying won't help. */

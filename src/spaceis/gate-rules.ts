@@ -124,6 +124,7 @@ export function throttled(method: string, path: string, leftMs: number): StoreEr
     path,
     message: `SpaceIs ${method} ${path} held back: the license's rate limit is paused`,
     retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+    notSent: true,
   });
 }
 

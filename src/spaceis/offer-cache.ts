@@ -9,50 +9,15 @@
  * - the synchronous `peek*` methods tell the bot whether it can answer at once or must defer
  *   the Discord interaction before calling the store.
  */
-import type { StoreClient } from './client.js';
 import type { ProductVariants, Server, ServerOffer } from './schemas.js';
 import type { OfferDrop, SharedOfferCopy } from './shared-offer-copy.js';
+import { DEFAULT_MAX_ENTRIES, DEFAULT_OFFER_TTL_MS, type OfferCacheOptions, type OfferCounts, type OfferSource } from './offer-cache-options.js';
+
+export { DEFAULT_MAX_ENTRIES, DEFAULT_OFFER_TTL_MS, type OfferCacheOptions, type OfferCounts, type OfferSource } from './offer-cache-options.js';
 import { laneOf, serverAliases, serverKey, SERVERS_KEY, variantsKey } from './offer-keys.js';
 
-/** How much of the offer a reload found. */
-export interface OfferCounts {
-  servers: number;
-  categories: number;
-  products: number;
-  variants: number;
-}
 /** A reload asks for at most this many products' variants at once: the store's limit is the shop's, shared with its website. */
 const RELOAD_CONCURRENCY = 4;
-
-/** The part of StoreClient the cache needs; lets tests pass a stub. */
-export type OfferSource = Pick<StoreClient, 'listServers' | 'getServer' | 'getVariants'>;
-
-export interface OfferCacheOptions {
-  /** Default 5 minutes. */
-  ttlMs?: number;
-  /** Default Date.now; inject a manual clock in tests. */
-  now?: () => number;
-  /**
-   * A copy shared with the other bot processes on this license (Redis). With it, entries live
-   * `ttlMs` there and only `shared.localTtlMs` here, a miss here looks there before asking the
-   * store, and drops reach every process. Without it (one process) nothing changes.
-   */
-  shared?: SharedOfferCopy;
-  /** Told every server list the cache takes in (from the store or the shared copy): what the store says about the shop. */
-  onServers?: (servers: Server[]) => void;
-  /** Told every server offer the cache takes in (from the store or the shared copy). */
-  onServerOffer?: (offer: ServerOffer) => void;
-  /** The most entries held at once (default DEFAULT_MAX_ENTRIES); past it the oldest go first. */
-  maxEntries?: number;
-}
-
-export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
-/**
- * A bound on one license's entries, whatever the shop's size: a server list, each server's offer
- * (under its id and slug) and each product's variants. Far above a real shop (hundreds), so only a
- * runaway offer or a bug could reach it; TTL expiry keeps the usual size.
- */
-export const DEFAULT_MAX_ENTRIES = 10_000;
 
 interface Entry {
   value: unknown;
@@ -108,10 +73,10 @@ export class OfferCache {
     }) as Promise<ServerOffer>;
   }
 
-  variants(serverId: string, categoryId: string, productId: string, lane?: string): Promise<ProductVariants> {
-    return this.#load(variantsKey(serverId, categoryId, productId), () =>
-      this.#source.getVariants(serverId, categoryId, productId, laneOf(lane)),
-    ) as Promise<ProductVariants>;
+  /** `maxAgeMs`: only a copy read that recently (here or shared) is served, else one shared read (a cart's prices: a minute). */
+  variants(serverId: string, categoryId: string, productId: string, lane?: string, maxAgeMs?: number): Promise<ProductVariants> {
+    const fetch = () => this.#source.getVariants(serverId, categoryId, productId, laneOf(lane));
+    return this.#load(variantsKey(serverId, categoryId, productId), fetch, undefined, maxAgeMs) as Promise<ProductVariants>;
   }
 
   // --- synchronous peeks -----------------------------------------------------------------------
@@ -124,8 +89,8 @@ export class OfferCache {
     return this.#fresh(serverKey(param)) as ServerOffer | undefined;
   }
 
-  peekVariants(serverId: string, categoryId: string, productId: string): ProductVariants | undefined {
-    return this.#fresh(variantsKey(serverId, categoryId, productId)) as ProductVariants | undefined;
+  peekVariants(serverId: string, categoryId: string, productId: string, maxAgeMs?: number): ProductVariants | undefined {
+    return this.#fresh(variantsKey(serverId, categoryId, productId), maxAgeMs) as ProductVariants | undefined;
   }
 
   // --- invalidation ----------------------------------------------------------------------------
@@ -219,14 +184,15 @@ export class OfferCache {
 
   // --- internals -------------------------------------------------------------------------------
 
-  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void): Promise<T> {
-    const cached = this.#fresh(key);
+  #load<T>(key: string, fetcher: () => Promise<T>, onStored?: (value: T, storedAt: number) => void, maxAgeMs?: number): Promise<T> {
+    const cached = this.#fresh(key, maxAgeMs);
     if (cached !== undefined) return Promise.resolve(cached as T);
+    // A request in flight is as fresh as can be: shared whatever the bound.
     const pending = this.#inFlight.get(key);
     if (pending) return pending as Promise<T>;
 
     const shared = this.#shared;
-    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request) : fetcher;
+    const read: () => Promise<T> = shared ? () => this.#readThroughShared(shared, key, fetcher, () => this.#inFlight.get(key) === request, maxAgeMs) : fetcher;
     // `new Promise` turns a synchronous throw from a stub into a rejection too.
     const request: Promise<T> = new Promise<T>((resolve) => resolve(read())).then(
       (value) => {
@@ -254,21 +220,24 @@ export class OfferCache {
    * before the caller gets it (one round trip, small next to the store's), unless a drop detached
    * this request meanwhile: a stale answer must not outlive the drop in Redis.
    */
-  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean): Promise<T> {
+  async #readThroughShared<T>(shared: SharedOfferCopy, key: string, fetcher: () => Promise<T>, stillWanted: () => boolean, maxAgeMs?: number): Promise<T> {
     await this.#dropping;
     const copy = await shared.get(key);
-    if (copy !== undefined && this.#now() - copy.storedAt < this.ttlMs) return copy.value as T;
+    if (copy !== undefined && this.#now() - copy.storedAt < Math.min(this.ttlMs, maxAgeMs ?? Infinity)) return copy.value as T;
     const value = await fetcher();
     if (stillWanted()) await shared.set([[key, { value, storedAt: this.#now() }]], this.ttlMs);
     return value;
   }
 
-  #fresh(key: string): unknown {
+  #fresh(key: string, maxAgeMs?: number): unknown {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (this.#isFresh(entry)) return entry.value;
-    this.#entries.delete(key);
-    return undefined;
+    if (!this.#isFresh(entry)) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    // Older than the caller's bound but still fresh for everyone else: kept, not served to this caller.
+    return maxAgeMs !== undefined && this.#now() - entry.storedAt >= maxAgeMs ? undefined : entry.value;
   }
 
   #isFresh(entry: Entry): boolean {

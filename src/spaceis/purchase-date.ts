@@ -39,11 +39,16 @@ export function parsePurchaseDate(value: unknown): number | undefined {
 }
 
 /**
- * The instant whose wall-clock time in `timeZone` is `wall` (given as if it were UTC). Two passes
- * settle the offset around a DST change; a wall time skipped by the spring change reads as the
- * instant an hour later, one repeated in autumn as its first occurrence.
+ * The instant whose wall-clock time in `timeZone` is `wall` (given as if it were UTC). The zone's
+ * offsets half a day either side are tried: a wall time repeated when the clocks go back in autumn
+ * reads as its earliest instant (a purchase is never placed later than it can have been made); one
+ * skipped by the spring change reads as the instant an hour later.
  */
 export function fromZonedWallTime(wall: number, timeZone: string): number {
+  const HALF_DAY = 12 * 3_600_000;
+  const offsets = new Set([offsetAt(wall - HALF_DAY, timeZone), offsetAt(wall + HALF_DAY, timeZone)]);
+  const exact = [...offsets].map((offset) => wall - offset).filter((instant) => instant + offsetAt(instant, timeZone) === wall);
+  if (exact.length > 0) return Math.min(...exact);
   let instant = wall - offsetAt(wall, timeZone);
   instant = wall - offsetAt(instant, timeZone);
   return instant;

@@ -13,6 +13,7 @@ const cartLineSchema = z.object({
   serverName: z.string(),
   productName: z.string(),
   variantName: z.string(),
+  addedPrices: z.array(z.object({ method: z.string(), name: z.string(), amountGrosze: z.number().int(), sms: z.boolean() })).optional(),
 }) satisfies z.ZodType<CartLine>;
 
 const storedCartSchema = z.object({

@@ -61,6 +61,8 @@ const guildSettingsSchema = z.object({
    * replaces with a new one rather than edits (src/services/panel-refresh.ts).
    */
   panel: z.object({ channelId: snowflake, messageId: snowflake, display: z.literal(true).optional() }).nullable().default(null),
+  /** The bot lost access to its panel (refused 3 times in a row) and stopped refreshing it; cleared when a panel is posted again. */
+  panelLost: z.object({ channelId: snowflake, at: z.number() }).nullable().default(null),
   /**
    * The purchase feed's channel (src/services/purchase-feed.ts); null = off. `since`: when it was
    * switched on (nothing made earlier is posted); `refused`: the channel refused the bot, so the
@@ -72,6 +74,8 @@ const guildSettingsSchema = z.object({
     .default(null),
   /** Whether buyers' nicks are shown in what the bot shows of the shop's purchases (/shop-top, the purchase feed), or "a player". */
   purchaseFeedNicks: z.enum(['show', 'hide']).default('show'),
+  /** Whether the member a gift was bought for gets a DM once it is paid (each member can also turn them off for themselves). */
+  giftMessages: z.boolean().default(true),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

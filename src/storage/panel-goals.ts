@@ -11,9 +11,20 @@ export interface PanelGoalsState {
   shownAt: number;
   /** When the goals were last read for it. */
   checkedAt: number;
+  /** Edits that failed in a row, of them refused by Discord (no access), and when to try again. */
+  failures?: number | undefined;
+  refusals?: number | undefined;
+  retryAt?: number | undefined;
 }
 
-const stateSchema = z.object({ hash: z.string(), shownAt: z.number(), checkedAt: z.number() }) satisfies z.ZodType<PanelGoalsState>;
+const stateSchema = z.object({
+  hash: z.string(),
+  shownAt: z.number(),
+  checkedAt: z.number(),
+  failures: z.number().optional(),
+  refusals: z.number().optional(),
+  retryAt: z.number().optional(),
+}) satisfies z.ZodType<PanelGoalsState>;
 
 /** A record per guild with a panel; kept 30 days after its last write (a panel nobody refreshes that long starts again). */
 const KEEP_MS = 30 * 24 * 60 * 60_000;
@@ -31,6 +42,11 @@ export class PanelGoalsRepository {
 
   async set(guildId: string, state: PanelGoalsState): Promise<void> {
     await this.keyv.set(stateKey(guildId), state, KEEP_MS);
+  }
+
+  /** The panel is gone: nothing is kept for it. */
+  async clear(guildId: string): Promise<void> {
+    await this.keyv.delete(stateKey(guildId));
   }
 }
 

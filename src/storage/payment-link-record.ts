@@ -59,8 +59,24 @@ export const paymentLinkSchema = z.object({
       matchedAt: z.number(),
       /** When the bot learned the final status (paid, failed, expired). */
       settledAt: z.number().optional(),
+      /**
+       * The moderator who chose this link among several members' links the purchase could have paid
+       * (src/services/payment-watch/review.ts); absent when the shop's list left no doubt.
+       */
+      confirmedBy: z.string().optional(),
     })
     .optional(),
+  /**
+   * A gift: bought for someone else's nick. `recipientId`: the member of this server it is for, when the
+   * buyer chose one (a player chosen by nick alone has none). Absent: the buyer's own purchase.
+   */
+  gift: z.object({ recipientId: z.string().optional() }).optional(),
+  /**
+   * A transaction for this link the store reported `fail` or `expired` while the link was still
+   * within its lifetime: the link stays open (the member may pay again); if its lifetime ends with no
+   * paid transaction, it settles with this status (src/services/payment-watch/open-links.ts).
+   */
+  attempt: z.object({ transactionId: z.string(), status: z.enum(['failed', 'expired']), at: z.number() }).optional(),
   /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */
   locale: z.enum(['en', 'pl']).optional(),
 });
@@ -84,6 +100,9 @@ export function newLinkId(): string {
   for (const byte of bytes) id += ALPHABET[byte % 32];
   return id;
 }
+
+/** A member's or the guild's recent index: link ids, newest first. */
+export const idListSchema = z.array(z.string());
 
 export function recordKey(guildId: string, id: string): string {
   return `link:${guildId}:${id}`;

@@ -3,9 +3,12 @@ import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
-import { LinkDayIndex, type DayEntry } from './link-day-index.js';
+import { LinkDayIndex } from './link-day-index.js';
+import { LinkDayRepairs } from './link-day-repairs.js';
+import { LinkPruning } from './link-pruning.js';
 import {
   dayOf,
+  idListSchema,
   memberKey,
   newLinkId,
   paymentLinkSchema,
@@ -32,11 +35,6 @@ import { isStorageError } from './storage-error.js';
 export type { NewPaymentLink, PaymentLink } from './payment-link-record.js';
 export { unrecordedLink } from './payment-link-record.js';
 
-const idListSchema = z.array(z.string());
-/** Days (and their guild) whose link could not be noted in the day lists: `[day, guildId]`. */
-const repairsSchema = z.array(z.tuple([z.string(), z.string()]));
-const REPAIRS_KEY = 'link-day-repairs';
-
 /** How long records are kept: long enough to answer "what did I order last month?", not forever. */
 export const LINK_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -48,8 +46,10 @@ const READ_BATCH = 10;
 export class PaymentLinkRepository {
   readonly #locks: Locks;
   readonly #days: LinkDayIndex;
-  /** Days this process could not note, even in the stored repair list: noted on the next prune pass. */
-  readonly #unnoted = new Map<string, [day: string, guildId: string]>();
+  /** Days whose link was written but could not be noted in the day lists (see `create`). */
+  readonly #repairs: LinkDayRepairs;
+  /** Deletes what the retention period no longer keeps, with every index entry pointing at it. */
+  readonly #pruning: LinkPruning;
 
   constructor(
     private readonly keyv: Keyv,
@@ -59,6 +59,8 @@ export class PaymentLinkRepository {
   ) {
     this.#locks = locks;
     this.#days = new LinkDayIndex(keyv, this.#locks, logger);
+    this.#repairs = new LinkDayRepairs(keyv, this.#locks, this.#days, logger);
+    this.#pruning = new LinkPruning(keyv, this.#locks, this.#days, logger, (guildId, id) => this.get(guildId, id));
   }
 
   /**
@@ -97,61 +99,17 @@ export class PaymentLinkRepository {
       await this.#days.noteDay(day, record.guildId);
     } catch (error) {
       if (!isStorageError(error)) throw error;
-      await this.#rememberUnnoted(day, record, error.key);
+      await this.#repairs.remember(day, record, error.key);
     }
     return record;
   }
 
   /**
-   * Notes in the day lists every day a link was written on but could not be noted (see `create`):
-   * those stored in the repair list, and those this process only holds in memory. Runs at the start
-   * of every prune pass; a failure leaves them to the next one. Returns how many were noted.
+   * Notes in the day lists every day a link was written on but could not be noted (see `create`).
+   * Runs at the start of every prune pass; returns how many were noted.
    */
   async repairIndexes(): Promise<number> {
-    const stored = await this.repairsStored();
-    const pending = new Map(this.#unnoted);
-    for (const [day, guildId] of stored) pending.set(`${day} ${guildId}`, [day, guildId]);
-    if (pending.size === 0) return 0;
-    for (const [name, [day, guildId]] of pending) {
-      await this.#days.noteDay(day, guildId);
-      this.#unnoted.delete(name);
-    }
-    if (stored.length > 0) {
-      await this.#locks.run(REPAIRS_KEY, async () => {
-        const left = (await this.repairsStored()).filter(([day, guildId]) => !pending.has(`${day} ${guildId}`));
-        if (left.length > 0) await this.keyv.set(REPAIRS_KEY, left);
-        else await this.keyv.delete(REPAIRS_KEY);
-      });
-    }
-    this.logger.info({ days: pending.size }, 'payment-link day index repaired');
-    return pending.size;
-  }
-
-  /**
-   * A link was written but its day could not be noted: remembered in this process and, if storage
-   * takes it, in the stored repair list, so a restart before the next prune pass does not lose it.
-   */
-  async #rememberUnnoted(day: string, link: PaymentLink, failedKey: string | undefined): Promise<void> {
-    this.#unnoted.set(`${day} ${link.guildId}`, [day, link.guildId]);
-    let stored = true;
-    try {
-      await this.#locks.run(REPAIRS_KEY, async () => {
-        const repairs = await this.repairsStored();
-        if (repairs.some(([other, guildId]) => other === day && guildId === link.guildId)) return;
-        await this.keyv.set(REPAIRS_KEY, [...repairs, [day, link.guildId]]);
-      });
-    } catch (error) {
-      if (!isStorageError(error)) throw error;
-      stored = false;
-    }
-    this.logger.warn(
-      { link: link.id, guild: link.guildId, day, storage: { operation: 'write', key: failedKey }, repairStored: stored },
-      'payment link recorded, but its day index could not be written: repaired on the next prune pass',
-    );
-  }
-
-  private async repairsStored(): Promise<[string, string][]> {
-    return parseRecord(repairsSchema, await this.keyv.get(REPAIRS_KEY), () => [], this.logger, REPAIRS_KEY);
+    return this.#repairs.repair();
   }
 
   async get(guildId: string, id: string): Promise<PaymentLink | undefined> {
@@ -217,9 +175,9 @@ export class PaymentLinkRepository {
     return found;
   }
 
-  /** The guild's most recent links (up to 50), newest first. */
-  async listRecent(guildId: string): Promise<PaymentLink[]> {
-    return this.getMany(guildId, await this.ids(recentKey(guildId)));
+  /** The guild's most recent links (up to 50, or `limit`), newest first. */
+  async listRecent(guildId: string, limit = RECENT_LIMIT): Promise<PaymentLink[]> {
+    return this.getMany(guildId, (await this.ids(recentKey(guildId))).slice(0, limit));
   }
 
   /**
@@ -232,68 +190,16 @@ export class PaymentLinkRepository {
   }
 
   /**
-   * Deletes every record created before `cutoff` with its URL index entry and its place in the
-   * member's and the guild's recent index. Walks only the days that start before the cutoff, so
-   * the work is proportional to what is deleted (plus one partial day), never a scan of all guilds.
+   * Deletes every record created before `cutoff` with everything that points at it (see
+   * link-pruning.ts); returns how many were deleted.
    */
   async pruneOlderThan(cutoff: number): Promise<number> {
-    let deleted = 0;
-    for (const day of await this.#days.days()) {
-      if (Date.parse(day) >= cutoff) break;
-      deleted += await this.pruneDay(day, cutoff);
-    }
-    return deleted;
-  }
-
-  private async pruneDay(day: string, cutoff: number): Promise<number> {
-    const old = await this.#days.rewriteDay(day, async (entries) => {
-      const records = await Promise.all(entries.map(([guildId, id]) => this.get(guildId, id)));
-      const old: PaymentLink[] = [];
-      const keep: DayEntry[] = [];
-      entries.forEach((entry, index) => {
-        const link = records[index];
-        // An entry whose record is already gone is dropped; a newer one (the day the cutoff falls in) stays.
-        if (link && link.createdAt < cutoff) old.push(link);
-        else if (link) keep.push(entry);
-      });
-      for (const link of old) await this.deleteRecord(link);
-      return { keep, result: old };
-    }).then((perGuild) => perGuild.flat());
-    await this.removeFromIndexes(old);
-    return old.length;
-  }
-
-  private async deleteRecord(link: PaymentLink): Promise<void> {
-    await this.keyv.delete(recordKey(link.guildId, link.id));
-    const byUrl = urlKey(link.guildId, link.url);
-    // Another record may own the URL index entry (a store that returned the same URL twice): leave it.
-    if ((await this.keyv.get(byUrl)) === link.id) await this.keyv.delete(byUrl);
-  }
-
-  /** One write per member and per guild, however many of their links were deleted. */
-  private async removeFromIndexes(links: PaymentLink[]): Promise<void> {
-    const gone = new Map<string, Set<string>>();
-    for (const link of links) {
-      for (const key of [memberKey(link.guildId, link.userId), recentKey(link.guildId)]) {
-        const ids = gone.get(key) ?? new Set<string>();
-        ids.add(link.id);
-        gone.set(key, ids);
-      }
-    }
-    for (const [key, ids] of gone) await this.changeIds(key, (current) => current.filter((id) => !ids.has(id)));
+    return this.#pruning.olderThan(cutoff);
   }
 
   private async getMany(guildId: string, ids: string[]): Promise<PaymentLink[]> {
     const links = await Promise.all(ids.map((id) => this.get(guildId, id)));
     return links.filter((link): link is PaymentLink => link !== undefined);
-  }
-
-  private async changeIds(key: string, change: (ids: string[]) => string[]): Promise<void> {
-    await this.#locks.run(key, async () => {
-      const next = change(await this.ids(key));
-      if (next.length > 0) await this.keyv.set(key, next);
-      else await this.keyv.delete(key);
-    });
   }
 
   private async ids(key: string): Promise<string[]> {

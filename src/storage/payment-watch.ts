@@ -3,168 +3,173 @@ import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
 import type { Logger } from '../logger.js';
+import { PaymentWatchIndex, type OpenRef } from './payment-watch-index.js';
 import { LINK_RETENTION_DAYS } from './payment-links.js';
 import { parseRecord } from './records.js';
 
+export type { OpenRef };
+
 /**
- * What the payment watcher (src/services/payment-watch/) keeps, per license, so that a restart or a
- * second process carries on where it stopped and never handles a transaction twice:
+ * What the payment watcher (src/services/payment-watch/) keeps, so that a restart or a second
+ * process carries on where it stopped:
  *
- * - `pay-licenses`: the licenses that have open links or payments to follow: what a round visits,
- *   so nothing is read for licenses with neither.
- * - `pay-open:<license>`: the open links (issued by the bot, not matched, not withdrawn, within
- *   their lifetime), each with what matching needs (nick, items, when issued), so a round reads one
- *   record per license instead of every guild's links. Written at checkout, pruned when a link is
- *   matched, withdrawn or expired.
- * - `pay-state:<license>`: when each server was polled and is due next, the payments still
- *   `pending` at the store with when to ask again (their follow-up schedule), and whether the
- *   license's API has the payment endpoints at all.
- * - `pay-tx:<license>:<transaction>`: each transaction handled (matched to a link, or looked at and
- *   found to belong to none), kept longer than link records are.
+ * - the indexes of payment-watch-index.ts: which licenses to visit, when, and their open links;
+ * - `pay-state:<license>`: when each server was polled and is due next, the servers that answered
+ *   404, the transactions with work left (ids and when), whether the license's API has the payment
+ *   endpoints at all, and when the license is next due. Written only when it changed.
+ * - `pay-tx:<shop>:<transaction>`: each transaction's one state (see TxState), kept longer than
+ *   link records are. `<shop>` is the license the shop was first watched under (see watcher.ts).
  *
  * Nothing here holds a URL, an e-mail or anything else about the buyer but the nick the link was issued for.
  */
 
 const DAY_MS = 86_400_000;
-/** Handled transactions are remembered longer than the links they could match are kept. */
+/** Transactions are remembered longer than the links they could match are kept. */
 export const HANDLED_TTL_MS = (LINK_RETENTION_DAYS + 10) * DAY_MS;
-
-const openEntrySchema = z.object({
-  guildId: z.string(),
-  linkId: z.string(),
-  nick: z.string(),
-  createdAt: z.number(),
-  items: z.array(z.object({ variantId: z.string(), quantity: z.number().int(), serverId: z.string() })),
-});
-export type OpenLink = z.infer<typeof openEntrySchema>;
-const openListSchema = z.array(openEntrySchema);
-
-const followUpSchema = z.object({
-  transactionId: z.string(),
-  guildId: z.string(),
-  linkId: z.string(),
-  /** Asked this many times since it was matched. */
-  attempt: z.number().int(),
-  nextAt: z.number(),
-  /** When it was matched: following stops after a while. */
-  since: z.number(),
-});
-export type FollowUp = z.infer<typeof followUpSchema>;
 
 const serverPollSchema = z.object({
   polledAt: z.number(),
   nextAt: z.number(),
-  /** Transactions listed without a readable date, with when the watcher first saw each (still listed ones only). */
+  /** Transactions listed without a readable date, with when the watcher counts them as made (still listed ones only). */
   dateless: z.record(z.string(), z.number()).optional(),
 });
 export type ServerPoll = z.infer<typeof serverPollSchema>;
 
 const watchStateSchema = z.object({
   servers: z.record(z.string(), serverPollSchema).default({}),
-  follow: z.array(followUpSchema).default([]),
-  /** The license's API answered 404 to a payments endpoint: not asked again before `retryAt`. */
+  /** Servers whose latest_buyers answered 404 (deleted, say): skipped until `retryAt`, shown in /shop-admin status. */
+  missing: z.record(z.string(), z.object({ since: z.number(), retryAt: z.number() })).default({}),
+  /** Transactions with work left (following a pending payment, telling Discord), by id: when next. */
+  work: z.record(z.string(), z.number()).default({}),
+  /** Every server of the license answered 404: not asked again before `retryAt`. */
   unsupported: z.object({ since: z.number(), retryAt: z.number(), message: z.string().optional() }).optional(),
+  /** The due-time slot the license is listed in next (payment-watch-index.ts). */
+  wakeSlot: z.number().optional(),
+  /** The store's dates were once found a whole number of hours off: warned once. */
+  hoursOffWarned: z.boolean().optional(),
+  /** Written by versions before issue 28: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
+  follow: z.array(z.object({ transactionId: z.string(), guildId: z.string(), linkId: z.string(), attempt: z.number().int(), nextAt: z.number(), since: z.number() })).optional(),
 });
 export type WatchState = z.infer<typeof watchStateSchema>;
 
-const handledSchema = z.object({ at: z.number(), guildId: z.string().optional(), linkId: z.string().optional() });
-const licenseListSchema = z.array(z.string());
+const refSchema = z.object({ guildId: z.string(), linkId: z.string() });
 
-const REGISTRY = 'pay-licenses';
-const openKey = (license: string) => `pay-open:${license}`;
+/**
+ * One transaction's state, in one record: `seen` (listed, its details not known yet), then
+ * `matched` (to a link, the store not final or not paid), or `ambiguous` (several members' links
+ * could be it: staff decide), `settled` (the link's record says so; Discord not all told yet),
+ * `notified` (every step done). `nobody` (no link of the bot's) and `unknown` (the store said 404
+ * about it several times) are set aside.
+ */
+const txStateSchema = z.object({
+  state: z.enum(['seen', 'matched', 'ambiguous', 'settled', 'notified', 'nobody', 'unknown']),
+  /** When it first got a state. */
+  since: z.number(),
+  /** When it last changed. */
+  at: z.number(),
+  /** The store's last status for it. */
+  status: z.enum(['paid', 'pending', 'fail', 'expired', 'unknown']).optional(),
+  /** When it was made, as the watcher placed it, and the nick listed: to decide it again after a 404. */
+  madeAt: z.number().optional(),
+  nick: z.string().optional(),
+  link: refSchema.optional(),
+  /** transaction/info asked this many times (backing off), or answered 404 this many times (seen). */
+  attempt: z.number().int().default(0),
+  /** What is done of the settled → notified step: each step's name and when it was done. */
+  steps: z.record(z.string(), z.number()).optional(),
+  /** Who confirmed it, when staff chose the link. */
+  confirmedBy: z.string().optional(),
+});
+export type TxState = z.infer<typeof txStateSchema>;
+
+/** A handled transaction as versions before issue 28 wrote it: matched to a link (then told), or nobody's. */
+const legacyHandledSchema = z.object({ at: z.number(), guildId: z.string().optional(), linkId: z.string().optional() });
+const storedTxSchema = z.union([
+  txStateSchema,
+  legacyHandledSchema.transform(({ at, guildId, linkId }): TxState => ({
+    state: guildId && linkId ? 'notified' : 'nobody',
+    since: at,
+    at,
+    attempt: 0,
+    ...(guildId && linkId ? { link: { guildId, linkId } } : {}),
+  })),
+]);
+
 const stateKey = (license: string) => `pay-state:${license}`;
-const handledKey = (license: string, transactionId: string) => `pay-tx:${license}:${transactionId}`;
+/** Work handed to a license's round from outside it (a moderator's confirmation): merged into its state by the round. */
+const inboxKey = (license: string) => `pay-inbox:${license}`;
+const inboxSchema = z.record(z.string(), z.number());
+const txKey = (shop: string, transactionId: string) => `pay-tx:${shop}:${transactionId}`;
 
-export const emptyWatchState = (): WatchState => ({ servers: {}, follow: [] });
+export const emptyWatchState = (): WatchState => ({ servers: {}, missing: {}, work: {} });
 
 export class PaymentWatchStore {
+  readonly index: PaymentWatchIndex;
+
   /** `locks`: shared by every process on one Redis (src/coordination); this process's own otherwise. */
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
-    private readonly locks: Locks = new KeyLock(),
-  ) {}
-
-  /** The licenses with open links or payments to follow. */
-  async licenses(): Promise<string[]> {
-    return this.#read(licenseListSchema, REGISTRY, () => []);
+    readonly locks: Locks = new KeyLock(),
+  ) {
+    this.index = new PaymentWatchIndex(keyv, logger, locks);
   }
 
-  /**
-   * A link the bot just issued starts being watched. The license joins the registry under the same
-   * lock a round retires it under, so a link added while the license is being retired is never lost.
-   */
-  async addOpen(license: string, entry: OpenLink): Promise<void> {
-    await this.locks.run(openKey(license), async () => {
-      const entries = await this.openLinks(license);
-      await this.keyv.set(openKey(license), [...entries.filter((open) => !sameLink(open, entry)), entry]);
-      await this.#changeRegistry((licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
-    });
+  /** The licenses with open links or transactions to follow. */
+  licenses(): Promise<string[]> {
+    return this.index.licenses();
   }
 
-  async openLinks(license: string): Promise<OpenLink[]> {
-    return this.#read(openListSchema, openKey(license), () => []);
-  }
-
-  /** Stops watching these links (matched, withdrawn or expired). */
-  async closeLinks(license: string, links: readonly Pick<OpenLink, 'guildId' | 'linkId'>[]): Promise<void> {
-    if (links.length === 0) return;
-    await this.locks.run(openKey(license), async () => {
-      const entries = await this.openLinks(license);
-      const kept = entries.filter((entry) => !links.some((link) => sameLink(entry, link)));
-      if (kept.length === entries.length) return;
-      if (kept.length > 0) await this.keyv.set(openKey(license), kept);
-      else await this.keyv.delete(openKey(license));
-    });
-  }
-
-  /**
-   * Takes the license out of the registry when it has no open link and (`stillFollowing` false) no
-   * payment to follow; checked again under the lock links are added under. True when retired.
-   */
-  async retireIfIdle(license: string, stillFollowing: boolean): Promise<boolean> {
-    if (stillFollowing) return false;
-    return this.locks.run(openKey(license), async () => {
-      if ((await this.openLinks(license)).length > 0) return false;
-      await this.#changeRegistry((licenses) => licenses.filter((known) => known !== license));
-      return true;
-    });
+  /** The open links of a license (ids: the links are their own records). */
+  openLinks(license: string): Promise<OpenRef[]> {
+    return this.index.openRefs(license);
   }
 
   async state(license: string): Promise<WatchState> {
-    return this.#read(watchStateSchema, stateKey(license), emptyWatchState);
+    return parseRecord(watchStateSchema, await this.keyv.get(stateKey(license)), emptyWatchState, this.logger, stateKey(license));
   }
 
-  /** Written by the license's one watcher at a time (runAlone), so without a lock. */
+  /** Written by the license's one watcher at a time (runAlone), so without a lock; only when it changed. */
   async saveState(license: string, state: WatchState): Promise<void> {
     await this.keyv.set(stateKey(license), state);
   }
 
-  async handled(license: string, transactionId: string): Promise<boolean> {
-    return (await this.keyv.get(handledKey(license, transactionId))) !== undefined;
+  async tx(shop: string, transactionId: string): Promise<TxState | undefined> {
+    const stored: unknown = await this.keyv.get(txKey(shop, transactionId));
+    if (stored === undefined) return undefined;
+    return parseRecord<TxState | undefined>(storedTxSchema, stored, () => undefined, this.logger, txKey(shop, transactionId));
   }
 
-  /** Remembers a transaction as handled: matched to `link`, or (no link) looked at and found to belong to none. */
-  async markHandled(license: string, transactionId: string, at: number, link?: Pick<OpenLink, 'guildId' | 'linkId'>): Promise<void> {
-    const record: z.infer<typeof handledSchema> = { at, ...(link ? { guildId: link.guildId, linkId: link.linkId } : {}) };
-    await this.keyv.set(handledKey(license, transactionId), record, HANDLED_TTL_MS);
+  async saveTx(shop: string, transactionId: string, state: TxState): Promise<void> {
+    await this.keyv.set(txKey(shop, transactionId), state, HANDLED_TTL_MS);
   }
 
-  async #changeRegistry(change: (licenses: string[]) => string[]): Promise<void> {
-    await this.locks.run(REGISTRY, async () => {
-      const before = await this.licenses();
-      const after = change(before);
-      if (after.length === before.length && after.every((license, index) => license === before[index])) return;
-      if (after.length > 0) await this.keyv.set(REGISTRY, after);
-      else await this.keyv.delete(REGISTRY);
+  /**
+   * Work for a license's round from outside it (the round alone writes the license's state): the
+   * round merges it into its state and then clears what it took. Under a lock of its own, so two
+   * confirmations never lose each other's entry.
+   */
+  async addWork(license: string, transactionId: string, at: number): Promise<void> {
+    await this.locks.run(inboxKey(license), async () => {
+      const inbox = await this.inbox(license);
+      await this.keyv.set(inboxKey(license), { ...inbox, [transactionId]: Math.min(inbox[transactionId] ?? at, at) });
+    });
+    await this.index.enlist(license);
+    await this.index.schedule(license, at, at);
+  }
+
+  async inbox(license: string): Promise<Record<string, number>> {
+    return parseRecord(inboxSchema, await this.keyv.get(inboxKey(license)), () => ({}), this.logger, inboxKey(license));
+  }
+
+  /** Clears the entries a round took (and saved in the license's state). */
+  async clearInbox(license: string, transactionIds: readonly string[]): Promise<void> {
+    if (transactionIds.length === 0) return;
+    await this.locks.run(inboxKey(license), async () => {
+      const inbox = await this.inbox(license);
+      for (const id of transactionIds) delete inbox[id];
+      if (Object.keys(inbox).length > 0) await this.keyv.set(inboxKey(license), inbox);
+      else await this.keyv.delete(inboxKey(license));
     });
   }
-
-  async #read<T>(schema: z.ZodType<T>, key: string, fallback: () => T): Promise<T> {
-    return parseRecord(schema, await this.keyv.get(key), fallback, this.logger, key);
-  }
-}
-
-function sameLink(a: Pick<OpenLink, 'guildId' | 'linkId'>, b: Pick<OpenLink, 'guildId' | 'linkId'>): boolean {
-  return a.guildId === b.guildId && a.linkId === b.linkId;
 }

@@ -15,7 +15,8 @@ import { parseRecord } from './records.js';
  * (a role the bot gave: when it ends, or never); `role-granted:<guild>:<link>:<role>` (a paid link's
  * role was handled once, kept as long as link records); `role-expiry:<day>` (the grants that end on
  * that UTC day) and `role-expiry-days` (the days with such entries, oldest first), so the removal
- * pass reads only what is due.
+ * pass reads only what is due; `role-power-told:<guild>:<role>` (the admins were told the role
+ * carries power over the server: one post, not one per buyer).
  */
 
 /** A guild has at most this many rewards: one autocomplete page, one list. */
@@ -49,12 +50,33 @@ const grantSchema = z.object({
   grantedAt: z.number(),
   /** The link that gave or last extended it. */
   linkId: z.string(),
+  /**
+   * Discord refused to take the role back when its time was up (the admins were told once): the
+   * grant is kept, so the next pass tries again and a rebuy meanwhile stays timed.
+   */
+  removalFailed: z.object({ at: z.number(), problem: z.string() }).optional(),
+  /**
+   * Links whose days this grant already counts but whose grant Discord did not answer (their retry
+   * must not add the days again, even after another link extended the grant). A few at most.
+   */
+  unconfirmed: z.array(z.string()).optional(),
 });
 export type RoleGrant = z.infer<typeof grantSchema>;
 
-/** What became of a paid link's role: given (or extended), already held from elsewhere, or failed (reported once). */
-export type GrantOutcome = 'granted' | 'held' | 'failed';
-const markerSchema = z.object({ at: z.number(), outcome: z.enum(['granted', 'held', 'failed']) });
+/**
+ * What became of a paid link's role: given (or extended), already held from elsewhere, failed
+ * (reported once), not given because the role carries power over the server (`powerful`), or held
+ * back because the link's nick is not only this member's (`withheld`: staff may still give it).
+ */
+export type GrantOutcome = 'granted' | 'held' | 'failed' | 'powerful' | 'withheld';
+const markerSchema = z.object({
+  at: z.number(),
+  outcome: z.enum(['granted', 'held', 'failed', 'powerful', 'withheld']),
+  /** Withheld: the days the link earned, for the member of staff who gives it. */
+  days: z.number().nullable().optional(),
+  /** Given by a member of staff (the log post's Give role button). */
+  by: z.string().optional(),
+});
 export type GrantMarker = z.infer<typeof markerSchema>;
 
 /** One timed grant in a day's expiry index. */
@@ -114,14 +136,11 @@ export class RoleRewardRepository {
   }
 
   /**
-   * Keeps a member's role as given by `linkId` (hold `withGrant`): the grant, the link's marker, and
-   * for a timed grant its entry in the day it ends, written together.
+   * Keeps a member's role as given by `linkId` (hold `withGrant`): the grant and, for a timed grant,
+   * its entry in the day it ends, written together. The link's marker is written once Discord gave it.
    */
-  async saveGrant(guildId: string, userId: string, roleId: string, grant: RoleGrant, marker: GrantMarker): Promise<void> {
-    const writes: { key: string; value: unknown; ttl?: number }[] = [
-      { key: grantKey(guildId, userId, roleId), value: grant },
-      { key: markerKey(guildId, grant.linkId, roleId), value: marker, ttl: MARKER_TTL_MS },
-    ];
+  async saveGrant(guildId: string, userId: string, roleId: string, grant: RoleGrant): Promise<void> {
+    const writes: { key: string; value: unknown; ttl?: number }[] = [{ key: grantKey(guildId, userId, roleId), value: grant }];
     if (grant.expiresAt === null) {
       await this.keyv.setMany(writes);
       return;
@@ -140,6 +159,27 @@ export class RoleRewardRepository {
   async restoreGrant(guildId: string, userId: string, roleId: string, previous: RoleGrant | undefined): Promise<void> {
     if (previous) await this.keyv.set(grantKey(guildId, userId, roleId), previous);
     else await this.keyv.delete(grantKey(guildId, userId, roleId));
+  }
+
+  /** Rewrites a grant in place (hold `withGrant`): the note of a failed removal. */
+  async updateGrant(guildId: string, userId: string, roleId: string, grant: RoleGrant): Promise<void> {
+    await this.keyv.set(grantKey(guildId, userId, roleId), grant);
+  }
+
+  /**
+   * Whether the admins were already told that this role carries power over the server (one post for
+   * every buyer after); `told` notes it, `forget` once the role is fine again, so a new edit is told.
+   */
+  async powerTold(guildId: string, roleId: string): Promise<boolean> {
+    return (await this.keyv.get(powerKey(guildId, roleId))) !== undefined;
+  }
+
+  async notePowerTold(guildId: string, roleId: string, at: number): Promise<void> {
+    await this.keyv.set(powerKey(guildId, roleId), at, MARKER_TTL_MS);
+  }
+
+  async forgetPowerTold(guildId: string, roleId: string): Promise<void> {
+    await this.keyv.delete(powerKey(guildId, roleId));
   }
 
   async deleteGrant(guildId: string, userId: string, roleId: string): Promise<void> {
@@ -202,6 +242,9 @@ function grantKey(guildId: string, userId: string, roleId: string): string {
 }
 function markerKey(guildId: string, linkId: string, roleId: string): string {
   return `role-granted:${guildId}:${linkId}:${roleId}`;
+}
+function powerKey(guildId: string, roleId: string): string {
+  return `role-power-told:${guildId}:${roleId}`;
 }
 function expiryKey(day: string): string {
   return `role-expiry:${day}`;

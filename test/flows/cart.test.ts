@@ -35,7 +35,7 @@ describe('the cart', () => {
     expect(text).toContain('BLIK: **PLN 79.97**');
     expect(text).not.toContain('PayPal');
     expect(text).toContain('An estimate only: the shop computes the final amount on the payment page');
-    expect(buttonLabels(cart.message!)).toEqual([en.cart.checkout, en.cart.changeNick, en.cart.clear, en.links.myLinks]);
+    expect(buttonLabels(cart.message!)).toEqual([en.cart.checkout, en.gift.button, en.cart.changeNick, en.cart.clear, en.links.myLinks]);
   });
 
   it('raises the quantity when the same variant is added again, capped at 99 with a message', async () => {

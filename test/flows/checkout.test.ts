@@ -240,7 +240,7 @@ describe('checkout', () => {
     await member.press(pl.quantity.addToCart);
     expect(textOf(member.message!)).toContain(pl.added.title);
     const cart = await member.run('cart');
-    expect(buttonLabels(cart.message!)).toEqual([pl.cart.checkout, pl.cart.changeNick, pl.cart.clear, pl.links.myLinks]);
+    expect(buttonLabels(cart.message!)).toEqual([pl.cart.checkout, pl.gift.button, pl.cart.changeNick, pl.cart.clear, pl.links.myLinks]);
     const dm = h.discord.waitForDm(member.user.id);
     const reply = await member.run('checkout', { nick: 'Polak' });
     expect(reply.message!.text).toContain('Link do płatności dla **Polak** czeka w wiadomościach prywatnych.');

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import { PANEL_REFRESH_MS } from '../../src/services/panel-refresh.js';
+import { TOP_CACHE_MS, TOP_COOLDOWN_MS } from '../../src/services/community.js';
 import { DEFAULT_MEMBER_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { findVariant } from '../fakes/spaceis/fixtures.js';
 import { Member } from '../support/buyer.js';
@@ -171,6 +172,14 @@ describe('a shop panel posted before display components', () => {
     h.clock.advance(PANEL_REFRESH_MS);
     await h.bot.services.panels.tick();
     expect(h.discord.messagesIn(channelId)).toHaveLength(0);
+    // Gone: its record is cleared, and it costs no goal reads any more.
+    expect((await h.bot.services.storage.guildSettings.get(guildId)).panel).toBeNull();
+    const reads = h.store.requestsTo('goals').length;
+    for (let round = 0; round < 3; round += 1) {
+      h.clock.advance(PANEL_REFRESH_MS);
+      await h.bot.services.panels.tick();
+    }
+    expect(h.store.requestsTo('goals')).toHaveLength(reads);
   });
 });
 
@@ -206,6 +215,7 @@ describe('/shop-top', () => {
     const member = new Member(h, { locale: 'pl' });
     const survival = textOf((await member.run('shop-top')).message!);
     expect(survival).toContain('🥇 **Steve** · 12 zakupów');
+    h.clock.advance(TOP_COOLDOWN_MS);
     expect(survival).toContain('🥈 **Alex** · 3 zakupy');
     expect(survival).toContain(pl.community.latestTitle);
     const sky = textOf((await member.run('shop-top', { server: 'SkyBlock' })).message!);
@@ -226,6 +236,7 @@ describe('/shop-top', () => {
 
   it('says when the shop does not publish it, and /shop-admin status says so too', async () => {
     h.store.noCommunityEndpoints.add(LICENSE_KEY);
+    h.clock.advance(TOP_CACHE_MS);
     const text = textOf((await new Member(h).run('shop-top')).message!);
     expect(text).toContain(`${en.community.supportersTitle}\n${en.community.notPublished}`);
     expect(text).toContain('VIP — 30 dni'); // latest purchases still shown
@@ -234,7 +245,87 @@ describe('/shop-top', () => {
     expect(status).toContain('SpaceIs answered 404 (“not found”) to `richest`');
     // Not asked again meanwhile.
     const asked = h.store.requestsTo('richest').length;
+    h.clock.advance(TOP_CACHE_MS);
     await new Member(h).run('shop-top');
     expect(h.store.requestsTo('richest')).toHaveLength(asked);
+  });
+});
+
+describe('/shop-top under a crowd (issue 29, point 5)', () => {
+  const h = useHarness();
+
+  it('costs the store at most 2 requests for 20 uses within a minute, and lets a member use it once per 10 s', async () => {
+    const storeRequests = () => h.store.requestsTo('richest').length + h.store.requestsTo('latestBuyers').length;
+    const before = storeRequests();
+    const crowd = Array.from({ length: 20 }, () => new Member(h));
+    const first = await Promise.all(crowd.slice(0, 10).map((member) => member.run('shop-top')));
+    h.clock.advance(30_000);
+    const later = await Promise.all(crowd.slice(10).map((member) => member.run('shop-top')));
+    for (const reply of [...first, ...later]) expect(textOf(reply.message!)).toContain('🏆 Survival');
+    expect(storeRequests() - before).toBeLessThanOrEqual(2);
+
+    // The same member again within 10 s: told when, nothing asked.
+    const member = crowd[19]!;
+    const again = await member.run('shop-top');
+    expect(textOf(again.message!)).toBe(en.community.topCooldown(10));
+    const pole = new Member(h, { locale: 'pl' });
+    expect(textOf((await pole.run('shop-top')).message!)).toContain(pl.community.latestTitle);
+    h.clock.advance(4_000);
+    expect(textOf((await pole.run('shop-top')).message!)).toBe(pl.community.topCooldown(6));
+    h.clock.advance(TOP_COOLDOWN_MS);
+    expect(textOf((await member.run('shop-top')).message!)).toContain('🏆 Survival');
+
+    // A minute on, the store is asked again (once).
+    h.clock.advance(TOP_CACHE_MS);
+    await new Member(h).run('shop-top');
+    expect(storeRequests() - before).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('panels the bot lost access to (issue 29, point 4)', () => {
+  const h = useHarness();
+
+  it('backs off 1, 2, 4 … minutes, and after 3 refusals in a row reports the panel once and costs nothing more', async () => {
+    const log = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log' });
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { logChannelId: log });
+    const { survival } = serverIds(h);
+    // 3 guilds with a panel each (one of them with a log channel).
+    const guilds = [{ guildId: h.discord.defaultGuildId, channelId: h.discord.defaultChannelId }, ...[1, 2].map((index) => {
+      const guild = h.discord.addGuild({ name: `Guild ${index}` });
+      return { guildId: guild.id, channelId: guild.channelId };
+    })];
+    const panels: { channel: string; id: string }[] = [];
+    for (const at of guilds) {
+      const admin = new Member(h, { permissions: ADMIN, ...at });
+      const channel = h.discord.addChannel(at.guildId, { name: 'shop' });
+      await admin.sub('shop-admin', 'panel', { channel });
+      panels.push({ channel, id: h.discord.messagesIn(channel).at(-1)!.id });
+      h.discord.denyBot(channel, PermissionFlagsBits.SendMessages);
+    }
+    const goalReads = () => h.store.requestsTo('goals').length;
+    const edits = () => panels.reduce((sum, panel) => sum + h.discord.requests.filter((request) => request.method === 'PATCH' && request.path.endsWith(`/messages/${panel.id}`)).length, 0);
+    const [reads, tried] = [goalReads(), edits()];
+
+    // An hour of rounds, the goals changing all along.
+    for (let minute = 1; minute <= 60; minute += 1) {
+      h.store.goals.set(survival, [{ id: 1, name: 'Nowa mapa', percentage: minute, formattedText: `${minute} / 100` }]);
+      h.clock.advance(60_000);
+      await h.bot.services.panels.tick();
+    }
+    // Each panel: refused at 5 min, 1 min later, 2 min later: gone. 3 edits each (today: 60 an hour each).
+    expect(edits() - tried).toBe(9);
+    expect(goalReads() - reads).toBeLessThanOrEqual(9);
+    await h.bot.settled();
+    const reports = h.discord.messagesIn(log).filter((message) => textOf(message).includes(en.panel.lostTitle));
+    expect(reports).toHaveLength(1);
+    expect(textOf(reports[0]!)).toContain(`<#${panels[0]!.channel}>`);
+    const status = await new Member(h, { permissions: ADMIN }).sub('shop-admin', 'status');
+    expect(textOf(status.message!)).toContain(en.panel.statusLost(`<#${panels[0]!.channel}>`));
+    expect((await h.bot.services.storage.guildSettings.get(h.discord.defaultGuildId)).panel).toBeNull();
+
+    // Posting a panel again clears the report.
+    const fresh = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-2' });
+    await new Member(h, { permissions: ADMIN }).sub('shop-admin', 'panel', { channel: fresh });
+    expect(textOf((await new Member(h, { permissions: ADMIN }).sub('shop-admin', 'status')).message!)).not.toContain(en.panel.statusLost(`<#${panels[0]!.channel}>`));
   });
 });

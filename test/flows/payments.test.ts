@@ -160,7 +160,7 @@ describe('a paid link', () => {
     const dm = s.dmNow(issued)!;
     expect(dm.text).toContain('Sklep zgłasza to zamówienie jako opłacone');
     expect(textOf(dm)).toContain(pl.payments.dmDelivery);
-    expect(textOf(dm)).toContain(`zapytaj administrację serwera i podaj numer linku **${issued.id}**`);
+    expect(textOf(dm)).toContain(`zapytaj administrację i podaj numer linku **${issued.id}**`);
     const list = (await s.links(s.moderator({ locale: 'pl' }), 'user', { member: buyer.user.id })).message!;
     expect(s.names(list)).toEqual([`✅ ${issued.id} · Opłacony`]);
     expect(textOf(list)).toContain('według sklepu');
@@ -354,21 +354,49 @@ describe('a payment the store has not settled yet', () => {
     expect(s.requests().info).toBe(info + 3);
   });
 
-  it('that fails or expires: the DM says so and how to buy again; the list says so', async () => {
+  it('still pays its link when it completes after the link’s lifetime ended', async () => {
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { linkLifetimeHours: 1 });
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Late_Payer', VIP_30);
+    const transaction = h.store.pay(issued.url, { status: 'pending' });
+    await s.poll();
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'pending', transactionId: transaction });
+    h.clock.advance(HOUR);
+    await s.poll(2);
+    h.store.setStatus(transaction, 'paid');
+    for (let round = 0; round < 4; round += 1) {
+      h.clock.advance(15 * MINUTE);
+      await s.tick();
+    }
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'paid', transactionId: transaction });
+    expect(buttons(s.dmNow(issued)!)).toEqual([]);
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { linkLifetimeHours: 24 });
+  });
+
+  // Issue 28, point 4: a failed or expired attempt no longer closes the link at once (before: the DM said
+  // "failed" at the next poll and a later paid transaction was never matched).
+  it('that fails or expires: the link stays open for its lifetime; when it ends with no paid attempt, the DM says so and how to buy again', async () => {
     const buyer = new Member(h);
     const failing = await s.checkout(buyer, 'Fail_Pay', VIP_30);
     const failed = h.store.pay(failing.url, { status: 'pending' });
     await s.poll();
     h.store.setStatus(failed, 'fail');
     await s.poll();
-    const failedDm = s.dmNow(failing)!;
-    expect(buttons(failedDm)).toEqual([]);
-    expect(failedDm.text).toMatch(/^❌ The shop reports that the payment for this order failed \(<t:\d+:f>\)\. Do not pay through this link again\.$/m);
-    expect(textOf(failedDm)).toContain(en.payments.dmBuyAgain);
+    expect(buttonLabels(s.dmNow(failing)!)).toEqual([en.checkout.pay]);
+    expect((await s.record(failing))!.payment).toBeUndefined();
 
     const expiring = await s.checkout(buyer, 'Expire_Pay', COINS_370);
     h.store.pay(expiring.url, { status: 'expired' });
     await s.poll();
+    expect(buttonLabels(s.dmNow(expiring)!)).toEqual([en.checkout.pay]);
+
+    // Both links' 24 h lifetime (and the watch's grace) end with no paid attempt: they settle with what the shop last said.
+    h.clock.advance(DAY);
+    await s.poll(2);
+    const failedDm = s.dmNow(failing)!;
+    expect(buttons(failedDm)).toEqual([]);
+    expect(failedDm.text).toMatch(/^❌ The shop reports that the payment for this order failed \(<t:\d+:f>\)\. Do not pay through this link again\.$/m);
+    expect(textOf(failedDm)).toContain(en.payments.dmBuyAgain);
     const expiredDm = s.dmNow(expiring)!;
     expect(buttons(expiredDm)).toEqual([]);
     expect(expiredDm.text).toContain('The shop reports that the payment for this order expired before it was completed');
@@ -379,6 +407,33 @@ describe('a payment the store has not settled yet', () => {
     expect(textOf(view)).toContain('The shop reported the payment as failed');
     // Buy again is there for both; neither can be sent again.
     expect(buttonLabels(view)).toEqual(expect.arrayContaining([en.buyAgain.button(failing.id), en.buyAgain.button(expiring.id)]));
+  });
+
+  // Issue 28, point 4. Before: the first (failed) transaction closed the link as "failed"; the paid one matched nothing.
+  it('a failed first attempt, then a pending one, then a paid one for the same link: the link ends paid, told once', async () => {
+    const log = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log-attempts' });
+    await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { logChannelId: log });
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Second_Try', VIP_30);
+    h.store.pay(issued.url, { status: 'fail' });
+    await s.poll();
+    expect(buttonLabels(s.dmNow(issued)!)).toEqual([en.checkout.pay]);
+    const pending = h.store.pay(issued.url, { status: 'pending' });
+    await s.poll();
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'pending', transactionId: pending });
+    h.clock.advance(MINUTE);
+    const paid = h.store.pay(issued.url);
+    await s.poll();
+    expect((await s.record(issued))!.payment).toMatchObject({ status: 'paid', transactionId: paid });
+    const dm = s.dmNow(issued)!;
+    expect(buttons(dm)).toEqual([]);
+    expect(dm.text).toContain('✅ The shop reports this order as paid');
+    // The pending one completes later: the link stays paid by the other, and nothing is told twice.
+    h.store.setStatus(pending, 'paid');
+    await s.poll(6);
+    expect((await s.record(issued))!.payment?.transactionId).toBe(paid);
+    expect(s.dmNow(issued)!.edits).toBe(1);
+    expect(paidPosts(h, log).filter((post) => textOf(post).includes(issued.id))).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import type { ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
-import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
+import { defaultShop, findVariant, fixtureUuid, manyServersShop } from '../fakes/spaceis/fixtures.js';
 import type { FakeMessage } from '../fakes/discord/types.js';
 import { Member } from '../support/buyer.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
@@ -41,6 +41,8 @@ function steps(h: Harness) {
       for (let index = 0; index < times; index += 1) {
         h.clock.advance(MINUTE);
         await h.bot.services.payments.tick();
+        // The feed posts outside the watcher's round.
+        await h.bot.services.feed.settled();
       }
     },
     buy(product: string, variant: string, nick = 'Steve_123', quantity = 1) {
@@ -52,6 +54,7 @@ function steps(h: Harness) {
       const saved = await this.admin.sub('shop-admin', 'settings', { 'purchase-feed-channel': channel, ...options });
       expect(textOf(saved.message!)).toContain(en.admin.settingsSaved);
       await h.bot.services.payments.tick(); // the first look at the shop's servers
+      await h.bot.services.feed.settled();
       return channel;
     },
     posts: (channel: string): FakeMessage[] => h.discord.messagesIn(channel),
@@ -185,6 +188,8 @@ describe('a feed channel the bot cannot post in', () => {
     const status = await s.admin.sub('shop-admin', 'status');
     expect(textOf(status.message!)).toContain(en.feed.statusRefused(`<#${channel}>`, en.feed.refusedReason['no-access']));
     expect(s.posts(channel)).toEqual([]);
+    // Out of the feed's registry: the refused guild costs no reads any more.
+    expect(await h.bot.services.storage.purchaseFeed.guilds()).not.toContain(guild);
   });
 });
 
@@ -246,5 +251,106 @@ describe('what the feed costs', () => {
     const perHour = h.store.requestsTo('latestBuyers').length - before;
     expect(perHour).toBe(60 * servers);
     expect(h.store.requestsTo('transactionInfo')).toHaveLength(0);
+  });
+});
+
+describe('a feed over many servers whose lists never change (issue 29, point 1)', () => {
+  it('posts nothing again over 40 rounds when 34 servers each keep the same 30 purchases listed', async () => {
+    const h = await startHarness({ shop: manyServersShop(34) });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      for (const server of h.store.shop.servers) {
+        const vip = server.categories[0]!.products[0]!.variants[0]!.id;
+        for (let index = 0; index < 30; index += 1) h.store.purchaseOnWebsite({ nick: `P${index}`, items: [{ variantId: vip, quantity: 1 }] });
+      }
+      await s.minute();
+      const first = s.posts(channel).length;
+      expect(first).toBeGreaterThan(0);
+      await s.minute(40);
+      expect(s.posts(channel).length).toBe(first);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('posts nothing again for a quiet server beside a busy one', async () => {
+    const h = await startHarness({ shop: feedShop() });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      s.buy('VIP Wyspy', '30 dni', 'Quiet_One');
+      await s.minute();
+      const quietPosts = () => s.posts(channel).filter((post) => textOf(post).includes('Quiet\\_One')).length;
+      expect(quietPosts()).toBe(1);
+      // 1 100 purchases on the busy server, 30 a round: the quiet one's purchase stays listed all along.
+      for (let round = 0; round < 37; round += 1) {
+        for (let index = 0; index < 30; index += 1) s.buy('VIP', '30 dni', `Busy_${round}_${index}`);
+        await s.minute();
+      }
+      expect(quietPosts()).toBe(1);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a product name two products share (issue 29, point 7)', () => {
+  it('posts the purchase without a Buy button (it may have been either), and with one when the name is the only one', async () => {
+    const shop = feedShop();
+    const survival = shop.servers[0]!;
+    const vip = survival.categories[0]!.products[0]!;
+    // Another "VIP" with a "30 dni" variant in another category of the same server.
+    const twin = structuredClone(vip);
+    twin.id = fixtureUuid('product:twin-vip');
+    twin.variants = twin.variants.map((variant) => ({ ...variant, id: fixtureUuid(`variant:twin:${variant.name}`) }));
+    survival.categories[1]!.products.push(twin);
+    const h = await startHarness({ shop });
+    try {
+      const s = steps(h);
+      const channel = await s.switchOn();
+      h.store.purchaseOnWebsite({ nick: 'Twin_Buyer', items: [{ variantId: vip.variants.find((variant) => variant.name === '30 dni')!.id, quantity: 1 }] });
+      await s.minute();
+      const [post] = s.posts(channel);
+      expect(textOf(post!)).toContain('Twin\\_Buyer');
+      expect(buttonLabels(post!)).toEqual([]);
+      // A name only one product has keeps its button.
+      s.buy('VIP Wyspy', '30 dni', 'Sky_Buyer');
+      await s.minute();
+      expect(buttonLabels(s.posts(channel).at(-1)!)).toEqual([en.feed.buy]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a feed posted by a process that does not run the guild’s shard (issue 29, point 7)', () => {
+  // This process runs shard 0 of 2; the guild is on shard 1, its Discord language Polish.
+  const h = useHarness({ shop: feedShop(), recommendedShards: 2, shards: '0', shardCount: 2 });
+
+  it('speaks the guild’s language all the same', async () => {
+    const guild = h.discord.addGuild({ name: 'Polski serwer', shard: 1, preferredLocale: 'pl' });
+    const channel = h.discord.addChannel(guild.id, { name: 'zakupy' });
+    await h.bot.services.setup.changeSettings(guild.id, { purchaseFeedChannelId: channel });
+    await h.bot.services.payments.tick();
+    await h.bot.services.feed.settled();
+    steps(h).buy('VIP', '30 dni', 'Polak');
+    h.clock.advance(MINUTE);
+    await h.bot.services.payments.tick();
+    await h.bot.services.feed.settled();
+    const [post] = h.discord.messagesIn(channel);
+    expect(textOf(post!)).toContain(pl.feed.title);
+    expect(buttonLabels(post!)).toEqual([pl.feed.buy]);
+
+    // Its notices too: the feed channel refuses the bot, the log channel is told in Polish.
+    const log = h.discord.addChannel(guild.id, { name: 'log-sklepu' });
+    await h.bot.services.setup.changeSettings(guild.id, { logChannelId: log });
+    h.discord.denyBot(channel, PermissionFlagsBits.SendMessages);
+    steps(h).buy('VIP', 'Na zawsze', 'Polak_2');
+    h.clock.advance(MINUTE);
+    await h.bot.services.payments.tick();
+    await h.bot.services.feed.settled();
+    await h.bot.settled();
+    expect(h.discord.messagesIn(log).map(textOf).join('\n')).toContain(pl.feed.refusedTitle);
   });
 });

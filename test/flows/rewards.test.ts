@@ -9,7 +9,8 @@ import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
 
-const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
+// Adding a role for buyers takes Manage Roles of your own (Discord's rule for giving a role by hand).
+const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles;
 const DAY = 86_400_000;
 
 /** The line above a screen's heading: what just changed (ℹ️) or went wrong (⚠️). */
@@ -121,7 +122,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
       );
       const polish = new Member(h, { permissions: ADMIN, locale: 'pl' });
       expect((await polish.sub('shop-admin', 'rewards add', { product: vip, role: vipRole })).message!.text).toBe(
-        `Nie można nadawać <@&${vipRole}> kupującym. Bot potrzebuje uprawnienia Zarządzanie rolami: nadaj je roli bota w Ustawieniach serwera → Role. Nic nie zapisano.`,
+        `Nie można nadawać kupującym roli <@&${vipRole}>. Bot potrzebuje uprawnienia Zarządzanie rolami: nadaj je roli bota w Ustawieniach serwera → Role. Nic nie zapisano.`,
       );
     } finally {
       h.discord.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles);
@@ -135,7 +136,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
     const vip = await valueOf(polish, 'add', { name: 'product', value: 'vip' }, 'VIP · Rangi · Survival');
     const forever = await valueOf(polish, 'add', { name: 'variant', value: 'zawsze' }, 'Na zawsze', { product: vip });
     const added = await polish.sub('shop-admin', 'rewards add', { product: vip, variant: forever, role: goldRole });
-    expect(noticeOf(added.message!)).toBe(`ℹ️ Zapisano: kto kupi **VIP** — Na zawsze (Survival), dostanie <@&${goldRole}> na stałe.`);
+    expect(noticeOf(added.message!)).toBe(`ℹ️ Zapisano: kto kupi **VIP** — Na zawsze (Survival), dostanie rolę <@&${goldRole}> na stałe.`);
     const listed = await polish.sub('shop-admin', 'rewards list');
     expect(textOf(listed.message!)).toContain(pl.rewards.title);
     expect(textOf(listed.message!)).toContain(`• **VIP** — 30 dni (Survival) → <@&${vipRole}>, na 30 dni`);
@@ -144,7 +145,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
     expect(choices.map((choice) => choice.name)).toEqual(['VIP — Na zawsze → @Gold, na stałe']);
     const removed = await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) });
     expect(noticeOf(removed.message!)).toBe(
-      `ℹ️ Usunięto: kto kupi **VIP** — Na zawsze (Survival), nie dostanie już <@&${goldRole}>. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
+      `ℹ️ Usunięto: kto kupi **VIP** — Na zawsze (Survival), nie dostanie już roli <@&${goldRole}>. Kto ją ma, ten ją zachowuje; rola czasowa i tak wygaśnie w terminie.`,
     );
     expect(await storedRewards()).toHaveLength(2);
     expect(noticeOf((await polish.sub('shop-admin', 'rewards remove', { reward: String(choices[0]!.value) })).message!)).toBe(`⚠️ ${pl.rewards.unknown}`);

@@ -64,7 +64,7 @@ describe('browsing the shop', () => {
     await member.choose('Survival');
     await member.choose('Klucze');
     await member.choose(landmarks.stringAmounts);
-    expect(option(member.message!, '5 kluczy').description).toBe('od 19,99 zł');
+    expect(option(member.message!, '5 kluczy').description).toBe('od 19,99\u00a0zł');
     await member.choose('5 kluczy');
     expect(buttonLabels(member.message!)).toEqual([pl.quantity.addToCart, pl.common.back]);
   });
@@ -503,14 +503,14 @@ describe('/shop item: finding anything by typing', () => {
     await member.run('shop', { server: 'survival' });
     await member.choose('Rangi');
     await member.choose('VIP');
-    expect(names(await suggest(member, 'vip 30'))[0]).toBe(`VIP — 30 dni · Survival · ${pl.shop.priceFrom('14,99 zł')}`);
+    expect(names(await suggest(member, 'vip 30'))[0]).toBe(`VIP — 30 dni · Survival · ${pl.shop.priceFrom('14,99\u00a0zł')}`);
     const nothing = await member.run('shop', { item: 'xyzzy' });
     expect(nothing.message!.text).toContain(pl.search.nothing('xyzzy'));
     expect(buttonLabels(nothing.message!)).toEqual([pl.search.browse]);
     type Registered = { name: string; options?: { name: string; name_localizations?: unknown }[] };
     const shop = (harness().discord.registeredCommands() as Registered[]).find((command) => command.name === 'shop')!;
     const option = shop.options!.find((candidate) => candidate.name === 'item')!;
-    expect(option.name_localizations).toEqual({ pl: 'przedmiot' });
+    expect(option.name_localizations).toEqual({ pl: 'produkt' });
   });
 });
 

@@ -37,7 +37,7 @@ describe('voucher codes', () => {
     return { reply: textOf(outcome.message!), post: textOf(await posted), ephemeral: outcome.ephemeral };
   }
 
-  it('redeems a code for the nick given, says the game server delivers (never "paid"), and remembers the nick', async () => {
+  it('redeems a code for the nick given, says the shop accepted it (never "paid" or "delivered"), and remembers the nick', async () => {
     freshWindows();
     const member = new Member(h);
     const before = redeems().length;
@@ -47,6 +47,8 @@ describe('voucher codes', () => {
     expect(reply).toContain('“completed”');
     expect(reply).toContain('`VCH-1`');
     expect(reply.toLowerCase()).not.toContain('paid');
+    // Accepted, not delivered: the bot cannot know what the game server does (issue 29, point 7).
+    expect(reply.toLowerCase()).not.toMatch(/deliver/);
     expect(redeems().slice(before).map((request) => request.body)).toEqual([{ nick: 'Kodziarz', code: VOUCHER_VALID }]);
     expect(h.store.redeemed.at(-1)).toEqual({ code: VOUCHER_VALID, nick: 'Kodziarz' });
 
@@ -84,6 +86,13 @@ describe('voucher codes', () => {
     const conflict = await redeem(member, { code: 'KONFL-222333', nick: 'Kodziarz' });
     expect(conflict.reply).toBe(en.vouchers.conflict('Voucher is being processed'));
     expect(conflict.post).toContain(en.vouchers.outcome.conflict);
+
+    // A 403 that does not say "used" is not called used (issue 29, point 7).
+    h.store.failNext('voucher', { status: 403, body: { success: false, type: 'error', message: 'Voucher is not active on this server' } });
+    const forbidden = await redeem(member, { code: 'ZAKAZ-444555', nick: 'Kodziarz' });
+    expect(forbidden.reply).toBe(en.vouchers.forbidden('Voucher is not active on this server'));
+    expect(forbidden.reply).not.toMatch(/\bused\b/i);
+    expect(forbidden.post).toContain(en.vouchers.outcome.forbidden);
   });
 
   it("tells the member to wait on the store's 429 and sends the code once, never again", async () => {
@@ -148,14 +157,25 @@ describe('voucher codes', () => {
     expect(redeems().length).toBe(before);
   });
 
-  it('answers in Polish', async () => {
+  it("answers in Polish with the Polish meaning of the store's English words; the log channel keeps the words", async () => {
     freshWindows();
     const member = new Member(h, { locale: 'pl' });
     h.store.vouchers.set('POLSKI-123XYZ', { used: false });
+    // This member's post, not one an earlier test's attempt may still be sending.
+    const postOf = () => h.discord.waitForMessage((m) => m.channel_id === logChannel && textOf(m).includes(`<@${member.user.id}>`));
+    const posted = postOf();
     const outcome = await member.run('redeem', { code: 'POLSKI-123XYZ', nick: 'Polak1' });
-    expect(textOf(outcome.message!)).toContain(pl.vouchers.redeemed('Polak1'));
+    const reply = textOf(outcome.message!);
+    expect(reply).toContain(pl.vouchers.redeemed('Polak1'));
+    expect(reply).toContain('Stan w sklepie: kod zrealizowany.');
+    expect(reply).not.toContain('completed');
+    // The log channel speaks the server's language (English here) and quotes the store as it answered.
+    expect(textOf(await posted)).toContain(en.vouchers.logStoreWords('completed'));
+
+    const postedUsed = postOf();
     const used = await member.run('redeem', { code: 'POLSKI-123XYZ' });
-    expect(textOf(used.message!)).toBe(pl.vouchers.used(VOUCHER_MESSAGES.used));
+    expect(textOf(used.message!)).toBe('Ten kod został już wykorzystany.');
+    expect(textOf(await postedUsed)).toContain(en.vouchers.logStoreWords(VOUCHER_MESSAGES.used));
   });
 
   it('shows generated codes to the asking admin only, in a code block; the log channel gets who, how many and what, never the codes', async () => {
@@ -214,3 +234,115 @@ describe('voucher codes', () => {
   });
 });
 
+
+describe('voucher codes under a crowd and abuse (issue 29, points 2 and 3)', () => {
+  const h = useHarness();
+  let logChannel: string;
+  beforeAll(async () => {
+    logChannel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-log' });
+    const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    await admin.sub('shop-admin', 'settings', { 'log-channel': logChannel });
+  });
+  const redeems = () => h.store.requestsTo('voucher').length;
+  const logPosts = () => h.discord.messagesIn(logChannel).filter((message) => textOf(message).includes(en.vouchers.logRedeemTitle));
+
+  it('lets at most 30 tries a minute reach the store when 30 members press 4 times at once', async () => {
+    h.clock.advance(11 * 60_000);
+    const before = redeems();
+    const members = Array.from({ length: 30 }, () => new Member(h));
+    const replies = await Promise.all(members.flatMap((member, index) => [0, 1, 2, 3].map((press) => member.run('redeem', { code: `TLUM-${index}-${press}X`, nick: 'Tlum_gracz' }))));
+    expect(redeems() - before).toBe(30);
+    expect(replies.filter((reply) => textOf(reply.message!) === en.vouchers.guildLimit(60))).toHaveLength(90);
+    await h.bot.settled();
+  });
+
+  it('counts one member across two guilds together: 5 tries in 10 minutes in all', async () => {
+    h.clock.advance(11 * 60_000);
+    const other = h.discord.addGuild({ name: 'Second guild' });
+    const before = redeems();
+    const here = new Member(h);
+    const there = Object.assign(new Member(h, { guildId: other.id, channelId: other.channelId }), { user: here.user });
+    for (let index = 0; index < 3; index += 1) await here.run('redeem', { code: `DWA-${index}AB`, nick: 'Dwa_serwery' });
+    for (let index = 0; index < 3; index += 1) await there.run('redeem', { code: `DWA-9${index}AB`, nick: 'Dwa_serwery' });
+    expect(redeems() - before).toBe(5);
+    expect(textOf(there.last!.message!)).toBe(en.vouchers.memberLimit(600));
+  });
+
+  it('posts the tries that reached the store, and a member hitting the limit once: 25 tries are 6 posts', async () => {
+    h.clock.advance(11 * 60_000);
+    await h.bot.settled();
+    const posts = logPosts().length;
+    const member = new Member(h);
+    for (let index = 0; index < 25; index += 1) {
+      await member.run('redeem', { code: `SPAM-${index}XYZ`, nick: 'Spamer' });
+      h.clock.advance(1_000);
+    }
+    await h.bot.settled();
+    const added = logPosts().slice(posts).map(textOf);
+    expect(added).toHaveLength(6);
+    expect(added.filter((post) => post.includes(en.vouchers.outcome.rateLimitedMember))).toHaveLength(1);
+    // A new window: the next refusal is posted again, once.
+    h.clock.advance(10 * 60_000);
+    for (let index = 0; index < 7; index += 1) await member.run('redeem', { code: `SPAM-2${index}XYZ`, nick: 'Spamer' });
+    await h.bot.settled();
+    expect(logPosts().slice(posts).map(textOf).filter((post) => post.includes(en.vouchers.outcome.rateLimitedMember))).toHaveLength(2);
+  });
+
+  it('does not count a try the bot held back (the shop paused the license), and says "not sent", never "the shop was busy (429)"', async () => {
+    h.clock.advance(11 * 60_000);
+    await h.bot.settled();
+    const member = new Member(h);
+    const posts = logPosts().length;
+    h.store.failNext('voucher', { status: 429, headers: { 'Retry-At': '20' }, body: { success: false, type: 'error', message: 'Too many requests' } });
+    const throttled = await member.run('redeem', { code: 'PAUZA-000AB', nick: 'Pauza' });
+    expect(textOf(throttled.message!)).toBe(en.vouchers.storeThrottled(20, 'Too many requests'));
+    const before = redeems();
+    for (let index = 0; index < 6; index += 1) {
+      const held = await member.run('redeem', { code: `PAUZA-${index}1AB`, nick: 'Pauza' });
+      expect(textOf(held.message!)).toBe(en.vouchers.notSent(20));
+      expect(textOf(held.message!)).not.toContain('429');
+    }
+    expect(redeems()).toBe(before);
+    await h.bot.settled();
+    expect(logPosts().length).toBe(posts + 1);
+    // Once the pause is over, the member still has the 4 tries the held-back ones did not use.
+    h.clock.advance(21_000);
+    for (let index = 0; index < 4; index += 1) await member.run('redeem', { code: `PAUZA-${index}2AB`, nick: 'Pauza' });
+    expect(redeems() - before).toBe(4);
+    expect(textOf(member.last!.message!)).toBe(en.vouchers.unknown(VOUCHER_MESSAGES.unknown));
+    expect(textOf((await member.run('redeem', { code: 'PAUZA-LASTAB', nick: 'Pauza' })).message!)).toContain(en.vouchers.memberLimit(600).slice(0, 40));
+  });
+
+  it('says "not sent" in Polish too', () => {
+    expect(pl.vouchers.notSent(20)).toContain('za 20 s');
+    expect(pl.vouchers.notSent(undefined)).toContain('za chwilę');
+  });
+});
+
+describe('generating codes (issue 29, point 3)', () => {
+  const h = useHarness();
+
+  it('generates at most 50 codes per server a day, and logs who generated how many even without a log channel', async () => {
+    const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
+    const suggest = async (focused: { name: string; value: string }, options: Record<string, string> = {}) => {
+      const { username: _username, ...dispatch } = admin.options;
+      const handle = await h.discord.autocomplete(admin.user, 'shop-admin', focused, { ...dispatch, subcommandGroup: 'vouchers', subcommand: 'generate', options });
+      return (await handle.settled()).choices ?? [];
+    };
+    const product = String((await suggest({ name: 'product', value: 'vip' })).find((choice) => choice.name === 'VIP · Rangi · Survival')!.value);
+    const variant = String((await suggest({ name: 'variant', value: '' }, { product })).find((choice) => choice.name === '30 dni')!.value);
+    const generate = (quantity: number) => admin.sub('shop-admin', 'vouchers generate', { product, variant, quantity });
+
+    for (let index = 0; index < 5; index += 1) expect(textOf((await generate(10)).message!)).toContain(en.vouchers.generatedTitle(10));
+    expect(h.store.requestsTo('voucherGenerate')).toHaveLength(5);
+    const refused = await generate(1);
+    expect(textOf(refused.message!)).toBe(en.vouchers.dailyLimit(50, 24 * 60));
+    expect(h.store.requestsTo('voucherGenerate')).toHaveLength(5);
+    expect(h.logs.filter((line) => line.includes('voucher codes generated') && line.includes(admin.user.id))).toHaveLength(5);
+
+    h.clock.advance(24 * 60 * 60_000);
+    expect(textOf((await generate(3)).message!)).toContain(en.vouchers.generatedTitle(3));
+    expect(pl.vouchers.dailyLimit(50, 10)).toContain('50 kodów');
+    expect(pl.vouchers.dailyLimit(2, 10)).toContain('2 kody');
+  });
+});

@@ -71,6 +71,49 @@ describe('two bots on one Redis, their rounds run at the same moment', () => {
   });
 });
 
+describe('two bots on one Redis, when Discord fails the steps of a settled link', () => {
+  let env: BotsOnRedis;
+  let discord: FakeDiscord;
+  let store: FakeSpaceIs;
+  let clock: ManualClock;
+  let bots: Bot[];
+  let logChannel: string;
+  beforeAll(async () => {
+    env = await startBotsOnRedis('payments-steps');
+    ({ discord, store, clock, bots } = env);
+    logChannel = discord.addChannel(discord.defaultGuildId, { name: 'shop-log' });
+    await bots[0]!.services.storage.guildSettings.set(discord.defaultGuildId, { logChannelId: logChannel });
+  });
+  afterAll(() => env.close());
+
+  // Issue 28, point 5: the steps left undone are finished by a later round of either process, each once.
+  it('the DM edit and the log post are done later by one of them, once', async () => {
+    const [a] = discord.gatewaySessions().map((session) => session.id);
+    const buyer = new Member({ discord }, { session: a! });
+    await addToCart(buyer, VIP_30, 2);
+    const dmSent = discord.waitForDm(buyer.user.id);
+    await buyer.run('checkout', { nick: 'Steps_Procs' });
+    const dm = await dmSent;
+    clock.advance(60_000);
+    store.pay(-1);
+    const failure = { status: 500, body: { code: 0, message: '500: Internal Server Error' } };
+    discord.failRoute('PATCH', new RegExp(`^/channels/${dm.channel_id}/messages/${dm.id}$`), failure, 4);
+    discord.failRoute('POST', new RegExp(`^/channels/${logChannel}/messages$`), failure, 4);
+
+    await Promise.all(bots.map((bot) => bot.services.payments.tick()));
+    expect(discord.message(dm.channel_id, dm.id)!.edits).toBe(0);
+    expect(paidPosts(discord, logChannel)).toHaveLength(0);
+    for (let round = 0; round < 6; round += 1) {
+      clock.advance(30_000);
+      await Promise.all(bots.map((bot) => bot.services.payments.tick()));
+    }
+    const edited = discord.message(dm.channel_id, dm.id)!;
+    expect(buttons(edited)).toEqual([]);
+    expect(edited.edits).toBe(1);
+    expect(paidPosts(discord, logChannel)).toHaveLength(1);
+  });
+});
+
 describe('two bot processes on one Redis, with their own timers', () => {
   let discord: FakeDiscord;
   let store: FakeSpaceIs;

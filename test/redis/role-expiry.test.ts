@@ -76,4 +76,30 @@ describe('roles for buyers on Redis, two processes', () => {
     expect(discord.roleChanges.filter((change) => change.method === 'DELETE')).toEqual([expect.objectContaining({ roleId: role, status: 204 })]);
     expect(discord.memberRoles(guildId, buyer.user.id)).not.toContain(role);
   });
+
+  it('a grant Discord did not answer is given once when both processes are offered the payment again', async () => {
+    const [a, b] = bots as [Bot, Bot];
+    const guildId = discord.defaultGuildId;
+    const role = discord.addRole(guildId, 'Gold', { position: 1 });
+    const buyer = new Member({ discord });
+    await buyer.run('cart');
+    await a.services.rewards.add(guildId, { item: { productId: 'prod-gold', serverName: 'Survival', productName: 'Gold' }, roleId: role, days: 30, by: '1' });
+    const link = await a.services.storage.paymentLinks.create({
+      guildId,
+      userId: buyer.user.id,
+      nick: 'GoldBuyer',
+      items: [{ variantId: 'var-gold', productId: 'prod-gold', quantity: 1, serverName: 'Survival', productName: 'Gold', variantName: '30 dni' }],
+      url: 'https://pay.example/2',
+      license: 'l',
+      createdAt: clock.now(),
+    });
+    const event = { link, status: 'paid' as const, transactionId: 'T2', at: clock.now() };
+    // The PUT and discord.js's three retries of it all answer 500.
+    discord.failRoute('PUT', new RegExp(`^/guilds/${guildId}/members/${buyer.user.id}/roles/${role}$`), { status: 500, body: { message: 'Internal Server Error', code: 0 } }, 4);
+    expect(await a.services.rewards.onPayment(event)).toBe('retry');
+    expect(discord.memberRoles(guildId, buyer.user.id)).not.toContain(role);
+    expect(await Promise.all([a.services.rewards.onPayment(event), b.services.rewards.onPayment(event)])).toEqual(['done', 'done']);
+    expect(discord.roleChanges.filter((change) => change.roleId === role && change.status === 204)).toHaveLength(1);
+    expect(discord.memberRoles(guildId, buyer.user.id)).toContain(role);
+  });
 });

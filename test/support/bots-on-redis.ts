@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { FakeSpaceIs, type ShopFixture } from '../fakes/spaceis/fake-spaceis.js';
 import { BOT_TOKEN, ENCRYPTION_KEY, LICENSE_KEY } from './harness.js';
 import { testStorage } from './redis.js';
 
@@ -12,6 +12,8 @@ export interface BotsOnRedis {
   store: FakeSpaceIs;
   clock: ManualClock;
   bots: Bot[];
+  /** Stops bot `index` and starts a new one in its place on the same Redis, as after a crash or deploy. */
+  restart(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,15 +21,15 @@ export interface BotsOnRedis {
  * `count` bots in this process on one Redis (a test database and prefix of their own), one local
  * Discord and one local store, on one manual clock, their payment watchers run by the test.
  */
-export async function startBotsOnRedis(name: string, count = 2): Promise<BotsOnRedis> {
+export async function startBotsOnRedis(name: string, count = 2, options: { shop?: ShopFixture } = {}): Promise<BotsOnRedis> {
   const redis = testStorage(name);
   const clock = new ManualClock();
   const discord = await FakeDiscord.start();
-  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
+  const store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY, ...(options.shop ? { shop: options.shop } : {}) });
   store.now = () => clock.now();
   const config = loadConfig({ DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl, SPACEIS_API_URL: store.url, SPACEIS_API_KEY: LICENSE_KEY, ENCRYPTION_KEY, STORAGE_URL: redis.url, LOG_LEVEL: 'silent', DEMO_PORT: '0' });
   const bots: Bot[] = [];
-  for (let index = 0; index < count; index += 1) {
+  const launch = async (): Promise<Bot> => {
     const bot = await createBot({
       config,
       logger: createLogger('silent'),
@@ -36,14 +38,19 @@ export async function startBotsOnRedis(name: string, count = 2): Promise<BotsOnR
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });
     await bot.start();
-    bots.push(bot);
-  }
+    return bot;
+  };
+  for (let index = 0; index < count; index += 1) bots.push(await launch());
   await registerBotCommands(bots[0]!.client.rest);
   return {
     discord,
     store,
     clock,
     bots,
+    async restart(index) {
+      await bots[index]!.stop();
+      bots[index] = await launch();
+    },
     async close() {
       for (const bot of bots) await bot.stop();
       await discord.close();

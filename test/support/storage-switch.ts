@@ -19,6 +19,11 @@ export class StorageSwitch {
   /** Bytes of keys and values handed to `set`, and how many sets. */
   bytesWritten = 0;
   writes = 0;
+  /** Every key read and written, in order (as SQLite holds them): what a test counts a job's storage cost by. */
+  readonly readKeys: string[] = [];
+  /** Keys read (a `getMany` counts each key). */
+  reads = 0;
+  readonly writtenKeys: string[] = [];
 
   #held: { keys: KeyFilter; released: Promise<void>; reached: () => void }[] = [];
 
@@ -71,6 +76,10 @@ export class StorageSwitch {
               await hold.released;
             }
           }
+          if (operation === 'read') {
+            this.reads += keys.length;
+            this.readKeys.push(...keys);
+          } else this.writtenKeys.push(...keys);
           if (this.#shouldFail(operation, keys)) throw new Error(`SQLITE_IOERR: disk I/O error (injected ${operation} failure)`);
           if (property === 'set') {
             this.writes += 1;

@@ -25,6 +25,7 @@ describe('configuration', () => {
       SHARDS: 'auto',
       DISCORD_GLOBAL_RPS: 50,
       PAYMENT_POLL_SECONDS: 30,
+      VOUCHER_CODES_PER_DAY: 50,
     });
     expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
   });

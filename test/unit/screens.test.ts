@@ -13,12 +13,14 @@ import * as adminVouchers from '../../commands/admin/vouchers.js';
 import * as redeemViews from '../../commands/redeem/views.js';
 import * as cartViews from '../../commands/cart/views.js';
 import * as checkoutViews from '../../commands/checkout/views.js';
+import * as checkLinkViews from '../../commands/check-link/views.js';
 import * as linksViews from '../../commands/links/views.js';
 import * as myLinksViews from '../../commands/my-links/views.js';
 import * as searchViews from '../../commands/shop/search-views.js';
 import * as shopViews from '../../commands/shop/views.js';
 import * as topViews from '../../commands/top/views.js';
 import * as dmViews from '../../src/discord/payment-links/dm-views.js';
+import * as giftDm from '../../src/discord/payment-links/gift-dm.js';
 import * as logViews from '../../src/discord/views/log.js';
 import * as quantityPicker from '../../src/discord/views/quantity-picker.js';
 import type { View } from '../../src/discord/respond.js';
@@ -30,7 +32,7 @@ import { gallery, picture, screen, section, separator } from '../../src/discord/
 import { en } from '../../src/i18n/en.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, logViews, quantityPicker];
+const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, giftDm, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {
@@ -98,7 +100,7 @@ describe('npm run screens cannot drift from the views', async () => {
         const page = htmlToText(screenHtml(screen));
         const texts = textsOf(screen);
         expect(texts.length, screen.id).toBeGreaterThan(0);
-        for (const text of texts) expect(page, `${screen.id}: ${text}`).toContain(visibleText(text));
+        for (const text of texts) expect(page, `${screen.id}: ${text}`).toContain(visibleText(text, locale));
       }
     });
   }
@@ -108,6 +110,23 @@ describe('npm run screens cannot drift from the views', async () => {
     const page = htmlToText(screenHtml(variants));
     expect(page).toContain('13 000 monet');
     expect(page).toContain('Only you can see this');
+  });
+
+  it("draws Discord's own words in Polish around a Polish screen, as a Polish client shows them", () => {
+    const polish = htmlToText(screenHtml(screens.pl.find((screen) => screen.id === 'links-user')!));
+    expect(polish).toContain('Tylko Ty to widzisz');
+    expect(polish).toContain('Dzisiaj o 20:30');
+    expect(polish).toContain('2 godziny temu');
+    expect(polish).toContain('5 godzin temu');
+    expect(polish).toContain('12 maja 2026');
+    expect(polish).not.toMatch(/Only you can see this|hours ago|Today at/);
+    const english = htmlToText(screenHtml(screens.en.find((screen) => screen.id === 'links-user')!));
+    expect(english).toContain('Only you can see this');
+    expect(english).toContain('2 hours ago');
+  });
+
+  it('draws a role mention as the role, not as its raw form', () => {
+    expect(htmlToText(markdown('Rola <@&300000000000000003>'))).toBe('Rola @VIP');
   });
 });
 

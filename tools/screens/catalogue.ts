@@ -23,7 +23,10 @@ import { statusView } from '../../commands/admin/status.js';
 import { addedView, quantityView } from '../../commands/shop/buy-views.js';
 import { categoryListView, productListView, serverListView, variantListView } from '../../commands/shop/views.js';
 import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
-import { nickModal } from '../../commands/checkout/views.js';
+import { giftChoiceView, giftNickModal, nickModal, pricesUpView } from '../../commands/checkout/views.js';
+import { checkView } from '../../commands/check-link/views.js';
+import { giftDmView } from '../../src/discord/payment-links/gift-dm.js';
+import { compareWithOffer } from '../../src/cart/price-changes.js';
 import { memberLinksView, revokedView, verifyView } from '../../commands/links/views.js';
 import { estimateCart, lowestPrice, type PricedVariant } from '../../src/cart/pricing.js';
 import type { CartLine } from '../../src/cart/rules.js';
@@ -61,6 +64,8 @@ export interface Screen {
   modal?: APIModalInteractionResponseCallbackData;
   /** Draw the message's select menu open, as when the member clicked it. */
   openSelect?: boolean;
+  /** The reader's language: Discord's own words around the message follow it (English if left out). */
+  locale?: Locale;
 }
 
 /** Fixed so the pictures change only when a view does. */
@@ -120,6 +125,11 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     { ...cartItemFrom(coinsPath, coins5000.variant), quantity: 1 },
   ];
   const priced = new Map<string, PricedVariant>([vip30, coins5000].map((choice) => [choice.variant.id, choice.priced]));
+  // The same cart days later: VIP went up by 2 zł, the coin pack left the offer.
+  const changes = compareWithOffer(
+    lines.map((line, index) => (index === 0 ? { ...line, addedPrices: (line.addedPrices ?? []).map((price) => ({ ...price, amountGrosze: price.amountGrosze - 200 })) } : line)),
+    new Map([[vip30.variant.id, vip30.priced]]),
+  );
   const link: PaymentLink = {
     id: 'K7M2Q9TX',
     guildId: '200000000000000001',
@@ -179,7 +189,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
   const admin = (id: string, view: string, caption: string, message: View, extra: Partial<Screen> = {}): Screen => ({ id, view, audience: 'admins', caption, place: 'ephemeral', message, ...extra });
   const moderator = (id: string, view: string, caption: string, message: View): Screen => ({ id, view, audience: 'moderators', caption, place: 'ephemeral', message });
 
-  return [
+  const all: Screen[] = [
     member('shop-servers', 'serverListView', '/shop: the servers', serverListView(t, OWNER, demo.servers, 0), { openSelect: true }),
     member('shop-categories', 'categoryListView', 'A server: its categories', categoryListView(t, OWNER, survival, demo.offers.get(survival.id)!.categories, 0, { canGoBack: true })),
     member('shop-products', 'productListView', 'A category: its products', productListView(t, locale, OWNER, survival, ranks, 0, { lowest: (product) => (product.id === vipPath.product.id ? Math.min(...vip.flatMap((choice) => lowestPrice(choice.priced) ?? [])) : undefined) }), { openSelect: true }),
@@ -189,10 +199,17 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('shop-other-amount', 'quantityModal', '"Other amount…": any quantity 1–99', {}, { modal: quantityModal(t, 'x') }),
     member('shop-added', 'addedView', 'Added to the cart', addedView(t, OWNER, { quantity: 2, lineQuantity: 2, variantName: vip30.variant.name, productName: 'VIP', capped: false, cartLines: 2, imageUrl: vipPath.product.imageUrl }, { server: 'x', category: 'y' })),
     member('cart', 'cartView', '/cart: lines and estimated totals per payment method', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines, priced), gone: new Set(), nick: 'Steve_123' })),
+    member('cart-price-changes', 'cartView', '/cart: what changed since the items went in (a price up, a variant no longer on offer)', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines.slice(0, 1), priced), gone: changes.leftOut, changes: changes.lines, nick: 'Steve_123' })),
+    member('checkout-prices-up', 'pricesUpView', 'Checkout when a price went up: asked once', pricesUpView(t, locale, OWNER, 'Steve_123', lines, changes)),
+    member('check-link', 'checkView', 'Apps → Check payment link on a message: the real link and a look-alike', checkView(t, { result: { checks: [{ url: link.url, link }, { url: 'https://sklep-example.pl/pay/1?token=Qx7', link: undefined }], shopHosts: [new URL(link.url).hostname] }, total: 2, userId: link.userId, moderator: false, lifetimeHours: 24, now: NOW })),
     member('cart-empty', 'emptyCartView', 'An empty cart (here: emptied because the shop changed)', emptyCartView(t, OWNER, { notice: t.cart.licenseChanged })),
     member('cart-line', 'lineEditorView', 'A cart line: change its quantity or remove it', lineEditorView(t, OWNER, lines[0]!)),
     member('cart-clear', 'clearConfirmView', 'Clear cart asks first', clearConfirmView(t, OWNER, 2)),
     member('checkout-nick', 'nickModal', 'The nick form', {}, { modal: nickModal(t, OWNER, undefined) }),
+    member('checkout-gift', 'giftChoiceView', 'Gift (in /cart): who is it for?', giftChoiceView(t, OWNER)),
+    member('checkout-gift-nick', 'giftNickModal', 'A gift for a player by nick', {}, { modal: giftNickModal(t, OWNER, '0') }),
+    member('checkout-dm-gift', 'paymentLinkDm', 'The DM of a gift: whose it is', paymentLinkDm(t, { ...link, nick: 'Alex', gift: { recipientId: MEMBER } }, GUILD), { place: 'dm' }),
+    member('gift-dm', 'giftDmView', 'The DM the recipient of a paid gift gets', giftDmView(t, { ...link, nick: 'Alex', gift: { recipientId: MEMBER } }, GUILD, MEMBER), { place: 'dm' }),
     member('checkout-sent', 'sentToDmView', 'Checkout: the link is in your DMs', sentToDmView(t, link, '400000000000000001')),
     member('checkout-dm', 'paymentLinkDm', 'The DM with the Pay button', paymentLinkDm(t, link, GUILD), { place: 'dm' }),
     member('checkout-dm-demo', 'demoMarked', 'The same DM from the demo shop', demoMarked(t, paymentLinkDm(t, link, GUILD)), { place: 'dm' }),
@@ -220,7 +237,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('dm-payment-expired', 'settledDmView', 'The DM once the shop reported the payment expired', settledDmView(t, failed, { status: 'expired', at: failed.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     member('dm-withdrawn-classic', 'withdrawnDmClassicView', 'A DM sent before display components, after a moderator withdrew its link (edited in its own form)', withdrawnDmClassicView(t, link, GUILD), { place: 'dm' }),
     member('dm-paid-classic', 'settledDmClassicView', 'A DM sent before display components, once the shop reported the order paid (edited in its own form)', settledDmClassicView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
-    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30 }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, feed: t.feed.statusOn('<#300000000000000009>') })),
+    admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30, missingServers: [] }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, feed: t.feed.statusOn('<#300000000000000009>') })),
     admin('admin-status-no-payments', 'statusView', '/shop-admin status: a license whose API has no payment endpoints', statusView(t, { license: { source: 'guild', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 5 * 3_600_000, message: 'not found' }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
     admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
@@ -249,4 +266,5 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     moderator('links-verify-fake', 'verifyView', '/links verify: a URL the bot never issued', verifyView(t, undefined, 24, NOW)),
     moderator('links-revoke', 'revokedView', '/links revoke', revokedView(t, link, { dm: 'edited', reply: 'none' })),
   ];
+  return all.map((screen) => ({ ...screen, locale }));
 }

@@ -3,7 +3,8 @@
  * display components (containers with their accent bar, text displays with Markdown headings,
  * sections with a thumbnail or a button beside the text, media galleries, separators, action rows)
  * or, for a message sent before those, content and embeds with their colour bar; buttons by style,
- * select menus open or closed, the "Only you can see this" line of ephemeral replies, or a modal.
+ * select menus open or closed, the "Only you can see this" line of ephemeral replies, or a modal;
+ * Discord's own words in the screen's language (frame.ts).
  * Every text goes through `markdown`, which escapes it first; `visibleText` is what a reader sees
  * of a text (the drift test compares them). The page fetches nothing: the demo shop's pictures are
  * embedded as data: URIs, any other picture (a store's https URL) is drawn as a neutral box.
@@ -12,7 +13,9 @@ import type { APIEmbed, APIModalInteractionResponseCallbackData } from 'discord.
 import { demoImageFile } from '../../src/demo/images.js';
 import type { View, ViewFile } from '../../src/discord/respond.js';
 import { isDisplayView } from '../../src/discord/views/display.js';
+import type { Locale } from '../../src/i18n/index.js';
 import type { Screen } from './catalogue.js';
+import { FRAMES, type Frame } from './frame.js';
 
 /** The pictures' fixed "now", for Discord's relative timestamps. */
 export const SCREEN_NOW = Date.UTC(2026, 4, 12, 18, 30);
@@ -22,6 +25,8 @@ const NAMES: Record<string, string> = {
   '100000000000000003': 'Moderator',
   '300000000000000001': 'shop-log',
   '300000000000000002': 'Moderators',
+  '300000000000000003': 'VIP',
+  '300000000000000004': 'SkyVIP',
   '400000000000000001': 'shop',
 };
 
@@ -54,16 +59,10 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-function timestamp(seconds: number, style: string): string {
+function timestamp(seconds: number, style: string, frame: Frame): string {
   const ms = seconds * 1000;
-  if (style === 'R') {
-    const hours = Math.round((SCREEN_NOW - ms) / 3_600_000);
-    if (hours === 0) return 'now';
-    return hours > 0 ? `${hours} hours ago` : `in ${-hours} hours`;
-  }
-  const date = new Date(ms);
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
+  if (style === 'R') return frame.relative(Math.round((SCREEN_NOW - ms) / 60_000));
+  return frame.fullDate(new Date(ms));
 }
 
 /**
@@ -71,7 +70,7 @@ function timestamp(seconds: number, style: string): string {
  * formatting), mentions and timestamps, masked links, bold, italics, underline, strikethrough, and
  * per line headings (`#`, `##`, `###`), the small grey `-#` line, list items and quotes.
  */
-export function markdown(text: string): string {
+export function markdown(text: string, locale: Locale = drawing): string {
   const held: string[] = [];
   const hold = (html: string): string => `\u0000${held.push(html) - 1}\u0000`;
   // Backslash escapes first: the escaped character is shown as itself, never as formatting.
@@ -80,8 +79,8 @@ export function markdown(text: string): string {
     // A fenced block (```…```), as Discord draws it: a box of monospace lines.
     .replace(/```\n?([^`]*?)\n?```/g, (_m, body: string) => hold(`<code class="block">${body.replace(/\n/g, '<br>')}</code>`))
     .replace(/`([^`\n]+)`/g, (_m, body: string) => hold(`<code>${body}</code>`))
-    .replace(/&#60;t:(\d+):([RfFdDtT])&#62;/g, (_m, seconds: string, style: string) => `<span class="time">${timestamp(Number(seconds), style)}</span>`)
-    .replace(/&#60;@&amp;(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'role'}</span>`)
+    .replace(/&#60;t:(\d+):([RfFdDtT])&#62;/g, (_m, seconds: string, style: string) => `<span class="time">${timestamp(Number(seconds), style, FRAMES[locale])}</span>`)
+    .replace(/&#60;@&#38;(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'role'}</span>`)
     .replace(/&#60;@!?(\d+)&#62;/g, (_m, id: string) => `<span class="mention">@${NAMES[id] ?? 'member'}</span>`)
     .replace(/&#60;#(\d+)&#62;/g, (_m, id: string) => `<span class="mention">#${NAMES[id] ?? 'channel'}</span>`)
     .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a>$1</a>')
@@ -124,8 +123,8 @@ function blockLine(line: string): string | undefined {
 }
 
 /** What a reader sees of a text: its Markdown rendered, without tags, whitespace folded. */
-export function visibleText(text: string): string {
-  return htmlToText(markdown(text));
+export function visibleText(text: string, locale: Locale = 'en'): string {
+  return htmlToText(markdown(text, locale));
 }
 
 /** The text content of HTML (tags dropped, a block or line break read as a space, entities decoded, whitespace folded). */
@@ -220,7 +219,11 @@ function displayHtml(components: readonly AnyComponent[], files: readonly ViewFi
     .join('\n');
 }
 
+/** The language of the screen being drawn (screenHtml is synchronous): Discord's own words follow it. */
+let drawing: Locale = 'en';
+
 function messageHtml(view: View, screen: Screen): string {
+  const frame = FRAMES[drawing];
   const components = (view.components ?? []) as unknown as AnyComponent[];
   const open = screen.openSelect === true;
   const body = isDisplayView(view)
@@ -231,21 +234,24 @@ ${components.map((row) => rowHtml(row, open)).join('\n')}`;
   return `<div class="msg">
 <div class="avatar">🛒</div>
 <div class="body">
-<div class="head"><span class="name">Shop Bot</span><span class="tag">APP</span><span class="when">Today at 20:30</span></div>
+<div class="head"><span class="name">Shop Bot</span><span class="tag">${frame.appTag}</span><span class="when">${frame.today}</span></div>
 ${body}
-${screen.place === 'ephemeral' ? '<div class="eph">👁 Only you can see this · <a>Dismiss message</a></div>' : ''}
+${screen.place === 'ephemeral' ? `<div class="eph">👁 ${frame.onlyYou} · <a>${frame.dismiss}</a></div>` : ''}
 </div></div>`;
 }
 
 function modalHtml(modal: APIModalInteractionResponseCallbackData): string {
+  const frame = FRAMES[drawing];
   const inputs = (modal.components as unknown as { components: { label?: string; placeholder?: string; required?: boolean }[] }[]).flatMap((row) => row.components);
   return `<div class="modal"><div class="mtitle">${escape(modal.title)}</div>
 ${inputs.map((input) => `<div class="mlabel">${escape(input.label ?? '')}${input.required ? ' <span class="req">*</span>' : ''}</div><div class="minput">${escape(input.placeholder ?? '')}</div>`).join('')}
-<div class="mfoot"><span class="button plain">Cancel</span><span class="button primary">Submit</span></div></div>`;
+<div class="mfoot"><span class="button plain">${frame.cancel}</span><span class="button primary">${frame.submit}</span></div></div>`;
 }
 
 export function screenHtml(screen: Screen): string {
+  drawing = screen.locale ?? 'en';
   const inner = screen.modal ? modalHtml(screen.modal) : messageHtml(screen.message ?? {}, screen);
+  drawing = 'en';
   const where = screen.place === 'dm' ? '@Shop Bot' : screen.place === 'channel' ? '# shop' : '# general';
   return `<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head>
 <body><div id="shot" class="${screen.modal ? 'dim' : ''}"><div class="where">${escape(where)}</div>${inner}</div></body></html>`;

@@ -4,7 +4,7 @@ import type { ActionRow, View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
 import { linkButton, row } from '../views/components.js';
 import { screen, separator, small, text, TEXT_BUDGET, textLength, type Part } from '../views/display.js';
-import { discordTime, itemLines, LINK_COLORS } from './link-text.js';
+import { discordTime, itemLines, LINK_COLORS, nickLine } from './link-text.js';
 
 /**
  * The messages that carry a payment link to its buyer: the DM with the Pay button, the reply that
@@ -28,7 +28,8 @@ function payParts(t: Messages, url: string): { body: Part[]; controls: ActionRow
 
 /** The nick and the items, as the member ordered them (`items`: the item lines, already fitted). */
 function orderText(t: Messages, link: PaymentLink, items: string): Part {
-  return text(`${t.checkout.dmNick}: **${plain(link.nick)}**\n\n**${t.checkout.dmItems}**\n${items}`);
+  const who = link.gift ? nickLine(t, link) : `${t.checkout.dmNick}: **${plain(link.nick)}**`;
+  return text(`${who}\n\n**${t.checkout.dmItems}**\n${items}`);
 }
 
 /**
@@ -58,9 +59,10 @@ export function paymentLinkDm(t: Messages, link: PaymentLink, guildName: string)
   return linkScreen(t, link, guildName);
 }
 
-export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string): View {
+export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string, warning?: string): View {
   return screen({
     accent: ACCENT,
+    warning,
     title: t.checkout.sentTitle,
     body: [text(t.checkout.sentToDm(plain(link.nick))), small(t.checkout.dmReference(link.id))],
     // A shortcut to the DM: on phones the DM list is a few taps away.

@@ -48,6 +48,12 @@ export function itemsSummary(t: Messages, link: PaymentLink): string {
   return `${first.quantity} × ${first.productName} ${first.variantName}${rest.length > 0 ? ` ${t.links.more(rest.length)}` : ''}`;
 }
 
+/** "Nick: **Steve**", or for a gift "🎁 Gift for **Steve** (@member)". */
+export function nickLine(t: Messages, link: PaymentLink): string {
+  if (!link.gift) return t.links.nick(plain(link.nick));
+  return `🎁 ${t.gift.label(plain(link.nick), link.gift.recipientId ? `<@${link.gift.recipientId}>` : undefined)}`;
+}
+
 export function itemLines(t: Messages, link: PaymentLink): string[] {
   return link.items.map((item) => `• ${t.cart.line(item.quantity, plain(item.variantName), plain(item.productName))}`);
 }
@@ -82,6 +88,7 @@ export function paymentLines(t: Messages, link: PaymentLink, state: LinkState, a
   if (!payment) return [];
   const lines = payment.status === 'pending' && state === 'pending' ? [t.links.paymentUnderWay] : [];
   if (audience === 'moderator') lines.push(t.links.transaction(payment.transactionId));
+  if (audience === 'moderator' && payment.confirmedBy) lines.push(t.review.confirmedBy(`<@${payment.confirmedBy}>`));
   return lines;
 }
 
@@ -98,7 +105,7 @@ export function linkField(t: Messages, link: PaymentLink, input: { lifetimeHours
     t.links.issued(discordTime(link.createdAt, 'R'), discordTime(link.createdAt, 'f')),
     stateLine(t, link, state, input.lifetimeHours, input.audience),
     ...paymentLines(t, link, state, input.audience),
-    t.links.nick(plain(link.nick)),
+    nickLine(t, link),
   ];
   let tail = input.audience === 'moderator' ? [maskedLink(t.links.linkLabel, link.url)] : [];
   if (lines(head, tail) + 60 > budget) tail = [t.links.linkTooLong];

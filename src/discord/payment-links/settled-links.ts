@@ -3,40 +3,64 @@ import { messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
 import type { PaymentListener } from '../../services/payment-events.js';
+import type { OncePerId } from '../../storage/once-per-id.js';
 import type { GuildLog } from '../guild-log.js';
 import type { LinkDelivery } from './delivery.js';
 
+/** The log post of a paid link is claimed for this long: longer than a settled link is offered to its steps. */
+const POSTED_TTL_MS = 30 * 86_400_000;
+
 /**
- * What Discord shows once the shop reported a link's payment final (PaymentEvents, emitted once per
- * link by the payment watcher): the member's DM, and the reply the link was shown in while Discord
- * still allows editing it, lose the Pay button and say what the shop reported, in the member's
- * language from checkout (the guild's for records from before it was kept); a paid link is posted
- * once to the log channel (member, nick, items, reference, transaction id: never the URL or the
- * buyer's e-mail, which the bot never has). Each step is a courtesy: a failure is logged and the
- * others still happen.
+ * What Discord shows once the shop reported a link's payment final, as named steps of
+ * PaymentEvents (the payment watcher records each when done and offers a step that failed again):
+ *
+ * - `dm`: the member's DM, and the reply the link was shown in while Discord still allows editing
+ *   it, lose the Pay button and say what the shop reported, in the member's language from checkout
+ *   (the guild's for records from before it was kept). Editing it again writes the same message, so
+ *   a DM Discord did not take is simply asked for again ('retry').
+ * - `log`: a paid link is posted to the log channel (member, nick, items, reference, transaction id:
+ *   never the URL or the buyer's e-mail, which the bot never has). The post is claimed per link
+ *   first (OncePerId), so a second offer of the event never posts it again; a post Discord did not
+ *   take gives the claim back and asks for a retry.
+ * - `metrics`: the settled links counter.
  */
-export function settledLinkListener(deps: {
+export function settledLinkSteps(deps: {
   client: Client;
   delivery: Pick<LinkDelivery, 'settle'>;
   guildLog: Pick<GuildLog, 'post' | 'localeFor'>;
   metrics: Pick<BotMetrics, 'linksSettled'>;
+  posted: Pick<OncePerId, 'claim' | 'release'>;
   logger: Logger;
-}): PaymentListener {
-  return async ({ link, status, transactionId, at }) => {
-    deps.metrics.linksSettled.inc({ status });
-    const log = deps.logger.child({ guild: link.guildId, link: link.id });
-    const t = messages(link.locale ?? (await deps.guildLog.localeFor(link.guildId)));
-    const guildName = deps.client.guilds.cache.get(link.guildId)?.name ?? '';
-    const copies = await deps.delivery.settle(t, link, { status, at, transactionId }, guildName, log);
-    log.info({ status, transaction: transactionId, ...copies }, 'payment link settled: the member’s copies rewritten');
-    if (status !== 'paid') return;
-    await deps.guildLog.post(link.guildId, {
-      kind: 'link-paid',
-      userId: link.userId,
-      nick: link.nick,
-      linkId: link.id,
-      transactionId,
-      items: link.items,
-    });
+}): { dm: PaymentListener; log: PaymentListener; metrics: PaymentListener } {
+  return {
+    dm: async ({ link, status, transactionId, at }) => {
+      const log = deps.logger.child({ guild: link.guildId, link: link.id });
+      const t = messages(link.locale ?? (await deps.guildLog.localeFor(link.guildId)));
+      const guildName = deps.client.guilds.cache.get(link.guildId)?.name ?? '';
+      const copies = await deps.delivery.settle(t, link, { status, at, transactionId }, guildName, log);
+      log.info({ status, transaction: transactionId, ...copies }, 'payment link settled: the member’s copies rewritten');
+      return copies.dm === 'not-edited' ? 'retry' : 'done';
+    },
+    log: async ({ link, status, transactionId, confirmedBy }) => {
+      if (status !== 'paid') return 'done';
+      const id = `${link.guildId}:${link.id}`;
+      if (!(await deps.posted.claim(id, POSTED_TTL_MS))) return 'done';
+      const posted = await deps.guildLog.post(link.guildId, {
+        kind: 'link-paid',
+        userId: link.userId,
+        nick: link.nick,
+        linkId: link.id,
+        transactionId,
+        items: link.items,
+        ...(confirmedBy ? { confirmedBy } : {}),
+      });
+      if (posted) return 'done';
+      await deps.posted.release(id);
+      return 'retry';
+    },
+    metrics: async ({ status }) => {
+      deps.metrics.linksSettled.inc({ status });
+      return 'done';
+    },
   };
 }

@@ -6,6 +6,7 @@ import {
   type APIModalInteractionResponseCallbackData,
   type APISelectMenuOption,
   type APIStringSelectComponent,
+  type APIUserSelectComponent,
 } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import type { ActionRow } from '../respond.js';
@@ -17,7 +18,7 @@ import { clip, LIMITS } from '../text.js';
  * route's id is taken only by the builder of its kind: a select cannot be drawn with a button's route.
  */
 
-export function row(...components: APIButtonComponent[] | [APIStringSelectComponent]): ActionRow {
+export function row(...components: APIButtonComponent[] | [APIStringSelectComponent] | [APIUserSelectComponent]): ActionRow {
   return { type: ComponentType.ActionRow, components };
 }
 
@@ -57,6 +58,11 @@ export function select(customId: IdFor<'stringSelect'>, placeholder: string, opt
       ...(option.default ? { default: true } : {}),
     })),
   };
+}
+
+/** A menu of the server's members (Discord lists and searches them), one to pick. */
+export function userSelect(customId: IdFor<'userSelect'>, placeholder: string): APIUserSelectComponent {
+  return { type: ComponentType.UserSelect, custom_id: customId, placeholder: clip(placeholder, LIMITS.placeholder), min_values: 1, max_values: 1 };
 }
 
 function uniqueByValue(options: SelectOption[]): SelectOption[] {

@@ -3,13 +3,15 @@
  * clock). `POST /v4/cart/paymentUrl` returns no transaction id, so a transaction is tied to a link by
  * what both carry: a transaction belongs to a link when
  * - it is on the link's license (the caller only offers that license's links),
- * - its nick equals the link's nick, ignoring case (Minecraft nicks are case-insensitive),
+ * - its nick equals the link's nick, ignoring the case of ASCII letters only (Minecraft nicks are
+ *   ASCII and case-insensitive; Unicode case folding would make the Kelvin sign "\u212A" a "k"),
  * - its items (variant id and quantity) are exactly the link's items: no more, no fewer, no other
  *   quantity, in any order,
  * - it was made after the link was issued, allowing CLOCK_SKEW_MS between the store's clock and ours.
  * A transaction matches at most one link and a link at most one transaction: when several identical
- * links are open, the newest one issued before the transaction is the one it paid (an older one was
- * most likely abandoned for it).
+ * links of one member are open, the newest one issued before the transaction is the one it paid (an
+ * older one was most likely abandoned for it). Links of two or more members are a question for staff
+ * (`decideMatch`, review.ts): the store never says who typed the nick.
  */
 
 /** How far the store's clock may be from the bot's. */
@@ -26,7 +28,22 @@ export interface WatchedLink {
   nick: string;
   createdAt: number;
   items: readonly Item[];
+  /** The member the link was issued to (index entries from before it was kept lack it: see review.ts). */
+  userId?: string;
 }
+
+/** A link whose member is known: what `decideMatch` groups by. */
+export type OwnedLink = WatchedLink & { userId: string };
+
+/**
+ * What a purchase tells the bot (issue 28: who paid is a guess, so only a safe one is acted on):
+ * - `sole`: every link it could have paid is one member's; it paid the newest of them;
+ * - `ambiguous`: links of two or more members could match (nicks are public: anyone may check out
+ *   with another's nick and the same items); nothing settles by itself, staff choose. The
+ *   candidates are each member's newest such link, oldest member's first;
+ * - `none`: no open link could match.
+ */
+export type MatchDecision<L extends OwnedLink> = { kind: 'sole'; link: L } | { kind: 'ambiguous'; candidates: L[] } | { kind: 'none' };
 
 export interface SeenTransaction {
   id: string;
@@ -39,7 +56,11 @@ export interface SeenTransaction {
 }
 
 export function sameNick(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return asciiLower(a.trim()) === asciiLower(b.trim());
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => String.fromCharCode(letter.charCodeAt(0) + 32));
 }
 
 /** The same variants in the same quantities, whatever the order (a variant listed twice counts once, with both quantities). */
@@ -67,9 +88,29 @@ export function matchTransaction<L extends WatchedLink>(transaction: SeenTransac
   let best: L | undefined;
   for (const link of links) {
     if (!couldPay(transaction, link, skewMs)) continue;
-    if (!best || link.createdAt > best.createdAt || (link.createdAt === best.createdAt && link.linkId > best.linkId)) best = link;
+    if (!best || newer(link, best)) best = link;
   }
   return best;
+}
+
+/** Groups the links the transaction could have paid by member: see MatchDecision. */
+export function decideMatch<L extends OwnedLink>(transaction: SeenTransaction, links: readonly L[], skewMs = CLOCK_SKEW_MS): MatchDecision<L> {
+  const newestOf = new Map<string, L>();
+  for (const link of links) {
+    if (!couldPay(transaction, link, skewMs)) continue;
+    const best = newestOf.get(link.userId);
+    if (!best || newer(link, best)) newestOf.set(link.userId, link);
+  }
+  const newest = [...newestOf.values()];
+  const [first] = newest;
+  if (!first) return { kind: 'none' };
+  if (newest.length === 1) return { kind: 'sole', link: first };
+  return { kind: 'ambiguous', candidates: newest.sort((a, b) => (newer(a, b) ? 1 : -1)) };
+}
+
+/** Issued later; of two issued in the same millisecond, the greater reference (any fixed order will do). */
+function newer(a: WatchedLink, b: WatchedLink): boolean {
+  return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.linkId > b.linkId);
 }
 
 /**

@@ -45,3 +45,29 @@ export function watchGraceMs(pollMs: number): number {
 export function baselineAfterMs(pollMs: number): number {
   return Math.max(10 * MINUTE_MS, 3 * pollMs);
 }
+
+/** A step of a settled payment that Discord failed is offered again after this, doubling (at most FOLLOW_UP_MAX_MS). */
+export function notifyDelay(attempt: number, pollMs: number): number {
+  return followUpDelay(attempt - 1, pollMs);
+}
+/** ... and given up after this many attempts (about an hour and a half at the default poll interval). */
+export const NOTIFY_ATTEMPTS = 8;
+
+/** A transaction the store answered 404 about is asked again on the follow-up schedule, then set aside as unknown. */
+export const UNKNOWN_AFTER_404S = 3;
+
+/** A license whose gate is not quiet within this long is skipped this round (real time: it guards against a slow store). */
+export const QUIET_WAIT_MS = 1_000;
+
+/** Licenses watched at once in a round: one slow store takes one of them, the others go on. */
+export const LICENSES_AT_ONCE = 16;
+
+/** Background polls pause while the store's `X-RateLimit-Remaining` is under this share of its limit. */
+export const RATE_LIMIT_FLOOR = 0.1;
+/** ... for this long, then one request reads the budget again. */
+export const RATE_LIMIT_PAUSE_MS = 60_000;
+
+/** At most this many rows of latest_buyers are read per poll (the endpoint's own maximum). */
+export const ROWS_PER_POLL = 30;
+/** Longer transaction ids are refused before they reach a storage key. */
+export const MAX_TRANSACTION_ID = 64;

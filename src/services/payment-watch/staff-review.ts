@@ -32,13 +32,17 @@ export interface PaymentUnderReview {
 
 export type ConfirmOutcome =
   /** The chosen link is now paid (confirmed by the moderator); the other candidates stay open. */
-  | { kind: 'confirmed'; linkId: string }
+  | { kind: 'confirmed'; linkId: string; userId: string }
   /** Another moderator (or the store's later answer) settled it already: nothing changed. */
   | { kind: 'already'; linkId: string | undefined; by: string | undefined }
   /** No such payment waits for staff (unknown transaction, or its time is over). */
   | { kind: 'not-waiting' }
   /** The link is not one of this payment's candidates in this guild. */
-  | { kind: 'not-candidate' };
+  | { kind: 'not-candidate' }
+  /** The chosen link was withdrawn by a moderator meanwhile: nothing changed, the payment still waits. */
+  | { kind: 'withdrawn'; linkId: string; by: string }
+  /** The chosen link was paid by another purchase meanwhile: nothing changed, the payment still waits. */
+  | { kind: 'link-taken'; linkId: string };
 
 export interface StaffReview {
   /** The payments waiting for staff with at least one candidate link in this guild (its candidates limited to this guild's). */

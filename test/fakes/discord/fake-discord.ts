@@ -126,6 +126,9 @@ export type {
   SlashOptions,
 } from './types.js';
 export { DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from './payloads.js';
+
+/** ApplicationCommandType.Message: a command on a message's Apps menu. */
+const MESSAGE_COMMAND = 3;
 export { shardOf, type IdentifyRecord, type SessionInfo, type ShardTuple } from './gateway.js';
 
 /** Discord lets a bucket of shards (`shard_id % max_concurrency`) identify once per 5 s. */
@@ -457,6 +460,15 @@ export class FakeDiscord {
     this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
   }
 
+  /** Changes one role's permissions (an admin editing it in Server Settings → Roles), announced with GUILD_ROLE_UPDATE. */
+  setRolePermissions(guildId: string, roleId: string, permissions: bigint): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    if (!role) throw new Error(`FakeDiscord: no role ${roleId} in guild ${guildId}`);
+    role.permissions = permissions;
+    this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
+  }
+
   /** The roles a member holds now; undefined when they are not in the guild. */
   memberRoles(guildId: string, userId: string): string[] | undefined {
     const roles = this.requireGuild(guildId).members.get(userId)?.roles;
@@ -631,6 +643,37 @@ export class FakeDiscord {
   }
 
   /**
+   * A member's message command (right click on a message → Apps → `command`), as Discord sends it: an
+   * application command of type 3 whose `target_id` is the message, given whole in `data.resolved.messages`.
+   * The interaction happens where the message is; `opts.guildId`/`channelId` are ignored.
+   */
+  async messageCommand(user: FakeUser, command: string, message: FakeMessage, opts: DispatchOptions = {}): Promise<InteractionHandle> {
+    await this.ready();
+    const stored = this.liveMessage(message);
+    const ctx = this.context(user, opts, this.channels.get(stored.channelId));
+    const definition = this.commandDefinition(command, ctx.guild?.id ?? null, MESSAGE_COMMAND);
+    const data: Json = {
+      id: this.commandId(command, definition),
+      name: command,
+      type: MESSAGE_COMMAND,
+      target_id: stored.id,
+      resolved: { messages: { [stored.id]: messageJson(stored) } },
+    };
+    if (typeof definition?.guild_id === 'string') data.guild_id = definition.guild_id;
+    return this.dispatch(ctx, InteractionType.ApplicationCommand, 'command', data);
+  }
+
+  /**
+   * A message a member (not the bot) posts in a channel, with whatever text, embeds and components it
+   * carries (not validated: what a self-bot or a webhook can post is what a check must read).
+   */
+  postMessage(user: FakeUser, channelId: string, body: { content?: string; embeds?: unknown[]; components?: unknown[]; flags?: number }): FakeMessage {
+    const channel = this.channels.get(channelId);
+    if (!channel) throw new Error(`FakeDiscord.postMessage: no channel ${channelId}`);
+    return snapshot(this.createMessage(channel, body, [], { followUp: false, author: user }));
+  }
+
+  /**
    * Clicks a button on the message as it stands now (looked up by id). Throws if the message is gone, or
    * has no such button, or the button is disabled or a link. `opts.guildId`/`channelId` are ignored: the
    * interaction happens where the message is.
@@ -668,6 +711,30 @@ export class FakeDiscord {
     }
     const data: Json = { custom_id: customId, component_type: ComponentType.StringSelect, values };
     return this.dispatchComponent(user, stored, data, opts);
+  }
+
+  /**
+   * Picks members in a user select of the message as it stands now, as Discord sends it: the ids in
+   * `values`, the users (and, in a guild, their members) in `data.resolved`. Checks min/max.
+   */
+  async selectUsers(user: FakeUser, message: FakeMessage, customId: string, picked: FakeUser[], opts: DispatchOptions = {}): Promise<InteractionHandle> {
+    await this.ready();
+    const stored = this.liveMessage(message);
+    const menu = findComponent(stored.components, (c) => c.type === ComponentType.UserSelect && c.custom_id === customId);
+    if (!menu) {
+      throw new Error(`FakeDiscord.selectUsers: no user select "${customId}" on message ${stored.id}; selects: ${describeIds(stored.components, ComponentType.UserSelect)}`);
+    }
+    if (menu.disabled === true) throw new Error(`FakeDiscord.selectUsers: select "${customId}" is disabled`);
+    const min = numberOr(menu.min_values) ?? 1;
+    const max = numberOr(menu.max_values) ?? 1;
+    if (picked.length < min || picked.length > max) throw new Error(`FakeDiscord.selectUsers: "${customId}" takes ${min}..${max} users, got ${picked.length}`);
+    const ctx = this.context(user, opts, this.channels.get(stored.channelId));
+    const resolved = new ResolvedBuilder(ctx, this.users, this.channels, this.nowIso());
+    resolved.addInput({ users: picked });
+    const data: Json = { custom_id: customId, component_type: ComponentType.UserSelect, values: picked.map((each) => each.id) };
+    const resolvedJson = resolved.toJson();
+    if (resolvedJson) data.resolved = resolvedJson;
+    return this.dispatch(ctx, InteractionType.MessageComponent, 'component', data, stored);
   }
 
   /**
@@ -762,9 +829,32 @@ export class FakeDiscord {
     this.refusedDms.delete(userId);
   }
 
+  private heldPosts: { channelId: string; released: Promise<void>; reached: () => void }[] = [];
+
   /** The next `times` requests of `method` whose decoded path matches get this response instead. */
   failRoute(method: string, pathPattern: RegExp, response: InjectedResponse, times = 1): void {
     this.failures.push({ method: method.toUpperCase(), pattern: pathPattern, response, remaining: times });
+  }
+
+  /**
+   * Every POST of a message to `channelId` waits (unanswered, as a slow or rate-limited channel
+   * keeps a sender waiting) until `release()`; `reached` resolves when the first one arrives. The
+   * test decides how long "slow" is by when it releases: no real time passes.
+   */
+  holdPosts(channelId: string): { reached: Promise<void>; release(): void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const hold = { channelId, released, reached };
+    this.heldPosts.push(hold);
+    return {
+      reached: arrived,
+      release: () => {
+        this.heldPosts = this.heldPosts.filter((other) => other !== hold);
+        release();
+      },
+    };
   }
 
   /** Commands as stored by PUT/POST (global, or the guild's), with their generated ids. */
@@ -991,6 +1081,11 @@ export class FakeDiscord {
         files: parsed.files.map((f) => ({ field: f.field, filename: f.filename, size: f.size, contentType: f.contentType })),
       };
       this.requests.push(record);
+      const held = method === 'POST' ? this.heldPosts.find((hold) => path === `/channels/${hold.channelId}/messages`) : undefined;
+      if (held) {
+        held.reached();
+        await held.released;
+      }
       const routeRequest: RouteRequest = { params: {}, headers: record.headers, query: url.searchParams, body: parsed.body, files: parsed.files, method, path };
       reply = apiPrefix < 0 ? notFound() : (this.injected(method, path) ?? this.route(routeSegments, routeRequest, record.headers));
     } catch (error) {
@@ -1065,7 +1160,12 @@ export class FakeDiscord {
       r('GET', '/channels/:channel/messages', (q) => this.listMessages(q)),
       r('POST', '/channels/:channel/messages', (q) => this.postChannelMessage(q)),
       r('GET', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => json(messageJson(m)))),
-      r('PATCH', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => this.editMessage(m, q))),
+      r('PATCH', '/channels/:channel/messages/:message', (q) => {
+        // A channel the bot may no longer see or post in refuses its edits, as Discord does (50001).
+        const deny = this.channels.get(q.params.channel ?? '')?.botDeny?.deny ?? 0n;
+        if ((deny & (PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages)) !== 0n) return apiError(403, 50001, 'Missing Access');
+        return this.withChannelMessage(q, (m) => this.editMessage(m, q));
+      }),
       r('DELETE', '/channels/:channel/messages/:message', (q) =>
         this.withChannelMessage(q, (m) => {
           this.deleteMessage(m);
@@ -1297,15 +1397,15 @@ export class FakeDiscord {
     channel: ChannelState,
     body: Record<string, unknown>,
     attachments: StoredAttachment[],
-    source: { interaction?: InteractionRecord; followUp: boolean },
+    source: { interaction?: InteractionRecord; followUp: boolean; author?: FakeUser },
   ): StoredMessage {
     const interaction = source.interaction;
     const message: StoredMessage = {
       id: this.ids.next(),
       channelId: channel.id,
       guildId: channel.guildId,
-      author: this.botUser,
-      authorIsBot: true,
+      author: source.author ?? this.botUser,
+      authorIsBot: source.author === undefined,
       type: interaction ? messageTypeForInteraction(interaction.type, source.followUp) : 0,
       content: typeof body.content === 'string' ? body.content : '',
       embeds: Array.isArray(body.embeds) ? body.embeds : [],
@@ -1618,9 +1718,9 @@ export class FakeDiscord {
     return stored;
   }
 
-  private commandDefinition(name: string, guildId: string | null): Json | undefined {
-    const isChatInput = (c: Json) => c.name === name && (numberOr(c.type) ?? 1) === 1;
-    return (guildId !== null ? this.guildCommands.get(guildId)?.find(isChatInput) : undefined) ?? this.globalCommands.find(isChatInput);
+  private commandDefinition(name: string, guildId: string | null, type = 1): Json | undefined {
+    const isOfType = (c: Json) => c.name === name && (numberOr(c.type) ?? 1) === type;
+    return (guildId !== null ? this.guildCommands.get(guildId)?.find(isOfType) : undefined) ?? this.globalCommands.find(isOfType);
   }
 
   private commandId(name: string, definition: Json | undefined): string {

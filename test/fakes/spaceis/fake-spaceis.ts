@@ -192,6 +192,8 @@ export interface IssuedLink extends CartLinkBody {
 interface HoldState {
   hold: Hold;
   arrive(): void;
+  /** Only a request made with this license key is held (any key when absent). */
+  key?: string;
 }
 
 interface Reply {
@@ -294,21 +296,30 @@ export class FakeSpaceIs {
   }
 
   /** The next `times` requests to `route` get `fault` instead of a normal answer. */
+  /** Forgets the faults not yet used (of one route, or all): a test that queued more than it needed. */
+  clearFaults(route?: FakeRoute): void {
+    if (route) this.#faults.delete(route);
+    else this.#faults.clear();
+  }
+
   failNext(route: FakeRoute, fault: Fault, times = 1): void {
     const queue = this.#faults.get(route) ?? [];
     for (let i = 0; i < times; i++) queue.push(fault);
     this.#faults.set(route, queue);
   }
 
-  /** The next request to `route` waits until `release()`; holds queue up per route. */
-  hold(route: FakeRoute): Hold {
+  /**
+   * The next request to `route` waits until `release()`; holds queue up per route. With `key`, only
+   * a request made with that license key is held (a slow store for one license, others answered).
+   */
+  hold(route: FakeRoute, key?: string): Hold {
     let release!: () => void;
     let arrive!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const reached = new Promise<void>((resolve) => (arrive = resolve));
     const hold: Hold = { released, reached, release };
     const queue = this.#holds.get(route) ?? [];
-    queue.push({ hold, arrive });
+    queue.push({ hold, arrive, ...(key !== undefined ? { key } : {}) });
     this.#holds.set(route, queue);
     return hold;
   }
@@ -396,7 +407,7 @@ export class FakeSpaceIs {
       this.requests.push({ method: req.method ?? 'GET', path: rawPath, headers: flattenHeaders(req), body: parseBody(text) });
       const match = classify(req.method ?? 'GET', pathSegments(rawPath));
 
-      if (match) await this.#waitIfHeld(match.route);
+      if (match) await this.#waitIfHeld(match.route, req.headers.authorization?.replace(/^Bearer /, ''));
       if (this.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.answerDelayMs));
       if (this.#closed) return;
       if (match && this.#applyFault(match.route, req, res)) return;
@@ -408,8 +419,11 @@ export class FakeSpaceIs {
     }
   }
 
-  async #waitIfHeld(route: FakeRoute): Promise<void> {
-    const state = this.#holds.get(route)?.shift();
+  async #waitIfHeld(route: FakeRoute, key: string | undefined): Promise<void> {
+    const queue = this.#holds.get(route) ?? [];
+    const index = queue.findIndex((held) => held.key === undefined || held.key === key);
+    if (index < 0) return;
+    const [state] = queue.splice(index, 1);
     if (!state) return;
     state.arrive();
     await state.hold.released;

@@ -48,9 +48,10 @@ describe('prices', () => {
   });
 
   it('formats PLN the way each language writes it', () => {
-    expect(formatPln(1050, 'pl')).toBe('10,50 zł');
+    // Non-breaking spaces: Discord never wraps inside a Polish amount.
+    expect(formatPln(1050, 'pl')).toBe('10,50\u00a0zł');
     expect(formatPln(1050, 'en')).toBe('PLN 10.50');
-    expect(formatPln(123456789, 'pl')).toBe('1 234 567,89 zł');
+    expect(formatPln(123456789, 'pl')).toBe('1\u00a0234\u00a0567,89\u00a0zł');
     expect(formatPln(123456789, 'en')).toBe('PLN 1,234,567.89');
     expect(formatPln(5, 'en')).toBe('PLN 0.05');
   });

@@ -11,6 +11,8 @@ import { LIMITS, plain } from '../../../src/discord/text.js';
 import { demoMarked } from '../../../src/discord/views/demo-mark.js';
 import { countComponents, textDisplays } from '../../../src/discord/views/display.js';
 import { logEventView } from '../../../src/discord/views/log.js';
+import { reviewLogView } from '../../../src/discord/payment-links/review-view.js';
+import type { PaymentUnderReview } from '../../../src/services/payment-watch/staff-review.js';
 import { en } from '../../../src/i18n/en.js';
 import { pl } from '../../../src/i18n/pl.js';
 import type { ServerGoals } from '../../../src/services/community.js';
@@ -56,6 +58,16 @@ function goals(count: number): ServerGoals[] {
 
 const items = Array.from({ length: 20 }, (_, index) => ({ quantity: 64, productName: long(`Product ${index}`), variantName: long(`Variant ${index}`) }));
 
+/** A purchase waiting for staff at its largest: 20 long items, a 64-character transaction id, 25 candidates. */
+const bigReview: PaymentUnderReview = {
+  transactionId: long('tx', 64),
+  nick: long('Nick_', 32),
+  items: items.map((item) => ({ ...item, variantId: long('variant', 64), serverName: long('Server') })),
+  madeAt: NOW,
+  raisedAt: NOW,
+  candidates: Array.from({ length: 25 }, (_, index) => ({ guildId: '1', linkId: `ABCD${String(index).padStart(4, '0')}`, userId: `1000000000000000${String(index).padStart(2, '0')}`, createdAt: NOW - index })),
+};
+
 describe('the biggest admin and moderator screens fit Discord', () => {
   for (const t of [en, pl]) {
     it(`status with every problem at once (${t === en ? 'en' : 'pl'})`, () => {
@@ -66,6 +78,7 @@ describe('the biggest admin and moderator screens fit Discord', () => {
             license: { source: 'guild', fingerprint: 'abcdef12', problem: 'unreadable' },
             store: { kind: 'down', message: long('x', 500) },
             payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 3_600_000, message: long('not found', 500) },
+            waitingForStaff: 999,
             cacheAgeMs: 3 * 3_600_000,
             storage: t.admin.statusStorageDown('redis'),
             version: '0.1.0',
@@ -157,6 +170,17 @@ describe('the biggest admin and moderator screens fit Discord', () => {
     const headings = textDisplays(page.components ?? []).filter((display) => display.content.startsWith('### '));
     expect(headings).toHaveLength(10);
     fits(demoMarked(en, verifyView(en, links[1], 24, NOW)));
+    // A purchase waiting for staff above the page (issue 28): its text and a row of buttons fit beside ten links.
+    for (const t of [en, pl]) {
+      const waiting = demoMarked(
+        t,
+        memberLinksView(t, { owner: '100000000000000003', memberId: '100000000000000002', links, page: 1, pages: 3, total: 25, lifetimeHours: 24, now: NOW, waiting: [bigReview] }),
+      );
+      fits(waiting);
+      expect(textDisplays(waiting.components ?? []).filter((display) => display.content.startsWith('### '))).toHaveLength(10);
+      expect(textDisplays(waiting.components ?? []).some((display) => display.content.includes(t.review.waiting))).toBe(true);
+      fits(demoMarked(t, reviewLogView(t, bigReview)));
+    }
     const rows = Array.from({ length: 10 }, (_, index) => ({ nick: long(`Nick${index}`, 32), purchases: 1000 + index }));
     const purchases = Array.from({ length: 10 }, (_, index) => ({ product: long(`Product ${index}`), variant: long(`Variant ${index}`), nick: long('N', 32), at: NOW }));
     fits(demoMarked(pl, topView(pl, { server: { id: 's', name: long('Server') }, supporters: { kind: 'ok', rows }, purchases: { kind: 'ok', rows: purchases } })));

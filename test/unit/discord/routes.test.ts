@@ -80,8 +80,9 @@ describe('component routes', () => {
       'admin.serversPage': 'button',
       'myLinks.resend': 'stringSelect',
       'links.memberPage': 'button',
+      'checkout.giftMember': 'userSelect',
     });
-    expect(new Set(Object.values(kinds))).toEqual(new Set(['button', 'stringSelect', 'modal']));
+    expect(new Set(Object.values(kinds))).toEqual(new Set(['button', 'stringSelect', 'userSelect', 'modal']));
     // The text inputs' ids are the ones forms already open in members' hands carry.
     expect(checkoutRoutes.nickForm.fields).toEqual({ nick: 'nick' });
     expect(adminRoutes.licenseForm.fields).toEqual({ key: 'key' });

@@ -8,6 +8,7 @@ import {
   nextGrant,
   RoleRewards,
   type MemberRoles,
+  type PowerfulPermission,
   type RewardItem,
   type RoleAnswer,
   type RoleProblem,
@@ -31,14 +32,25 @@ class RolesInMemory implements MemberRoles {
   readonly held = new Map<string, Set<string>>([[BUYER, new Set()]]);
   readonly calls: { action: 'add' | 'remove'; userId: string; roleId: string; reason: RoleReason }[] = [];
   problem: RoleProblem | undefined;
+  readonly powerful = new Map<string, PowerfulPermission[]>();
 
+  async powers(_guildId: string, roleId: string): Promise<RoleAnswer<PowerfulPermission[]>> {
+    return { ok: true, value: this.powerful.get(roleId) ?? [] };
+  }
   async holds(_guildId: string, userId: string, roleId: string): Promise<RoleAnswer<boolean>> {
     const roles = this.held.get(userId);
     if (!roles) return { ok: false, problem: 'member-left' };
     return { ok: true, value: roles.has(roleId) };
   }
+  /** Discord gives the role but its answer never arrives (a time-out after the change). */
+  lostAnswer = false;
+
   async add(_guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>> {
     this.calls.push({ action: 'add', userId, roleId, reason });
+    if (this.lostAnswer) {
+      this.held.get(userId)?.add(roleId);
+      return { ok: false, problem: 'unreachable' };
+    }
     if (this.problem) return { ok: false, problem: this.problem };
     this.held.get(userId)?.add(roleId);
     return { ok: true, value: undefined };
@@ -58,7 +70,7 @@ function setup() {
   const keyv = new Keyv();
   const logger = createLogger('silent');
   const roles = new RolesInMemory();
-  const notices: { kind: 'grant' | 'removal'; roleId: string; problem: RoleProblem }[] = [];
+  const notices: { kind: 'grant' | 'removal' | 'powerful' | 'nick'; roleId: string; problem?: RoleProblem }[] = [];
   const counts = { granted: 0, removed: 0, failed: [] as string[] };
   const repository = new RoleRewardRepository(keyv, logger);
   const rewards = new RoleRewards({
@@ -69,6 +81,8 @@ function setup() {
     notices: {
       grantFailed: async ({ roleId, problem }) => void notices.push({ kind: 'grant', roleId, problem }),
       removalFailed: async ({ roleId, problem }) => void notices.push({ kind: 'removal', roleId, problem }),
+      tooPowerful: async ({ roleId }) => void notices.push({ kind: 'powerful', roleId }),
+      nickShared: async ({ roleId }) => void notices.push({ kind: 'nick', roleId }),
     },
     counters: {
       granted: () => void counts.granted++,
@@ -280,6 +294,57 @@ describe('RoleRewards', () => {
       expect(roles.calls).toEqual([]);
     });
 
+    it('a grant Discord did not answer is given on the next offer, once, timed from the first attempt', async () => {
+      const { rewards, roles, link, clock, repository, notices, counts } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      const start = clock.now();
+      const paid = link();
+      const event = { link: paid, status: 'paid' as const, transactionId: 'T1', at: start };
+      roles.problem = 'unreachable';
+      expect(await rewards.onPayment(event)).toBe('retry');
+      expect(await repository.marker(GUILD, paid.id, VIP_ROLE)).toBeUndefined();
+      roles.problem = undefined;
+      clock.advance(DAY);
+      expect(await rewards.onPayment(event)).toBe('done');
+      expect(await rewards.onPayment(event)).toBe('done');
+      expect((await repository.grant(GUILD, BUYER, VIP_ROLE))?.expiresAt).toBe(start + 30 * DAY);
+      expect(roles.calls.map((call) => call.action)).toEqual(['add', 'add']);
+      expect(notices).toEqual([]);
+      expect(counts.granted).toBe(1);
+    });
+
+    it('a grant Discord did not answer, then another payment for the role, then the retry: the days are counted once each', async () => {
+      const { rewards, roles, link, clock, repository, counts } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      const start = clock.now();
+      const first = { link: link(), status: 'paid' as const, transactionId: 'T1', at: start };
+      roles.problem = 'unreachable';
+      expect(await rewards.onPayment(first)).toBe('retry');
+      roles.problem = undefined;
+      clock.advance(DAY);
+      expect(await rewards.onPayment({ link: link(), status: 'paid', transactionId: 'T2', at: clock.now() })).toBe('done');
+      expect((await repository.grant(GUILD, BUYER, VIP_ROLE))?.expiresAt).toBe(start + 60 * DAY);
+      expect(await rewards.onPayment(first)).toBe('done');
+      expect(await rewards.onPayment(first)).toBe('done');
+      expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toMatchObject({ expiresAt: start + 60 * DAY, unconfirmed: [] });
+      expect(await repository.marker(GUILD, first.link.id, VIP_ROLE)).toMatchObject({ outcome: 'granted' });
+      expect(counts.granted).toBe(2);
+    });
+
+    it('a role Discord gave without its answer arriving is not taken for one given by hand: it stays timed', async () => {
+      const { rewards, roles, link, clock, repository } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      const event = { link: link(), status: 'paid' as const, transactionId: 'T1', at: clock.now() };
+      roles.lostAnswer = true;
+      expect(await rewards.onPayment(event)).toBe('retry');
+      roles.lostAnswer = false;
+      expect(await rewards.onPayment(event)).toBe('done');
+      expect(await repository.marker(GUILD, event.link.id, VIP_ROLE)).toMatchObject({ outcome: 'granted' });
+      clock.advance(31 * DAY);
+      expect(await rewards.removeDue()).toEqual({ removed: 1, failed: 0 });
+      expect(roles.held.get(BUYER)?.has(VIP_ROLE)).toBe(false);
+    });
+
     it('a failed extension keeps the grant as it was', async () => {
       const { rewards, roles, pay, link, clock, repository } = setup();
       await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
@@ -295,7 +360,7 @@ describe('RoleRewards', () => {
   });
 
   describe('the removal pass', () => {
-    it('reports a removal Discord refuses once and gives it up; one Discord did not answer is tried again', async () => {
+    it('reports a removal Discord refuses once and keeps trying it; one Discord did not answer is tried again untold', async () => {
       const { rewards, roles, pay, link, clock, notices, repository, counts } = setup();
       await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
       await pay(link());
@@ -308,6 +373,10 @@ describe('RoleRewards', () => {
       expect(await rewards.removeDue()).toEqual({ removed: 0, failed: 0 });
       expect(notices).toEqual([{ kind: 'removal', roleId: VIP_ROLE, problem: 'no-manage-roles' }]);
       expect(counts.failed).toEqual(['remove:no-manage-roles']);
+      expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toMatchObject({ removalFailed: { problem: 'no-manage-roles' } });
+      roles.problem = undefined;
+      expect(await rewards.removeDue()).toEqual({ removed: 1, failed: 0 });
+      expect(roles.held.get(BUYER)?.has(VIP_ROLE)).toBe(false);
       expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toBeUndefined();
     });
 

@@ -1,6 +1,5 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { inProcessCoordination } from '../../../src/coordination/in-process.js';
 import { maskCode, withoutCode } from '../../../src/services/vouchers.js';
 import { VoucherAttempts } from '../../../src/storage/voucher-attempts.js';
 
@@ -15,6 +14,9 @@ describe('maskCode', () => {
   it('masks a code the store echoes in its message', () => {
     expect(withoutCode('Voucher WIOSNA-7QK2MZ has already been used', 'WIOSNA-7QK2MZ')).toBe('Voucher •••2MZ has already been used');
     expect(withoutCode(undefined, 'X')).toBeUndefined();
+    // Whatever the case the store echoes it in.
+    expect(withoutCode('VOUCHER WIOSNA-7QK2MZ USED; wiosna-7qk2mz', 'Wiosna-7qk2MZ')).toBe('VOUCHER •••2MZ USED; •••2MZ');
+    expect(withoutCode('a+b?', 'a+b?')).toBe('•••+b?');
   });
 });
 
@@ -23,22 +25,41 @@ describe('VoucherAttempts', () => {
     { key: `member:g:${user}`, limit: 2, spanMs: 60_000 },
     { key: 'guild:g', limit: 3, spanMs: 10_000 },
   ];
+  const admitted = { kind: 'admitted', id: expect.any(String) };
 
   it('counts an attempt in every window, or in none when one is full, and frees a place as the oldest ages out', async () => {
-    const attempts = new VoucherAttempts(new Keyv(), inProcessCoordination().locks);
-    expect(await attempts.admit(windows('a'), 0)).toEqual({ kind: 'admitted' });
-    expect(await attempts.admit(windows('a'), 1_000)).toEqual({ kind: 'admitted' });
-    expect(await attempts.admit(windows('a'), 2_000)).toEqual({ kind: 'full', window: 'member:g:a', retryAfterSeconds: 58 });
-    expect(await attempts.admit(windows('b'), 2_000)).toEqual({ kind: 'admitted' });
+    let now = 0;
+    const attempts = new VoucherAttempts(new Keyv(), undefined, () => now);
+    const at = (time: number, user: string) => {
+      now = time;
+      return attempts.admit(windows(user));
+    };
+    expect(await at(0, 'a')).toEqual(admitted);
+    expect(await at(1_000, 'a')).toEqual(admitted);
+    expect(await at(2_000, 'a')).toEqual({ kind: 'full', window: 'member:g:a', retryAfterSeconds: 58 });
+    expect(await at(2_000, 'b')).toEqual(admitted);
     // The guild holds 3: a's two and b's one. c is refused by the guild, and nothing is counted for c.
-    expect(await attempts.admit(windows('c'), 3_000)).toEqual({ kind: 'full', window: 'guild:g', retryAfterSeconds: 7 });
-    expect(await attempts.admit(windows('c'), 10_000)).toEqual({ kind: 'admitted' });
-    expect(await attempts.admit(windows('c'), 10_500)).toEqual({ kind: 'full', window: 'guild:g', retryAfterSeconds: 1 });
+    expect(await at(3_000, 'c')).toEqual({ kind: 'full', window: 'guild:g', retryAfterSeconds: 7 });
+    expect(await at(10_000, 'c')).toEqual(admitted);
+    expect(await at(10_500, 'c')).toEqual({ kind: 'full', window: 'guild:g', retryAfterSeconds: 1 });
   });
 
-  it('gives each of many simultaneous attempts its own place: never more than the limit', async () => {
-    const attempts = new VoucherAttempts(new Keyv(), inProcessCoordination().locks);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, index) => attempts.admit([{ key: 'guild:g', limit: 4, spanMs: 60_000 }], index)));
-    expect(results.filter((result) => result.kind === 'admitted')).toHaveLength(4);
+  it('gives each of many simultaneous attempts its own place: never more than the limit; a refunded one frees its place', async () => {
+    const attempts = new VoucherAttempts(new Keyv(), undefined, () => 1_000);
+    const guild = [{ key: 'guild:g', limit: 4, spanMs: 60_000 }];
+    const results = await Promise.all(Array.from({ length: 10 }, () => attempts.admit(guild)));
+    const taken = results.filter((result) => result.kind === 'admitted');
+    expect(taken).toHaveLength(4);
+    await attempts.refund(guild, taken[0]!.id);
+    expect(await attempts.admit(guild)).toEqual(admitted);
+    expect((await attempts.admit(guild)).kind).toBe('full');
+  });
+
+  it('counts a weight of several tries at once (codes generated), all or none', async () => {
+    const attempts = new VoucherAttempts(new Keyv(), undefined, () => 0);
+    const day = [{ key: 'generate:g', limit: 50, spanMs: 86_400_000 }];
+    expect(await attempts.admit(day, 45)).toEqual(admitted);
+    expect(await attempts.admit(day, 10)).toEqual({ kind: 'full', window: 'generate:g', retryAfterSeconds: 86_400 });
+    expect(await attempts.admit(day, 5)).toEqual(admitted);
   });
 });

@@ -22,8 +22,11 @@ describe('the date of a purchase', () => {
     // 29 March 2026: 02:00 → 03:00. 01:59 is still +1, 03:00 is +2.
     expect(iso(parsePurchaseDate('2026-03-29 01:59:00'))).toBe('2026-03-29T00:59:00.000Z');
     expect(iso(parsePurchaseDate('2026-03-29 03:00:00'))).toBe('2026-03-29T01:00:00.000Z');
-    // 25 October 2026: 03:00 → 02:00; the repeated hour reads as one of its two instants.
-    expect(['2026-10-25T00:30:00.000Z', '2026-10-25T01:30:00.000Z']).toContain(iso(parsePurchaseDate('2026-10-25 02:30:00')));
+    // 25 October 2026: 03:00 → 02:00; the repeated hour reads as the earlier of its two instants
+    // (issue 28: before, it read as the later one, 01:30Z).
+    expect(iso(parsePurchaseDate('2026-10-25 02:30:00'))).toBe('2026-10-25T00:30:00.000Z');
+    expect(iso(parsePurchaseDate('2026-10-25 02:00:00'))).toBe('2026-10-25T00:00:00.000Z');
+    expect(iso(parsePurchaseDate('2026-10-25 01:59:00'))).toBe('2026-10-24T23:59:00.000Z');
     expect(iso(parsePurchaseDate('2026-10-25 04:00:00'))).toBe('2026-10-25T03:00:00.000Z');
   });
 

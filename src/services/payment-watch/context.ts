@@ -1,0 +1,61 @@
+import type { Clock } from '../../clock.js';
+import type { Coordination } from '../../coordination/coordination.js';
+import type { Logger } from '../../logger.js';
+import type { GuildSettingsRepository } from '../../storage/guild-settings.js';
+import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
+import type { PaymentWatchStore, TxState, WatchState } from '../../storage/payment-watch.js';
+import type { PaymentEvents } from '../payment-events.js';
+import type { PolledServer, PurchaseFeed } from '../purchase-feed.js';
+import type { ShopAccess, StoreDirectory } from '../store-directory.js';
+import type { SeenTransaction, WatchedLink } from './matcher.js';
+
+/** What every part of the watcher is given (watcher.ts builds it from PaymentWatcherOptions). */
+export interface WatchDeps {
+  store: PaymentWatchStore;
+  links: Pick<PaymentLinkRepository, 'get' | 'update'>;
+  settings: Pick<GuildSettingsRepository, 'get'>;
+  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
+  coordination: Pick<Coordination, 'runAlone'>;
+  events: Pick<PaymentEvents, 'steps' | 'run'>;
+  clock: Clock;
+  logger: Logger;
+  pollMs: number;
+  feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
+  /** Resolves true when the license's gate would take a background request now (false: skip this round). */
+  quiet(shop: ShopAccess, license: string): Promise<boolean>;
+  stopping(): boolean;
+  /** Purchases several members' links could have paid are kept for staff here (review.ts). */
+  review?: { raise(transaction: SeenTransaction, candidates: readonly OpenLink[]): Promise<void> };
+  /** StoreDirectory.shopKey, remembered for a while (the shop's other keys are looked up at each decision). */
+  shopKeyOf(license: string): Promise<string>;
+}
+
+/** An open link as the watcher matches it: its record's fields, and until when it is watched. */
+export interface OpenLink extends WatchedLink {
+  userId: string;
+  serverIds: string[];
+  until: number;
+  record: PaymentLink;
+}
+
+/** One license's round: what it reads once and passes around. */
+export interface LicenseRound {
+  deps: WatchDeps;
+  license: string;
+  /** The key transactions are kept under: the shop's, so a rotated key finds them (see watcher.ts). */
+  shop: string;
+  access: ShopAccess;
+  state: WatchState;
+  /** The state as read, to write it only when it changed. */
+  readAs: string;
+  /** Work taken from the license's inbox (storage/payment-watch.ts), cleared once the state holding it is saved. */
+  inboxTaken?: string[];
+  open: OpenLink[];
+  /** When the open links were read (a transaction made after it is looked for again before it is set aside). */
+  openReadAt: number;
+  log: Logger;
+  /** What this round read, for the purchase feed (when it wants this license). */
+  polled: PolledServer[];
+}
+
+export type { TxState };

@@ -1,0 +1,85 @@
+import type { TxState } from '../../storage/payment-watch.js';
+import type { SettledPayment } from '../payment-events.js';
+import type { LicenseRound, WatchDeps } from './context.js';
+import { NOTIFY_ATTEMPTS, notifyDelay } from './schedule.js';
+import { claimLink, saveRound, saveTx, txOf } from './tx-state.js';
+
+/**
+ * Settled → notified, as a recorded step. A settled transaction keeps a work entry in its license's
+ * state until every step of PaymentEvents (the DM edit, the log post, metrics, roles) is done: each
+ * step's name is written on the transaction's state when it is done, so a round after a crash, or
+ * after Discord failed a step, runs only the steps not done yet. A step that failed is offered again
+ * with backoff (notifyDelay), NOTIFY_ATTEMPTS times at most, then given up with a warning.
+ */
+export async function notify(round: LicenseRound, transactionId: string): Promise<void> {
+  const { deps } = round;
+  const tx = await txOf(round, transactionId);
+  if (!tx || tx.state !== 'settled' || !tx.link) {
+    delete round.state.work[transactionId];
+    return;
+  }
+  const now = deps.clock.now();
+  let record = await deps.links.get(tx.link.guildId, tx.link.linkId);
+  if (record && (record.payment?.transactionId !== transactionId || record.payment.settledAt === undefined)) {
+    // Written as settled here, but the link's record not yet (a crash between the two): write it now.
+    const claim = tx.status === 'paid' ? 'paid' : tx.status === 'expired' ? 'expired' : 'failed';
+    if ((await claimLink(round, tx.link, transactionId, claim, true)) === 'taken') {
+      // The link went meanwhile (another transaction, a moderator): the transaction is decided again.
+      await saveTx(round, transactionId, { ...tx, state: 'seen', at: now, attempt: 0 });
+      round.state.work[transactionId] = now;
+      return;
+    }
+    record = await deps.links.get(tx.link.guildId, tx.link.linkId);
+  }
+  const payment = record?.payment;
+  if (!record || !payment || payment.status === 'pending' || payment.settledAt === undefined) {
+    round.log.warn({ transaction: transactionId }, 'payment watch: a settled payment’s link is gone; nobody to tell');
+    await saveTx(round, transactionId, { ...tx, state: 'notified', at: now });
+    delete round.state.work[transactionId];
+    return;
+  }
+  const event: SettledPayment = { link: record, status: payment.status, transactionId, at: payment.settledAt, ...(tx.confirmedBy ? { confirmedBy: tx.confirmedBy } : {}) };
+  const { steps, left } = await runSteps(deps, tx, event, (done) => saveTx(round, transactionId, done));
+  if (left.length === 0) {
+    await saveTx(round, transactionId, { ...tx, steps, state: 'notified', at: deps.clock.now() });
+    delete round.state.work[transactionId];
+    await saveRound(round);
+    return;
+  }
+  const attempt = tx.attempt + 1;
+  if (attempt >= NOTIFY_ATTEMPTS) {
+    round.log.warn({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left }, 'payment watch: Discord kept failing these steps of a settled payment; given up');
+    await saveTx(round, transactionId, { ...tx, steps, state: 'notified', at: deps.clock.now(), attempt });
+    delete round.state.work[transactionId];
+  } else {
+    round.log.info({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left, attempt }, 'payment watch: steps of a settled payment offered again later');
+    await saveTx(round, transactionId, { ...tx, steps, at: deps.clock.now(), attempt });
+    round.state.work[transactionId] = deps.clock.now() + notifyDelay(attempt, deps.pollMs);
+  }
+  await saveRound(round);
+}
+
+/**
+ * Runs the steps of PaymentEvents not yet recorded on the transaction, recording each one as soon as
+ * it is done (`save`): a crash after a step never runs it again. What asked to be offered again is `left`.
+ * Shared by the rounds (notify) and a moderator's confirmation (review.ts), which runs them at once.
+ */
+export async function runSteps(
+  deps: Pick<WatchDeps, 'events' | 'clock'>,
+  tx: TxState,
+  event: SettledPayment,
+  save: (tx: TxState) => Promise<void>,
+): Promise<{ steps: Record<string, number>; left: string[] }> {
+  const steps = { ...tx.steps };
+  const left: string[] = [];
+  for (const name of deps.events.steps()) {
+    if (steps[name] !== undefined) continue;
+    if ((await deps.events.run(name, event)) === 'retry') {
+      left.push(name);
+      continue;
+    }
+    steps[name] = deps.clock.now();
+    await save({ ...tx, steps, at: deps.clock.now() });
+  }
+  return { steps, left };
+}

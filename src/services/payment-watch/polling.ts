@@ -1,0 +1,142 @@
+import type { BuyerRow, TransactionInfo } from '../../spaceis/client.js';
+import { isStoreError } from '../../spaceis/errors.js';
+import { PAYMENT_WATCH_LANE } from '../../spaceis/gate-rules.js';
+import { transactionItems } from '../../spaceis/payment-schemas.js';
+import type { LicenseRound } from './context.js';
+import { placeRows, readDate, type Placed } from './dates.js';
+import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
+import { MAX_TRANSACTION_ID, ROWS_PER_POLL, UNSUPPORTED_RETRY_MS } from './schedule.js';
+import { decideAndSettle } from './settle.js';
+import { newTx, saveTx, txOf } from './tx-state.js';
+
+/**
+ * The store's side of a round: one server's latest buyers, the transactions among them an open
+ * link may have made, and transaction/info about each. Every request goes through the license's
+ * gate once it is quiet (WatchDeps.quiet), in the payment watcher's lane.
+ */
+
+export type InfoAnswer = { kind: 'ok'; info: TransactionInfo } | { kind: 'unknown' } | { kind: 'skipped' };
+
+/** One server's latest buyers, and the purchases among them an open link may have made. */
+export async function pollServer(round: LicenseRound, serverId: string, intervalMs: number): Promise<void> {
+  const { deps, state, log } = round;
+  const before = state.servers[serverId];
+  if (!(await deps.quiet(round.access, round.license))) return;
+  const askedAt = deps.clock.now();
+  let rows: BuyerRow[];
+  try {
+    const answer = await round.access.client.latestBuyers(serverId, ROWS_PER_POLL, { lane: PAYMENT_WATCH_LANE });
+    if (answer.kind === 'not-supported') return serverMissing(round, serverId, answer.message);
+    rows = answer.value.slice(0, ROWS_PER_POLL);
+  } catch (error) {
+    skipped(round, 'latest buyers', error);
+    return;
+  }
+  delete state.missing[serverId];
+  const placed = placeRows(round, rows, before, askedAt);
+  if (placed.hoursAhead !== undefined && !state.hoursOffWarned) {
+    state.hoursOffWarned = true;
+    log.warn({ server: serverId, hoursAhead: placed.hoursAhead }, 'payment watch: the store dates purchases a whole number of hours ahead of now: its times are not Warsaw time; such rows count as undated (see docs/spaceis-api.md, Payments)');
+  }
+  state.servers[serverId] = { polledAt: askedAt, nextAt: askedAt + intervalMs, ...(placed.dateless ? { dateless: placed.dateless } : {}) };
+  round.polled.push({ serverId, rows, madeAt: placed.madeAt });
+  for (const candidate of await candidates(round, rows, placed)) {
+    if (deps.stopping() || state.unsupported) return;
+    // Under the transaction's lock in its shop: a rotated key's round (another license of the same
+    // shop) may have it at the same moment; whichever comes second finds it decided.
+    await deps.store.locks.run(`pay-decide:${round.shop}:${candidate.id}`, async () => {
+      if (!(await txOf(round, candidate.id))) await examine(round, candidate);
+    });
+  }
+  log.debug({ server: serverId, rows: rows.length }, 'payment watch: server polled');
+}
+
+interface Candidate {
+  id: string;
+  nick: string | undefined;
+  madeAt: number;
+  dated: boolean;
+}
+
+/**
+ * Transactions worth one transaction/info each: by the nick of an open link (or with no nick
+ * listed), made late enough to have paid it, and never seen before. A cart purchase listed as one
+ * row per item is one transaction. An id too long to be the store's is refused here, before it
+ * names a storage key.
+ */
+async function candidates(round: LicenseRound, rows: BuyerRow[], placed: Placed): Promise<Candidate[]> {
+  const found = new Map<string, Candidate>();
+  for (const row of rows) {
+    if (found.has(row.transactionId)) continue;
+    if (row.transactionId.length > MAX_TRANSACTION_ID || row.transactionId.length === 0) {
+      round.log.warn({ length: row.transactionId.length }, 'payment watch: the store listed a transaction id too long to be one; ignored');
+      continue;
+    }
+    const made = placed.madeAt.get(row.transactionId) ?? 0;
+    const links = round.open.filter((link) => row.nick === undefined || sameNick(link.nick, row.nick));
+    // Too old for every link it could be: not worth a request.
+    if (!links.some((link) => link.createdAt <= made + CLOCK_SKEW_MS)) continue;
+    found.set(row.transactionId, { id: row.transactionId, nick: row.nick, madeAt: made, dated: placed.dated.has(row.transactionId) });
+  }
+  const fresh: Candidate[] = [];
+  for (const candidate of found.values()) if (!(await txOf(round, candidate.id))) fresh.push(candidate);
+  // Oldest first: of two identical purchases, the earlier one pays the earlier link.
+  return fresh.sort((a, b) => a.madeAt - b.madeAt);
+}
+
+/** Asks the store about a transaction seen for the first time, and decides it. */
+async function examine(round: LicenseRound, candidate: Candidate): Promise<void> {
+  const answer = await askInfo(round, candidate.id);
+  if (answer.kind === 'skipped') return;
+  if (answer.kind === 'unknown') {
+    // Unknown to the store for now (a listing ahead of its details?): asked again on the follow-up schedule.
+    await saveTx(round, candidate.id, newTx(round, 'seen', undefined, { attempt: 1, madeAt: candidate.madeAt, ...(candidate.nick ? { nick: candidate.nick } : {}) }));
+    round.state.work[candidate.id] = round.deps.clock.now() + round.deps.pollMs;
+    return;
+  }
+  await decideAndSettle(round, seenOf(candidate.id, answer.info, candidate.nick, candidate.dated ? candidate.madeAt : undefined, candidate.madeAt, round.deps.clock.now()), answer.info.status, undefined);
+}
+
+/** The transaction as the matcher sees it: the row's date when it had one, else the details', else when the watcher placed it. */
+export function seenOf(id: string, info: TransactionInfo, nick: string | undefined, dated: number | undefined, placed: number, now: number): SeenTransaction {
+  const fromInfo = readDate(info.date, now);
+  return { id, nick: info.nick ?? nick, items: transactionItems(info), madeAt: dated ?? fromInfo ?? placed };
+}
+
+/** transaction/info after the gate is quiet. */
+export async function askInfo(round: LicenseRound, transactionId: string): Promise<InfoAnswer> {
+  if (!(await round.deps.quiet(round.access, round.license))) return { kind: 'skipped' };
+  try {
+    const answer = await round.access.client.transactionInfo(transactionId, { lane: PAYMENT_WATCH_LANE });
+    if (answer.kind === 'ok') return { kind: 'ok', info: answer.value };
+    round.log.info({ transaction: transactionId }, 'payment watch: the store does not know this transaction (404); asked again later');
+    return { kind: 'unknown' };
+  } catch (error) {
+    skipped(round, 'transaction info', error);
+    return { kind: 'skipped' };
+  }
+}
+
+/**
+ * latest_buyers answered 404 for one server (deleted at the store, say): that server is skipped for
+ * a while and listed in /shop-admin status. Only when every server polled answers so is the route
+ * itself missing: following payments is then off for the license for a while.
+ */
+function serverMissing(round: LicenseRound, serverId: string, message: string | undefined): void {
+  const now = round.deps.clock.now();
+  const { state } = round;
+  state.missing[serverId] = { since: state.missing[serverId]?.since ?? now, retryAt: now + UNSUPPORTED_RETRY_MS };
+  state.servers[serverId] = { ...(state.servers[serverId] ?? { polledAt: 0 }), nextAt: now + UNSUPPORTED_RETRY_MS };
+  round.log.warn({ server: serverId }, 'payment watch: the store answered 404 for this server’s latest buyers; skipped for now');
+  const watched = Object.keys(state.servers);
+  if (watched.length > 0 && watched.every((id) => state.missing[id])) {
+    state.unsupported = { since: now, retryAt: now + UNSUPPORTED_RETRY_MS, ...(message ? { message: message.slice(0, 200) } : {}) };
+    round.log.warn({ retryInMinutes: UNSUPPORTED_RETRY_MS / 60_000 }, 'payment watch: every server answered 404 to latest buyers; following payments is off for this license for now');
+  }
+}
+
+function skipped(round: LicenseRound, what: string, error: unknown): void {
+  if (!isStoreError(error)) throw error;
+  // The gate refused (paused after a 429, breaker open, queue full) or the store failed: next round.
+  round.log.debug({ kind: error.kind, status: error.status }, `payment watch: ${what} skipped this round`);
+}

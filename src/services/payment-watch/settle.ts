@@ -1,0 +1,155 @@
+import type { TransactionStatus } from '../../spaceis/payment-schemas.js';
+import type { PaymentLink } from '../../storage/payment-links.js';
+import type { OpenRef, TxState } from '../../storage/payment-watch.js';
+import { claimLink, newTx, saveRound, saveTx, txOf } from './tx-state.js';
+import type { LicenseRound, OpenLink } from './context.js';
+import { CLOCK_SKEW_MS, decideMatch, type SeenTransaction } from './matcher.js';
+import { openLinkOf, readOpenLinks } from './open-links.js';
+import { notify } from './outbox.js';
+import { followUpDelay } from './schedule.js';
+
+/**
+ * Deciding which link a transaction paid, and writing it on the link's record. A transaction's
+ * state (storage/payment-watch.ts, TxState) is written before the link's record: a crash between
+ * the two leaves work that the next round finishes (outbox.ts), never a settled link nobody is told of.
+ */
+
+/**
+ * THE decision: which open link a transaction whose details the store gave (nick, items, status)
+ * paid, and what that does to the link. Every path that learns a transaction's status ends here.
+ * A transaction made after the open links were read is looked for again among freshly read links
+ * before it is set aside as nobody's (a checkout may have landed meanwhile).
+ */
+export async function decideAndSettle(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<void> {
+  const tried = new Set<string>();
+  let reread = false;
+  // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
+  // And the link this transaction was pending on, even past its lifetime: a payment under way when it ended still pays it.
+  const mates = [...(await shopmates(round)), ...(await pendingOn(round, transaction.id, previous))];
+  for (;;) {
+    // Who paid is a guess: one member's links settle by themselves (the newest); several members' wait for staff.
+    const decision = decideMatch(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))));
+    if (decision.kind === 'ambiguous') return ambiguous(round, transaction, status, previous, decision.candidates);
+    const link = decision.kind === 'sole' ? decision.link : undefined;
+    if (!link) {
+      if (!reread && transaction.madeAt + CLOCK_SKEW_MS >= round.openReadAt) {
+        reread = true;
+        await refreshOpen(round);
+        continue;
+      }
+      await saveTx(round, transaction.id, newTx(round, 'nobody', previous, { status, madeAt: transaction.madeAt }));
+      delete round.state.work[transaction.id];
+      return;
+    }
+    if ((await applyStatus(round, link, transaction, status, previous)) !== 'taken') return;
+    // Another transaction settled it, or it was withdrawn meanwhile: the next best link, if any.
+    tried.add(refKey(link));
+    await closeLinks(round, [linkRef(link)]);
+  }
+}
+
+/**
+ * Links of two or more members could be this purchase's (nicks are public): nothing settles by
+ * itself. Still pending at the store: asked again on its schedule. Failed or expired: nobody's.
+ * Paid: kept for staff (review.ts), who choose the link; the transaction waits as `ambiguous`.
+ */
+async function ambiguous(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined, candidates: OpenLink[]): Promise<void> {
+  const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
+  const now = round.deps.clock.now();
+  if (status === 'pending' || status === 'unknown') {
+    const attempt = previous?.state === 'seen' ? previous.attempt : 0;
+    await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt }));
+    round.state.work[transaction.id] = now + followUpDelay(attempt, round.deps.pollMs);
+    return;
+  }
+  delete round.state.work[transaction.id];
+  if (status !== 'paid') {
+    await saveTx(round, transaction.id, newTx(round, 'nobody', previous, placed));
+    return;
+  }
+  await saveTx(round, transaction.id, newTx(round, 'ambiguous', previous, placed));
+  await round.deps.review?.raise(transaction, candidates);
+}
+
+/** The link a pending transaction is recorded on, when it is no longer among the open ones. */
+async function pendingOn(round: LicenseRound, transactionId: string, previous: TxState | undefined): Promise<OpenLink[]> {
+  const ref = previous?.state === 'matched' ? previous.link : undefined;
+  if (!ref || round.open.some((open) => open.guildId === ref.guildId && open.linkId === ref.linkId)) return [];
+  const record = await round.deps.links.get(ref.guildId, ref.linkId);
+  if (!record || record.revoked || record.payment?.transactionId !== transactionId || record.payment.settledAt !== undefined) return [];
+  return [openLinkOf(record, Number.POSITIVE_INFINITY)];
+}
+
+/** The open links of the other licenses the watcher follows that reach the same shop. */
+async function shopmates(round: LicenseRound): Promise<OpenLink[]> {
+  if (round.shop === round.license) return [];
+  const now = round.deps.clock.now();
+  const mates: OpenLink[] = [];
+  for (const license of await round.deps.store.licenses()) {
+    if (license === round.license || (await round.deps.shopKeyOf(license)) !== round.shop) continue;
+    mates.push(...(await readOpenLinks(round.deps, license, now)).open);
+  }
+  return mates;
+}
+
+const linkRef = (link: OpenLink) => ({ guildId: link.guildId, linkId: link.linkId, license: link.record.license });
+
+/** What the store's status does to the link the transaction paid. */
+async function applyStatus(round: LicenseRound, link: OpenLink, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<'settled' | 'matched' | 'taken'> {
+  const { deps } = round;
+  const transactionId = transaction.id;
+  const placed = { madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
+  const now = deps.clock.now();
+  const ref = { guildId: link.guildId, linkId: link.linkId };
+  if (status === 'paid') {
+    // The intent first: a crash after it leaves work the next round finishes (outbox.ts).
+    await saveTx(round, transactionId, newTx(round, 'settled', previous, { status, link: ref, ...placed }));
+    round.state.work[transactionId] = now;
+    await saveRound(round);
+    if ((await claimLink(round, ref, transactionId, 'paid')) === 'taken') return 'taken';
+    round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status: 'paid' }, 'payment watch: the store settled a link’s payment');
+    await closeLinks(round, [linkRef(link)]);
+    await notify(round, transactionId);
+    return 'settled';
+  }
+  // Pending, failed or expired: the link stays open within its lifetime; a later paid transaction replaces it.
+  const final = status === 'fail' || status === 'expired';
+  if ((await claimLink(round, ref, transactionId, status === 'fail' ? 'failed' : status === 'expired' ? 'expired' : 'pending')) === 'taken') return 'taken';
+  await saveTx(round, transactionId, newTx(round, 'matched', previous, { status, link: ref, ...placed }));
+  if (!final) round.state.work[transactionId] = now + followUpDelay(0, deps.pollMs);
+  else delete round.state.work[transactionId];
+  round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status }, 'payment watch: a purchase matched a payment link');
+  return 'matched';
+}
+
+/** A link whose lifetime ended with only a failed or expired attempt: it settles with that status, and Discord is told. */
+export async function settleEnded(round: LicenseRound, record: PaymentLink): Promise<void> {
+  const attempt = record.attempt;
+  if (!attempt) return;
+  const ref = { guildId: record.guildId, linkId: record.id };
+  const previous = await txOf(round, attempt.transactionId);
+  await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
+  round.state.work[attempt.transactionId] = round.deps.clock.now();
+  await saveRound(round);
+  await claimLink(round, ref, attempt.transactionId, attempt.status, true);
+  await notify(round, attempt.transactionId);
+}
+
+async function refreshOpen(round: LicenseRound): Promise<void> {
+  const now = round.deps.clock.now();
+  const read = await readOpenLinks(round.deps, round.license, now);
+  round.open = read.open;
+  round.openReadAt = now;
+}
+
+/** Takes links out of the open index (of their own license: a shopmate's link is another license's). */
+export async function closeLinks(round: LicenseRound, links: readonly (OpenRef & { license?: string })[]): Promise<void> {
+  const keys = new Set(links.map(refKey));
+  round.open = round.open.filter((open) => !keys.has(refKey(open)));
+  for (const license of new Set(links.map((link) => link.license ?? round.license))) {
+    const own = links.filter((link) => (link.license ?? round.license) === license);
+    await round.deps.store.index.closeOpen(license, own.map(({ guildId, linkId }) => ({ guildId, linkId })));
+  }
+}
+
+const refKey = (ref: OpenRef) => `${ref.guildId}:${ref.linkId}`;

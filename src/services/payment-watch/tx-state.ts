@@ -1,0 +1,64 @@
+import type { PaymentLink } from '../../storage/payment-links.js';
+import type { OpenRef, TxState } from '../../storage/payment-watch.js';
+import type { LicenseRound } from './context.js';
+
+/**
+ * Writes of one transaction's state and of the link it paid, shared by the decision (settle.ts),
+ * the outbox (outbox.ts) and the follow-ups (license-round.ts).
+ */
+
+/** Writes the license's state when it changed since read: before a step that must survive a crash. */
+export async function saveRound(round: Pick<LicenseRound, 'deps' | 'license' | 'state' | 'readAs'>): Promise<void> {
+  const text = JSON.stringify(round.state);
+  if (text === round.readAs) return;
+  await round.deps.store.saveState(round.license, round.state);
+  round.readAs = text;
+}
+
+/**
+ * A transaction's state: kept under the shop's key (the same for every key of one shop), or, for
+ * one recorded before the shop's identity was known, under the license's own.
+ */
+export async function txOf(round: Pick<LicenseRound, 'deps' | 'shop' | 'license'>, transactionId: string): Promise<TxState | undefined> {
+  const { store } = round.deps;
+  return (await store.tx(round.shop, transactionId)) ?? (round.shop === round.license ? undefined : await store.tx(round.license, transactionId));
+}
+
+export async function saveTx(round: LicenseRound, transactionId: string, state: TxState): Promise<void> {
+  await round.deps.store.saveTx(round.shop, transactionId, state);
+}
+
+export function newTx(round: LicenseRound, state: TxState['state'], previous: TxState | undefined, fields: Partial<TxState> = {}): TxState {
+  const now = round.deps.clock.now();
+  return { state, since: previous?.since ?? now, at: now, attempt: 0, ...fields };
+}
+
+export type Claim = 'paid' | 'pending' | 'failed' | 'expired';
+
+/**
+ * Writes the transaction on the link, under the record's lock: a settled or withdrawn link is
+ * never changed ('taken', unless this very transaction settled it: a round finishing after a crash).
+ * `final`: the status settles the link (paid; a failed attempt when the link's lifetime ended).
+ */
+export async function claimLink(round: LicenseRound, ref: OpenRef, transactionId: string, claim: Claim, final = claim === 'paid'): Promise<'claimed' | 'taken'> {
+  const now = round.deps.clock.now();
+  let outcome = 'taken' as 'claimed' | 'taken';
+  const updated = await round.deps.links.update(ref.guildId, ref.linkId, (record) => {
+    const payment = record.payment;
+    if (payment?.settledAt !== undefined || record.revoked) {
+      outcome = payment?.transactionId === transactionId && payment.settledAt !== undefined ? 'claimed' : 'taken';
+      return record;
+    }
+    outcome = 'claimed';
+    const matchedAt = payment?.transactionId === transactionId ? payment.matchedAt : now;
+    if (claim !== 'pending' && final) return { ...record, payment: { status: claim, transactionId, matchedAt, settledAt: now } };
+    if (claim === 'pending') return { ...record, payment: { status: 'pending', transactionId, matchedAt } };
+    if (claim === 'paid') return record;
+    const next: PaymentLink = { ...record, attempt: { transactionId, status: claim, at: now } };
+    // This transaction was pending on the link and has now failed: the link has no payment again.
+    if (payment?.transactionId === transactionId) delete next.payment;
+    return next;
+  });
+  return updated ? outcome : 'taken';
+}
+

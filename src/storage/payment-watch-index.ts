@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import type Keyv from 'keyv';
+import type { Locks } from '../coordination/coordination.js';
+import type { Logger } from '../logger.js';
+import { parseRecord } from './records.js';
+
+/**
+ * Which licenses the payment watcher visits, and when (src/services/payment-watch/). Three indexes,
+ * each written only when it changes, none rewritten whole on every checkout:
+ *
+ * - `pay-licenses`: the licenses with open links or transactions to follow. Read when a process
+ *   starts (or after a long gap), not every round; a checkout whose license is listed already takes
+ *   no lock on it, and reads it once.
+ * - `pay-due:<slot>`: the licenses due in one 5 s slot of time (the due-time index). A round reads
+ *   the slots that passed since its last round, usually one record, and visits only the licenses
+ *   listed there: a license with nothing due is not read at all. Each record lives a day.
+ * - `pay-open-guilds:<license>` and `pay-open:<license>:<guild>`: the guilds with open links on a
+ *   license, and each guild's open link ids. The links themselves are their own records
+ *   (src/storage/payment-links.ts): a checkout rewrites only its own guild's list of ids, under
+ *   that list's lock.
+ */
+
+export const DUE_SLOT_MS = 5_000;
+const DUE_TTL_MS = 86_400_000;
+const REGISTRY = 'pay-licenses';
+const idsSchema = z.array(z.string());
+
+const dueKey = (slot: number) => `pay-due:${slot}`;
+const legacyKey = (license: string) => `pay-open:${license}`;
+const legacySchema = z.array(z.object({ guildId: z.string(), linkId: z.string() }));
+const guildsKey = (license: string) => `pay-open-guilds:${license}`;
+const openKey = (license: string, guildId: string) => `pay-open:${license}:${guildId}`;
+
+/** The slot a wake-up time falls in: half a slot early, as rounds drift by a few milliseconds. */
+export const slotOf = (at: number) => Math.floor((at + DUE_SLOT_MS / 2) / DUE_SLOT_MS);
+
+export interface OpenRef {
+  guildId: string;
+  linkId: string;
+}
+
+export class PaymentWatchIndex {
+  constructor(
+    private readonly keyv: Keyv,
+    private readonly logger: Logger,
+    private readonly locks: Locks,
+  ) {}
+
+  async licenses(): Promise<string[]> {
+    return this.#ids(REGISTRY);
+  }
+
+  /** The licenses listed in the slots after `afterSlot` up to `untilSlot`, each once. */
+  async due(afterSlot: number, untilSlot: number): Promise<string[]> {
+    const keys: string[] = [];
+    for (let slot = afterSlot + 1; slot <= untilSlot; slot += 1) keys.push(dueKey(slot));
+    if (keys.length === 0) return [];
+    const values: unknown[] = keys.length === 1 ? [await this.keyv.get(keys[0]!)] : await this.keyv.get(keys);
+    const found = new Set<string>();
+    values.forEach((value, index) => {
+      for (const license of parseRecord(idsSchema, value, () => [], this.logger, keys[index]!)) found.add(license);
+    });
+    return [...found];
+  }
+
+  /** Lists the license in the slot of `at` (never one already read: at least the slot after `now`'s). */
+  async schedule(license: string, at: number, now: number): Promise<number> {
+    const slot = Math.max(slotOf(at), slotOf(now) + 1);
+    await this.locks.run(dueKey(slot), async () => {
+      const listed = await this.#ids(dueKey(slot));
+      if (!listed.includes(license)) await this.keyv.set(dueKey(slot), [...listed, license], DUE_TTL_MS);
+    });
+    return slot;
+  }
+
+  /**
+   * A link the bot just issued joins its guild's list. The registry is read without a lock and
+   * changed (under its lock) only when the license is not listed yet: true then, and the caller
+   * makes the license due.
+   */
+  async addOpen(license: string, ref: OpenRef): Promise<boolean> {
+    await this.locks.run(openKey(license, ref.guildId), async () => {
+      const ids = await this.#ids(openKey(license, ref.guildId));
+      if (ids.includes(ref.linkId)) return;
+      await this.keyv.set(openKey(license, ref.guildId), [...ids, ref.linkId]);
+      if (ids.length === 0) await this.#change(guildsKey(license), (guilds) => (guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId]));
+    });
+    if ((await this.licenses()).includes(license)) return false;
+    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    return true;
+  }
+
+  /** Licenses whose list from before issue 28 was looked for (in this process). */
+  readonly #upgraded = new Set<string>();
+
+  /** Every open link of the license, by guild. */
+  async openRefs(license: string): Promise<OpenRef[]> {
+    if (!this.#upgraded.has(license)) await this.#upgrade(license);
+    const refs: OpenRef[] = [];
+    for (const guildId of await this.#ids(guildsKey(license))) {
+      for (const linkId of await this.#ids(openKey(license, guildId))) refs.push({ guildId, linkId });
+    }
+    return refs;
+  }
+
+  async closeOpen(license: string, refs: readonly OpenRef[]): Promise<void> {
+    const byGuild = new Map<string, Set<string>>();
+    for (const ref of refs) byGuild.set(ref.guildId, (byGuild.get(ref.guildId) ?? new Set()).add(ref.linkId));
+    for (const [guildId, closed] of byGuild) {
+      await this.locks.run(openKey(license, guildId), async () => {
+        const ids = await this.#ids(openKey(license, guildId));
+        const kept = ids.filter((id) => !closed.has(id));
+        if (kept.length === ids.length) return;
+        if (kept.length > 0) return this.keyv.set(openKey(license, guildId), kept);
+        await this.keyv.delete(openKey(license, guildId));
+        await this.#change(guildsKey(license), (guilds) => guilds.filter((guild) => guild !== guildId));
+      });
+    }
+  }
+
+  /**
+   * Takes an idle license out of the registry. A checkout lists its link before it reads the
+   * registry, so reading the links again after the removal sees any link added meanwhile: the
+   * license is then put back. True when it stays out.
+   */
+  async retire(license: string): Promise<boolean> {
+    await this.#change(REGISTRY, (licenses) => licenses.filter((known) => known !== license));
+    if ((await this.openRefs(license)).length === 0) return true;
+    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    return false;
+  }
+
+  /** Puts a license (back) in the registry: it has transactions to follow. */
+  async enlist(license: string): Promise<void> {
+    if ((await this.licenses()).includes(license)) return;
+    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+  }
+
+  /**
+   * Versions before issue 28 kept a license's open links in one list, `pay-open:<license>`: its
+   * links join their guilds' lists and it is deleted, once.
+   */
+  async #upgrade(license: string): Promise<void> {
+    const legacy = parseRecord(legacySchema, await this.keyv.get(legacyKey(license)), () => [], this.logger, legacyKey(license));
+    for (const entry of legacy) await this.addOpen(license, { guildId: entry.guildId, linkId: entry.linkId });
+    if (legacy.length > 0) await this.keyv.delete(legacyKey(license));
+    this.#upgraded.add(license);
+  }
+
+  async #change(key: string, change: (ids: string[]) => string[]): Promise<void> {
+    await this.locks.run(key, async () => {
+      const before = await this.#ids(key);
+      const after = change(before);
+      if (after.length === before.length && after.every((id, index) => id === before[index])) return;
+      if (after.length > 0) await this.keyv.set(key, after);
+      else await this.keyv.delete(key);
+    });
+  }
+
+  async #ids(key: string): Promise<string[]> {
+    return parseRecord(idsSchema, await this.keyv.get(key), () => [], this.logger, key);
+  }
+}

@@ -1,0 +1,32 @@
+import { Client, GatewayIntentBits, Options, type ClientOptions } from 'discord.js';
+import type { Config } from '../config.js';
+import type { Coordination } from '../coordination/coordination.js';
+import { redisIdentifyThrottlerFactory } from '../discord/identify-throttler.js';
+import { shardOptions } from '../discord/sharding.js';
+
+/**
+ * The discord.js client as the bot runs it: only the Guilds intent, its share of Discord's global
+ * REST limit, its shards, identifies paced with the other processes on Redis, and caches cut to
+ * what the bot reads (it reads no message history, presences or members but itself).
+ */
+export function createDiscordClient(config: Config, coordination: Pick<Coordination, 'redis'>, extra?: Pick<ClientOptions, 'ws'>): Client {
+  return new Client({
+    intents: [GatewayIntentBits.Guilds],
+    // Discord's global limit is per bot: with several processes each runs with its share (DISCORD_GLOBAL_RPS).
+    rest: { api: config.DISCORD_API_URL, globalRequestsPerSecond: config.DISCORD_GLOBAL_RPS },
+    ...shardOptions(config),
+    // Processes sharing Redis pace their identifies together (Discord's max_concurrency is per bot).
+    ...(coordination.redis ? { ws: { buildIdentifyThrottler: redisIdentifyThrottlerFactory(coordination.redis.client, coordination.redis.key('')) } } : {}),
+    ...extra,
+    makeCache: Options.cacheWithLimits({
+      ...Options.DefaultMakeCacheSettings,
+      MessageManager: 0,
+      ReactionManager: 0,
+      PresenceManager: 0,
+      ThreadMemberManager: 0,
+      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+      // Every buyer who ever clicked would otherwise stay in memory for the life of the process.
+      UserManager: { maxSize: 10_000, keepOverLimit: (user) => user.id === user.client.user.id },
+    }),
+  });
+}

@@ -1,0 +1,118 @@
+import type { Client } from 'discord.js';
+import type Keyv from 'keyv';
+import { adminRoutes } from '../../commands/admin/routes.js';
+import { feedPostView } from '../../commands/shop/feed-views.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Coordination, Locks } from '../coordination/coordination.js';
+import type { GuildLog } from '../discord/guild-log.js';
+import { DiscordMemberRoles, rewardNotices } from '../discord/member-roles.js';
+import { LinkDelivery, type LinkDeliveryOptions } from '../discord/payment-links/delivery.js';
+import { giftDmListener } from '../discord/payment-links/gift-dm.js';
+import { reviewNotices } from '../discord/payment-links/review-posts.js';
+import { settledLinkSteps } from '../discord/payment-links/settled-links.js';
+import { purchaseFeedPoster } from '../discord/purchase-feed-poster.js';
+import type { Logger } from '../logger.js';
+import type { BotMetrics } from '../ops/metrics.js';
+import type { CartService } from '../services/cart-service.js';
+import { CheckoutService } from '../services/checkout-service.js';
+import { GiftMessages } from '../services/gift-messages.js';
+import { PaymentEvents } from '../services/payment-events.js';
+import { StaffReviewService } from '../services/payment-watch/review.js';
+import { PaymentWatcher } from '../services/payment-watch/watcher.js';
+import { PurchaseFeed } from '../services/purchase-feed.js';
+import { RoleRewards } from '../services/rewards.js';
+import type { StoreDirectory } from '../services/store-directory.js';
+import { NickUses } from '../storage/nick-uses.js';
+import { OncePerId } from '../storage/once-per-id.js';
+import type { Repositories } from './repositories.js';
+
+/**
+ * After the Pay button, wired: the payment watcher polls the store, a purchase several members'
+ * links could have paid waits for staff, and a settled link's named steps (the member's DM, the log
+ * post, metrics, the gift message, buyers' roles) are run and recorded by the watcher's outbox
+ * (src/services/payment-watch/outbox.ts). The purchase feed reads what the watcher's polls read.
+ */
+export function wirePayments(deps: {
+  config: Config;
+  client: Client;
+  keyv: Keyv;
+  locks: Locks;
+  coordination: Coordination;
+  repositories: Repositories;
+  directory: StoreDirectory;
+  carts: CartService;
+  guildLog: GuildLog;
+  metrics: BotMetrics;
+  clock: Clock;
+  logger: Logger;
+  linkDelivery: Pick<LinkDeliveryOptions, 'dmWaitMs' | 'dmQueueLimit'> | undefined;
+}) {
+  const { config, client, keyv, locks, coordination, repositories, directory, guildLog, metrics, clock, logger } = deps;
+  const { paymentLinks } = repositories;
+  const paymentEvents = new PaymentEvents(logger);
+  const purchaseFeed = new PurchaseFeed({
+    store: repositories.purchaseFeed,
+    settings: repositories.guildSettings,
+    stores: directory,
+    poster: purchaseFeedPoster(client, guildLog, logger, feedPostView),
+    clock,
+    logger,
+    // A purchase that paid a gift link is posted as "a gift" (the watcher's record of the transaction names its link).
+    isGift: async (license, transactionId) => {
+      const tx = await repositories.paymentWatch.tx(await directory.shopKey(license), transactionId);
+      const link = tx?.link && (await paymentLinks.get(tx.link.guildId, tx.link.linkId));
+      return Boolean(link && link.gift);
+    },
+  });
+  const reviews = new StaffReviewService({
+    store: repositories.paymentReviews,
+    links: paymentLinks,
+    watch: repositories.paymentWatch,
+    stores: directory,
+    events: paymentEvents,
+    clock,
+    logger,
+    notices: reviewNotices(guildLog),
+  });
+  const payments = new PaymentWatcher({
+    review: reviews,
+    store: repositories.paymentWatch,
+    links: paymentLinks,
+    settings: repositories.guildSettings,
+    stores: directory,
+    coordination,
+    events: paymentEvents,
+    clock,
+    logger,
+    pollSeconds: config.PAYMENT_POLL_SECONDS,
+    feed: purchaseFeed,
+  });
+  const nickUses = new NickUses(keyv, logger, locks);
+  const checkout = new CheckoutService({ carts: deps.carts, nicks: repositories.nicks, nickUses, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
+  const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...deps.linkDelivery });
+  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
+  const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger });
+  paymentEvents.on('dm', settledSteps.dm);
+  paymentEvents.on('log', settledSteps.log);
+  paymentEvents.on('metrics', settledSteps.metrics);
+  // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
+  const gifts = new GiftMessages(keyv, repositories.guildSettings, locks);
+  paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
+  const rewards = new RoleRewards({
+    repository: repositories.rewards,
+    roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
+    notices: rewardNotices(guildLog, (linkId, roleId) => adminRoutes.giveRole.build(undefined, { link: linkId, role: roleId })),
+    nicks: nickUses,
+    links: paymentLinks,
+    clock,
+    logger,
+    counters: {
+      granted: () => metrics.rolesGranted.inc(),
+      removed: () => metrics.rolesRemoved.inc(),
+      failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
+    },
+  });
+  paymentEvents.on('roles', (event) => rewards.onPayment(event));
+  return { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards };
+}

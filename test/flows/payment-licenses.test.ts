@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { findVariant } from '../fakes/spaceis/fixtures.js';
+import { Member, VIP_30 } from '../support/buyer.js';
+import { useHarness, type Harness } from '../support/harness.js';
+import { linkSteps, type Issued } from '../support/links.js';
+import { guildsWithOwnLicenses, type LicensedGuild } from '../support/own-licenses.js';
+import { buttons } from '../support/ui.js';
+
+/**
+ * Issue 28, point 6: licenses are watched independently and idle costs nothing. Many guilds, each
+ * selling from its own license, each with an open link; one license's store is slow.
+ */
+
+const SECOND = 1_000;
+const LICENSES = 24;
+
+function steps(h: Harness) {
+  const base = linkSteps(h);
+  return {
+    ...base,
+    tick: () => h.bot.services.payments.tick(),
+    async poll(times = 1) {
+      for (let index = 0; index < times; index += 1) {
+        h.clock.advance(30 * SECOND);
+        await h.bot.services.payments.tick();
+      }
+    },
+    record: (guild: LicensedGuild, issued: Issued) => h.bot.services.storage.paymentLinks.get(guild.guildId, issued.id),
+    buyersOf: (guild: LicensedGuild) => h.store.requestsTo('latestBuyers').filter((request) => request.headers.authorization === `Bearer ${guild.key}`).length,
+  };
+}
+
+describe(`${LICENSES} guilds, each with a license of its own and an open link`, () => {
+  const h = useHarness();
+  const s = steps(h);
+  let guilds: LicensedGuild[];
+  const issued = new Map<string, Issued>();
+
+  it('are each polled every 30 s, and a round with nothing due reads no license and writes nothing', async () => {
+    guilds = await guildsWithOwnLicenses(h, LICENSES);
+    for (const [index, guild] of guilds.entries()) {
+      const buyer = new Member(h, { guildId: guild.guildId, channelId: guild.channelId });
+      issued.set(guild.guildId, await s.checkout(buyer, `Gracz_${index}`, VIP_30));
+    }
+    await s.poll();
+    const before = guilds.map((guild) => s.buyersOf(guild));
+    await s.poll(2);
+    expect(guilds.map((guild, index) => s.buyersOf(guild) - before[index]!)).toEqual(guilds.map(() => 2));
+
+    // 5 s after a round: nothing is due. Before issue 28 every license's open links, state and
+    // guild settings were read (and its state written) every 5 s.
+    const reads = h.storage.reads;
+    const writes = h.storage.writtenKeys.length;
+    h.clock.advance(5 * SECOND);
+    await s.tick();
+    expect(h.storage.writtenKeys.length - writes).toBe(0);
+    // The due-time index's slot, and the purchase feed's list of guilds: whatever the number of licenses.
+    expect(h.storage.reads - reads).toBeLessThanOrEqual(2);
+  });
+
+  it('a slow store for one license does not hold up another license’s confirmation', async () => {
+    const [slow, fast] = [guilds[0]!, guilds[1]!];
+    const held = h.store.hold('latestBuyers', slow.key);
+    h.store.pay(issued.get(fast.guildId)!.url);
+    h.clock.advance(30 * SECOND);
+    const round = s.tick();
+    await held.reached;
+    // The other licenses' round goes on while the slow one waits for its store.
+    await h.logged('payment link settled: the member’s copies rewritten');
+    expect((await s.record(fast, issued.get(fast.guildId)!))!.payment?.status).toBe('paid');
+    expect(buttons(s.dmNow(issued.get(fast.guildId)!)!)).toEqual([]);
+    // ... while the slow license's request is still waiting at its store (before: the rounds ran one
+    // license after the other, and the fast one was confirmed only once the slow request timed out).
+    expect(h.store.inFlight).toBeGreaterThan(0);
+
+    // The next tick starts without waiting for the slow license's round, and does not poll it twice.
+    const slowPolls = s.buyersOf(slow);
+    h.clock.advance(30 * SECOND);
+    await s.tick();
+    expect(s.buyersOf(slow)).toBe(slowPolls);
+    held.release();
+    await round;
+  });
+
+  it('a checkout on a license already watched writes only its own guild’s list of open links', async () => {
+    const guild = guilds[2]!;
+    const from = h.storage.writtenKeys.length;
+    await s.checkout(new Member(h, { guildId: guild.guildId, channelId: guild.channelId }), 'Another_One', VIP_30);
+    const written = h.storage.writtenKeys.slice(from).filter((key) => key.includes('pay-'));
+    expect(written).toEqual([`shopbot:pay-open:${guild.license}:${guild.guildId}`]);
+  });
+});
+
+describe('a storage failure in the middle of a round', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('never makes the watcher poll at every tick: the next poll time was written before the store was asked', async () => {
+    const buyer = new Member(h);
+    await s.checkout(buyer, 'Disk_Full', VIP_30);
+    await s.poll();
+    // A purchase by the nick keeps a candidate in every poll; writing what it is fails.
+    h.store.purchaseOnWebsite({ nick: 'Disk_Full', items: [{ variantId: findVariant(h.store.shop, 'VIP', '30 dni', { server: 'Survival' }).variant.id, quantity: 1 }] });
+    h.storage.failWrites = (key) => key.includes('pay-tx');
+    const before = h.store.requestsTo('latestBuyers').length;
+    for (let elapsed = 0; elapsed < 2 * 60 * SECOND; elapsed += 5 * SECOND) {
+      h.clock.advance(5 * SECOND);
+      await s.tick();
+    }
+    // Every 30 s, as without the failure (before: the schedule was written only at the end of a round,
+    // and this test saw the polls stop: one in two minutes).
+    expect(h.store.requestsTo('latestBuyers').length - before).toBe(4);
+    h.storage.recover();
+  });
+
+  it('keeps a license watched when its next wake-up could not be written', async () => {
+    await s.checkout(new Member(h), 'Wake_Up', VIP_30);
+    await s.poll();
+    h.storage.failWrites = (key) => key.includes('pay-due');
+    await s.poll();
+    h.storage.recover();
+    const before = h.store.requestsTo('latestBuyers').length;
+    await s.poll(3);
+    // Before this was handled, the license was listed in no slot of the due-time index any more: never polled again until a restart.
+    expect(h.store.requestsTo('latestBuyers').length - before).toBe(3);
+  });
+});
+
+describe('a store whose rate limit runs low', () => {
+  const h = useHarness();
+  const s = steps(h);
+
+  it('pauses background polls for a minute while X-RateLimit-Remaining is under a tenth of the limit; members still check out', async () => {
+    const buyer = new Member(h);
+    await s.checkout(buyer, 'Low_Budget', VIP_30);
+    await s.poll();
+    const before = h.store.requestsTo('latestBuyers').length;
+    h.store.failNext('latestBuyers', { status: 200, body: { success: true, type: 'response', data: [] }, headers: { 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': '42' } });
+    await s.poll();
+    expect(h.store.requestsTo('latestBuyers').length - before).toBe(1);
+    // The next two rounds ask nothing (before: a poll every 30 s whatever the budget).
+    await s.poll(2);
+    expect(h.store.requestsTo('latestBuyers').length - before).toBe(1);
+    const other = new Member(h);
+    await s.checkout(other, 'Still_Buys', VIP_30);
+    // After the pause one request reads the budget again; it is back up: polls go on.
+    await s.poll(2);
+    expect(h.store.requestsTo('latestBuyers').length - before).toBeGreaterThanOrEqual(2);
+  });
+});
