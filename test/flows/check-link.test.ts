@@ -165,7 +165,7 @@ describe('Check payment link: any member checks the addresses in a message befor
     const issued = await checkout(buyer, 'Polski_1');
     const text = answerText(await check(buyer, post(buyer, { content: `${issued.url} https://sklep-example.pl/pay` }), 'pl'));
     expect(text).toContain(pl.linkCheck.title);
-    expect(text).toContain('Wydany przez tego bota na tym serwerze Discord');
+    expect(text).toContain('Wydany przez tego bota na tym Discordzie');
     expect(text).toContain('Stan: **Oczekuje**');
     expect(text).toContain(pl.linkCheck.forYou);
     expect(text).toContain(pl.linkCheck.notIssued);

@@ -159,7 +159,7 @@ describe('What changed since it went into the cart', () => {
     await addToCart(buyer, VIP_30);
     buyer.options.locale = 'pl';
     await withPrices('30 dni', (amount) => amount + 1, async () => {
-      expect(textOf((await buyer.run('cart')).message!)).toContain(pl.cart.priceChanged('14,99 zł', '15,99 zł'));
+      expect(textOf((await buyer.run('cart')).message!)).toContain(pl.cart.priceChanged('14,99\u00a0zł', '15,99\u00a0zł'));
       await buyer.press(pl.cart.checkout);
       const question = textOf(buyer.message!);
       expect(question).toContain(pl.checkout.pricesUpTitle);
