@@ -66,6 +66,8 @@ export interface BotOptions {
    * `services.payments.tick()` and moves the clock (tests and benchmarks). Default: every few seconds.
    */
   paymentWatch?: 'timer' | 'manual';
+  /** How long the watcher waits for a busy license's store gate before skipping it this round (default 1 s). */
+  paymentQuietWaitMs?: number;
   /** `manual`: the shop panels' goals are refreshed only by `services.panels.tick()` (tests). Default: every minute. */
   panelRefresh?: 'timer' | 'manual';
 }
@@ -177,6 +179,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     clock,
     logger,
     linkDelivery: options.linkDelivery,
+    quietWaitMs: options.paymentQuietWaitMs,
   });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });

@@ -34,7 +34,7 @@ if (guildIndex >= 0 && !guildId?.match(/^\d{5,20}$/)) {
 const rest = new REST({ api: env.data.DISCORD_API_URL.replace(/\/+$/, '') }).setToken(env.data.DISCORD_TOKEN);
 try {
   const names = await registerBotCommands(rest, guildId);
-  process.stdout.write(`Registered ${names.length} commands (${names.map((name) => `/${name}`).join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.\n`);
+  process.stdout.write(`Registered ${names.length} commands (${names.join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.\n`);
 } catch (error) {
   process.stderr.write(`Could not register the commands: ${(error as Error).message}\n`);
   process.exit(1);

@@ -47,6 +47,7 @@ export function wirePayments(deps: {
   clock: Clock;
   logger: Logger;
   linkDelivery: Pick<LinkDeliveryOptions, 'dmWaitMs' | 'dmQueueLimit'> | undefined;
+  quietWaitMs: number | undefined;
 }) {
   const { config, client, keyv, locks, coordination, repositories, directory, guildLog, metrics, clock, logger } = deps;
   const { paymentLinks } = repositories;
@@ -87,6 +88,7 @@ export function wirePayments(deps: {
     logger,
     pollSeconds: config.PAYMENT_POLL_SECONDS,
     feed: purchaseFeed,
+    ...(deps.quietWaitMs !== undefined ? { quietWaitMs: deps.quietWaitMs } : {}),
   });
   const nickUses = new NickUses(keyv, logger, locks);
   const checkout = new CheckoutService({ carts: deps.carts, nicks: repositories.nicks, nickUses, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });

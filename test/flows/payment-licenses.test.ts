@@ -148,3 +148,31 @@ describe('a store whose rate limit runs low', () => {
     expect(h.store.requestsTo('latestBuyers').length - before).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('a license whose store gate is busy with members', () => {
+  // The watcher waits this long for the gate to be quiet before skipping the license (1 s in production).
+  const h = useHarness({ paymentQuietWaitMs: 0 });
+  const s = steps(h);
+
+  it('is skipped this round instead of queueing behind them, and polled once the gate is quiet', async () => {
+    const buyer = new Member(h);
+    await s.checkout(buyer, 'Busy_Gate', VIP_30);
+    await s.poll();
+    const shop = (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!;
+    const { server, category, product } = findVariant(h.store.shop, VIP_30.product, VIP_30.variant, { server: VIP_30.server });
+    // Four members' product pages at the store at once: every one of the license's four slots is taken.
+    const holds = [0, 1, 2, 3].map(() => h.store.hold('variants'));
+    const pages = holds.map(() => shop.client.getVariants(server.id, category.id, product.id, { lane: 'members' }));
+    await Promise.all(holds.map((hold) => hold.reached));
+    const polls = h.store.requestsTo('latestBuyers').length;
+    h.clock.advance(30 * SECOND);
+    // The round ends without a request (before: it waited for the gate, however long members kept it).
+    await s.tick();
+    expect(h.store.requestsTo('latestBuyers').length).toBe(polls);
+    for (const hold of holds) hold.release();
+    await Promise.all(pages);
+    // A skipped poll waits for its next turn, one interval later.
+    await s.poll();
+    expect(h.store.requestsTo('latestBuyers').length).toBe(polls + 1);
+  });
+});

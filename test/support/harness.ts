@@ -67,6 +67,8 @@ export interface HarnessOptions {
   /** SHARDS and SHARD_COUNT, as an operator sets them (default: SHARDS=auto, all recommended shards). */
   shards?: string;
   shardCount?: number;
+  /** How long the payment watcher waits for a busy store gate before skipping the license this round. */
+  paymentQuietWaitMs?: number;
   /** Further settings, as an operator writes them in .env; they win over the harness's own. */
   env?: Record<string, string>;
 }
@@ -125,6 +127,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // So do the shop panels' goal refreshes: services.panels.tick().
       panelRefresh: 'manual',
       ...(options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {}),
+      ...(options.paymentQuietWaitMs !== undefined ? { paymentQuietWaitMs: options.paymentQuietWaitMs } : {}),
       // discord.js spaces identifies 5 s apart; a test that loses its session should not wait for that.
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });

@@ -59,6 +59,8 @@ export interface PaymentWatcherOptions {
   feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
   /** Where a purchase several members' links could have paid waits for staff (review.ts). */
   review?: WatchDeps['review'];
+  /** How long a round waits for the license's gate to be quiet before skipping it (QUIET_WAIT_MS; tests shorten it). */
+  quietWaitMs?: number;
 }
 
 /** What /shop-admin status says about following payments on a license. */
@@ -222,7 +224,7 @@ export class PaymentWatcher {
     this.#lowBudget.delete(license);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), QUIET_WAIT_MS);
+      timer = setTimeout(() => resolve('late'), this.options.quietWaitMs ?? QUIET_WAIT_MS);
       timer.unref();
     });
     const outcome = await Promise.race([shop.gate.whenQuiet().then(() => 'quiet' as const), late, this.#stopped.then(() => 'stopped' as const)]);
