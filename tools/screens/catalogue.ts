@@ -13,6 +13,8 @@ import { panelView } from '../../commands/admin/panel.js';
 import { topView } from '../../commands/top/views.js';
 import { feedPostView } from '../../commands/shop/feed-views.js';
 import { shortRef } from '../../src/services/short-ref.js';
+import { reviewLogView } from '../../src/discord/payment-links/review-view.js';
+import { adminRoutes } from '../../commands/admin/routes.js';
 import type { FeedPurchase } from '../../src/services/purchase-feed.js';
 import { rewardsView } from '../../commands/admin/rewards.js';
 import { generatedView } from '../../commands/admin/vouchers.js';
@@ -259,6 +261,18 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('feed-post', 'feedPostView', 'The purchase feed: a purchase, with Buy', feedPostView(t, [bought]), { place: 'channel' }),
     admin('feed-burst', 'feedPostView', 'The purchase feed: a burst of purchases in one message', feedPostView(t, burst), { place: 'channel' }),
     admin('log-feed-refused', 'logEventView', 'Log channel: the purchase feed channel refused the bot', logEventView(t, { kind: 'feed-refused', channelId: '300000000000000009', reason: 'no-access' }), { place: 'channel' }),
+    admin('log-payment-review', 'reviewLogView', "Log channel: a purchase two members' links could have paid, waiting for a moderator", reviewLogView(t, {
+      transactionId,
+      nick: paid.nick,
+      items: paid.items,
+      madeAt: NOW - 120_000,
+      raisedAt: NOW,
+      candidates: [
+        { guildId: paid.guildId, linkId: paid.id, userId: MEMBER, createdAt: NOW - 3_600_000 },
+        { guildId: paid.guildId, linkId: 'Q7RZ2K4M', userId: '100000000000000004', createdAt: NOW - 600_000 },
+      ],
+    }), { place: 'channel' }),
+    admin('log-role-held-back', 'logEventView', "Log channel: a buyer's role held back (another member used the nick), with Give role", logEventView(t, { kind: 'role-held-back', userId: MEMBER, roleId: VIP_ROLE, linkId: link.id, nick: paid.nick, giveId: adminRoutes.giveRole.build(undefined, { link: link.id, role: VIP_ROLE }) }), { place: 'channel' }),
     admin('log-role-removal-failed', 'logEventView', 'Log channel: an ended role could not be removed', logEventView(t, { kind: 'role-removal-failed', userId: MEMBER, roleId: VIP_ROLE, problem: 'no-manage-roles' }), { place: 'channel' }),
     moderator('links-user', 'memberLinksView', "/links user: a member's links", memberLinksView(t, { owner: MODERATOR, memberId: MEMBER, links: [link, paid, failed, revoked], page: 0, pages: 1, total: 4, lifetimeHours: 24, now: NOW })),
     moderator('links-verify', 'verifyView', '/links verify: the bot issued this URL', verifyView(t, link, 24, NOW)),
