@@ -9,8 +9,8 @@ import type { PolledServer, PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess, StoreDirectory } from '../store-directory.js';
 import type { SeenTransaction, WatchedLink } from './matcher.js';
 
-/** What every part of the watcher is given (watcher.ts builds it from PaymentWatcherOptions). */
-export interface WatchDeps {
+/** What the payment watcher is built with (app.ts wires it: src/wiring/payments.ts). */
+export interface PaymentWatcherOptions {
   store: PaymentWatchStore;
   links: Pick<PaymentLinkRepository, 'get' | 'update'>;
   settings: Pick<GuildSettingsRepository, 'get'>;
@@ -19,13 +19,22 @@ export interface WatchDeps {
   events: Pick<PaymentEvents, 'steps' | 'run'>;
   clock: Clock;
   logger: Logger;
-  pollMs: number;
+  /** PAYMENT_POLL_SECONDS: how often each server is polled while its license has open links. */
+  pollSeconds: number;
+  /** The purchase feed: the servers it wants read (once a minute), and every round's rows, handed over (it posts on its own). */
   feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
+  /** Where a purchase several members' links could have paid waits for staff (review.ts). */
+  review?: { raise(transaction: SeenTransaction, candidates: readonly OpenLink[]): Promise<void> };
+  /** How long a round waits for the license's gate to be quiet before skipping it (QUIET_WAIT_MS; tests shorten it). */
+  quietWaitMs?: number;
+}
+
+/** What every part of the watcher is given: its options, and what watcher.ts adds to them. */
+export interface WatchDeps extends Omit<PaymentWatcherOptions, 'pollSeconds' | 'quietWaitMs'> {
+  pollMs: number;
   /** Resolves true when the license's gate would take a background request now (false: skip this round). */
   quiet(shop: ShopAccess, license: string): Promise<boolean>;
   stopping(): boolean;
-  /** Purchases several members' links could have paid are kept for staff here (review.ts). */
-  review?: { raise(transaction: SeenTransaction, candidates: readonly OpenLink[]): Promise<void> };
   /** StoreDirectory.shopKey, remembered for a while (the shop's other keys are looked up at each decision). */
   shopKeyOf(license: string): Promise<string>;
 }

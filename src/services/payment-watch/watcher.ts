@@ -1,16 +1,9 @@
-import type { Clock } from '../../clock.js';
-import type { Coordination } from '../../coordination/coordination.js';
-import { DEMO_LICENSE } from '../../demo/license.js';
-import type { Logger } from '../../logger.js';
 import { fingerprintOf } from '../../security/license-id.js';
 import { slotOf } from '../../storage/payment-watch-index.js';
-import type { GuildSettingsRepository } from '../../storage/guild-settings.js';
-import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
-import type { PaymentWatchStore } from '../../storage/payment-watch.js';
-import type { PaymentEvents } from '../payment-events.js';
-import type { FeedDemand, PurchaseFeed } from '../purchase-feed.js';
-import type { ShopAccess, StoreDirectory } from '../store-directory.js';
-import type { WatchDeps } from './context.js';
+import type { PaymentLink } from '../../storage/payment-links.js';
+import type { FeedDemand } from '../purchase-feed.js';
+import type { ShopAccess } from '../store-directory.js';
+import type { PaymentWatcherOptions, WatchDeps } from './context.js';
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
 import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, TICK_MS } from './schedule.js';
@@ -44,24 +37,7 @@ import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS,
  * record's lock; a restart carries on from storage. Its unit of work is `tick()`, driven by the
  * injected clock: production runs it every few seconds (`start()`), tests call it and move the clock.
  */
-export interface PaymentWatcherOptions {
-  store: PaymentWatchStore;
-  links: Pick<PaymentLinkRepository, 'get' | 'update'>;
-  settings: Pick<GuildSettingsRepository, 'get'>;
-  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
-  coordination: Pick<Coordination, 'runAlone'>;
-  events: Pick<PaymentEvents, 'steps' | 'run'>;
-  clock: Clock;
-  logger: Logger;
-  /** PAYMENT_POLL_SECONDS: how often each server is polled while its license has open links. */
-  pollSeconds: number;
-  /** The purchase feed: the servers it wants read (once a minute), and every round's rows, handed over (it posts on its own). */
-  feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
-  /** Where a purchase several members' links could have paid waits for staff (review.ts). */
-  review?: WatchDeps['review'];
-  /** How long a round waits for the license's gate to be quiet before skipping it (QUIET_WAIT_MS; tests shorten it). */
-  quietWaitMs?: number;
-}
+export type { PaymentWatcherOptions } from './context.js';
 
 /** What /shop-admin status says about following payments on a license. */
 export type PaymentWatchStatus =
