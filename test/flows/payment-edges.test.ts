@@ -3,7 +3,7 @@ import { defaultShop, findVariant } from '../fakes/spaceis/fixtures.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
-import { linkSteps, type Issued } from '../support/links.js';
+import { linkSteps } from '../support/links.js';
 import { buttonLabels } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 
@@ -16,14 +16,6 @@ function steps(h: Harness) {
   const base = linkSteps(h);
   return {
     ...base,
-    tick: () => h.bot.services.payments.tick(),
-    async poll(times = 1) {
-      for (let index = 0; index < times; index += 1) {
-        h.clock.advance(30 * SECOND);
-        await h.bot.services.payments.tick();
-      }
-    },
-    record: (issued: Issued) => h.bot.services.storage.paymentLinks.get(h.discord.defaultGuildId, issued.id),
     vip30: () => findVariant(h.store.shop, 'VIP', '30 dni', { server: 'Survival' }),
   };
 }

@@ -18,13 +18,6 @@ function steps(h: Harness) {
   const base = linkSteps(h);
   return {
     ...base,
-    tick: () => h.bot.services.payments.tick(),
-    async poll(times = 1) {
-      for (let index = 0; index < times; index += 1) {
-        h.clock.advance(30 * SECOND);
-        await h.bot.services.payments.tick();
-      }
-    },
     record: (guild: LicensedGuild, issued: Issued) => h.bot.services.storage.paymentLinks.get(guild.guildId, issued.id),
     buyersOf: (guild: LicensedGuild) => h.store.requestsTo('latestBuyers').filter((request) => request.headers.authorization === `Bearer ${guild.key}`).length,
   };

@@ -7,7 +7,7 @@ import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { defaultShop } from '../fakes/spaceis/fixtures.js';
-import { linkSteps, type Issued } from '../support/links.js';
+import { linkSteps } from '../support/links.js';
 import { buttonLabels, buttons, textOf } from '../support/ui.js';
 
 /**
@@ -17,7 +17,6 @@ import { buttonLabels, buttons, textOf } from '../support/ui.js';
  * choose, and /links user shows the same buttons for a guild without a log channel.
  */
 
-const SECOND = 1_000;
 const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild;
 const unix = (ms: number) => Math.floor(ms / 1000);
 
@@ -25,13 +24,6 @@ function steps(h: Harness) {
   const base = linkSteps(h);
   return {
     ...base,
-    async poll(times = 1) {
-      for (let index = 0; index < times; index += 1) {
-        h.clock.advance(30 * SECOND);
-        await h.bot.services.payments.tick();
-      }
-    },
-    record: (issued: Issued, guildId = h.discord.defaultGuildId) => h.bot.services.storage.paymentLinks.get(guildId, issued.id),
     async logChannel(guildId = h.discord.defaultGuildId) {
       const channel = h.discord.addChannel(guildId, { name: 'shop-log' });
       await h.bot.services.storage.guildSettings.set(guildId, { logChannelId: channel });

@@ -17,19 +17,6 @@ import { buttons, textOf } from '../support/ui.js';
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 
-function steps(h: Harness) {
-  const base = linkSteps(h);
-  return {
-    ...base,
-    async poll(times = 1, by = 30 * SECOND) {
-      for (let index = 0; index < times; index += 1) {
-        h.clock.advance(by);
-        await h.bot.services.payments.tick();
-      }
-    },
-    record: (issued: Issued) => h.bot.services.storage.paymentLinks.get(h.discord.defaultGuildId, issued.id),
-  };
-}
 
 async function logChannel(h: Harness, name: string): Promise<string> {
   const channel = h.discord.addChannel(h.discord.defaultGuildId, { name });
@@ -52,7 +39,7 @@ function failPosts(h: Harness, channel: string, calls: number): void {
 
 describe('a paid link whose Discord steps fail', () => {
   const h = useHarness();
-  const s = steps(h);
+  const s = linkSteps(h);
 
   it('is told later: the DM edit and the log post are offered again with backoff, each done once', async () => {
     const log = await logChannel(h, 'shop-log-steps');

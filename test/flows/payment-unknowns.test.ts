@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { Member, SKY_VIP, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
-import { linkSteps, type Issued } from '../support/links.js';
+import { linkSteps } from '../support/links.js';
 import { buttons, textOf } from '../support/ui.js';
 
 /**
@@ -19,13 +19,6 @@ function steps(h: Harness) {
   const base = linkSteps(h);
   return {
     ...base,
-    async poll(times = 1) {
-      for (let index = 0; index < times; index += 1) {
-        h.clock.advance(30 * SECOND);
-        await h.bot.services.payments.tick();
-      }
-    },
-    record: (issued: Issued) => h.bot.services.storage.paymentLinks.get(h.discord.defaultGuildId, issued.id),
     infoAbout: (transaction: string) => h.store.requestsTo('transactionInfo').filter((request) => request.path.endsWith(`/${transaction}`)).length,
   };
 }

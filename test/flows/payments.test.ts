@@ -38,16 +38,6 @@ function steps(h: Harness) {
   const base = linkSteps(h);
   return {
     ...base,
-    /** One round of the payment watcher, as the production timer runs it. */
-    tick: () => h.bot.services.payments.tick(),
-    /** Moves the clock by one poll interval (30 s) and runs a round. */
-    async poll(times = 1) {
-      for (let index = 0; index < times; index += 1) {
-        h.clock.advance(30 * SECOND);
-        await h.bot.services.payments.tick();
-      }
-    },
-    record: (issued: Issued) => h.bot.services.storage.paymentLinks.get(h.discord.defaultGuildId, issued.id),
     async myLinks(buyer: Member) {
       await buyer.run('cart');
       return (await buyer.press(en.links.myLinks)).message!;

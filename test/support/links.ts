@@ -74,5 +74,16 @@ export function linkSteps(h: Harness) {
     names: (message: FakeMessage) => fieldsOf(message).map((field) => field.name),
     /** The DM of a link as it stands now (after any edit). */
     dmNow: (issued: Issued) => h.discord.message(issued.dm.channel_id, issued.dm.id),
+    /** A link's record as stored now. */
+    record: (issued: Issued, guildId = h.discord.defaultGuildId) => h.bot.services.storage.paymentLinks.get(guildId, issued.id),
+    /** One round of the payment watcher, as the production timer runs it. */
+    tick: () => h.bot.services.payments.tick(),
+    /** Moves the clock by a poll interval (30 s by default) and runs a round, `times` over. */
+    async poll(times = 1, by = 30_000) {
+      for (let index = 0; index < times; index += 1) {
+        h.clock.advance(by);
+        await h.bot.services.payments.tick();
+      }
+    },
   };
 }
