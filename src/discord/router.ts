@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type AutocompleteInteraction, type Interaction, type MessageContextMenuCommandInteraction } from 'discord.js';
 import type { BotServices } from '../bot-services.js';
 import { localeOf, messages } from '../i18n/index.js';
-import type { Logger } from '../logger.js';
+import { lazyChild } from '../logger.js';
 import type { InteractionKind, InteractionOutcome } from '../ops/metrics.js';
 import { isStoreError } from '../spaceis/errors.js';
 import { subcommandKey } from './command-names.js';
@@ -184,7 +184,6 @@ export class InteractionRouter {
 
 
   private async context(interaction: AnyInteraction, respond: Responder): Promise<HandlerContext> {
-    // Added in place, not spread: spreading would call the lazy `log` getter.
     const ctx = (await this.baseContext(interaction)) as HandlerContext;
     ctx.respond = respond;
     return ctx;
@@ -194,8 +193,7 @@ export class InteractionRouter {
     const locale = localeOf(interaction.locale);
     const guildId = interaction.guildId ?? '';
     const settings = await this.services.storage.guildSettings.get(guildId);
-    const logger = this.services.logger;
-    let log: Logger | undefined;
+    const log = lazyChild(this.services.logger, () => ({ interaction: interaction.id, guild: guildId, user: interaction.user.id }));
     return {
       services: this.services,
       locale,
@@ -206,10 +204,8 @@ export class InteractionRouter {
       settings,
       shop: this.services.stores.forSettings(guildId, settings),
       licenseProblem: this.services.stores.licenseProblem(guildId, settings),
-      // Most interactions log nothing at the default level: the child logger is made on first use.
-      get log() {
-        return (log ??= logger.child({ interaction: interaction.id, guild: guildId, user: interaction.user.id }));
-      },
+      // Most interactions log nothing at the running level: the child logger is made on the first line written.
+      log,
     };
   }
 
