@@ -1,4 +1,5 @@
-// Builds the bot (tsc -p tsconfig.build.json) only when a source changed since the last build, so
+// Builds the bot (tsc -p tsconfig.build.json, then tools/bundle.mjs: dist/bundle/main.js, what `npm start`
+// runs) only when a source changed since the last build, so
 // `npm start` after `npm ci` starts in well under a second instead of compiling every time (a
 // restart after a crash is the bot's downtime). Run by `prepare` (npm ci) and by `npm start` in-process (tools/start.mjs);
 // `--force` (npm run build) compiles whatever the timestamps say.
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'commands', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((name) => join(root, name));
+const inputs = ['src', 'commands', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'tools/bundle.mjs'].map((name) => join(root, name));
 
 function newest(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -24,18 +25,23 @@ function newest(path) {
  * status: 0 when the build is up to date. Also called in-process by tools/start.mjs, so `npm start`
  * starts one node process, not two.
  */
-export function buildIfStale({ force = false } = {}) {
+export async function buildIfStale({ force = false } = {}) {
   // A dependency-only install (the Docker image's first layer) has no sources yet: nothing to build.
   if (!existsSync(join(root, 'src'))) return 0;
   const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  if (!force && inputs.every((input) => newest(input) <= built)) return 0;
+  // A build from before the bundle (dist/bundle) is out of date whatever its sources' times.
+  const complete = existsSync(join(root, 'dist', 'bundle', 'main.js'));
+  if (!force && complete && inputs.every((input) => newest(input) <= built)) return 0;
   if (!force) process.stdout.write('Compiling TypeScript (sources changed since the last build)…\n');
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (result.status !== 0) return result.status ?? 1;
+  // esbuild is a dev dependency, loaded only when there is something to bundle.
+  const { bundle } = await import('./bundle.mjs');
+  bundle();
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   return 0;
 }
 
 // Run as a script (npm run build, prepare, register-commands, migrate-storage, the tests' setup).
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exit(buildIfStale({ force: process.argv.includes('--force') }));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exit(await buildIfStale({ force: process.argv.includes('--force') }));

@@ -9,14 +9,14 @@ import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { freePort, halfSentRequest } from '../support/sockets.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
-import { ROOT, runScript, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
+import { BOT_ENTRY, ROOT, runScript, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
 import { button, optionLabels, textOf } from '../support/ui.js';
 import { demoLandmarks } from '../../src/demo/demo-store.js';
 import { en } from '../../src/i18n/en.js';
 import { keyFingerprint } from '../../src/security/license-id.js';
 
 /**
- * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js),
+ * The bot as a real process, started exactly as `npm start` starts it (node dist/bundle/main.js),
  * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing.
  */
 
@@ -40,7 +40,7 @@ describe('the bot process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Starts the bot as `node dist/src/main.js`, or through `npm start` (`viaNpm`), which runs from the repository. */
+  /** Starts the bot as `node dist/bundle/main.js`, or through `npm start` (`viaNpm`), which runs from the repository. */
   async function startBot(extraEnv: Record<string, string> = {}, viaNpm = false): Promise<RunningBot> {
     const bot = await startBotProcess({ discord, store, cwd: dir, viaNpm, env: { STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`, ...extraEnv } });
     running.push(bot);
@@ -163,7 +163,7 @@ describe('the bot process', () => {
   });
 
   it('stops at start with one sentence naming STORAGE_URL when its Redis is unreachable or the URL is bad, never echoing a password', async () => {
-    const main = join(ROOT, 'dist', 'src', 'main.js');
+    const main = BOT_ENTRY;
     const env = { PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl, SPACEIS_API_URL: store.url };
     // Port 1 on this machine: nothing listens there, the connection is refused at once.
     const unreachable = await runScript(main, [], { ...env, STORAGE_URL: 'redis://:hunter2@127.0.0.1:1/0' });

@@ -12,7 +12,7 @@ import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 
 /**
- * The bot started (node dist/src/main.js) while another process holds its SQLite file locked: it
+ * The bot started (node dist/bundle/main.js) while another process holds its SQLite file locked: it
  * connects to Discord anyway, tells members storage is busy, and opens storage by itself once the
  * lock is gone, without a restart.
  */

@@ -18,7 +18,7 @@ import { StorageSwitch } from '../support/storage-switch.js';
 import { button, optionLabels, textOf } from '../support/ui.js';
 
 /**
- * Two bot processes (node dist/src/main.js) on one Redis, one local Discord, one local store, both
+ * Two bot processes (node dist/bundle/main.js) on one Redis, one local Discord, one local store, both
  * serving the same guild, as while a new process takes over from an old one. The test picks which
  * process receives each interaction (the gateway session it goes to).
  */

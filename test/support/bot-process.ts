@@ -6,10 +6,12 @@ import type { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { BOT_TOKEN, LICENSE_KEY } from './harness.js';
 
 /**
- * The bot as a real process, started exactly as `npm start` starts it (node dist/src/main.js;
+ * The bot as a real process, started exactly as `npm start` starts it (node dist/bundle/main.js;
  * test/global-setup.ts builds it once), against the test's local Discord and store.
  */
 export const ROOT = join(import.meta.dirname, '..', '..');
+/** What `npm start` and the Docker image run (tools/bundle.mjs). */
+export const BOT_ENTRY = join(ROOT, 'dist', 'bundle', 'main.js');
 
 export interface BotProcess {
   child: ChildProcess;
@@ -30,7 +32,7 @@ export interface BotProcessOptions {
   env?: Record<string, string>;
   /** Folder it runs in; it holds no .env, so the environment is all the bot gets. */
   cwd: string;
-  /** Through `npm start` from the repository instead of node dist/src/main.js. */
+  /** Through `npm start` from the repository instead of node dist/bundle/main.js. */
   viaNpm?: boolean;
   /** Resolves when the bot is ready; by default the local Discord's next READY. */
   ready?: Promise<void>;
@@ -39,7 +41,7 @@ export interface BotProcessOptions {
 export async function startBotProcess(options: BotProcessOptions): Promise<BotProcess> {
   const { discord, store, viaNpm = false } = options;
   const ready = options.ready ?? discord.nextReady();
-  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [join(ROOT, 'dist', 'src', 'main.js')]];
+  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [BOT_ENTRY]];
   const child = spawn(command, args, {
     cwd: viaNpm ? ROOT : options.cwd,
     env: {
