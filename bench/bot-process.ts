@@ -14,13 +14,14 @@ import type { World } from './world.js';
 import { TOKEN, type RunningBot } from './bot-launch.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BOT_ENTRY = join(ROOT, 'dist/src/main.js');
+/** What `npm start` runs once the build is up to date (tools/start.mjs, tools/bundle.mjs). */
+export const BOT_ENTRY = join(ROOT, 'dist/bundle/main.js');
 /** The node flags of `npm start` (package.json), so the bot is measured as the README starts it. */
 export const START_FLAGS = (() => {
   const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
   return start.split(' ').filter((word) => word.startsWith('--'));
 })();
-const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
+export const BARE_ENTRY = join(ROOT, 'dist-bench/bench/bare-bot.js');
 const PROBE_ENTRY = join(ROOT, 'dist-bench/bench/probe.js');
 
 export { LICENSE_KEY, TOKEN, type BotLaunch, type RunningBot } from './bot-launch.js';
@@ -71,9 +72,9 @@ export async function startProcess(world: World, kind: 'bot' | 'bare', storageFi
  * `npm start` → READY, as an operator's restart (systemd, pm2, Docker) runs it: npm itself, the
  * up-to-date check of the build, then the bot. The build is up to date here (npm run bench built it).
  */
-export async function npmStartToReady(world: World, storageFile: string): Promise<number | undefined> {
+export async function npmStartToReady(world: World, storageFile: string, cwd = ROOT): Promise<number | undefined> {
   const ready = world.discord.nextReady();
-  const proc = startWatched('npm', ['start', '--silent'], { cwd: ROOT, env: botEnv(world, `sqlite://${storageFile}`, dirname(storageFile), world.launch.logLevel) });
+  const proc = startWatched('npm', ['start', '--silent'], { cwd, env: botEnv(world, `sqlite://${storageFile}`, dirname(storageFile), world.launch.logLevel) });
   const outcome = await Promise.race([ready.then(() => 'ready' as const), proc.exited.then(() => 'exited' as const)]);
   const elapsed = performance.now() - proc.spawnedAt;
   // npm does not always pass signals on: stop the bot it started by its process group's members.

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { npmStartToReady, probe, startProcess, type RunningBot } from './bot-process.js';
+import { probe, startProcess, type RunningBot } from './bot-process.js';
 import { BenchMember, pacer, Recorder } from './members.js';
 import { stepStats, storeStats, type StepStats } from './phase-stats.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
@@ -79,8 +79,7 @@ export async function bareFirstSteps(world: World, members: number, rate: number
 }
 
 /**
- * Phase 2: the bot, started as `npm start` starts it, the same first step and walk, and how long
- * `npm start` itself takes to READY. The bot is left running for the journeys; `storeAtStart` is
+ * Phase 2: the bot, started as `npm start` starts it, the same first step and walk. The bot is left running for the journeys; `storeAtStart` is
  * where its store requests begin.
  */
 export async function ourFirstSteps(world: World, members: number, rate: number, bare: BareResult | undefined) {
@@ -97,13 +96,12 @@ export async function ourFirstSteps(world: World, members: number, rate: number,
   await walkPhase(world.discord, () => bot.proc.cpuMs(), Math.min(members, 50), rate, 'ours-warmup', walkRoute);
   const walk = { ours: await walkPhase(world.discord, () => bot.proc.cpuMs(), members, rate, 'ours', walkRoute), bare: bare?.walk };
   await probe(world, bot, 'bot: after first steps');
-  const npmStart = await npmStartToReady(world, join(world.work, 'npm-start.sqlite'));
+  // Repeated starts, `npm start` among them, are the start-up phase's (start-up.ts): this is one start.
   const startup = {
-    npmStartToReadyMs: npmStart,
     startToReadyMs: round(bot.startToReadyMs, 1),
     startToFirstAnswerMs: round(bot.startToFirstAnswerMs ?? Number.NaN, 1),
     firstAnswerCallbackType: bot.firstAnswerCallbackType,
-    measuredAs: 'spawn of `node dist/src/main.js` → the local Discord answered IDENTIFY with READY and every GUILD_CREATE; first answer: → the bot\'s first callback to a /shop dispatched at that moment (cold cache: a defer)',
+    measuredAs: 'spawn of `node dist/bundle/main.js` (what npm start runs) → the local Discord answered IDENTIFY with READY and every GUILD_CREATE; first answer: → the bot\'s first callback to a /shop dispatched at that moment (cold cache: a defer)',
     bareStartToReadyMs: bare?.startToReadyMs,
   };
   const firstStepReport = {

@@ -44,11 +44,25 @@ export function printReport(report: Json, log: (text: string) => void): void {
   log(
     table([
       ['process', 'start → ready', 'start → first answer'],
-      ['bot (node dist/src/main.js)', `${ms(report.startup.startToReadyMs)} ms`, `${ms(report.startup.startToFirstAnswerMs)} ms`],
+      ['bot (node dist/bundle/main.js)', `${ms(report.startup.startToReadyMs)} ms`, `${ms(report.startup.startToFirstAnswerMs)} ms`],
       ...(report.bare ? [['bare discord.js bot', `${ms(report.bare.startToReadyMs)} ms`, '–']] : []),
       ...(report.scaledBot ? [['bot on the 100k storage', `${ms(report.scaledBot.startToReadyMs)} ms`, `${ms(report.scaledBot.startToFirstAnswerMs)} ms`]] : []),
     ]),
   );
+
+  if (report.startUp) {
+    const { nodeMs, npmMs, firstAnswerMs, median, starts } = report.startUp;
+    const each = (values: number[]) => values.map((value) => ms(value)).join(' ');
+    log(`\nstart-up, ${starts} starts each, alternated (every start; median):`);
+    log(
+      table([
+        ['how', 'bot', 'bare discord.js bot', 'bot ÷ bare'],
+        ['node → READY', `${each(nodeMs.ours)}; ${ms(median.node.ours)} ms`, `${each(nodeMs.bare)}; ${ms(median.node.bare)} ms`, `${median.node.ratio} ×`],
+        ['node → first answer', `${each(firstAnswerMs.ours)}; ${ms(median.firstAnswer.ours)} ms`, `${each(firstAnswerMs.bare)}; ${ms(median.firstAnswer.bare)} ms`, ''],
+        ['npm start → READY', `${each(npmMs.ours)}; ${ms(median.npm.ours)} ms`, `${each(npmMs.bare)}; ${ms(median.npm.bare)} ms`, `${median.npm.ratio} ×`],
+      ]),
+    );
+  }
 
   log('\n=== first step (/shop, menu from the cache) vs the bare discord.js bot ===');
   const rows: (string | number)[][] = [['run', 'n', 'rate/s', 'callbacks', 'first cb p50', 'p99', 'max', 'settled p50', 'p95', 'p99', 'max', 'bot CPU ms/interaction']];

@@ -21,7 +21,7 @@
  *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments   leave phases out
+ *   BENCH_SKIP=bare,startup,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments   leave phases out
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
  *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments likewise
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 100, 1 000 licenses)
@@ -35,6 +35,7 @@
  *     BENCH_SCALE_SETUPS=sqlite-1p,redis-1p,redis-2p  BENCH_SCALE_KIND_RATE=50  BENCH_SCALE_KIND_MEMBERS=70
  *     REDIS_URL=redis://127.0.0.1:6379 (database 13, prefix bench-<random>, deleted afterwards)
  *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)
+ *   BENCH_STARTS=5        starts of each bot in the start-up phase (bench/start-up.ts: node and npm start, alternated)
  *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
  *   BENCH_STORE_DELAY_MS=50 how long the store takes to answer in the search phase's warm-up step
  *                         (bench/search-warm-up.ts: the background variants read, and a browsing crowd
@@ -53,6 +54,7 @@ import { measureMetricsCost } from './metrics-cost.js';
 import { rangeVariantRequests } from './phase-stats.js';
 import { machine, printReport } from './report.js';
 import { scaledBot } from './scaled-bot.js';
+import { startUpPhase } from './start-up.js';
 import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js';
 import { searchMatcher } from './search-phase.js';
 import { warmUpBench } from './search-warm-up.js';
@@ -170,6 +172,12 @@ async function main(): Promise<void> {
     if (runs('memflood')) {
       log(`[1b] memory flood: ${floodMembers} members send /shop or /cart at ${floodRate}/s to a fresh process`);
       report.memoryFlood = await memoryFloodPhase(world, floodMembers, floodRate, runs('bare'));
+    }
+
+    if (runs('startup')) {
+      const starts = envNumber('BENCH_STARTS', 5);
+      log(`[1c] start-up: the bare bot and the bot, ${starts} starts each, alternated, by node and by npm start`);
+      report.startUp = await startUpPhase(world, starts);
     }
 
     // The bot started here serves every phase up to the flood, so their figures are those of one running bot.

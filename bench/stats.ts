@@ -26,6 +26,11 @@ export function summarize(values: readonly number[]): Summary {
   };
 }
 
+/** The middle value (nearest rank), as the start-up phase compares repeated starts. */
+export function median(values: readonly number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
 export function round(value: number, digits = 2): number {
   if (!Number.isFinite(value)) return value;
   const factor = 10 ** digits;
