@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+interface Bundler {
+  bundleOptions(entry: string, outdir: string): Record<string, unknown>;
+}
+
+/**
+ * `npm start` runs the bot bundled (tools/bundle.mjs). Bundled code must behave as the modules it
+ * came from: here, discord.js's caches, whose limits it looks up by the manager's class name.
+ */
+describe('the bundle npm start runs', () => {
+  const work = mkdtempSync(join(tmpdir(), 'bundle-test-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('keeps the cache limits of the bot’s Discord client: no reply message kept, at most 10 000 users', async () => {
+    const entry = join(work, 'entry.ts');
+    writeFileSync(
+      entry,
+      `import { GuildMessageManager, Message, MessageManager, User, UserManager } from 'discord.js';
+import { loadConfig } from ${JSON.stringify(join(ROOT, 'src', 'config.ts'))};
+import { createDiscordClient } from ${JSON.stringify(join(ROOT, 'src', 'wiring', 'discord-client.ts'))};
+const client = createDiscordClient(loadConfig({ DISCORD_TOKEN: 'token-value', SPACEIS_API_KEY: 'key-value' }), {});
+// What a channel's message manager and the user manager get, called as discord.js's CachedManager calls it.
+const messages = client.options.makeCache(MessageManager, Message, GuildMessageManager);
+messages.set('1', {});
+const users = client.options.makeCache(UserManager, User, UserManager);
+process.stdout.write(JSON.stringify({ messagesKept: messages.size, usersMax: users.maxSize ?? null }));
+`,
+    );
+    const { bundleOptions } = (await import(pathToFileURL(join(ROOT, 'tools', 'bundle.mjs')).href)) as Bundler;
+    const { build } = await import('esbuild');
+    const outdir = join(work, 'out');
+    await build({ ...bundleOptions(entry, outdir), sourcemap: false, absWorkingDir: ROOT, nodePaths: [join(ROOT, 'node_modules')] });
+    const printed = execFileSync(process.execPath, [join(outdir, 'entry.js')], { cwd: ROOT, encoding: 'utf8' });
+    expect(JSON.parse(printed)).toEqual({ messagesKept: 0, usersMax: 10_000 });
+  });
+});
