@@ -32,6 +32,8 @@ export interface OfferCacheOptions {
   onServerOffer?: (offer: ServerOffer) => void;
   /** The most entries held at once (default DEFAULT_MAX_ENTRIES); past it the oldest go first. */
   maxEntries?: number;
+  /** The most the entries may hold, as JSON length (default DEFAULT_MAX_BYTES); past it the oldest go first. */
+  maxBytes?: number;
 }
 
 export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
@@ -41,3 +43,9 @@ export const DEFAULT_OFFER_TTL_MS = 5 * 60_000;
  * runaway offer or a bug could reach it; TTL expiry keeps the usual size.
  */
 export const DEFAULT_MAX_ENTRIES = 10_000;
+/**
+ * A bound on what one license's entries hold (their JSON length): about 16 000 variants with
+ * names and prices, where the bench's shop-sized offer (4 servers, 43 products, 420 variants) is
+ * about 0.2 MB. A larger offer is still sold: its oldest entries are read from the store again.
+ */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;

@@ -11,24 +11,20 @@
  */
 import type { ProductVariants, Server, ServerOffer } from './schemas.js';
 import type { OfferDrop, SharedOfferCopy } from './shared-offer-copy.js';
-import { DEFAULT_MAX_ENTRIES, DEFAULT_OFFER_TTL_MS, type OfferCacheOptions, type OfferCounts, type OfferSource } from './offer-cache-options.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, DEFAULT_OFFER_TTL_MS, type OfferCacheOptions, type OfferCounts, type OfferSource } from './offer-cache-options.js';
+import { OfferEntries, sizeOf } from './offer-entries.js';
 
-export { DEFAULT_MAX_ENTRIES, DEFAULT_OFFER_TTL_MS, type OfferCacheOptions, type OfferCounts, type OfferSource } from './offer-cache-options.js';
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, DEFAULT_OFFER_TTL_MS, type OfferCacheOptions, type OfferCounts, type OfferSource } from './offer-cache-options.js';
 import { laneOf, serverAliases, serverKey, SERVERS_KEY, variantsKey } from './offer-keys.js';
 
 /** A reload asks for at most this many products' variants at once: the store's limit is the shop's, shared with its website. */
 const RELOAD_CONCURRENCY = 4;
 
-interface Entry {
-  value: unknown;
-  storedAt: number;
-}
-
 export class OfferCache {
   readonly ttlMs: number;
   readonly #source: OfferSource;
   readonly #now: () => number;
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: OfferEntries;
   readonly #inFlight = new Map<string, Promise<unknown>>();
   readonly #shared: SharedOfferCopy | undefined;
   /** How long an entry is served from this process's memory. */
@@ -37,7 +33,6 @@ export class OfferCache {
   #dropping: Promise<void> = Promise.resolve();
   readonly #onServers: ((servers: Server[]) => void) | undefined;
   readonly #onServerOffer: ((offer: ServerOffer) => void) | undefined;
-  readonly #maxEntries: number;
 
   constructor(source: OfferSource, options: OfferCacheOptions = {}) {
     this.#source = source;
@@ -47,7 +42,11 @@ export class OfferCache {
     this.#onServers = options.onServers;
     this.#onServerOffer = options.onServerOffer;
     this.#localTtlMs = this.#shared ? Math.min(this.#shared.localTtlMs, this.ttlMs) : this.ttlMs;
-    this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.#entries = new OfferEntries({
+      maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      isFresh: (entry) => this.#isFresh(entry),
+    });
     // Another process dropped part of the offer: drop it here too (the shared copy is already gone).
     this.#shared?.onRemoteDrop((drop) => this.#dropLocally(drop));
   }
@@ -66,8 +65,9 @@ export class OfferCache {
    */
   server(param: string, lane?: string): Promise<ServerOffer> {
     return this.#load(serverKey(param), () => this.#source.getServer(param, laneOf(lane)), (offer, storedAt) => {
+      const bytes = sizeOf(offer);
       for (const alias of serverAliases(offer)) {
-        if (alias !== param) this.#entries.set(serverKey(alias), { value: offer, storedAt });
+        if (alias !== param) this.#entries.set(serverKey(alias), { value: offer, storedAt, bytes });
       }
       this.#onServerOffer?.(offer);
     }) as Promise<ServerOffer>;
@@ -122,7 +122,7 @@ export class OfferCache {
     const { serverId, categoryId, productId } = drop;
     this.#drop(variantsKey(serverId, categoryId, productId));
     this.#drop(serverKey(serverId));
-    for (const [key, entry] of this.#entries) {
+    for (const [key, entry] of [...this.#entries.entries()]) {
       if (key.startsWith('server:') && serverAliases(entry.value as ServerOffer).includes(serverId)) {
         this.#drop(key);
       }
@@ -166,10 +166,10 @@ export class OfferCache {
 
   /** Age of the oldest fresh entry, or undefined when nothing fresh is cached. */
   oldestEntryAgeMs(): number | undefined {
-    this.#evictExpired();
+    this.#entries.evictExpired();
     const now = this.#now();
     let oldest: number | undefined;
-    for (const { storedAt } of this.#entries.values()) {
+    for (const [, { storedAt }] of this.#entries.entries()) {
       const age = now - storedAt;
       if (oldest === undefined || age > oldest) oldest = age;
     }
@@ -178,8 +178,14 @@ export class OfferCache {
 
   /** Number of fresh entries (aliases of one server offer count separately). */
   get size(): number {
-    this.#evictExpired();
+    this.#entries.evictExpired();
     return this.#entries.size;
+  }
+
+  /** What the fresh entries hold, estimated (their JSON length; see offer-entries.ts). */
+  get bytes(): number {
+    this.#entries.evictExpired();
+    return this.#entries.bytes;
   }
 
   // --- internals -------------------------------------------------------------------------------
@@ -200,9 +206,8 @@ export class OfferCache {
         if (this.#inFlight.get(key) === request) {
           this.#inFlight.delete(key);
           const storedAt = this.#now();
-          this.#entries.set(key, { value, storedAt });
+          this.#entries.set(key, { value, storedAt, bytes: sizeOf(value) });
           onStored?.(value, storedAt);
-          this.#bound();
         }
         return value;
       },
@@ -240,24 +245,8 @@ export class OfferCache {
     return maxAgeMs !== undefined && this.#now() - entry.storedAt >= maxAgeMs ? undefined : entry.value;
   }
 
-  #isFresh(entry: Entry): boolean {
+  #isFresh(entry: { storedAt: number }): boolean {
     return this.#now() - entry.storedAt < this.#localTtlMs;
-  }
-
-  #evictExpired(): void {
-    for (const [key, entry] of this.#entries) {
-      if (!this.#isFresh(entry)) this.#entries.delete(key);
-    }
-  }
-
-  /** Past maxEntries: the expired go, then the oldest (a Map keeps the order entries were stored in). */
-  #bound(): void {
-    if (this.#entries.size <= this.#maxEntries) return;
-    this.#evictExpired();
-    for (const key of this.#entries.keys()) {
-      if (this.#entries.size <= this.#maxEntries) break;
-      this.#entries.delete(key);
-    }
   }
 
   #drop(key: string): void {

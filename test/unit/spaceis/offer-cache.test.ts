@@ -82,6 +82,29 @@ describe('OfferCache', () => {
     expect(bounded.size).toBe(3);
   });
 
+  it('holds at most maxBytes (JSON length) of entries: the oldest go, and are asked from the store again when wanted', async () => {
+    const client = new StoreClient({ baseUrl: fake.url, apiKey: fake.apiKey, getRetries: 0, sleep: async () => {} });
+    const products = allProducts(fake.shop).slice(0, 4);
+    const sizes = await Promise.all(products.map(({ server, category, product }) => client.getVariants(server.id, category.id, product.id).then((list) => JSON.stringify(list).length)));
+    // Room for the last three products' variants, not for all four.
+    const maxBytes = sizes.slice(1).reduce((sum, size) => sum + size, 0);
+    const bounded = new OfferCache(client, { ttlMs: TTL, now: () => now, maxBytes });
+    for (const { server, category, product } of products) await bounded.variants(server.id, category.id, product.id);
+    const held = () => products.map(({ server, category, product }) => bounded.peekVariants(server.id, category.id, product.id) !== undefined);
+    expect(held()).toEqual([false, true, true, true]);
+    expect(bounded.bytes).toBe(maxBytes);
+
+    const first = products[0]!;
+    const asked = fake.requestsTo('variants').length;
+    await bounded.variants(first.server.id, first.category.id, first.product.id);
+    expect(fake.requestsTo('variants')).toHaveLength(asked + 1);
+    // It came back in; the oldest went to make room (the one after it too, if the first is the larger).
+    expect(held()[0]).toBe(true);
+    expect(held()[1]).toBe(false);
+    expect(held()[3]).toBe(true);
+    expect(bounded.bytes).toBeLessThanOrEqual(maxBytes);
+  });
+
   it('keeps only what the bot shows: a huge long description is not held in the cache', async () => {
     const vip = findProduct(fake.shop, 'VIP');
     // Shops paste whole pages (images inlined as base64) into the long description; the bot never shows it.
