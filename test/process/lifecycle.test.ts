@@ -233,8 +233,12 @@ describe('the bot process', () => {
     // The build npm ci leaves behind (prepare); a no-op when it is already up to date.
     execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
     const bot = await startBot({}, true);
-    await outputContains(bot, '"msg":"bot ready"');
+    await outputContains(bot, '"msg":"started"');
     expect(bot.output.join('')).not.toContain('Compiling TypeScript');
+    // One line names where the start-up went.
+    const started = JSON.parse(bot.output.join('').split('\n').find((line) => line.includes('"msg":"started"'))!) as { startUpMs: Record<string, number> };
+    expect(Object.keys(started.startUpMs)).toEqual(['modules', 'configAndStorage', 'gatewayAndJobs']);
+    for (const ms of Object.values(started.startUpMs)) expect(ms).toBeGreaterThanOrEqual(0);
     expect(bot.output.join('')).not.toContain('tsc -p');
     bot.kill('SIGTERM');
     await bot.exited;
