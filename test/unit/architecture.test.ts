@@ -53,16 +53,11 @@ describe('architecture', () => {
 
   it(`keeps every source file within ${MAX_LINES} lines (the language catalogues excepted)`, () => {
     const over = SCANNED.flatMap(sourceFiles)
-      .filter((file) => !CATALOGUES.has(file) && !(file in OVERSIZED_FOR_NOW))
+      .filter((file) => !CATALOGUES.has(file))
       .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 }))
       .filter(({ lines }) => lines > MAX_LINES)
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     expect(over).toEqual([]);
-  });
-
-  it('lists in the allowlist only files that are still too long', () => {
-    const fitting = Object.keys(OVERSIZED_FOR_NOW).filter((file) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 <= MAX_LINES);
-    expect(fitting, 'split: take it off OVERSIZED_FOR_NOW').toEqual([]);
   });
 
   it('loads at start nothing of the demo shop, of Redis or of the screens: only when a guild or STORAGE_URL asks', () => {
@@ -115,15 +110,6 @@ const SCANNED = ['src', 'commands', 'bench'];
 const MAX_LINES = 300;
 /** The language catalogues: one file per language, every text of the bot (DEVELOPERS: excepted from the limit). */
 const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
-/**
- * Issue 31: files over the limit left whole for now, each with why; take a file off this list once
- * it is split (a test above fails while a listed file already fits). Only the bench's two largest
- * phases are left: they are run by hand, and their split waits for the bench's own rework.
- */
-const OVERSIZED_FOR_NOW: Record<string, string> = {
-  'bench/scale-out.ts': 'issue 31: the scale-out phase, not split yet',
-  'bench/storage-scale.ts': 'issue 31: the storage-at-scale script, not split yet',
-};
 
 /**
  * The layers, lowest first: a file may import its own layer and those below, never one above. The
