@@ -77,6 +77,17 @@ describe('the Dockerfile', () => {
     expect(stages[0]!.split('\n').map((line) => line.trim())).toContain('COPY src ./src');
   });
 
+  it('starts the bot as npm start does: the same node flags, the bundle npm start runs', () => {
+    const cmd = lines.find((line) => line.startsWith('CMD '));
+    expect(cmd, 'a CMD').toBeDefined();
+    const start = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const flags = start.split(' ').filter((word) => word.startsWith('--'));
+    expect(flags.length).toBeGreaterThan(0);
+    expect(JSON.parse(cmd!.slice('CMD'.length).trim())).toEqual(['node', ...flags, 'dist/bundle/main.js']);
+    // tools/start.mjs, which npm start runs after those flags, imports that same bundle.
+    expect(readFileSync(join(import.meta.dirname, '..', '..', 'tools', 'start.mjs'), 'utf8')).toContain("import('../dist/bundle/main.js')");
+  });
+
   it('asks /healthz/ready on the HEALTH_PORT the container runs with', async () => {
     const ready = await listener(200);
     expect(await runHealthcheck({ HEALTH_PORT: String(ready), HEALTH_HOST: '0.0.0.0' })).toBe(0);
