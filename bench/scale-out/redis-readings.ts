@@ -2,6 +2,7 @@
  * Redis as the scale-out phase reads it: the bench database's URL and client, INFO commandstats and
  * their deltas, a prefix's keys counted or deleted, and the commands sent while something runs (MONITOR).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { deleteKeysMatching, scanKeys } from '../../src/coordination/redis-keys.js';
 import { BENCH_DB } from './options.js';
@@ -82,4 +83,3 @@ export async function monitored<T>(base: string, during: () => Promise<T>): Prom
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

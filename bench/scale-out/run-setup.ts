@@ -2,6 +2,7 @@
  * One setup run through: start, warm-up, the ramp, on Redis the one-kind-at-a-time accounting and the
  * idle stretch, the store's requests over the run, and each process's memory and log levels.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BenchMember, pacer, Recorder } from '../members.js';
 import { readProcCpuMs } from '../process.js';
 import { shelves } from '../journey-plans.js';
@@ -12,8 +13,6 @@ import { commandStats, countPrefix, monitored, statsDelta } from './redis-readin
 import { CLOCK_TICKS, errorLines, logLevels, readMachineTicks } from './machine.js';
 import { Setup } from './setup.js';
 import { p99ByKind, walkOnce, type PoolMember } from './walk.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runSetup(name: SetupName, options: ScaleOutOptions, log: (text: string) => void): Promise<SetupResult> {
   const setup = await Setup.create(name, options);
