@@ -26,22 +26,24 @@ const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages
 
 const paidPosts = (discord: FakeDiscord, channel: string) => discord.messagesIn(channel).filter((message) => textOf(message).includes(en.log.linkPaidTitle));
 
-describe('two bots on one Redis, their rounds run at the same moment', () => {
-  let env: BotsOnRedis;
-  let discord: FakeDiscord;
-  let store: FakeSpaceIs;
-  let clock: ManualClock;
-  let bots: Bot[];
-  let logChannel: string;
+/** Two bots on one Redis (their own key prefix) with a log channel set, for the describe block that calls it. */
+function botsWithLogChannel(prefix: string): { env: BotsOnRedis; discord: FakeDiscord; store: FakeSpaceIs; clock: ManualClock; bots: Bot[]; logChannel: string } {
+  const world = {} as ReturnType<typeof botsWithLogChannel>;
   beforeAll(async () => {
-    env = await startBotsOnRedis('payments-race');
-    ({ discord, store, clock, bots } = env);
-    logChannel = discord.addChannel(discord.defaultGuildId, { name: 'shop-log' });
-    await bots[0]!.services.storage.guildSettings.set(discord.defaultGuildId, { logChannelId: logChannel });
+    const env = await startBotsOnRedis(prefix);
+    const logChannel = env.discord.addChannel(env.discord.defaultGuildId, { name: 'shop-log' });
+    await env.bots[0]!.services.storage.guildSettings.set(env.discord.defaultGuildId, { logChannelId: logChannel });
+    Object.assign(world, { env, discord: env.discord, store: env.store, clock: env.clock, bots: env.bots, logChannel });
   });
-  afterAll(() => env.close());
+  afterAll(() => world.env.close());
+  return world;
+}
+
+describe('two bots on one Redis, their rounds run at the same moment', () => {
+  const world = botsWithLogChannel('payments-race');
 
   it('one of them polls the license; the link is settled, its DM edited and the log told, once', async () => {
+    const { discord, store, clock, bots, logChannel } = world;
     const [a, b] = discord.gatewaySessions().map((session) => session.id);
     const buyer = new Member({ discord }, { session: a! });
     await addToCart(buyer, VIP_30, 2);
@@ -72,22 +74,11 @@ describe('two bots on one Redis, their rounds run at the same moment', () => {
 });
 
 describe('two bots on one Redis, when Discord fails the steps of a settled link', () => {
-  let env: BotsOnRedis;
-  let discord: FakeDiscord;
-  let store: FakeSpaceIs;
-  let clock: ManualClock;
-  let bots: Bot[];
-  let logChannel: string;
-  beforeAll(async () => {
-    env = await startBotsOnRedis('payments-steps');
-    ({ discord, store, clock, bots } = env);
-    logChannel = discord.addChannel(discord.defaultGuildId, { name: 'shop-log' });
-    await bots[0]!.services.storage.guildSettings.set(discord.defaultGuildId, { logChannelId: logChannel });
-  });
-  afterAll(() => env.close());
+  const world = botsWithLogChannel('payments-steps');
 
   // Issue 28, point 5: the steps left undone are finished by a later round of either process, each once.
   it('the DM edit and the log post are done later by one of them, once', async () => {
+    const { discord, store, clock, bots, logChannel } = world;
     const [a] = discord.gatewaySessions().map((session) => session.id);
     const buyer = new Member({ discord }, { session: a! });
     await addToCart(buyer, VIP_30, 2);
