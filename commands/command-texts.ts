@@ -2,34 +2,15 @@ import type { EnglishTexts, PolishTexts } from '../src/i18n/command-texts.js';
 import type { enCommands } from '../src/i18n/en.js';
 import type { plCommands } from '../src/i18n/pl.js';
 import { catalogTexts, type CommandTexts } from '../src/discord/localize.js';
-import { shopAdminNames } from './admin/names.js';
-import { cartNames } from './cart/names.js';
-import { checkoutNames } from './checkout/names.js';
-import { linksNames } from './links/names.js';
-import { redeemNames } from './redeem/names.js';
-import { shopNames } from './shop/names.js';
-import { shopTopNames } from './top/names.js';
+import { commandNames, type CommandKey, type CommandNamesByKey } from './names.js';
 
 /**
- * The catalogs' slash-command texts held to the features' wire names. It sits above the features'
- * names.ts (the words in src/i18n must not depend on the features), and fails to compile when a
- * catalog lacks a text for a command, subcommand or option a feature declares, or has one for
- * something no feature declares.
+ * The catalogues' slash-command texts held to the features' wire names (the registry,
+ * commands/names.ts). Fails to compile when a catalogue lacks a text for a command, subcommand or
+ * option a feature declares, or has one for something no feature declares.
  */
 
-const namesByKey = {
-  shop: shopNames,
-  cart: cartNames,
-  checkout: checkoutNames,
-  links: linksNames,
-  shopAdmin: shopAdminNames,
-  shopTop: shopTopNames,
-  redeem: redeemNames,
-} as const;
-
-/** Every slash command's wire names, by the key of its texts in the catalogs. */
-export type CommandNamesByKey = typeof namesByKey;
-export type CommandKey = keyof CommandNamesByKey;
+export type { CommandKey, CommandNamesByKey } from './names.js';
 
 export type EnglishCommandTexts = { [K in CommandKey]: EnglishTexts<CommandNamesByKey[K]> };
 export type PolishCommandTexts = { [K in CommandKey]: PolishTexts<CommandNamesByKey[K]> };
@@ -40,7 +21,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const englishTextsMatchNames: Same<typeof enCommands, EnglishCommandTexts> = true;
 export const polishTextsMatchNames: Same<typeof plCommands, PolishCommandTexts> = true;
 
-/** A command's texts, looked up in the catalogs by its key there; `names` is the feature's own constant. */
-export function commandTexts<K extends CommandKey>(key: K, names: CommandNamesByKey[K]): CommandTexts<CommandNamesByKey[K]> {
-  return catalogTexts(key, names);
+/** A command's texts, looked up in the catalogues by its key there, beside its names from the registry (commands/names.ts). */
+export function commandTexts<K extends CommandKey>(key: K): CommandTexts<CommandNamesByKey[K]> {
+  return catalogTexts(key, commandNames[key]);
 }

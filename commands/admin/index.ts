@@ -4,14 +4,12 @@ import { on, slashCommand, subcommand, type Feature } from '../../src/discord/fe
 import { localized, localizedOption, subcommandTexts } from '../../src/discord/localize.js';
 import { commandTexts } from '../command-texts.js';
 import { manageGuild, shopConfiguredForAdmins } from '../../src/discord/preconditions.js';
-import { en } from '../../src/i18n/en.js';
-import { pl } from '../../src/i18n/pl.js';
-import { SETTING_BOUNDS } from '../../src/services/guild-setup.js';
 import { REWARD_DAYS } from '../../src/services/rewards.js';
 import { TEXT_CHANNELS } from './channels.js';
 import { startDemo, switchToDemo } from './demo.js';
 import { clearLicense, saveLicense, startLicenseChange } from './license.js';
-import { feedNickChoices, localeChoices, shopAdminNames } from './names.js';
+import { shopAdminNames } from './names.js';
+import { settingOptions } from './setting-kinds.js';
 import { postPanel } from './panel.js';
 import { refreshOffer } from './refresh.js';
 import { addReward, listRewards, offerItemChoices, removeReward, rewardChoices } from './rewards.js';
@@ -31,7 +29,7 @@ import { textView } from '../../src/discord/views/display.js';
  */
 
 const { status, license, servers, settings, refresh, panel, rewards, vouchers } = shopAdminNames.subcommands;
-const texts = commandTexts('shopAdmin', shopAdminNames);
+const texts = commandTexts('shopAdmin');
 const licenseTexts = subcommandTexts(texts, 'license');
 const settingsTexts = subcommandTexts(texts, 'settings');
 const panelTexts = subcommandTexts(texts, 'panel');
@@ -40,12 +38,6 @@ const addRewardTexts = subcommandTexts(rewardsTexts, 'add');
 const removeRewardTexts = subcommandTexts(rewardsTexts, 'remove');
 const vouchersTexts = subcommandTexts(texts, 'vouchers');
 const generateTexts = subcommandTexts(vouchersTexts, 'generate');
-
-/** A choice of `settings reset:`: named, valued and localized as the option it clears. */
-function resetChoice(option: 'logChannel' | 'moderatorRole' | 'purchaseFeedChannel') {
-  const { name, name_localizations } = localizedOption(settingsTexts, option);
-  return { name, value: name, name_localizations };
-}
 
 const adminCommand = slashCommand({
   name: shopAdminNames.name,
@@ -69,48 +61,7 @@ const adminCommand = slashCommand({
       {
         type: ApplicationCommandOptionType.Subcommand,
         ...localized(settingsTexts),
-        options: [
-          { type: ApplicationCommandOptionType.Channel, ...localizedOption(settingsTexts, 'logChannel'), channel_types: [...TEXT_CHANNELS] },
-          { type: ApplicationCommandOptionType.Role, ...localizedOption(settingsTexts, 'moderatorRole') },
-          { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'multiServerCart') },
-          { type: ApplicationCommandOptionType.Boolean, ...localizedOption(settingsTexts, 'giftMessages') },
-          {
-            type: ApplicationCommandOptionType.Integer,
-            ...localizedOption(settingsTexts, 'linkLifetimeHours'),
-            min_value: SETTING_BOUNDS.linkLifetimeHours.min,
-            max_value: SETTING_BOUNDS.linkLifetimeHours.max,
-          },
-          {
-            type: ApplicationCommandOptionType.Integer,
-            ...localizedOption(settingsTexts, 'checkoutCooldownSeconds'),
-            min_value: SETTING_BOUNDS.checkoutCooldownSeconds.min,
-            max_value: SETTING_BOUNDS.checkoutCooldownSeconds.max,
-          },
-          {
-            type: ApplicationCommandOptionType.String,
-            ...localizedOption(settingsTexts, 'locale'),
-            // The languages by their own names, the same in every language.
-            choices: [
-              { name: 'English', value: localeChoices.en },
-              { name: 'Polski', value: localeChoices.pl },
-              { name: en.admin.localeChoiceAuto, value: localeChoices.auto, name_localizations: { pl: pl.admin.localeChoiceAuto } },
-            ],
-          },
-          {
-            type: ApplicationCommandOptionType.String,
-            ...localizedOption(settingsTexts, 'reset'),
-            choices: [resetChoice('logChannel'), resetChoice('moderatorRole'), resetChoice('purchaseFeedChannel')],
-          },
-          { type: ApplicationCommandOptionType.Channel, ...localizedOption(settingsTexts, 'purchaseFeedChannel'), channel_types: [...TEXT_CHANNELS] },
-          {
-            type: ApplicationCommandOptionType.String,
-            ...localizedOption(settingsTexts, 'purchaseFeedNicks'),
-            choices: [
-              { name: en.feed.choiceShow, value: feedNickChoices.show, name_localizations: { pl: pl.feed.choiceShow } },
-              { name: en.feed.choiceHide, value: feedNickChoices.hide, name_localizations: { pl: pl.feed.choiceHide } },
-            ],
-          },
-        ],
+        options: settingOptions(settingsTexts),
       },
       { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(texts, 'refresh')) },
       {

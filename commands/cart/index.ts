@@ -18,7 +18,7 @@ import { clearConfirmView, lineEditorView } from './views.js';
 const cartCommand = slashCommand({
   name: cartNames.name,
   preconditions: [],
-  definition: () => guildCommand(commandTexts('cart', cartNames)),
+  definition: () => guildCommand(commandTexts('cart')),
   run: (_interaction, ctx) => showCart(ctx),
 });
 

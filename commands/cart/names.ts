@@ -1,2 +1,4 @@
-/** cartNames: declared with the words (src/i18n/command-names.ts), read here by the feature's definition and handlers. */
-export { cartNames } from '../../src/i18n/command-names.js';
+import type { CommandNames } from '../../src/i18n/command-texts.js';
+
+/** /cart's wire name (texts: `cart` in the catalogues' command texts). */
+export const cartNames = { name: 'cart' } as const satisfies CommandNames;

@@ -13,7 +13,7 @@ import { checkoutRoutes } from './routes.js';
  * nick form). The nick comes from the option, else the one used last time, else a form asks for it.
  */
 
-const texts = commandTexts('checkout', checkoutNames);
+const texts = commandTexts('checkout');
 
 const checkoutCommand = slashCommand({
   name: checkoutNames.name,

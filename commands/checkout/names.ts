@@ -1,2 +1,7 @@
-/** checkoutNames: declared with the words (src/i18n/command-names.ts), read here by the feature's definition and handlers. */
-export { checkoutNames } from '../../src/i18n/command-names.js';
+import type { CommandNames } from '../../src/i18n/command-texts.js';
+
+/** /checkout's wire names, read by its definition and its handler (texts: `checkout` in the catalogues' command texts). */
+export const checkoutNames = {
+  name: 'checkout',
+  options: { nick: 'nick' },
+} as const satisfies CommandNames;

@@ -19,7 +19,7 @@ import { verifyUrl } from './verify.js';
  */
 
 const { user, verify, revoke } = linksNames.subcommands;
-const texts = commandTexts('links', linksNames);
+const texts = commandTexts('links');
 const userTexts = subcommandTexts(texts, 'user');
 const verifyTexts = subcommandTexts(texts, 'verify');
 const revokeTexts = subcommandTexts(texts, 'revoke');

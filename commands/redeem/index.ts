@@ -20,7 +20,7 @@ import { textView } from '../../src/discord/views/display.js';
  * channel with the code masked, and a member hitting the limit once per window.
  */
 
-const texts = commandTexts('redeem', redeemNames);
+const texts = commandTexts('redeem');
 
 const redeemCommand = slashCommand({
   name: redeemNames.name,

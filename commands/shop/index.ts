@@ -20,7 +20,7 @@ import { serverListView } from './views.js';
  */
 
 const shopOptions = shopNames.options;
-const texts = commandTexts('shop', shopNames);
+const texts = commandTexts('shop');
 
 const shopCommand = slashCommand({
   name: shopNames.name,

@@ -1,2 +1,7 @@
-/** shopNames: declared with the words (src/i18n/command-names.ts), read here by the feature's definition and handlers. */
-export { shopNames } from '../../src/i18n/command-names.js';
+import type { CommandNames } from '../../src/i18n/command-texts.js';
+
+/** /shop's wire names, read by its definition and its handlers (texts: `shop` in the catalogues' command texts). */
+export const shopNames = {
+  name: 'shop',
+  options: { server: 'server', item: 'item' },
+} as const satisfies CommandNames;

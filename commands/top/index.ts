@@ -16,7 +16,7 @@ import { textView } from '../../src/discord/views/display.js';
  * what never is: src/services/community.ts.
  */
 
-const texts = commandTexts('shopTop', shopTopNames);
+const texts = commandTexts('shopTop');
 
 async function showTop(ctx: ShopContext, serverInput: string | undefined): Promise<void> {
   const { t } = ctx;

@@ -1,2 +1,11 @@
-/** shopTopNames: declared with the words (src/i18n/command-names.ts), read here by the feature's definition and handlers. */
-export { shopTopNames } from '../../src/i18n/command-names.js';
+import type { CommandNames } from '../../src/i18n/command-texts.js';
+
+/**
+ * /shop-top's wire names (texts: `shopTop` in the catalogues' command texts). A command of its own
+ * rather than `/shop top`: Discord does not let a command have both options and subcommands, and
+ * `/shop server:` and `/shop item:` stay as members know them.
+ */
+export const shopTopNames = {
+  name: 'shop-top',
+  options: { server: 'server' },
+} as const satisfies CommandNames;

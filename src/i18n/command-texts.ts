@@ -2,13 +2,15 @@
  * The shape of the slash commands' texts in the catalogs, for any command's wire names: a text for
  * every command, subcommand and option declared there, and for nothing else. English is the wire
  * name itself, so its catalog holds only descriptions; Polish holds names too. Which commands there
- * are is the features' business: commands/command-texts.ts holds the catalogs to their names.
+ * are is the features' business: each declares its names in commands/<feature>/names.ts, the
+ * registry commands/names.ts lists them, and commands/command-texts.ts holds the catalogs to them.
  */
 
 /**
  * A slash command's wire names: what Discord registers and sends back in every interaction, and
- * what the handlers read. Each feature declares them once (commands/<feature>/names.ts); the
- * catalogs hold only the texts beside them (descriptions, Polish names), keyed the same way.
+ * what the handlers read. Each feature declares them once (commands/<feature>/names.ts; the
+ * settings' options come from src/settings/guild-settings-table.ts); the catalogs hold only the
+ * texts beside them (descriptions, Polish names), keyed the same way.
  */
 export interface CommandNames {
   readonly name: string;

@@ -1,25 +1,25 @@
-import { cartNames, checkoutNames, linksNames, shopAdminNames, shopNames, shopTopNames } from './command-names.js';
+import { commandNames } from '../../commands/names.js';
 import { optionName, slash } from './command-mention.js';
 
 /**
  * Commands as an English client shows them (their wire names), for the texts below: built from the
- * features' declared names, never written out (command-mention.ts).
+ * registry of the features' names (commands/names.ts), never written out (command-mention.ts).
  */
 const cmd = {
-  shop: slash(shopNames),
-  cart: slash(cartNames),
-  checkout: slash(checkoutNames),
-  links: slash(linksNames),
-  linksVerify: slash(linksNames, 'verify'),
-  linksUser: slash(linksNames, 'user'),
-  shopTop: slash(shopTopNames),
-  admin: slash(shopAdminNames),
-  status: slash(shopAdminNames, 'status'),
-  licenseSet: slash(shopAdminNames, 'license', 'set'),
-  licenseClear: slash(shopAdminNames, 'license', 'clear'),
-  rewardsAdd: slash(shopAdminNames, 'rewards', 'add'),
-  rewardsRemove: slash(shopAdminNames, 'rewards', 'remove'),
-  feedChannel: `${slash(shopAdminNames, 'settings')} ${optionName(shopAdminNames.subcommands.settings, 'purchaseFeedChannel')}`,
+  shop: slash(commandNames.shop),
+  cart: slash(commandNames.cart),
+  checkout: slash(commandNames.checkout),
+  links: slash(commandNames.links),
+  linksVerify: slash(commandNames.links, 'verify'),
+  linksUser: slash(commandNames.links, 'user'),
+  shopTop: slash(commandNames.shopTop),
+  admin: slash(commandNames.shopAdmin),
+  status: slash(commandNames.shopAdmin, 'status'),
+  licenseSet: slash(commandNames.shopAdmin, 'license', 'set'),
+  licenseClear: slash(commandNames.shopAdmin, 'license', 'clear'),
+  rewardsAdd: slash(commandNames.shopAdmin, 'rewards', 'add'),
+  rewardsRemove: slash(commandNames.shopAdmin, 'rewards', 'remove'),
+  feedChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import { SETTING_BOUNDS, type GuildLicense, type GuildSettings, type GuildSettingsRepository, type PanelRecord } from '../storage/guild-settings.js';
+import { GUILD_SETTINGS, SETTING_KEYS, type GuildSettingsTable, type SettingRow, type SettingsChangeOf } from '../settings/guild-settings-table.js';
+import { type GuildLicense, type GuildSettings, type GuildSettingsRepository, type PanelRecord } from '../storage/guild-settings.js';
 import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
 
 /**
@@ -12,13 +13,12 @@ import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
 // The command's definition offers the same bounds the settings are kept within.
 export { SETTING_BOUNDS } from '../storage/guild-settings.js';
 
-/** The settings /shop-admin settings changes; absent ones stay as they are. */
-export type SettingsChange = Partial<
-  Pick<GuildSettings, 'logChannelId' | 'moderatorRoleId' | 'multiServerCart' | 'linkLifetimeHours' | 'checkoutCooldownSeconds' | 'locale' | 'purchaseFeedNicks' | 'giftMessages'>
-> & {
-  /** The purchase feed's channel (null: off); setting one (even the same again) starts the feed afresh from now. */
-  purchaseFeedChannelId?: string | null;
-};
+/**
+ * The settings /shop-admin settings changes (src/settings/guild-settings-table.ts); absent ones stay
+ * as they are. `purchaseFeedChannelId`: the purchase feed's channel (null: off); setting one (even
+ * the same again) starts the feed afresh from now.
+ */
+export type SettingsChange = SettingsChangeOf<GuildSettingsTable>;
 
 export class GuildSetup {
   constructor(
@@ -76,14 +76,15 @@ export class GuildSetup {
     return refused ? undefined : { before, after };
   }
 
-  /** Applies the change, numbers brought within SETTING_BOUNDS; returns the settings before and after. */
+  /** Applies the change, numbers brought within their bounds (the table's `min`..`max`); returns the settings before and after. */
   async changeSettings(guildId: string, change: SettingsChange): Promise<{ before: GuildSettings; after: GuildSettings }> {
-    const bounded: SettingsChange = { ...change };
-    if (change.linkLifetimeHours !== undefined) bounded.linkLifetimeHours = clamp(change.linkLifetimeHours, SETTING_BOUNDS.linkLifetimeHours);
-    if (change.checkoutCooldownSeconds !== undefined) {
-      bounded.checkoutCooldownSeconds = clamp(change.checkoutCooldownSeconds, SETTING_BOUNDS.checkoutCooldownSeconds);
+    const bounded: Record<string, unknown> = { ...change };
+    for (const key of SETTING_KEYS) {
+      const row: SettingRow = GUILD_SETTINGS[key];
+      const value = bounded[row.field];
+      if (row.kind === 'integer' && typeof value === 'number') bounded[row.field] = clamp(value, row);
     }
-    const { purchaseFeedChannelId: feedChannel, ...plainChange } = bounded;
+    const { purchaseFeedChannelId: feedChannel, ...plainChange } = bounded as SettingsChange;
     const now = this.clock.now();
     const result = await this.settings.update(guildId, (settings) => ({
       ...settings,

@@ -5,18 +5,15 @@ import type { SecretBox } from '../security/secret-box.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { inProcessCoordination } from '../coordination/in-process.js';
 import { parseRecord } from './records.js';
+import { settingsShape, snowflake } from './setting-schemas.js';
 
 /**
- * Per-guild settings, changed by the guild's admins with /shop-admin. Every field has a default,
- * so a guild nobody configured works as-is and a record from an older version gains new fields
- * on read. Bounds live here so the command, the storage and the docs agree.
+ * Per-guild settings: those an admin changes with /shop-admin settings are declared in
+ * src/settings/guild-settings-table.ts (their schema: ./setting-schemas.ts); the others (license,
+ * demo, servers, panel) are written by their own /shop-admin subcommands. Every field has a default,
+ * so a guild nobody configured works as-is and a record from an older version gains new fields on read.
  */
-export const SETTING_BOUNDS = {
-  linkLifetimeHours: { min: 1, max: 720, default: 24 },
-  checkoutCooldownSeconds: { min: 0, max: 3600, default: 30 },
-} as const;
-
-const snowflake = z.string().regex(/^\d{5,20}$/);
+export { SETTING_BOUNDS } from '../settings/guild-settings-table.js';
 
 const guildLicenseSchema = z.object({
   /** AES-256-GCM sealed key, bound to the guild (see src/security/secret-box.ts); never the key in clear. */
@@ -28,8 +25,6 @@ const guildLicenseSchema = z.object({
 });
 
 const guildSettingsSchema = z.object({
-  /** Allow items from several servers in one cart (the shop's panel must allow it too). */
-  multiServerCart: z.boolean().default(false),
   /** The guild's own license; absent = the bot's default license (SPACEIS_API_KEY), if any. */
   license: guildLicenseSchema.optional(),
   /**
@@ -39,22 +34,6 @@ const guildSettingsSchema = z.object({
   demo: z.boolean().default(false),
   /** Servers of the license that /shop does not offer here. Hidden rather than shown, so a server added later appears. */
   hiddenServerIds: z.array(z.string()).default([]),
-  logChannelId: snowflake.nullable().default(null),
-  moderatorRoleId: snowflake.nullable().default(null),
-  linkLifetimeHours: z
-    .number()
-    .int()
-    .min(SETTING_BOUNDS.linkLifetimeHours.min)
-    .max(SETTING_BOUNDS.linkLifetimeHours.max)
-    .default(SETTING_BOUNDS.linkLifetimeHours.default),
-  checkoutCooldownSeconds: z
-    .number()
-    .int()
-    .min(SETTING_BOUNDS.checkoutCooldownSeconds.min)
-    .max(SETTING_BOUNDS.checkoutCooldownSeconds.max)
-    .default(SETTING_BOUNDS.checkoutCooldownSeconds.default),
-  /** Language of what the bot posts in channels (log, panel); null = the guild's preferred locale. */
-  locale: z.enum(['en', 'pl']).nullable().default(null),
   /**
    * The shop panel, so re-posting it replaces the old one. `display`: drawn with display components
    * (set when posted since they came). A panel without it is a classic message, which the refresher
@@ -63,19 +42,7 @@ const guildSettingsSchema = z.object({
   panel: z.object({ channelId: snowflake, messageId: snowflake, display: z.literal(true).optional() }).nullable().default(null),
   /** The bot lost access to its panel (refused 3 times in a row) and stopped refreshing it; cleared when a panel is posted again. */
   panelLost: z.object({ channelId: snowflake, at: z.number() }).nullable().default(null),
-  /**
-   * The purchase feed's channel (src/services/purchase-feed.ts); null = off. `since`: when it was
-   * switched on (nothing made earlier is posted); `refused`: the channel refused the bot, so the
-   * feed stops until the admins set a channel again.
-   */
-  purchaseFeed: z
-    .object({ channelId: snowflake, since: z.number(), refused: z.object({ at: z.number(), reason: z.enum(['no-access', 'gone']) }).optional() })
-    .nullable()
-    .default(null),
-  /** Whether buyers' nicks are shown in what the bot shows of the shop's purchases (/shop-top, the purchase feed), or "a player". */
-  purchaseFeedNicks: z.enum(['show', 'hide']).default('show'),
-  /** Whether the member a gift was bought for gets a DM once it is paid (each member can also turn them off for themselves). */
-  giftMessages: z.boolean().default(true),
+  ...settingsShape,
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

@@ -115,16 +115,17 @@ const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
  * The layers, lowest first: a file may import its own layer and those below, never one above. The
  * words (i18n) sit below everything that speaks; coordination below storage, whose repositories
  * take its locks; services below Discord; the features (commands/) above Discord's plumbing; the
- * composition root and entry points above all that; the bench on top. A path belongs to the
- * longest prefix listed.
+ * composition root and entry points above all that; the bench on top. The commands' names (each
+ * feature's names.ts and their registry, commands/names.ts) are words too, read by the catalogues.
+ * A path belongs to the longest prefix listed; `*` stands for one folder's name.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['src/clock.ts', 'src/logger.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/'],
+  ['src/clock.ts', 'src/logger.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/', 'src/settings/'],
   ['src/coordination/'],
   ['src/storage/'],
   ['src/config.ts'],
   ['src/spaceis/'],
-  ['src/i18n/'],
+  ['src/i18n/', 'commands/names.ts', 'commands/*/names.ts'],
   ['src/ops/'],
   ['src/demo/'],
   ['src/services/'],
@@ -140,13 +141,18 @@ function layerOf(file: string): number {
   let longest = -1;
   LAYERS.forEach((prefixes, layer) => {
     for (const prefix of prefixes) {
-      if ((file === prefix || (prefix.endsWith('/') && file.startsWith(prefix))) && prefix.length > longest) {
+      if (matches(file, prefix) && prefix.length > longest) {
         found = layer;
         longest = prefix.length;
       }
     }
   });
   return found;
+}
+
+function matches(file: string, prefix: string): boolean {
+  if (prefix.includes('*')) return new RegExp(`^${prefix.replaceAll('.', '\\.').replaceAll('*', '[^/]+')}$`).test(file);
+  return file === prefix || (prefix.endsWith('/') && file.startsWith(prefix));
 }
 
 function allImports(): Import[] {
