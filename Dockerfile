@@ -3,13 +3,13 @@
 # it by digest as well: README, "Running in Docker".
 ARG NODE_IMAGE=node:26.13.0-bookworm-slim
 
-# Build: compile TypeScript (and sqlite3's native addon) with the dev toolchain.
+# Build: bundle the TypeScript with esbuild (and compile sqlite3's native addon) with the dev toolchain.
 FROM ${NODE_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
 COPY tools ./tools
 COPY src ./src
 COPY commands ./commands

@@ -1,5 +1,5 @@
 /**
- * An optional preload for the bot process (BENCH_PROBE=1 → `node --import …/probe.js dist/src/main.js`):
+ * An optional preload for the bot process (BENCH_PROBE=1 → `node --import …/probe.js dist/bundle/main.js`):
  * it changes nothing in the bot, it only watches. On SIGUSR2 it writes one line to stderr:
  * `BENCH-PROBE {…}` with the process's memory (RSS, V8 heap, external) and the event loop's delay
  * since the previous report (how long ready work waited for the loop: the bot's own queueing), and,

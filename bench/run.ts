@@ -2,7 +2,7 @@
  * `npm run bench`: measures the bot as Discord would drive it.
  *
  * Starts the local Discord-compatible server and the local SpaceIs-compatible store used by the tests,
- * then the bot as a separate process exactly as `npm start` runs it (`node dist/src/main.js`, SQLite in
+ * then the bot as a separate process exactly as `npm start` runs it (`node dist/bundle/main.js`, SQLite in
  * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
  * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
  * Prints tables and writes bench/results/latest.json. Always exits 0: it measures, it does not judge.
