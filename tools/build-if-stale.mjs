@@ -31,7 +31,7 @@ export async function buildIfStale({ force = false } = {}) {
   // A build from before the bundle (dist/bundle) is out of date whatever its sources' times.
   const complete = existsSync(join(root, 'dist', 'bundle', 'main.js'));
   if (!force && complete && inputs.every((input) => newest(input) <= built)) return 0;
-  if (!force) process.stdout.write('Building the bot (sources changed since the last build)…\n');
+  if (!force) process.stdout.write('Compiling TypeScript (sources changed since the last build)…\n');
   // esbuild is a dev dependency, loaded only when there is something to bundle. It strips the types
   // without checking them: `npm test` and `npm run typecheck` do (tsc).
   const { bundle } = await import('./bundle.mjs');
