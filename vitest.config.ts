@@ -1,9 +1,12 @@
 import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig } from 'vitest/config';
+import { ProjectCounts } from './test/support/project-counts.js';
 import { howToRunRedisTests, redisUnreachable } from './test/support/redis.js';
 
 /**
- * Three projects in one `npm test`:
- * - bot: everything on the embedded SQLite (unit, flows, real processes);
+ * Three projects in one `npm test` (their counts printed last, test/support/project-counts.ts):
+ * - bot: everything on the embedded SQLite (flows, real processes), and its unit tests (test/unit),
+ *   run as a project of their own without isolation: they start no bot and change no shared state,
+ *   so each worker imports the modules once for all its files instead of once per file;
  * - redis: several bot processes sharing a real Redis (test/redis);
  * - buyers-on-redis: the buyer flows again, on STORAGE_URL=redis://.
  * The Redis projects need Redis at REDIS_URL (default redis://127.0.0.1:6379). Without it they are
@@ -14,9 +17,10 @@ const BUYER_FLOWS = ['test/flows/shop.test.ts', 'test/flows/cart.test.ts', 'test
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const unreachable = process.env.CI === 'true' ? undefined : await redisUnreachable();
   // Vitest reads this file more than once in one run: the line is shown once.
-  if (unreachable && !process.env.SHOPBOT_REDIS_NOTICE) {
+  const redisLeftOut = unreachable ? howToRunRedisTests(unreachable) : undefined;
+  if (redisLeftOut && !process.env.SHOPBOT_REDIS_NOTICE) {
     process.env.SHOPBOT_REDIS_NOTICE = 'shown';
-    console.log(`\n  ⚠ ${howToRunRedisTests(unreachable)}\n`);
+    console.log(`\n  ⚠ ${redisLeftOut}\n`);
   }
   const redisProjects: TestProjectInlineConfiguration[] = unreachable
     ? []
@@ -35,7 +39,12 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       hookTimeout: 30_000,
       pool: 'forks',
       globalSetup: ['test/global-setup.ts'],
-      projects: [{ extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], exclude: ['test/redis/**', 'node_modules/**'] } }, ...redisProjects],
+      reporters: ['default', new ProjectCounts(redisLeftOut)],
+      projects: [
+        { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
+        { extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], exclude: ['test/redis/**', 'test/unit/**', 'node_modules/**'] } },
+        ...redisProjects,
+      ],
     },
   };
 });
