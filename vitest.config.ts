@@ -1,14 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig } from 'vitest/config';
 import { ProjectCounts } from './test/support/project-counts.js';
 import { howToRunRedisTests, redisUnreachable } from './test/support/redis.js';
 
 /**
  * Three projects in one `npm test` (their counts printed last, test/support/project-counts.ts):
- * - bot: everything on the embedded SQLite (flows, real processes), and its unit tests (test/unit),
- *   run as a project of their own without isolation: they start no bot and change no shared state,
- *   so each worker imports the modules once for all its files instead of once per file;
+ * - bot: everything on the embedded SQLite (flows, real processes), and its unit tests (test/unit)
+ *   as a project of their own;
  * - redis: several bot processes sharing a real Redis (test/redis);
  * - buyers-on-redis: the buyer flows again, on STORAGE_URL=redis://.
+ * The unit tests, the flows and the buyers' flows run without isolation: a worker imports the bot
+ * once for all its files instead of once per file (a file already starts several bots on the same
+ * modules, so nothing of one bot outlives it into the next file). test/redis (several processes
+ * and shared servers per file) keeps it.
  * The Redis projects need Redis at REDIS_URL (default redis://127.0.0.1:6379). Without it they are
  * left out with one line saying how to run them, except under CI, where they run and fail loudly.
  */
@@ -28,7 +32,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
         { extends: true as const, test: { name: 'redis', include: ['test/redis/**/*.test.ts'], globalSetup: ['test/redis/global-setup.ts'] } },
         {
           extends: true as const,
-          test: { name: 'buyers-on-redis', include: BUYER_FLOWS, env: { SHOPBOT_TEST_STORAGE: 'redis' }, globalSetup: ['test/redis/global-setup.ts'] },
+          test: { name: 'buyers-on-redis', include: BUYER_FLOWS, env: { SHOPBOT_TEST_STORAGE: 'redis' }, globalSetup: ['test/redis/global-setup.ts'], isolate: false },
         },
       ];
   return {
@@ -38,11 +42,15 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: 'forks',
+      // Vitest's default on a run is one worker fewer than the cores: one worker on a 2-core machine,
+      // where the flows (the bot and the local servers in one process) kept one core busy and left the
+      // other idle. One worker per core.
+      maxWorkers: Math.max(2, availableParallelism()),
       globalSetup: ['test/global-setup.ts'],
       reporters: ['default', new ProjectCounts(redisLeftOut)],
       projects: [
         { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
-        { extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], exclude: ['test/redis/**', 'test/unit/**', 'node_modules/**'] } },
+        { extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], exclude: ['test/redis/**', 'test/unit/**', 'node_modules/**'], isolate: false } },
         ...redisProjects,
       ],
     },
