@@ -19,13 +19,17 @@
 export const GUILD_SETTINGS = {
   logChannel: { field: 'logChannelId', option: 'log-channel', kind: 'channel', resettable: true },
   moderatorRole: { field: 'moderatorRoleId', option: 'moderator-role', kind: 'role', resettable: true },
+  // Items from several servers in one cart (the shop's panel must allow it too).
   multiServerCart: { field: 'multiServerCart', option: 'multi-server-cart', kind: 'boolean', default: false },
   linkLifetimeHours: { field: 'linkLifetimeHours', option: 'link-lifetime-hours', kind: 'integer', unit: 'hours', min: 1, max: 720, default: 24 },
   checkoutCooldownSeconds: { field: 'checkoutCooldownSeconds', option: 'checkout-cooldown-seconds', kind: 'integer', unit: 'seconds', min: 0, max: 3600, default: 30 },
+  // The language of what the bot posts in channels (log, panel); none: the guild's preferred locale.
   locale: { field: 'locale', option: 'locale', kind: 'locale' },
   // Set by a channel, kept as the feed's state (since when, refused); the change names the channel.
   purchaseFeedChannel: { field: 'purchaseFeed', option: 'purchase-feed-channel', kind: 'feed-channel', resettable: true, changedAs: 'purchaseFeedChannelId' },
+  // Buyers' nicks shown in what the bot shows of the shop's purchases (/shop-top, the feed), or "a player".
   purchaseFeedNicks: { field: 'purchaseFeedNicks', option: 'purchase-feed-nicks', kind: 'feed-nicks' },
+  // A DM to the member a gift was bought for once it is paid (each member can also turn them off for themselves).
   giftMessages: { field: 'giftMessages', option: 'gift-messages', kind: 'boolean', default: true },
 } as const satisfies Readonly<Record<string, SettingRow>>;
 
