@@ -106,9 +106,11 @@ export function runScript(
   args: string[],
   env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' },
   cwd = tmpdir(),
+  /** Run as another user (a test running as root seeing what a non-root bot sees). */
+  as?: { uid: number; gid: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; argv: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], ...as });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
