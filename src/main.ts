@@ -54,7 +54,7 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 const wired = performance.now();
 try {
   await bot.start();
-  // Where the start-up went, for an operator timing restarts (README, "Performance").
+  // Where the start-up went, for an operator timing restarts (docs/performance.md).
   logger.info(
     { startUpMs: { modules: Math.round(modulesLoaded), configAndStorage: Math.round(wired - modulesLoaded), gatewayAndJobs: Math.round(performance.now() - wired) } },
     'started',

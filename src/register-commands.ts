@@ -67,16 +67,24 @@ const settings = readSettings();
 
 // One try, bounded: discord.js would otherwise retry a silent server three times, 15 s each.
 const rest = new REST({ api: settings.DISCORD_API_URL, timeout: timeoutSeconds * 1000, retries: 0 }).setToken(settings.DISCORD_TOKEN);
+let applicationId: string | undefined;
 try {
-  const application = (await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult;
+  applicationId = ((await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult).id;
   const names = await registerBotCommands(rest, guildId);
   process.stdout.write(`Registered ${names.length} commands (${names.join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.\n`);
-  process.stdout.write(`Add the bot to a server with this link (it asks for the permissions the bot uses):\n  ${inviteUrl(application.id)}\n`);
+  process.stdout.write(`Add the bot to a server with this link (it asks for the permissions the bot uses):\n  ${inviteUrl(applicationId)}\n`);
 } catch (error) {
-  const silent = (error as Error).name === 'AbortError';
-  fail(
-    silent
-      ? `Discord did not answer at ${settings.DISCORD_API_URL} within ${timeoutSeconds} s: check DISCORD_API_URL and this machine's connection, then run it again (--timeout <seconds> waits longer).`
-      : `Could not register the commands: ${(error as Error).message}`,
-  );
+  fail(failure(error, applicationId));
+}
+
+/** What went wrong, in the words an owner needs: the address and the wait, or the server the bot is not in yet with the link that adds it. */
+function failure(error: unknown, application: string | undefined): string {
+  if ((error as Error).name === 'AbortError') {
+    return `Discord did not answer at ${settings.DISCORD_API_URL} within ${timeoutSeconds} s: check DISCORD_API_URL and this machine's connection, then run it again (--timeout <seconds> waits longer).`;
+  }
+  // 50001 Missing Access: the application is not in that server (commands of a server need the bot in it).
+  if (guildId && application && (error as { code?: unknown }).code === 50001) {
+    return `The bot is not in server ${guildId} yet, so Discord refused its commands there. Add it with this link, then run this again:\n  ${inviteUrl(application)}`;
+  }
+  return `Could not register the commands: ${(error as Error).message}`;
 }

@@ -79,6 +79,13 @@ describe('a newcomer’s mistakes', () => {
     expect(run.stdout).toContain(`Add the bot to a server with this link (it asks for the permissions the bot uses):\n  ${inviteLink()}\n`);
   });
 
+  it('register-commands in a server the bot is not in yet gives the link that adds it', async () => {
+    discord.failRoute('PUT', /\/guilds\/\d+\/commands$/, { status: 403, body: { message: 'Missing Access', code: 50001 } });
+    const run = await runScript(REGISTER, ['--guild', discord.defaultGuildId], discordEnv());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`The bot is not in server ${discord.defaultGuildId} yet, so Discord refused its commands there. Add it with this link, then run this again:\n  ${inviteLink()}\n`);
+  });
+
   it('register-commands --help prints the usage and registers nothing', async () => {
     const run = await runScript(REGISTER, ['--help'], discordEnv());
     expect(run.code).toBe(0);
