@@ -1,13 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeDiscord } from '../fakes/discord/fake-discord.js';
-import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
-import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
-import { BOT_ENTRY, ROOT, runScript, startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { BOT_TOKEN } from '../support/harness.js';
+import { BOT_ENTRY, processWorldPerTest, ROOT, runScript, startBotProcess, type BotProcess } from '../support/bot-process.js';
 
 /**
  * A new owner's first mistakes, each answered where they look: the bot started before
@@ -27,31 +25,14 @@ const PERMISSIONS = [
 ].reduce((all, bit) => all | bit, 0n);
 
 describe('a newcomer’s mistakes', () => {
-  let discord: FakeDiscord;
-  let store: FakeSpaceIs;
-  let dir: string;
-  let running: BotProcess[] = [];
+  const world = processWorldPerTest('shopbot-newcomer-');
 
-  beforeEach(async () => {
-    discord = await FakeDiscord.start();
-    store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
-    dir = mkdtempSync(join(tmpdir(), 'shopbot-newcomer-'));
-  });
-
-  afterEach(async () => {
-    await Promise.all(running.map((bot) => bot.end()));
-    running = [];
-    await discord.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const inviteLink = () => `https://discord.com/oauth2/authorize?client_id=${discord.applicationId}&scope=bot+applications.commands&permissions=${PERMISSIONS}`;
-  const discordEnv = () => ({ PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl });
+  const inviteLink = () => `https://discord.com/oauth2/authorize?client_id=${world.discord.applicationId}&scope=bot+applications.commands&permissions=${PERMISSIONS}`;
+  const discordEnv = () => ({ PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: world.discord.apiUrl });
 
   async function startBot(): Promise<BotProcess> {
-    const bot = await startBotProcess({ discord, store, cwd: dir, env: { STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}` } });
-    running.push(bot);
+    const bot = await startBotProcess({ discord: world.discord, store: world.store, cwd: world.dir, env: { STORAGE_URL: `sqlite://${join(world.dir, 'store.sqlite')}` } });
+    world.running.push(bot);
     return bot;
   }
 
@@ -68,22 +49,22 @@ describe('a newcomer’s mistakes', () => {
   });
 
   it('says nothing more once the commands are registered in a server the bot is in', async () => {
-    expect((await runScript(REGISTER, ['--guild', discord.defaultGuildId], discordEnv())).code).toBe(0);
+    expect((await runScript(REGISTER, ['--guild', world.discord.defaultGuildId], discordEnv())).code).toBe(0);
     const output = await commandsVerdict(await startBot());
     expect(output).not.toContain('no slash commands are registered');
     expect(output).toContain('"where":"guild"');
   });
 
   it('register-commands prints the invite link after registering', async () => {
-    const run = await runScript(REGISTER, ['--guild', discord.defaultGuildId], discordEnv());
+    const run = await runScript(REGISTER, ['--guild', world.discord.defaultGuildId], discordEnv());
     expect(run.stdout).toContain(`Add the bot to a server with this link (it asks for the permissions the bot uses):\n  ${inviteLink()}\n`);
   });
 
   it('register-commands in a server the bot is not in yet gives the link that adds it', async () => {
-    discord.failRoute('PUT', /\/guilds\/\d+\/commands$/, { status: 403, body: { message: 'Missing Access', code: 50001 } });
-    const run = await runScript(REGISTER, ['--guild', discord.defaultGuildId], discordEnv());
+    world.discord.failRoute('PUT', /\/guilds\/\d+\/commands$/, { status: 403, body: { message: 'Missing Access', code: 50001 } });
+    const run = await runScript(REGISTER, ['--guild', world.discord.defaultGuildId], discordEnv());
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`The bot is not in server ${discord.defaultGuildId} yet, so Discord refused its commands there. Add it with this link, then run this again:\n  ${inviteLink()}\n`);
+    expect(run.stderr).toBe(`The bot is not in server ${world.discord.defaultGuildId} yet, so Discord refused its commands there. Add it with this link, then run this again:\n  ${inviteLink()}\n`);
   });
 
   it('register-commands --help prints the usage and registers nothing', async () => {
@@ -91,11 +72,11 @@ describe('a newcomer’s mistakes', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: npm run register-commands \[-- \[--guild <server id>\] \[--timeout <seconds>\]\]/);
     expect(run.stdout).toContain('--help                 print this and do nothing else');
-    expect(discord.registeredCommands()).toEqual([]);
+    expect(world.discord.registeredCommands()).toEqual([]);
     const unknown = await runScript(REGISTER, ['--global'], discordEnv());
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown argument: --global');
-    expect(discord.registeredCommands()).toEqual([]);
+    expect(world.discord.registeredCommands()).toEqual([]);
   });
 
   it('register-commands refuses a plain http:// Discord address on another machine, as the bot does', async () => {
@@ -128,7 +109,7 @@ describe('a newcomer’s mistakes', () => {
   });
 
   it('refuses SPACEIS_API_URL ending in /v4 before connecting, with the reason', async () => {
-    const run = await runScript(BOT_ENTRY, [], { ...discordEnv(), SPACEIS_API_URL: `${store.url}/v4` }, dir);
+    const run = await runScript(BOT_ENTRY, [], { ...discordEnv(), SPACEIS_API_URL: `${world.store.url}/v4` }, world.dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('SPACEIS_API_URL must not end in /v4: the bot adds /v4 to every request itself');
   });
@@ -147,11 +128,11 @@ describe('a newcomer’s mistakes', () => {
       ['a folder it may not write', (data: string) => readOnly(data)],
       ['a file it may not write', (data: string) => (writeFileSync(join(data, 'store.sqlite'), ''), chmodSync(join(data, 'store.sqlite'), 0o444), readOnly(data))],
     ])('names the file, the user it runs as and what to change: %s', async (_case, lock) => {
-      chmodSync(dir, 0o755);
-      const data = join(dir, 'data');
+      chmodSync(world.dir, 0o755);
+      const data = join(world.dir, 'data');
       mkdirSync(data);
       lock(data);
-      const run = await runScript(BOT_ENTRY, [], { ...discordEnv(), SPACEIS_API_URL: store.url, STORAGE_URL: `sqlite://${join(data, 'store.sqlite')}` }, dir, as);
+      const run = await runScript(BOT_ENTRY, [], { ...discordEnv(), SPACEIS_API_URL: world.store.url, STORAGE_URL: `sqlite://${join(data, 'store.sqlite')}` }, world.dir, as);
       chmodSync(data, 0o755);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`STORAGE_URL's file ${join(data, 'store.sqlite')} cannot be written: the bot runs as user ${user.name} (uid ${user.uid})`);

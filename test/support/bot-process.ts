@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FakeDiscord } from '../fakes/discord/fake-discord.js';
-import type { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { afterEach, beforeEach } from 'vitest';
+import { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { BOT_TOKEN, LICENSE_KEY } from './harness.js';
 
 /**
@@ -117,4 +119,30 @@ export function runScript(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('close', (code) => resolve({ code, stdout, stderr, argv: child.spawnargs }));
   });
+}
+
+/** What each test of a process suite gets: a local Discord and store, a scratch folder, the bots it started. */
+export interface ProcessWorld {
+  discord: FakeDiscord;
+  store: FakeSpaceIs;
+  dir: string;
+  /** Bots pushed here are ended after the test. */
+  running: BotProcess[];
+}
+
+/** A fresh ProcessWorld for every test of the calling suite (its fields are set before each test), torn down after it. */
+export function processWorldPerTest(folderPrefix: string): ProcessWorld {
+  const world = { running: [] as BotProcess[] } as ProcessWorld;
+  beforeEach(async () => {
+    world.discord = await FakeDiscord.start();
+    world.store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
+    world.dir = mkdtempSync(join(tmpdir(), folderPrefix));
+  });
+  afterEach(async () => {
+    await Promise.all(world.running.splice(0).map((bot) => bot.end()));
+    await world.discord.close();
+    await world.store.close();
+    rmSync(world.dir, { recursive: true, force: true });
+  });
+  return world;
 }
