@@ -1,7 +1,7 @@
 # The current Node.js LTS: 26 "Lithium" (Active LTS 2026-10-28 to 2027-10-20, maintained until
 # 2029-04-30), pinned to one release so every build gets the same Node. To update it, or to pin
 # it by digest as well: docs/running/docker.md.
-ARG NODE_IMAGE=node:26.13.0-bookworm-slim
+ARG NODE_IMAGE=node:26.12.1-bookworm-slim
 
 # Build: compile TypeScript (and sqlite3's native addon) with the dev toolchain.
 FROM ${NODE_IMAGE} AS build
