@@ -123,10 +123,23 @@ const guildList = z
     return [...new Set(ids)];
   });
 
-const configSchema = z.object({
+/**
+ * The store's base URL: the client adds /v4 to every path itself, so a base that already ends in /v4
+ * would 404 on the first request; refused here with the reason instead.
+ */
+const storeApiUrl = apiUrl.refine((value) => !/\/v4$/i.test(value), {
+  message: 'must not end in /v4: the bot adds /v4 to every request itself, so write the address without it, e.g. https://api.spaceis.pl',
+});
+
+/** Settings `npm run register-commands` shares with the bot: the same rules, the same messages. */
+const discordSettings = {
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
   DISCORD_API_URL: apiUrl.default('https://discord.com/api'),
-  SPACEIS_API_URL: apiUrl.default('https://api.spaceis.pl'),
+};
+
+const configShape = {
+  ...discordSettings,
+  SPACEIS_API_URL: storeApiUrl.default('https://api.spaceis.pl'),
   /** The default license; a guild's own license (/shop-admin license) takes precedence. */
   SPACEIS_API_KEY: z.string().trim().min(1).optional(),
   /** The Discord servers that may sell from SPACEIS_API_KEY; unset: every server the bot is in. */
@@ -165,7 +178,6 @@ const configSchema = z.object({
   SHARDS: shardList.default('auto'),
   /** Shards across all processes; unset with SHARDS=auto: Discord's recommended count. */
   SHARD_COUNT: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'must be a whole number of shards, at least 1').optional(),
-  /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
   /**
    * How often the payment watcher asks each server's latest buyers while its license has open links
    * (seconds, at least 15: every request draws on the license's rate limit, shared with the shop's website).
@@ -173,8 +185,15 @@ const configSchema = z.object({
   PAYMENT_POLL_SECONDS: wholeNumber(15, 3600, 'must be a whole number of seconds from 15 to 3600').default(30),
   /** Voucher codes `/shop-admin vouchers generate` may ask for per Discord server per day (against a misused admin account). */
   VOUCHER_CODES_PER_DAY: wholeNumber(1, 10_000, 'must be a whole number of codes from 1 to 10000').default(50),
+  /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
   DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
-})
+};
+
+/** Every setting the bot reads, by name: docs/running/settings.md has a row for each (a test holds it to that). */
+export const SETTING_NAMES = Object.keys(configShape) as readonly (keyof typeof configShape)[];
+
+const configSchema = z
+  .object(configShape)
   // Only once both shard settings read well by themselves: one problem is reported once.
   .refine((config) => config.SHARDS === 'auto' || config.SHARD_COUNT !== undefined, {
     path: ['SHARD_COUNT'],
@@ -213,7 +232,18 @@ function withoutBlanks(env: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
-  const result = configSchema.safeParse(withoutBlanks(env));
+  return parseSettings(configSchema, env);
+}
+
+export type DiscordSettings = z.infer<z.ZodObject<typeof discordSettings>>;
+
+/** What `npm run register-commands` needs (the token and Discord's address), read by the bot's own rules. */
+export function loadDiscordSettings(env: NodeJS.ProcessEnv): DiscordSettings {
+  return parseSettings(z.object(discordSettings), env);
+}
+
+function parseSettings<T>(schema: z.ZodType<T>, env: NodeJS.ProcessEnv): T {
+  const result = schema.safeParse(withoutBlanks(env));
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');

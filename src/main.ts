@@ -1,6 +1,7 @@
 import { createBot } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadDotEnv } from './env-file.js';
+import { logStartUpHints } from './discord/start-up-hints.js';
 import { createLogger } from './logger.js';
 import { HealthPortInUseError } from './ops/health-server.js';
 import { isUnreachableStorage } from './storage/storage-error.js';
@@ -53,11 +54,12 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 const wired = performance.now();
 try {
   await bot.start();
-  // Where the start-up went, for an operator timing restarts (README, "Performance").
+  // Where the start-up went, for an operator timing restarts (docs/performance.md).
   logger.info(
     { startUpMs: { modules: Math.round(modulesLoaded), configAndStorage: Math.round(wired - modulesLoaded), gatewayAndJobs: Math.round(performance.now() - wired) } },
     'started',
   );
+  await logStartUpHints(bot.client, logger);
 } catch (error) {
   if (error instanceof HealthPortInUseError) {
     // A setting problem, like a bad .env: one clear sentence naming it.

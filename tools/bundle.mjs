@@ -4,7 +4,7 @@
 // types without checking them (a second or two, where tsc took a minute on two cores): `npm test`
 // and `npm run typecheck` check them. Node's module loader costs per file: the bot's ~200 modules and the ~400 files
 // of its dependencies took longer to find, read and link than to run, and were the larger part of the
-// time from start to READY (README, "Performance"). One file per part loads in a fraction of that.
+// time from start to READY (docs/performance.md). One file per part loads in a fraction of that.
 // Code the bot loads only when needed (the demo shop, Redis, the metrics port's process metrics)
 // stays in chunks of its own, loaded on first use as before.
 // Plain JavaScript: it runs from tools/build-if-stale.mjs, before and without anything compiled.

@@ -1,10 +1,10 @@
-import { ChannelType, PermissionFlagsBits, type GuildBasedChannel } from 'discord.js';
+import { ChannelType, type GuildBasedChannel } from 'discord.js';
+import { FILE_PERMISSION, POST_PERMISSIONS } from '../../src/discord/bot-permissions.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 
 /** The channels the bot posts in for admins (the log channel, the panel) must be text channels it can write to. */
 
 export const TEXT_CHANNELS = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
-const POST_PERMISSIONS = [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages, PermissionFlagsBits.EmbedLinks];
 
 /**
  * Why the bot cannot use a channel for its posts, or undefined when it can. `files`: the post
@@ -16,7 +16,7 @@ export async function channelProblem(interaction: CommandInteraction, channelId:
   if (!channel || !(TEXT_CHANNELS as readonly ChannelType[]).includes(channel.type)) return ctx.t.admin.channelNotText(mention);
   const me = interaction.guild?.members.me;
   const permissions = me ? (channel as GuildBasedChannel).permissionsFor(me) : null;
-  if (!permissions?.has(POST_PERMISSIONS)) return ctx.t.admin.channelNoAccess(mention);
-  if (needs.files && !permissions.has(PermissionFlagsBits.AttachFiles)) return ctx.t.admin.channelNoFiles(mention);
+  if (!permissions?.has([...POST_PERMISSIONS])) return ctx.t.admin.channelNoAccess(mention);
+  if (needs.files && !permissions.has(FILE_PERMISSION)) return ctx.t.admin.channelNoFiles(mention);
   return undefined;
 }

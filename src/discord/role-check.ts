@@ -1,4 +1,5 @@
 import { GuildMember, PermissionFlagsBits, Routes, type APIGuildMember, type APIInteractionGuildMember, type APIRole, type Guild, type REST } from 'discord.js';
+import { ROLE_PERMISSION } from './bot-permissions.js';
 import { POWERFUL_PERMISSIONS, type PowerfulPermission, type RoleProblem } from '../services/rewards.js';
 
 /**
@@ -28,7 +29,7 @@ export function roleIssues(facts: GuildRoleFacts, roleId: string): RoleIssue[] {
   const mine = facts.roles.filter((candidate) => facts.botRoleIds.includes(candidate.id));
   const issues: RoleIssue[] = [];
   const permissions = [...(everyone ? [everyone] : []), ...mine].reduce((all, candidate) => all | candidate.permissions, 0n);
-  if ((permissions & (PermissionFlagsBits.ManageRoles | PermissionFlagsBits.Administrator)) === 0n) issues.push('no-manage-roles');
+  if ((permissions & (ROLE_PERMISSION | PermissionFlagsBits.Administrator)) === 0n) issues.push('no-manage-roles');
   if (!mine.some((candidate) => higher(candidate, role))) issues.push('role-above-bot');
   return issues;
 }

@@ -6,7 +6,7 @@ import type { StoreResponseInfo } from '../spaceis/client-options.js';
  * The operator's metrics, in Prometheus' text format (GET /metrics, see health-server.ts). One
  * registry per bot: tests run several bots in one process. Labels are bounded: command and route
  * names, store routes and statuses, license fingerprints (never the key), shard ids; never a
- * member, a guild, a token or a URL. What each metric means: README, "Monitoring".
+ * member, a guild, a token or a URL. What each metric means: docs/running/monitoring.md.
  */
 
 export interface LicenseLoad {

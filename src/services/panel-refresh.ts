@@ -31,7 +31,7 @@ export type PanelEditor = (edit: {
 }) => Promise<'edited' | 'gone' | 'refused' | 'failed' | { replaced: PanelRecord }>;
 
 /**
- * Keeps each guild's shop panel's goals current (docs: README, "Panel"): every minute it looks at
+ * Keeps each guild's shop panel's goals current (docs/using/admins.md, "Panel"): every minute it looks at
  * the guilds this process serves that have a panel, reads the goals of their offered servers at
  * most every 5 minutes (after the license's gate is quiet, so members never wait behind it), and
  * has the panel edited only when what it shows changed. What the panel shows is remembered in

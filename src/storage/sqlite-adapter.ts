@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import sqlite3 from 'sqlite3';
 import type { Logger } from '../logger.js';
+import { isNotWritable, notWritableError } from './storage-access.js';
 import { isBusy } from './storage-error.js';
 
 /**
@@ -41,14 +42,18 @@ export interface SqliteOpenOptions {
 
 export async function openSqliteAdapter(storageUrl: string, options: SqliteOpenOptions = {}): Promise<SqliteAdapter> {
   const file = storageUrl.replace(/^sqlite:\/\//, '');
-  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  } catch (error) {
+    throw isNotWritable(error) ? notWritableError(file, error) : error;
+  }
   const sqlite = new SqliteAdapter(file, options.logger);
   try {
     await sqlite.connection();
   } catch (error) {
     if (!options.openWhenUnlocked || !isBusy(error)) {
       await sqlite.disconnect();
-      throw error;
+      throw isNotWritable(error) ? notWritableError(file, error) : error;
     }
     options.logger?.warn({ storage: 'sqlite' }, 'storage is locked by another process: members are told it is busy; it opens as soon as the lock is gone');
     sqlite.openWhenUnlocked();

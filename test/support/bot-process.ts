@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FakeDiscord } from '../fakes/discord/fake-discord.js';
-import type { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
+import { afterEach, beforeEach } from 'vitest';
+import { FakeDiscord } from '../fakes/discord/fake-discord.js';
+import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { BOT_TOKEN, LICENSE_KEY } from './harness.js';
 
 /**
@@ -106,13 +108,41 @@ export function runScript(
   args: string[],
   env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' },
   cwd = tmpdir(),
+  /** Run as another user (a test running as root seeing what a non-root bot sees). */
+  as?: { uid: number; gid: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; argv: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], ...as });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('close', (code) => resolve({ code, stdout, stderr, argv: child.spawnargs }));
   });
+}
+
+/** What each test of a process suite gets: a local Discord and store, a scratch folder, the bots it started. */
+export interface ProcessWorld {
+  discord: FakeDiscord;
+  store: FakeSpaceIs;
+  dir: string;
+  /** Bots pushed here are ended after the test. */
+  running: BotProcess[];
+}
+
+/** A fresh ProcessWorld for every test of the calling suite (its fields are set before each test), torn down after it. */
+export function processWorldPerTest(folderPrefix: string): ProcessWorld {
+  const world = { running: [] as BotProcess[] } as ProcessWorld;
+  beforeEach(async () => {
+    world.discord = await FakeDiscord.start();
+    world.store = await FakeSpaceIs.start({ apiKey: LICENSE_KEY });
+    world.dir = mkdtempSync(join(tmpdir(), folderPrefix));
+  });
+  afterEach(async () => {
+    await Promise.all(world.running.splice(0).map((bot) => bot.end()));
+    await world.discord.close();
+    await world.store.close();
+    rmSync(world.dir, { recursive: true, force: true });
+  });
+  return world;
 }

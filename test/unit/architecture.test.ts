@@ -43,11 +43,11 @@ describe('architecture', () => {
     expect(found).toEqual([]);
   });
 
-  it('imports nothing from a higher layer (src/, commands/, bench/)', () => {
+  it('imports nothing from a higher layer (src/, commands/, bench/, tools/)', () => {
     expect(upwardImports(allImports())).toEqual([]);
   });
 
-  it('has no circle of imports between files (src/, commands/, bench/)', () => {
+  it('has no circle of imports between files (src/, commands/, bench/, tools/)', () => {
     expect(cycles(allImports()).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 
@@ -73,6 +73,12 @@ describe('architecture', () => {
     expect(layerOf('src/services/cart-service.ts')).toBeLessThan(layerOf('commands/cart/show.ts'));
     expect(upwardImports([at('src/coordination/open.ts', 'src/storage/storage-error.ts', 3), at('src/services/search.ts', 'src/spaceis/schemas.ts')])).toEqual([
       'src/coordination/open.ts:3 (coordination) imports src/storage/storage-error.ts (storage)',
+    ]);
+    // tools/ is scanned too, on top with the bench: the bot never imports a tool.
+    expect(SCANNED).toContain('tools');
+    expect(sourceFiles('tools')).toEqual(expect.arrayContaining(['tools/screens/render.ts', 'tools/build-if-stale.mjs']));
+    expect(upwardImports([at('src/discord/respond.ts', 'tools/screens/html.ts', 2), at('tools/screens/html.ts', 'src/discord/respond.ts')])).toEqual([
+      'src/discord/respond.ts:2 (discord) imports tools/screens/html.ts (tools)',
     ]);
     const graph = [at('a.ts', 'b.ts'), at('b.ts', 'c.ts'), at('c.ts', 'a.ts'), at('c.ts', 'd.ts'), at('d.ts', 'd.ts')];
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts'], ['d.ts', 'd.ts']]);
@@ -106,7 +112,7 @@ describe('architecture', () => {
   });
 });
 
-const SCANNED = ['src', 'commands', 'bench'];
+const SCANNED = ['src', 'commands', 'bench', 'tools'];
 const MAX_LINES = 300;
 /** The language catalogues: one file per language, every text of the bot (DEVELOPERS: excepted from the limit). */
 const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
@@ -131,10 +137,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/services/'],
   ['src/discord/', 'src/bot-services.ts'],
   ['commands/'],
-  ['src/app.ts', 'src/wiring/', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts'],
-  ['bench/', 'test/'],
+  // dist/: the compiled entry points, which tools/start.mjs runs.
+  ['src/app.ts', 'src/wiring/', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts', 'dist/'],
+  ['bench/', 'tools/', 'test/'],
 ];
-const LAYER_NAMES = ['base', 'coordination', 'storage', 'config', 'store', 'words', 'ops', 'demo', 'services', 'discord', 'features', 'composition', 'bench'];
+const LAYER_NAMES = ['base', 'coordination', 'storage', 'config', 'store', 'words', 'ops', 'demo', 'services', 'discord', 'features', 'composition', 'tools'];
 
 function layerOf(file: string): number {
   let found = -1;
@@ -288,10 +295,10 @@ function importsIn(folder: string): Import[] {
   return sourceFiles(folder).flatMap((file) => parseImports(file, readFileSync(join(ROOT, file), 'utf8')));
 }
 
-/** The folder's .ts files, as paths from the root with forward slashes. */
+/** The folder's .ts and .mjs files (tools/ has both), as paths from the root with forward slashes. */
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
+    .filter((name) => name.endsWith('.ts') || name.endsWith('.mjs'))
     .map((name) => `${folder}/${name.split(sep).join('/')}`)
     .sort();
 }

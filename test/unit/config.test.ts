@@ -38,6 +38,15 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a SPACEIS_API_URL ending in /v4, saying the bot adds /v4 itself', () => {
+    for (const value of ['https://api.spaceis.pl/v4', 'https://api.spaceis.pl/v4/', 'http://127.0.0.1:8080/V4']) {
+      expect(problemsOf({ SPACEIS_API_URL: value }), value).toEqual([
+        'SPACEIS_API_URL must not end in /v4: the bot adds /v4 to every request itself, so write the address without it, e.g. https://api.spaceis.pl',
+      ]);
+    }
+    expect(loadConfig({ ...valid, SPACEIS_API_URL: 'https://proxy.example.com/v4shop' }).SPACEIS_API_URL).toBe('https://proxy.example.com/v4shop');
+  });
+
   it('explains a cart expiry that is not a whole number of days', () => {
     for (const value of ['0', 'soon', '2.5', '100000']) {
       expect(() => loadConfig({ ...valid, CART_EXPIRY_DAYS: value })).toThrow('CART_EXPIRY_DAYS must be a whole number of days from 1 to 3650');

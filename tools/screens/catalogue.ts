@@ -48,7 +48,7 @@ import type { Category, Server, ServerOffer } from '../../src/spaceis/schemas.js
 import { DEFAULT_GUILD_SETTINGS } from '../../src/storage/guild-settings.js';
 import type { PaymentLink } from '../../src/storage/payment-links.js';
 import type { Reward } from '../../src/storage/role-rewards.js';
-import { SCREEN_NOW } from './html.js';
+import { SCREEN_NOW } from './frame.js';
 
 export type Place = 'ephemeral' | 'dm' | 'channel';
 export type Audience = 'members' | 'admins' | 'moderators';

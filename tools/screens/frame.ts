@@ -1,5 +1,8 @@
 import type { Locale } from '../../src/i18n/index.js';
 
+/** The pictures' fixed "now", for Discord's relative timestamps (the catalogue's dates and the HTML's "5 minutes ago"). */
+export const SCREEN_NOW = Date.UTC(2026, 4, 12, 18, 30);
+
 /**
  * Discord's own words around the bot's message, as a client in that language shows them: the
  * relative and full times of `<t:…>` stamps, "Today at", the ephemeral line, the modal's buttons.

@@ -15,10 +15,8 @@ import type { View, ViewFile } from '../../src/discord/respond.js';
 import { isDisplayView } from '../../src/discord/views/display.js';
 import type { Locale } from '../../src/i18n/index.js';
 import type { Screen } from './catalogue.js';
-import { FRAMES, type Frame } from './frame.js';
+import { FRAMES, SCREEN_NOW, type Frame } from './frame.js';
 
-/** The pictures' fixed "now", for Discord's relative timestamps. */
-export const SCREEN_NOW = Date.UTC(2026, 4, 12, 18, 30);
 const NAMES: Record<string, string> = {
   '100000000000000001': 'Admin',
   '100000000000000002': 'Steve',

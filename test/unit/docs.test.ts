@@ -1,0 +1,76 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SETTING_NAMES } from '../../src/config.js';
+
+/**
+ * The README and docs/ as a reader follows them: every relative link (and its #anchor) leads
+ * somewhere, and the settings table lists every setting src/config.ts reads.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+const DOCS = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchorsOf(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const match of text.matchAll(/^#{1,6}\s+(.+)$/gm)) {
+    const base = slug(match[1]!.replace(/`/g, ''));
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return anchors;
+}
+
+/** Relative links outside code: [text](target) and <img src="target">. */
+function linksOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g), ...text.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]!);
+  return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+}
+
+describe('the README and docs/', () => {
+  it('link only to files and headings that exist', () => {
+    const broken: string[] = [];
+    for (const file of DOCS) {
+      for (const link of linksOf(file)) {
+        const [path, anchor] = link.split('#') as [string, string | undefined];
+        const target = path === '' ? file : resolve(dirname(file), decodeURIComponent(path));
+        const where = `${relative(ROOT, file)} → ${link}`;
+        if (!existsSync(target)) broken.push(`${where} (no such file)`);
+        else if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).has(anchor)) broken.push(`${where} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('keep the README short: at most 200 lines', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it('list every setting of src/config.ts in the settings table', () => {
+    const table = readFileSync(join(ROOT, 'docs', 'running', 'settings.md'), 'utf8');
+    const rows = new Set([...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]!));
+    expect(SETTING_NAMES.filter((name) => !rows.has(name))).toEqual([]);
+  });
+});
