@@ -345,7 +345,7 @@ export const pl: Messages = {
     internalError: (reference) =>
       `Coś poszło nie tak po stronie bota. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
     storageUnavailable: 'Bot ma chwilowy problem z zapisem danych, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
-    storageBusy: 'Bot zapisuje teraz zbyt wiele danych naraz, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+    storageBusy: 'Bot nie może teraz zapisać danych (baza danych jest zajęta), więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
   },
 
   shop: {
@@ -706,7 +706,7 @@ export const pl: Messages = {
     intro: (nick) =>
       `Sklep zgłosił zakup na nick **${nick}**, a ten nick pasuje do linków kilku członków. Sklep przekazuje tylko nick, produkty i czas zakupu — nie wiadomo, kto wpisał nick (nicki są publiczne), więc bot sam nie uzna żadnego z tych linków za opłacony. Moderator wskazuje link, za który zapłacono tym zakupem: ten link zostaje oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role), a pozostałe nadal oczekują.`,
     madeAt: (time) => `Zakup: ${time}`,
-    candidatesLabel: 'Linki, za które mógł zapłacić',
+    candidatesLabel: 'Linki, które mogły zostać opłacone tym zakupem',
     candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
     confirmButton: (linkId) => `Oznacz ${linkId} jako opłacony`,
     more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie: zobacz ${cmd.linksUser} dla każdego członka.`,
@@ -805,7 +805,7 @@ export const pl: Messages = {
     statusOn: (channel) => `Każdy zakup jest publikowany na ${channel}.`,
     statusRefused: (channel, reason) => `Bot nie może pisać na ${channel}: ${reason}. Wstrzymane, dopóki nie ustawisz kanału ponownie.`,
     refusedReason: {
-      'no-access': 'bot nie ma tam uprawnień (potrzebuje uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”)',
+      'no-access': 'bot nie ma tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”',
       gone: 'kanał już nie istnieje',
     },
     refusedTitle: 'Kanał zakupów wstrzymany',
@@ -825,7 +825,7 @@ export const pl: Messages = {
     forbidden: (message) => `${shopSays(message)}Sklep odrzucił ten kod${message ? '' : ', nie podając powodu'}.`,
     conflict: (message) => `${shopSays(message)}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
-      `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Sklep nie przyjął kodu, więc możesz go użyć ponownie.`,
+      `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Kod nie został przyjęty, więc możesz go użyć ponownie.`,
     memberLimit: (seconds) => `Wpisałeś(-aś) kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
     guildLimit: (seconds) => `Na tym Discordzie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
     shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,

@@ -30,7 +30,7 @@ describe('when another process holds the SQLite write lock', () => {
         "The bot's storage is busy right now, so nothing was changed. Please try again in a moment.",
       );
       expect((await polish.press(pl.quantity.addToCart)).message!.text).toBe(
-        'Bot zapisuje teraz zbyt wiele danych naraz, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+        'Bot nie może teraz zapisać danych (baza danych jest zajęta), więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
       );
     } finally {
       await lock.release();

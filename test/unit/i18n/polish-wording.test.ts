@@ -19,10 +19,13 @@ describe('Polish wording after the second native review', () => {
     expect(pl.gift.byNick).toBe('Podaj nick gracza');
     expect(pl.checkout.continueNewPrices).toBe('Zamów po nowych cenach');
     expect(pl.links.dmWithdrawn).toContain('więc przycisk **Zapłać** zniknął.');
+    expect(pl.common.storageBusy).toBe('Bot nie może teraz zapisać danych (baza danych jest zajęta), więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.');
+    expect(pl.review.candidatesLabel).toBe('Linki, które mogły zostać opłacone tym zakupem');
+    expect(pl.feed.refusedReason['no-access']).toBe('bot nie ma tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”');
     expect(pl.common.storageUnavailable).toBe('Bot ma chwilowy problem z zapisem danych, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.');
     expect(pl.search.results('vip 30')).toBe('Wyniki dla „vip 30”. Wybierz produkt:');
     expect(pl.checkout.dmOnItsWay('Steve')).toContain('kopię dostaniesz za chwilę w wiadomości prywatnej.');
-    expect(pl.vouchers.storeThrottled(5, undefined)).toContain('Sklep nie przyjął kodu, więc możesz go użyć ponownie.');
+    expect(pl.vouchers.storeThrottled(5, undefined)).toContain('Kod nie został przyjęty, więc możesz go użyć ponownie.');
     expect(pl.vouchers.memberLimit(30)).toMatch(/^Wpisałeś\(-aś\) kilka kodów w krótkim czasie\./);
   });
 
