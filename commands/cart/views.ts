@@ -64,8 +64,7 @@ export function cartView(t: Messages, locale: Locale, owner: string, input: Cart
 
   const options: SelectOption[] = input.lines.map((line) => ({
     value: shortRef(line.variantId),
-    label: t.cart.lineOption(line.quantity, line.variantName),
-    description: line.productName,
+    label: t.cart.lineOption(line.quantity, line.variantName, line.productName),
   }));
   return screen({
     accent: ACCENT,

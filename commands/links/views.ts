@@ -83,7 +83,8 @@ export function verifyView(t: Messages, link: PaymentLink | undefined, lifetimeH
     subtitle: t.links.verifiedReference(link.id),
     body: [
       text(`✅ ${t.links.verified(`<@${link.userId}>`, plain(link.nick), discordTime(link.createdAt, 'f'), discordTime(link.createdAt, 'R'))}`),
-      text([`${STATE_ICONS[state]} **${t.links.state[state]}**: ${stateLine(t, link, state, lifetimeHours, 'moderator')}`, ...paymentLines(t, link, state, 'moderator')].join('\n')),
+      // The state line names the state itself („Oczekuje do …”): a label before it would say it twice.
+      text([`${STATE_ICONS[state]} **${stateLine(t, link, state, lifetimeHours, 'moderator')}**`, ...paymentLines(t, link, state, 'moderator')].join('\n')),
       text(clip(itemLines(t, link).join('\n'), 1500)),
       separator(),
       small(t.links.whatBotKnows),

@@ -40,7 +40,7 @@ export function feedPostView(t: Messages, purchases: readonly FeedPurchase[]): V
     if (seen.has(id) || buttons.length >= BUTTONS_PER_ROW * ROWS) continue;
     seen.add(id);
     // Product and variant: "Buy 30 days" alone repeats across products.
-    const name = purchase.productName && purchase.variantName ? `${purchase.productName} (${purchase.variantName})` : purchase.variantName || purchase.productName;
+    const name = purchase.productName && purchase.variantName ? `${purchase.productName} — ${purchase.variantName}` : purchase.variantName || purchase.productName;
     const label = single ? t.feed.buy : t.feed.buyItem(name);
     buttons.push(button(id, label, ButtonStyle.Success));
   }

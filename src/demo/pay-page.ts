@@ -131,7 +131,7 @@ function section(locale: Locale, order: DemoOrder): string {
     const item = demoItem(variantId);
     const price = item?.lowestGrosze === undefined ? undefined : item.lowestGrosze * quantity;
     if (price !== undefined) total += price;
-    const name = item ? `${item.productName} · ${item.variantName} (${item.serverName})` : variantId;
+    const name = item ? `${item.productName} — ${item.variantName} (${item.serverName})` : variantId;
     return `<tr><td>${quantity} ×</td><td>${escapeHtml(name)}</td><td>${price === undefined ? '—' : escapeHtml(formatPln(price, locale))}</td></tr>`;
   });
   return `<section lang="${locale}">

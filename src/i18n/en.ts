@@ -354,7 +354,7 @@ export const en = {
 
   added: {
     title: 'Added to your cart',
-    line: (quantity: number, variant: string, product: string) => `${quantity} × ${variant} (${product})`,
+    line: (quantity: number, variant: string, product: string) => `${quantity} × ${product} — ${variant}`,
     lineTotal: (quantity: number) => `This line of your cart now has ${quantity}.`,
     capped: (max: number) => `A line holds at most ${max} units, so this line was set to ${max}.`,
     cartSize: (lines: number) => (lines === 1 ? 'Your cart has 1 line.' : `Your cart has ${lines} lines.`),
@@ -366,7 +366,7 @@ export const en = {
     title: 'Your cart',
     empty: `Your cart is empty. Use ${cmd.shop} to browse the offer.`,
     openShop: 'Open shop',
-    line: (quantity: number, variant: string, product: string) => `${quantity} × ${variant} — ${product}`,
+    line: (quantity: number, variant: string, product: string) => `${quantity} × ${product} — ${variant}`,
     linesHeading: (lines: number, max: number) => `Items (${lines} of ${max} lines)`,
     estimateHeading: 'Estimated total by payment method',
     estimateNote:
@@ -375,7 +375,7 @@ export const en = {
       'No payment method is offered for every item in this cart; the payment page will show what is possible.',
     pricesUnavailable: 'Prices could not be loaded right now; the payment page will show the amount.',
     chooseLine: 'Change a line…',
-    lineOption: (quantity: number, variant: string) => `${quantity} × ${variant}`,
+    lineOption: (quantity: number, variant: string, product: string) => `${quantity} × ${product} — ${variant}`,
     clear: 'Clear cart',
     clearConfirm: (lines: number) =>
       lines === 1 ? 'Remove the 1 line from your cart?' : `Remove all ${lines} lines from your cart?`,
@@ -387,7 +387,7 @@ export const en = {
     nickHint: (nick: string) => `Checkout as **${nick}**. To use another nick, press “Change nick”.`,
     remove: 'Remove',
     backToCart: 'Back to cart',
-    editLine: (variant: string, product: string) => `${variant} — ${product}`,
+    editLine: (variant: string, product: string) => `${product} — ${variant}`,
     lineGone: 'That line is no longer in your cart.',
     goneMark: 'no longer on offer: left out of the payment link',
     notBuyableMark: 'can no longer be bought here: left out of the payment link',
@@ -573,7 +573,7 @@ export const en = {
     /** The same states as the buyer reads them. */
     buyerState: { pending: 'Pending', paid: 'Paid', failed: 'Payment failed', expired: 'Expired', revoked: 'Withdrawn' },
     issued: (relative: string, absolute: string) => `Issued ${relative} (${absolute})`,
-    pendingUntil: (absolute: string) => `Usable until ${absolute}`,
+    pendingUntil: (absolute: string) => `Pending until ${absolute}`,
     expiredAt: (relative: string) => `Expired ${relative}`,
     revokedBy: (moderator: string, relative: string) => `Revoked by ${moderator} ${relative}`,
     revokedForBuyer: (relative: string) => `Withdrawn by a moderator ${relative}`,
@@ -587,7 +587,7 @@ export const en = {
     linkLabel: 'Payment link',
     linkTooLong: `The link is too long to show here: check it with ${cmd.linksVerify}.`,
     ago: (amount: number, unit: 'min' | 'h' | 'd') => `${amount} ${unit} ago`,
-    more: (count: number) => `+${count} more`,
+    more: (count: number) => `and ${count} more`,
 
     verifiedTitle: 'Issued by the bot',
     verified: (member: string, nick: string, absolute: string, relative: string) =>
@@ -709,6 +709,8 @@ export const en = {
   storeErrors: {
     refused: (message: string) => `The shop refused this request: “${message}”.`,
     fieldErrors: 'Details from the shop:',
+    /** The store's own words inside a text, in the reader's quotation marks. */
+    quoted: (words: string) => `“${words}”`,
     hints: {
       'cart payments are disabled': "The shop hasn't enabled cart payments. Please tell the server's admins.",
       'invalid variant':
@@ -746,7 +748,7 @@ export const en = {
   /** Goals on the shop panel and /shop-top (src/services/community.ts): amounts are never shown. */
   community: {
     goalsOf: (server: string) => `🎯 Goals · ${server}`,
-    percent: (value: number) => `${value} %`,
+    percent: (value: number) => `${value}%`,
     goalReached: '✅ Goal reached',
     topTitle: (server: string) => `🏆 ${server} — top supporters`,
     supportersTitle: 'Top supporters (by purchases)',
@@ -768,7 +770,7 @@ export const en = {
   feed: {
     title: '🛒 New purchase',
     burstTitle: (count: number) => `🛒 ${count} new purchases`,
-    bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${variant}** · ${product}`,
+    bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${product} — ${variant}**`,
     aPlayer: 'A player',
     /** After a purchase that paid a gift link: the giver is never named. */
     gift: '🎁 a gift',

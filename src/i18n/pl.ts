@@ -33,7 +33,7 @@ export const plCommands = {
       },
       verify: {
         name: 'sprawdź',
-        description: 'Sprawdź, czy bot wydał ten adres płatności na tym Discordzie',
+        description: 'Sprawdź, czy bot wydał ten link do płatności na tym Discordzie',
         options: { url: { name: 'adres', description: 'Cały adres, dokładnie taki, jaki dostał członek' } },
       },
       revoke: {
@@ -71,15 +71,15 @@ export const plCommands = {
             description: `Rola, która może używać /${plNames.links} (oprócz osób z uprawnieniem „Zarządzanie wiadomościami”)`,
           },
           multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
-          giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy opłacono prezent dla niego (domyślnie włączone)' },
-          linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin wydany link do płatności jest oczekujący' },
+          giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy ktoś opłaci dla niego prezent (domyślnie: tak)' },
+          linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin link do płatności czeka na opłacenie' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
           reset: { name: 'wyczyść', description: 'Usuń wartość ustawienia' },
           purchaseFeedChannel: { name: 'kanał-zakupów', description: 'Gdzie bot publikuje każdy zakup w sklepie' },
           purchaseFeedNicks: {
             name: 'nicki-kupujących',
-            description: `Nicki kupujących w /${plNames.shopTop} i na kanale zakupów: pokazuj albo zastępuj słowem „gracz”`,
+            description: `Nicki kupujących w /${plNames.shopTop} i na kanale zakupów: pokazuj albo zastępuj słowem „Gracz”`,
           },
         },
       },
@@ -138,7 +138,7 @@ export const plCommands = {
   },
   shopTop: {
     name: plNames.shopTop,
-    description: 'Najwięksi wspierający sklepu i ostatnie zakupy na serwerze',
+    description: 'Ranking kupujących i ostatnie zakupy na serwerze',
     options: { server: { name: 'serwer', description: 'Który serwer (nazwa lub identyfikator, np. survival); domyślnie pierwszy' } },
   },
 };
@@ -160,6 +160,7 @@ const cmd = {
   licenseClear: slash(plCommands.shopAdmin, 'license', 'clear'),
   rewardsAdd: slash(plCommands.shopAdmin, 'rewards', 'add'),
   rewardsRemove: slash(plCommands.shopAdmin, 'rewards', 'remove'),
+  panel: slash(plCommands.shopAdmin, 'panel'),
   feedChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   redeemNick: optionName(plCommands.redeem, 'nick'),
 };
@@ -192,11 +193,17 @@ const storeHints: Messages['storeErrors']['hints'] = {
     'Ten nick osiągnął dzienny limit zakupów jednego z produktów. Zmniejsz ilość albo wróć jutro.',
 };
 
+/** „ostatnie 7 dni” / „ostatni dzień”: the span the bot remembers, as the object of a verb. */
+const lastDays = (days: number): string => (days === 1 ? 'ostatni dzień' : `ostatnie ${plCount(days, nouns.day)}`);
+
+/** „z ostatnich 7 dni” / „z ostatniego dnia”: the same span after „z” (genitive). */
+const lastDaysFrom = (days: number): string => (days === 1 ? 'z ostatniego dnia' : `z ostatnich ${plCount(days, nouns.dayGenitive)}`);
+
 /** Polish catalog: the same keys as en.ts (the type enforces it). */
 export const pl: Messages = {
   admin: {
-    notAllowed: 'Tylko osoby z uprawnieniem Zarządzanie serwerem mogą zmieniać sklep.',
-    licenseUnreadable: `Zapisanej licencji tego Discorda nie da się teraz otworzyć (zobacz ${cmd.status}): ustaw ją ponownie komendą ${cmd.licenseSet} albo ją usuń.`,
+    notAllowed: 'Tylko osoby z uprawnieniem „Zarządzanie serwerem” mogą zmieniać sklep.',
+    licenseUnreadable: `Zapisanej licencji tego Discorda nie da się teraz odczytać (zobacz ${cmd.status}): ustaw ją ponownie komendą ${cmd.licenseSet} albo ją usuń.`,
     notConfigured: `Ten Discord nie ma jeszcze licencji sklepu. Ustaw ją komendą ${cmd.licenseSet} (albo poproś operatora bota o ustawienie SPACEIS_API_KEY).`,
 
     statusTitle: 'Stan sklepu',
@@ -205,9 +212,9 @@ export const pl: Messages = {
     statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk \`${fingerprint}\``,
     statusLicenseNone: 'Brak',
     statusLicenseUnreadable: (fingerprint: string) =>
-      `Własnej licencji tego Discorda (odcisk \`${fingerprint}\`) nie da się otworzyć obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
+      `Własnej licencji tego Discorda (odcisk \`${fingerprint}\`) nie da się odszyfrować obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
     statusLicenseNoKey: (fingerprint: string) =>
-      `Ten Discord ma własną licencję (odcisk \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją otworzyć. Kupujący widzą komunikat, że sklep nie jest skonfigurowany; bot nie przechodzi w zamian na licencję domyślną. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
+      `Ten Discord ma własną licencję (odcisk \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją odszyfrować. Kupujący widzą komunikat, że sklep nie jest skonfigurowany; bot nie przechodzi w zamian na licencję domyślną. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers) => `Odpowiada: ${plCount(servers, nouns.server)} w ofercie`,
     status401: `Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy komendą ${cmd.licenseSet}.`,
@@ -216,16 +223,16 @@ export const pl: Messages = {
     statusCache: 'Pamięć oferty',
     statusCacheAge: (minutes) => (minutes < 1 ? 'Świeża (poniżej minuty)' : `Najstarszy wpis: ${minutes} min`),
     statusCacheEmpty: 'Pusta (pobierana przy pierwszym użyciu)',
-    statusStorage: 'Magazyn danych',
+    statusStorage: 'Baza danych',
     statusStorageDown: (backend) => `${backend}: niedostępny, teraz nic nie da się zapisać (odczyt lub zapis się nie udaje; szczegóły w logu bota)`,
     statusVersion: 'Wersja bota',
-    statusLatency: 'Opóźnienie bramy',
+    statusLatency: 'Ping (połączenie z Discordem)',
     statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze niezmierzone'),
     statusPayments: 'Płatności',
     statusPaymentsOn: (seconds) =>
       `Śledzone: dopóki ta licencja ma oczekujące linki, bot co ${seconds} s pobiera ze SpaceIs ostatnie zakupy z każdego serwera i na tej podstawie oznacza linki jako opłacone.`,
     statusPaymentsOff: (message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Bot zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
     statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
@@ -237,7 +244,7 @@ export const pl: Messages = {
     licenseRejected: (message) => `SpaceIs odrzucił ten klucz: „${message}”. Niczego nie zapisano.`,
     licenseUnreachable: 'SpaceIs nie odpowiedział, więc nie dało się sprawdzić klucza. Niczego nie zapisano; spróbuj za chwilę.',
     licenseSaved: (fingerprint, servers) =>
-      `Licencję zapisano (odcisk \`${fingerprint}\`); ${plCount(servers, nouns.server)} w ofercie. Koszyki z produktami innego sklepu zostaną opróżnione, gdy ich właściciele wrócą, z wyjaśnieniem; nowy klucz tego samego sklepu je zachowuje.`,
+      `Licencję zapisano (odcisk \`${fingerprint}\`); ${plCount(servers, nouns.server)} w ofercie. Koszyki z produktami innego sklepu zostaną opróżnione, gdy właściciele do nich zajrzą — bot wyjaśni im dlaczego. Nowy klucz tego samego sklepu nie zmienia koszyków.`,
     licenseSame: (fingerprint) => `To już jest licencja tego Discorda (odcisk \`${fingerprint}\`).`,
     licenseCleared: (fingerprint) =>
       fingerprint
@@ -247,7 +254,7 @@ export const pl: Messages = {
     defaultLicenseRefused: `Ten Discord nie może korzystać z domyślnej licencji bota: jej operator pozwala na to tylko na niektórych serwerach Discord. Ustaw własną licencję SpaceIs komendą ${cmd.licenseSet}.`,
     licenseClearedRefused: `Licencję tego Discorda usunięto. Ten Discord nie może korzystać z domyślnej licencji bota, więc ${cmd.shop} jest wyłączony do czasu ustawienia własnej komendą ${cmd.licenseSet}.`,
     statusLicenseDemo: `Wbudowany sklep **DEMO**: przykładowa oferta, bez prawdziwej płatności. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}.`,
-    demoOn: `Ten Discord korzysta teraz z wbudowanego sklepu **DEMO**: wypróbuj ${cmd.shop}, ${cmd.cart} i ${cmd.checkout}. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione, z wyjaśnieniem. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}, a demo zakończysz komendą ${cmd.licenseClear}.`,
+    demoOn: `Ten Discord korzysta teraz z wbudowanego sklepu **DEMO**: wypróbuj ${cmd.shop}, ${cmd.cart} i ${cmd.checkout}. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione — bot wyjaśni członkom dlaczego. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}, a demo zakończysz komendą ${cmd.licenseClear}.`,
     demoAlready: `Ten Discord już korzysta ze sklepu **DEMO**. ${cmd.licenseSet} zastąpi go prawdziwym sklepem; ${cmd.licenseClear} go wyłączy.`,
     demoConfirm: (fingerprint) =>
       `Ten Discord korzysta z własnej licencji (odcisk \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie komendą ${cmd.licenseSet}) i opróżni koszyki członków. Przejść na demo?`,
@@ -265,9 +272,9 @@ export const pl: Messages = {
     serversPlaceholder: 'Oferowane serwery',
     serversNone: 'Licencja nie ma jeszcze serwerów.',
     serversSaved: (names) => `${cmd.shop} oferuje teraz: ${names}.`,
-    serversPaged: 'Zapisanie strony zmienia tylko serwery na niej.',
+    serversPaged: 'Zapisujesz tylko serwery z tej strony.',
     serversKeepOne: `Zostaw co najmniej jeden oferowany serwer, inaczej ${cmd.shop} nie będzie miał nic do sprzedania. Nic nie zapisano.`,
-    serversChanged: 'Serwery sklepu zmieniły się od otwarcia tego menu, więc nic nie zapisano. Oto ta strona w obecnej postaci.',
+    serversChanged: 'Serwery sklepu zmieniły się od otwarcia tego menu, więc nic nie zapisano. Poniżej aktualna lista.',
 
     settingsTitle: 'Ustawienia sklepu',
     settingsSaved: 'Zapisano.',
@@ -279,14 +286,14 @@ export const pl: Messages = {
     seconds: (n) => `${n} s`,
     localeAuto: 'język serwera Discord',
     localeNames: { en: 'angielski', pl: 'polski' },
-    localeChoiceAuto: 'Auto (język serwera Discord)',
+    localeChoiceAuto: 'Automatycznie (język serwera Discord)',
     feedNicksShown: 'pokazywane',
-    feedNicksHidden: 'ukryte („gracz”)',
+    feedNicksHidden: 'ukryte („Gracz”)',
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
-      `Nie mogę pisać na ${channel}: daj mi tam Wyświetlanie kanału, Wysyłanie wiadomości i Osadzanie linków, a potem spróbuj ponownie.`,
+      `Nie mogę pisać na ${channel}: nadaj mi tam uprawnienia „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”, a potem spróbuj ponownie.`,
     channelNoFiles: (channel) =>
-      `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Daj mi tam uprawnienie Załączanie plików (albo wybierz inny kanał) i spróbuj ponownie.`,
+      `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
       `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
     moderatorRoleManaged: (role) =>
@@ -316,15 +323,15 @@ export const pl: Messages = {
   panel: {
     lostTitle: 'Panel sklepu nie jest już odświeżany',
     lost: (channel) =>
-      `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia Wyświetlanie kanału i Wysyłanie wiadomości i opublikuj panel ponownie przez /sklep-admin panel.`,
+      `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia „Wyświetlanie kanału” i „Wysyłanie wiadomości”, a potem opublikuj panel ponownie komendą ${cmd.panel}.`,
     statusTitle: 'Panel sklepu',
-    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie przez /sklep-admin panel.`,
+    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie komendą ${cmd.panel}.`,
     title: (guild) => `${guild} — sklep`,
-    description: 'Naciśnij **Otwórz sklep**, aby przeglądać, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
+    description: 'Naciśnij **Otwórz sklep**, aby przejrzeć ofertę, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
     servers: 'Serwery',
     openShop: 'Otwórz sklep',
     myCart: 'Mój koszyk',
-    footer: 'Płatności odbywają się na stronie płatności sklepu.',
+    footer: 'Za zakupy płacisz na stronie sklepu.',
   },
 
   common: {
@@ -336,9 +343,9 @@ export const pl: Messages = {
     expired: `To menu jest nieaktualne. Otwórz je ponownie komendą ${cmd.shop} lub ${cmd.cart}.`,
     restarting: 'Bot sklepu uruchamia się ponownie. Spróbuj za kilka sekund; Twój koszyk jest bezpieczny.',
     internalError: (reference) =>
-      `Coś poszło nie tak po naszej stronie. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
-    storageUnavailable: 'Magazyn danych bota jest teraz niedostępny, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
-    storageBusy: 'Magazyn danych bota jest teraz zajęty, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+      `Coś poszło nie tak po stronie bota. Twój koszyk jest bezpieczny. Jeśli to się powtórzy, podaj administracji ten numer: ${reference}`,
+    storageUnavailable: 'Bot ma chwilowy problem z zapisem danych, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+    storageBusy: 'Bot nie może teraz zapisać danych (baza danych jest zajęta), więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
   },
 
   shop: {
@@ -351,8 +358,8 @@ export const pl: Messages = {
     chooseProductPlaceholder: 'Wybierz produkt',
     chooseVariant: 'Wybierz wariant.',
     chooseVariantPlaceholder: 'Wybierz wariant',
-    notSetUp: `Ten sklep nie jest jeszcze skonfigurowany: administracja tego Discorda może go ustawić komendą ${cmd.admin}.`,
-    misconfigured: 'Sklep nie jest teraz poprawnie skonfigurowany. Powiadom administrację; Twój koszyk się nie zmienił.',
+    notSetUp: `Ten sklep nie jest jeszcze skonfigurowany — administracja tego Discorda może go ustawić komendą ${cmd.admin}.`,
+    misconfigured: 'Sklep nie jest teraz poprawnie skonfigurowany. Daj znać administracji; Twój koszyk się nie zmienił.',
     noServers: 'Ten sklep nie ma jeszcze żadnych serwerów w ofercie.',
     unknownServer: (input) => `W tym sklepie nie ma serwera „${input}”. Wybierz serwer z listy.`,
     noCategories: 'Ten serwer nie ma jeszcze nic w ofercie.',
@@ -367,7 +374,7 @@ export const pl: Messages = {
 
   search: {
     title: 'Wyszukiwanie',
-    results: (query: string) => `Najlepsze dopasowania do „${query}”. Wybierz jedno:`,
+    results: (query: string) => `Wyniki dla „${query}”. Wybierz produkt:`,
     closest: (query: string) => `Nic nie pasuje dokładnie do „${query}”. Najbliższe wyniki:`,
     placeholder: 'Wybierz produkt',
     nothing: (query: string) => `Nic w sklepie nie pasuje do „${query}”. Przejrzyj menu albo spróbuj innych słów.`,
@@ -376,10 +383,10 @@ export const pl: Messages = {
 
   quantity: {
     title: (product, variant) => `${product} — ${variant}`,
-    pricesByMethod: 'Orientacyjna cena za sztukę, zależnie od metody płatności',
+    pricesByMethod: 'Szacowana kwota za sztukę, zależnie od metody płatności',
     quantity: 'Ilość',
     placeholder: 'Wybierz ilość',
-    option: (n) => `${n} ×`,
+    option: (n) => `${n} szt.`,
     other: 'Inna ilość…',
     otherDescription: 'Wpisz dowolną ilość od 1 do 99',
     modalTitle: 'Ilość',
@@ -391,7 +398,7 @@ export const pl: Messages = {
 
   added: {
     title: 'Dodano do koszyka',
-    line: (quantity, variant, product) => `${quantity} × ${variant} (${product})`,
+    line: (quantity, variant, product) => `${quantity} × ${product} — ${variant}`,
     lineTotal: (quantity) => `Ta pozycja w koszyku ma teraz ${quantity} szt.`,
     capped: (max) => `Jedna pozycja może mieć najwyżej ${plCount(max, nouns.unit)}, więc ustawiono ${max}.`,
     cartSize: (lines) => `W koszyku: ${plCount(lines, nouns.line)}.`,
@@ -403,7 +410,7 @@ export const pl: Messages = {
     title: 'Twój koszyk',
     empty: 'Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.',
     openShop: 'Otwórz sklep',
-    line: (quantity, variant, product) => `${quantity} × ${variant} — ${product}`,
+    line: (quantity, variant, product) => `${quantity} × ${product} — ${variant}`,
     linesHeading: (lines, max) => `Pozycje w koszyku (${lines} z ${max})`,
     estimateHeading: 'Szacowana kwota według metody płatności',
     estimateNote:
@@ -412,7 +419,7 @@ export const pl: Messages = {
       'Żadna metoda płatności nie obejmuje wszystkich produktów w koszyku; strona płatności pokaże dostępne opcje.',
     pricesUnavailable: 'Nie udało się teraz pobrać cen; kwotę pokaże strona płatności.',
     chooseLine: 'Zmień pozycję…',
-    lineOption: (quantity, variant) => `${quantity} × ${variant}`,
+    lineOption: (quantity, variant, product) => `${quantity} × ${product} — ${variant}`,
     clear: 'Wyczyść koszyk',
     clearConfirm: (lines) =>
       lines === 1 ? 'Usunąć jedyną pozycję z koszyka?' : `Usunąć wszystkie ${plCount(lines, nouns.line)} z koszyka?`,
@@ -424,14 +431,14 @@ export const pl: Messages = {
     nickHint: (nick) => `Zamówienie na nick **${nick}**. Aby użyć innego nicku, naciśnij „Zmień nick”.`,
     remove: 'Usuń',
     backToCart: 'Wróć do koszyka',
-    editLine: (variant, product) => `${variant} — ${product}`,
+    editLine: (variant, product) => `${product} — ${variant}`,
     lineGone: 'Tej pozycji nie ma już w koszyku.',
-    goneMark: 'nie ma już w ofercie: zostanie pominięta w linku płatności',
-    notBuyableMark: 'nie można już jej tu kupić: zostanie pominięta w linku płatności',
+    goneMark: 'brak w ofercie — ta pozycja nie trafi do linku do płatności',
+    notBuyableMark: 'obecnie nie do kupienia — ta pozycja nie trafi do linku do płatności',
     priceChanged: (was, now) => `było ${was}, teraz ${now}`,
     pricesUnconfirmed:
       'Nie można teraz połączyć się ze sklepem: to ceny z chwili dodania produktów, niepotwierdzone. Kwotę pokaże strona płatności.',
-    pricesUnknown: 'Produkty dodane, zanim bot zapamiętywał ceny, nie pokazują zmian cen.',
+    pricesUnknown: 'Przy produktach dodanych, zanim bot zaczął zapamiętywać ceny, zmiany cen nie są widoczne.',
     licenseChanged: 'Oferta sklepu się zmieniła, więc produkty z poprzedniej oferty usunięto z koszyka.',
   },
 
@@ -461,7 +468,7 @@ export const pl: Messages = {
     dmClosed: (nick) =>
       `Nie mogę wysłać Ci wiadomości prywatnej (masz je wyłączone), więc oto link do płatności dla **${nick}**.`,
     dmOnItsWay: (nick) =>
-      `Oto link do płatności dla **${nick}**. Wiele osób właśnie składa zamówienia: kopia jest w drodze do Twoich wiadomości prywatnych.`,
+      `Oto link do płatności dla **${nick}**. Wiele osób właśnie zamawia, więc kopię dostaniesz za chwilę w wiadomości prywatnej.`,
     cooldown: (seconds) => `Link do płatności został właśnie wydany. Nowy możesz dostać za ${seconds} s; Twój koszyk się nie zmienił.`,
     hourlyLimit: (seconds) =>
       `W ciągu ostatniej godziny otrzymałeś(-aś) wiele linków. Nowy możesz dostać za ${Math.ceil(seconds / 60)} min; Twój koszyk się nie zmienił.`,
@@ -479,11 +486,11 @@ export const pl: Messages = {
     dmReference: (id) => `Numer linku: ${id}`,
     pricesUpTitle: 'Ceny się zmieniły',
     pricesUp: 'Od dodania do koszyka sklep zmienił te ceny:',
-    pricesLeftOut: 'Tych produktów nie ma już w ofercie i zostaną pominięte w linku płatności:',
-    continueNewPrices: 'Dalej z nowymi cenami',
+    pricesLeftOut: 'Tych produktów nie ma już w ofercie, więc nie trafią do linku do płatności:',
+    continueNewPrices: 'Zamów po nowych cenach',
     backToCart: 'Wróć do koszyka',
-    leftOut: (items) => `Pominięte w linku (nie ma ich już w ofercie): ${items}.`,
-    nothingBuyable: `Żadnego produktu z koszyka nie ma już w ofercie, więc link płatności nie został wydany. Twój koszyk się nie zmienił: zobacz ${cmd.cart}.`,
+    leftOut: (items) => `Nie trafiły do linku do płatności (nie ma ich już w ofercie): ${items}.`,
+    nothingBuyable: `Żadnego produktu z koszyka nie ma już w ofercie, więc link do płatności nie został wydany. Twój koszyk się nie zmienił — zobacz ${cmd.cart}.`,
     safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
 
@@ -496,7 +503,7 @@ export const pl: Messages = {
     licenseProblem: (status, message) =>
       `SpaceIs odpowiedział ${status}${message ? ` („${message}”)` : ''} podczas obsługi kupującego. Sprawdź licencję komendą ${cmd.status}.`,
     linkRevokedTitle: 'Wycofano link do płatności',
-    linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany dla ${member}.`,
+    linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany członkowi ${member}.`,
     linkPaidTitle: 'Zamówienie opłacone',
     linkPaid: (member, nick) => `Sklep zgłosił opłacenie zamówienia od ${member} (nick **${nick}**).`,
     roleGrantFailedTitle: 'Nie udało się nadać roli kupującemu',
@@ -507,16 +514,16 @@ export const pl: Messages = {
       `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (możesz też odebrać ją ręcznie).`,
     roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
     roleTooPowerful: (role, member, linkId, permissions) =>
-      `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie, a ta wiadomość nie pojawi się przy każdym z nich: sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+      `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie (bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach). Sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
     roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
-      `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał z tym nickiem. Sklep podaje, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
+      `${member} opłacił(a) link ${linkId} na nick **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał na ten nick. Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
     dmPaidTitle: (guild) => `Zamówienie opłacone — ${guild}`,
-    dmPaid: (time) => `Sklep zgłasza to zamówienie jako opłacone (${time}).`,
-    dmDelivery: 'Produkty wydaje serwer gry, nie ten bot: zwykle gdy wejdziesz na serwer z tym nickiem.',
+    dmPaid: (time) => `Sklep potwierdził płatność za to zamówienie (${time}).`,
+    dmDelivery: 'Produkty wyda serwer gry (nie bot) — zwykle po tym, jak wejdziesz na serwer z tym nickiem.',
     dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację i podaj numer linku **${reference}**.`,
     dmFailedTitle: (guild) => `Płatność nieudana — ${guild}`,
     dmFailed: (time) => `Sklep zgłasza, że płatność za to zamówienie się nie powiodła (${time}). Nie płać już przez ten link.`,
@@ -531,7 +538,7 @@ export const pl: Messages = {
     title: 'Role dla kupujących',
     none: `Nie ma jeszcze ról dla kupujących. Dodaj je komendą ${cmd.rewardsAdd}: produkt (lub jeden z jego wariantów) i rolę, którą dostaną kupujący.`,
     footer:
-      'Nadawane członkowi, który złożył zamówienie, gdy jego link zostanie opłacony. Bot potrzebuje uprawnienia Zarządzanie rolami, a każda rola musi być niżej niż jego najwyższa rola.',
+      'Nadawane członkowi, który złożył zamówienie, gdy jego link zostanie opłacony. Bot potrzebuje uprawnienia „Zarządzanie rolami”, a każda rola musi być niżej niż jego najwyższa rola.',
     item: (product, variant, server) => (variant ? `**${product}** — ${variant} (${server})` : `**${product}**, dowolny wariant (${server})`),
     line: (item, role, duration) => `${item} → ${role}, ${duration}`,
     forGood: 'na stałe',
@@ -543,26 +550,26 @@ export const pl: Messages = {
     full: (max) => `Ten Discord ma już ${plCount(max, nouns.role)} dla kupujących, czyli najwięcej, ile może. Najpierw usuń którąś.`,
     noProduct: 'Tego produktu nie ma w ofercie sklepu. Wybierz go z podpowiedzi.',
     noVariant: (product) => `${product} nie ma takiego wariantu. Wybierz go z podpowiedzi albo pomiń wariant, by nagroda dotyczyła każdego.`,
-    unknown: 'Takiej nagrody nie ma (już). Wybierz ją z podpowiedzi.',
+    unknown: 'Nie ma takiej nagrody (mogła zostać usunięta). Wybierz ją z podpowiedzi.',
     refused: (role, problems) => `Nie można nadawać kupującym roli ${role}. ${problems} Nic nie zapisano.`,
     problem: {
       'member-left': () => 'Tego członka nie ma już na tym Discordzie.',
-      'no-manage-roles': () => 'Bot potrzebuje uprawnienia Zarządzanie rolami: nadaj je roli bota w Ustawieniach serwera → Role.',
+      'no-manage-roles': () => 'Bot potrzebuje uprawnienia „Zarządzanie rolami”: nadaj je roli bota w Ustawieniach serwera → Role.',
       'role-above-bot': (role) => `Rola ${role} nie jest niżej niż najwyższa rola bota: w Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
       'role-managed': (role) => `Rolą ${role} zarządza Discord (dla bota lub integracji): nikt nie nada jej ręcznie. Wybierz inną rolę.`,
       'role-everyone': () => '@everyone ma każdy członek: nie może być nagrodą. Wybierz inną rolę.',
       'role-gone': () => `Ta rola już nie istnieje: usuń tę nagrodę komendą ${cmd.rewardsRemove} albo dodaj ją ponownie z inną rolą.`,
-      refused: () => 'Discord odmówił (Missing Permissions): sprawdź uprawnienie Zarządzanie rolami bota i jego miejsce na liście ról.',
+      refused: () => 'Discord odmówił (brak uprawnień): sprawdź uprawnienie „Zarządzanie rolami” bota i jego miejsce na liście ról.',
       unreachable: () => 'Discord nie odpowiedział.',
     },
     auditBought: (linkId, days) =>
       days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${plCount(days, nouns.day)}`,
-    auditEnded: (linkId) => `Sklep: wygasł czas kupiony linkiem ${linkId}`,
+    auditEnded: (linkId) => `Sklep: rola czasowa z linku ${linkId} wygasła`,
     notAllowedRoles:
-      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
     roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     powerful: (role, permissions) =>
-      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę.`,
+      `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę.`,
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Zarządzanie serwerem',
@@ -572,14 +579,14 @@ export const pl: Messages = {
       ManageMessages: 'Zarządzanie wiadomościami',
       KickMembers: 'Wyrzucanie członków',
       BanMembers: 'Banowanie członków',
-      ModerateMembers: 'Wyciszanie członków',
-      MentionEveryone: 'Wzmianki @everyone, @here i wszystkich ról',
+      ModerateMembers: 'Wyciszanie członków czasowo',
+      MentionEveryone: 'Wzmiankowanie @everyone, @here i wszystkich ról',
     },
     giveRole: 'Nadaj rolę',
-    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord).',
+    giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
     giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
-    given: (member, role, linkId) => `Gotowe: ${member} ma teraz ${role}, za opłacony link ${linkId}.`,
-    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już ${role} za opłacony link ${linkId}: nic się nie zmieniło.`,
+    given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,
+    alreadyGiven: (member, role, linkId) => `${member} dostał(a) już rolę ${role} za opłacony link ${linkId} — nic się nie zmieniło.`,
     giveFailed: (member, role, problem) => `Bot nie mógł nadać roli ${role} członkowi ${member}. ${problem}`,
     giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
     giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
@@ -590,7 +597,7 @@ export const pl: Messages = {
   },
 
   links: {
-    notModerator: `Z ${cmd.links} może korzystać tylko moderacja: potrzebne jest uprawnienie Zarządzanie wiadomościami albo rola moderatora wybrana przez administrację.`,
+    notModerator: `Z ${cmd.links} może korzystać tylko moderacja: potrzebne jest uprawnienie „Zarządzanie wiadomościami” albo rola moderatora wybrana przez administrację.`,
     title: 'Linki do płatności',
     intro: (member, total) =>
       total === 1
@@ -599,15 +606,15 @@ export const pl: Messages = {
     none: (member, days) =>
       `Bot nie wydał na tym Discordzie żadnego linku do płatności dla ${member} (zapisy są przechowywane przez ${plCount(days, nouns.day)}).`,
     whatBotKnows:
-      `Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu: bot pyta SpaceIs o zakupy dla nicku i produktów linku. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności za link (albo jego API nie pokazuje botowi płatności: zobacz ${cmd.status}).`,
-    state: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasł', revoked: 'Wycofany' },
-    buyerState: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasł', revoked: 'Wycofany' },
+      `Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu: bot pyta SpaceIs o zakupy na nick i produkty z tego linku. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności za link (albo API sklepu nie pokazuje botowi płatności: zobacz ${cmd.status}).`,
+    state: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasły', revoked: 'Wycofany' },
+    buyerState: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasły', revoked: 'Wycofany' },
     issued: (relative, absolute) => `Wydany ${relative} (${absolute})`,
     pendingUntil: (absolute) => `Oczekuje do ${absolute}`,
     expiredAt: (relative) => `Wygasł ${relative}`,
     revokedBy: (moderator, relative) => `Wycofał(a) ${moderator} ${relative}`,
     revokedForBuyer: (relative) => `Wycofany przez moderację ${relative}`,
-    paidAt: (absolute, relative) => `Opłacony ${absolute} (${relative}) według sklepu`,
+    paidAt: (absolute, relative) => `Opłacony ${absolute} (${relative}), według sklepu`,
     transaction: (id) => `Transakcja w sklepie: \`${id}\``,
     failedAt: (relative) => `Sklep zgłosił nieudaną płatność ${relative}`,
     storeExpiredAt: (relative) => `Sklep zgłosił, że płatność wygasła ${relative}`,
@@ -618,39 +625,39 @@ export const pl: Messages = {
     linkTooLong: `Link jest za długi, by go tu pokazać: sprawdź go komendą ${cmd.linksVerify}.`,
     ago: (amount, unit) =>
       unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : `${plCount(amount, nouns.day)} temu`,
-    more: (count) => `+${count} więcej`,
+    more: (count) => `i ${plCount(count, nouns.otherLine)}`,
 
     verifiedTitle: 'Wydany przez bota',
     verified: (member, nick, absolute, relative) =>
-      `Dokładnie ten adres bot wydał na tym Discordzie członkowi ${member}, dla nicku **${nick}**, ${absolute} (${relative}).`,
+      `Dokładnie ten adres bot wydał na tym Discordzie członkowi ${member} na nick **${nick}**, ${absolute} (${relative}).`,
     verifiedReference: (id) => `Numer linku: ${id}`,
     notIssuedTitle: 'Niewydany przez bota',
     notIssued:
-      'Bot nie wydał tego adresu na tym Discordzie. To może być fałszywa strona płatności: powiedz członkowi, żeby przez nią nie płacił i płacił tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+      'Bot nie wydał tego adresu na tym Discordzie. To może być fałszywa strona płatności: powiedz członkowi, żeby nie płacił przez tę stronę, tylko przyciskiem **Zapłać** w wiadomości prywatnej od bota.',
     exactMatchNote: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pasuje.',
 
     unknownLink: (id) => `Na tym Discordzie nie ma linku do płatności o numerze „${id}”.`,
     notMembersLink: (id, member) => `Link ${id} nie został wydany członkowi ${member}: niczego nie wycofano.`,
     alreadyRevoked: (id, moderator, relative) => `Link ${id} został już wycofany przez ${moderator} ${relative}.`,
-    revoked: (id, member, nick) => `Link **${id}** wydany członkowi ${member} (nick **${nick}**) jest wycofany.`,
-    dmEdited: 'Przycisk Zapłać zniknął z wiadomości prywatnej członka; wiadomość mówi teraz, że moderacja wycofała link.',
+    revoked: (id, member, nick) => `Link **${id}** wydany członkowi ${member} (nick **${nick}**) został wycofany.`,
+    dmEdited: 'Przycisk Zapłać zniknął z wiadomości prywatnej członka; w wiadomości jest teraz informacja, że moderacja wycofała link.',
     dmNotEdited:
-      'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać): wycofanie obowiązuje, ale powiedz mu sam(a), żeby nie korzystał z linku.',
+      'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać): wycofanie obowiązuje, ale daj członkowi znać, że ten link jest nieważny.',
     shownInReply:
-      'Link został pokazany członkowi w prywatnej odpowiedzi (miał wyłączone wiadomości prywatne), której bot nie może zmienić: powiedz mu sam(a), żeby z niego nie korzystał.',
+      'Link został pokazany członkowi w prywatnej odpowiedzi (miał wyłączone wiadomości prywatne), której bot nie może zmienić — daj członkowi znać, że ten link jest nieważny.',
     replyEdited: 'Przycisk Zapłać zniknął z prywatnej odpowiedzi, w której członek zobaczył link.',
     replyNotEdited:
-      'Link był też pokazany członkowi w prywatnej odpowiedzi, której bot nie może już zmienić: powiedz mu sam(a), żeby z niego nie korzystał.',
+      'Link był też pokazany członkowi w prywatnej odpowiedzi, której bot nie może już zmienić — daj członkowi znać, że ten link jest nieważny.',
     shopMayAccept:
-      'Wycofanie ukrywa link tylko na Discordzie: strona płatności sklepu może go przyjmować, dopóki sam sklep go nie unieważni.',
+      'Wycofanie ukrywa link tylko na Discordzie: strona płatności sklepu może nadal przyjąć przez niego wpłatę, dopóki sklep sam go nie unieważni.',
 
     dmWithdrawnTitle: (guild) => `Link do płatności wycofany — ${guild}`,
     dmWithdrawn:
-      'Moderacja wycofała ten link do płatności, więc nie jest już tu pokazany. Nie płać przez niego. Jeśli nadal chcesz te produkty, dodaj je ponownie do koszyka i naciśnij **Zamów**.',
+      'Moderacja wycofała ten link do płatności, więc przycisk **Zapłać** zniknął. Nie płać przez ten link. Jeśli nadal chcesz te produkty, dodaj je ponownie do koszyka i naciśnij **Zamów**.',
 
     myLinks: 'Moje linki do płatności',
-    myTitle: (days) => `Twoje linki do płatności (${plCount(days, nouns.day)} wstecz)`,
-    myNone: (days) => `Nie dostałeś(-aś) na tym Discordzie żadnego linku do płatności (bot pamięta ${plCount(days, nouns.day)} wstecz).`,
+    myTitle: (days) => `Twoje linki do płatności ${lastDaysFrom(days)}`,
+    myNone: (days) => `Nie dostałeś(-aś) na tym Discordzie żadnego linku do płatności (bot pamięta ${lastDays(days)}).`,
     myWhatBotKnows:
       'Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności — to nie przesądza, czy zapłaciłeś(-aś).',
     resendPlaceholder: 'Wyślij mi ponownie oczekujący link…',
@@ -659,19 +666,19 @@ export const pl: Messages = {
   },
 
   linkCheck: {
-    command: 'Sprawdź link płatności',
-    title: 'Sprawdzenie linku płatności',
-    none: 'W tej wiadomości nie ma adresów stron do sprawdzenia.',
-    onlyFirst: (max, total) => `Adresy stron w tej wiadomości: ${total}; sprawdzono tylko pierwsze ${max}.`,
+    command: 'Sprawdź link do płatności',
+    title: 'Sprawdzenie linku do płatności',
+    none: 'W tej wiadomości nie ma żadnego linku do sprawdzenia.',
+    onlyFirst: (max, total) => `Linki w tej wiadomości: ${total}; sprawdzono tylko pierwsze ${max}.`,
     issued: (absolute, relative) => `✅ **Wydany przez tego bota na tym Discordzie**, ${absolute} (${relative}).`,
     reference: (id) => `Numer linku: ${id}`,
     state: (state) => `Stan: **${state}**`,
     forYou: 'Został wydany dla Ciebie.',
     forOther: 'Został wydany dla innego członka: płać tylko przez link, który bot wysłał Tobie.',
-    forMember: (member, nick) => `Wydany dla ${member}, dla nicku **${nick}**.`,
+    forMember: (member, nick) => `Wydany członkowi ${member} na nick **${nick}**.`,
     notIssued: '⛔ **Niewydany przez tego bota: nie płać przez niego.**',
     goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
-    shopHosts: (hosts) => `Linki płatności tego sklepu od bota prowadzą do **${hosts}**.`,
+    shopHosts: (hosts) => `Prawdziwe linki do płatności od bota prowadzą do **${hosts}**.`,
     note: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
     rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${plCount(max, nouns.message)} na minutę: spróbuj ponownie za ${seconds} s.`,
   },
@@ -679,45 +686,45 @@ export const pl: Messages = {
   gift: {
     button: '🎁 Prezent',
     title: 'Dla kogo?',
-    intro: 'Kup ten koszyk dla członka tego Discorda (bot użyje jego zapamiętanego nicku, jeśli go zna) albo dla dowolnego gracza po nicku. Link dostajesz Ty; Ty płacisz.',
+    intro: 'Kup ten koszyk dla członka tego Discorda (bot użyje jego zapamiętanego nicku, jeśli go zna) albo dla dowolnego gracza po nicku. Link do płatności trafi do Ciebie i to Ty płacisz.',
     memberPlaceholder: 'Członek tego Discorda…',
-    byNick: 'Gracz po nicku',
+    byNick: 'Podaj nick gracza',
     forMyself: 'Dla siebie',
     noBots: 'Bot nie może dostać prezentu: wybierz członka.',
     nickTitle: 'Prezent: nick gracza',
     label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
     dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
-    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}** i jest on już opłacony:`,
-    dmNick: (nick) => `Dla nicku **${nick}**: serwer gry wyda produkty.`,
+    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}**. Prezent jest już opłacony:`,
+    dmNick: (nick) => `Produkty trafią na nick **${nick}** — wyda je serwer gry.`,
     dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię jako członka tego Discorda.',
     stopButton: 'Nie wysyłaj mi wiadomości o prezentach',
     stopped: 'Nie dostaniesz już od tego bota wiadomości o prezentach.',
   },
 
   review: {
-    title: 'Płatność czeka na moderację',
+    title: 'Płatność czeka na decyzję moderacji',
     intro: (nick) =>
-      `Sklep podaje zakup dla nicku **${nick}**, który mógł opłacić linki kilku członków. Sklep przekazuje botowi nick, produkty i czas zakupu; nie wie, kto wpisał nick (nicki są publiczne), więc bot sam nie uznaje żadnego z tych linków za opłacony. Moderator wybiera link, który opłacił ten zakup: staje się on opłacony (wiadomość prywatna członka, kanał logów, role), pozostałe zostają otwarte.`,
+      `Sklep zgłosił zakup na nick **${nick}**, a ten nick pasuje do linków kilku członków. Sklep przekazuje tylko nick, produkty i czas zakupu — nie wiadomo, kto wpisał nick (nicki są publiczne), więc bot sam nie uzna żadnego z tych linków za opłacony. Moderator wskazuje link, za który zapłacono tym zakupem: ten link zostaje oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role), a pozostałe nadal oczekują.`,
     madeAt: (time) => `Zakup: ${time}`,
-    candidatesLabel: 'Linki, które mógł opłacić',
+    candidatesLabel: 'Linki, które mogły zostać opłacone tym zakupem',
     candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
-    confirmButton: (linkId) => `Opłacony link ${linkId}`,
+    confirmButton: (linkId) => `Oznacz ${linkId} jako opłacony`,
     more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie: zobacz ${cmd.linksUser} dla każdego członka.`,
     notAllowed:
-      'Wskazać link, który opłacił zakup, może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie Zarządzanie wiadomościami albo Zarządzanie serwerem.',
+      'Wskazać link opłacony tym zakupem może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie „Zarządzanie wiadomościami” albo „Zarządzanie serwerem”.',
     confirmed: (linkId, member) =>
-      `Link **${linkId}** członka ${member} jest teraz opłacony, z Twoim potwierdzeniem. Mówią o tym wiadomość prywatna członka i kanał logów; pozostałe linki zostają otwarte.`,
-    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność opłaciła link **${linkId}**. Nic nie zostało zmienione.`,
+      `Potwierdzono: link **${linkId}** członka ${member} jest opłacony. Bot zaktualizował wiadomość prywatną członka i dodał wpis na kanale logów; pozostałe linki nadal oczekują.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że tym zakupem zapłacono za link **${linkId}**. Nic nie zostało zmienione.`,
     alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
-    notWaiting: 'Ta płatność już nie czeka na moderację (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
-    notCandidate: 'Tego linku ta płatność nie mogła opłacić na tym Discordzie. Nic nie zostało zmienione.',
+    notWaiting: 'Ta płatność już nie czeka na decyzję moderacji (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
+    notCandidate: 'Ten link nie mógł zostać opłacony tym zakupem na tym Discordzie. Nic nie zostało zmienione.',
     withdrawn: (linkId, by) =>
-      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na moderację: wybierz inny link, jeśli to on jest właściwy.`,
-    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na moderację.`,
-    waiting: 'Zgłoszono płatność dla tego nicku; czeka na moderację.',
-    statusLabel: 'Czeka na moderację',
+      `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na decyzję moderacji. Jeśli właściwy jest inny link, wybierz go.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na decyzję moderacji.`,
+    waiting: 'Zgłoszono płatność na ten nick; czeka na decyzję moderacji.',
+    statusLabel: 'Czeka na decyzję moderacji',
     status: (count) =>
-      `Czeka na moderację: ${plCount(count, nouns.payment)}; moderator wskazuje, który link opłacił każdy zakup (kanał logów albo ${cmd.linksUser} dla członka).`,
+      `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}; moderator wskazuje, który link został opłacony danym zakupem (kanał logów albo ${cmd.linksUser} dla członka).`,
     confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
   },
 
@@ -737,8 +744,9 @@ export const pl: Messages = {
 
   storeErrors: {
     refused: (message) =>
-      Object.hasOwn(storeHints, message.trim().toLowerCase()) ? 'Sklep odrzucił to żądanie.' : `Sklep odrzucił to żądanie: „${message}”.`,
-    fieldErrors: 'Szczegóły od sklepu:',
+      Object.hasOwn(storeHints, message.trim().toLowerCase()) ? 'Sklep odmówił.' : `Sklep odmówił: „${message}”.`,
+    fieldErrors: 'Szczegóły od sklepu (po angielsku):',
+    quoted: (words) => `„${words}”`,
     hints: storeHints,
     notConfigured:
       'Sklep jest źle skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji; Twój koszyk się nie zmienił.',
@@ -759,20 +767,20 @@ export const pl: Messages = {
     pageTitle: 'Demonstracyjna strona płatności',
     pageNothingPaid: 'To demonstracja: nic nie jest płacone, nic nie jest pobierane i nic nie zostanie nadane. Prawdziwy sklep pokazałby tu swoje metody płatności.',
     pageNick: 'Nick',
-    pageTotal: 'Szacowana suma',
+    pageTotal: 'Szacowana kwota',
     pageRealShop: `Ten serwer Discord wypróbowuje bota na wbudowanym sklepie demo, dopóki administracja nie podłączy prawdziwego sklepu SpaceIs (${cmd.licenseSet}).`,
     pageNotFound: 'Ten demonstracyjny link do płatności jest nieznany albo wygasł.',
   },
   community: {
     goalsOf: (server) => `🎯 Cele · ${server}`,
-    percent: (value) => `${value} %`,
+    percent: (value) => `${value}%`,
     goalReached: '✅ Cel osiągnięty',
     topTitle: (server) => `🏆 ${server} — najwięksi wspierający`,
     supportersTitle: 'Najwięksi wspierający (wg liczby zakupów)',
     latestTitle: 'Ostatnie zakupy',
-    topFooter: 'Tak, jak podaje sklep. Kwot nie pokazujemy: sklep nie mówi, w jakiej są jednostce.',
+    topFooter: 'Dane ze sklepu. Ranking liczy zakupy, nie wydane kwoty.',
     purchases: (count) => plCount(count, nouns.purchase),
-    aPlayer: 'gracz',
+    aPlayer: 'Gracz',
     anItem: 'produkt',
     none: 'Na razie nic.',
     notPublished: 'Ten sklep tego nie udostępnia.',
@@ -780,7 +788,7 @@ export const pl: Messages = {
     notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Bot zapyta ponownie ${retry}.`,
   },
 
   feed: {
@@ -795,14 +803,14 @@ export const pl: Messages = {
     choiceHide: 'ukrywaj',
     statusTitle: 'Kanał zakupów',
     statusOn: (channel) => `Każdy zakup jest publikowany na ${channel}.`,
-    statusRefused: (channel, reason) => `Nie mogę pisać na ${channel}: ${reason}. Wstrzymane, dopóki nie ustawisz kanału ponownie.`,
+    statusRefused: (channel, reason) => `Bot nie może pisać na ${channel}: ${reason}. Wstrzymane, dopóki nie ustawisz kanału ponownie.`,
     refusedReason: {
-      'no-access': 'bot nie ma tam uprawnień (potrzebuje: Wyświetlanie kanału, Wysyłanie wiadomości, Osadzanie linków)',
+      'no-access': 'bot nie ma tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”',
       gone: 'kanał już nie istnieje',
     },
     refusedTitle: 'Kanał zakupów wstrzymany',
     refused: (channel, reason) =>
-      `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie komendą ${cmd.feedChannel}.`,
+      `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie komendą \`${cmd.feedChannel}\`.`,
   },
 
   vouchers: {
@@ -817,8 +825,8 @@ export const pl: Messages = {
     forbidden: (message) => `${shopSays(message)}Sklep odrzucił ten kod${message ? '' : ', nie podając powodu'}.`,
     conflict: (message) => `${shopSays(message)}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
-      `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Bot nie wysłał kodu ponownie.`,
-    memberLimit: (seconds) => `Wpisano kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
+      `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Kod nie został przyjęty, więc możesz go użyć ponownie.`,
+    memberLimit: (seconds) => `Wpisałeś(-aś) kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
     guildLimit: (seconds) => `Na tym Discordzie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
     shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
     notSent: (seconds) =>
@@ -828,7 +836,7 @@ export const pl: Messages = {
       'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
     storeUnavailable: 'Sklep teraz nie odpowiada. Spróbuj ponownie później.',
     storeUnreadable: 'Sklep przysłał odpowiedź, której bot nie umie odczytać. Zanim spróbujesz znowu, sprawdź w grze, czy kod został przyjęty.',
-    notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Powiadom administrację.',
+    notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji.',
     invalidCode: 'To nie jest kod vouchera: wpisz go tak, jak go dostałeś(-aś), bez spacji.',
     nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\`: kod zostanie zrealizowany dla niego (bot zapamięta go na następny raz).`,
     demo: 'Sklep demo nie ma kodów voucherów: zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
@@ -846,13 +854,13 @@ export const pl: Messages = {
       storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
     },
     generatedTitle: (count) => (count === 1 ? 'Kod vouchera' : plCount(count, nouns.voucherCode)),
-    generated: (item) => `Dla: ${item}. Widzisz je tylko Ty: skopiuj je teraz, bot nie zachowuje kopii.`,
+    generated: (item) => `Wariant: ${item}. Widzisz je tylko Ty — skopiuj je teraz, bo bot nie zachowuje kopii.`,
     dailyLimit: (limit, minutes) =>
       `Ten serwer Discord może wygenerować ${plCount(limit, nouns.code)} dziennie i tyle wygenerowano w ciągu ostatnich 24 godzin. Kolejne będzie można wygenerować za ${minutes} min (limit ustawia operator bota: VOUCHER_CODES_PER_DAY).`,
     generatedNone: 'Sklep odpowiedział bez żadnych kodów.',
     noVariant: 'Wybierz wariant tego produktu z podpowiedzi.',
     logGeneratedTitle: 'Wygenerowano kody voucherów',
-    logGenerated: (admin, count, item) => `${admin} wygenerował(a) ${plCount(count, nouns.voucherCode)} dla: ${item}.`,
-    logStoreWords: (words) => `Słowa sklepu: „${words}”`,
+    logGenerated: (admin, count, item) => `${admin} wygenerował(a) ${plCount(count, nouns.voucherCode)}, wariant: ${item}.`,
+    logStoreWords: (words) => `Odpowiedź sklepu: „${words}”`,
   },
 };

@@ -38,11 +38,15 @@ export const nouns = {
   product: { one: 'produkt', few: 'produkty', many: 'produktów' },
   variant: { one: 'wariant', few: 'warianty', many: 'wariantów' },
   line: { one: 'pozycja', few: 'pozycje', many: 'pozycji' },
+  /** „i 3 inne pozycje” after a link's first item. */
+  otherLine: { one: 'inna pozycja', few: 'inne pozycje', many: 'innych pozycji' },
   unit: { one: 'sztuka', few: 'sztuki', many: 'sztuk' },
   link: { one: 'link', few: 'linki', many: 'linków' },
   payment: { one: 'płatność', few: 'płatności', many: 'płatności' },
   message: { one: 'wiadomość', few: 'wiadomości', many: 'wiadomości' },
   day: { one: 'dzień', few: 'dni', many: 'dni' },
+  /** After „z ostatnich”: „z ostatnich 2 dni”, „z ostatnich 5 dni” (1 is said without a number). */
+  dayGenitive: { one: 'dnia', few: 'dni', many: 'dni' },
   role: { one: 'rola', few: 'role', many: 'ról' },
   reward: { one: 'nagroda', few: 'nagrody', many: 'nagród' },
   purchase: { one: 'zakup', few: 'zakupy', many: 'zakupów' },

@@ -87,7 +87,7 @@ describe('/shop-admin', () => {
     const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, buyer.user.id, 0, 1)).links;
     expect(post).toContain(pl.log.linkIssuedTitle);
     expect(post).toContain(`<@${buyer.user.id}> otrzymał(a) link do płatności dla nicku **Logged**.`);
-    expect(post).toContain('2 × 30 dni — VIP');
+    expect(post).toContain('2 × VIP — 30 dni');
     expect(post).toContain(`-# Numer linku: ${link!.id}`);
     expect(post).not.toContain(link!.url);
     await admin.sub('shop-admin', 'settings', { locale: 'auto' });
@@ -322,7 +322,7 @@ describe('/shop-admin', () => {
     await alice.press(en.quantity.addToCart);
     await h.restart();
     const cart = await alice.press(en.panel.myCart, panel);
-    expect(textOf(cart.message!)).toContain('1 × 30 dni — VIP');
+    expect(textOf(cart.message!)).toContain('1 × VIP — 30 dni');
     expect(textOf((await bob.press(en.panel.myCart, panel)).message!)).toContain('Twój koszyk jest pusty');
 
     // Re-posting replaces the old panel.
@@ -495,7 +495,7 @@ describe('a cart and link records after the upgrade to full license ids', () => 
 
     const cart = await buyer.run('cart');
     expect(cart.message!.text).not.toContain(en.cart.licenseChanged);
-    expect(textOf(cart.message!)).toContain('2 × 30 dni — VIP');
+    expect(textOf(cart.message!)).toContain('2 × VIP — 30 dni');
     await buyer.run('checkout', { nick: 'Upgraded' });
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(1);
     const [link] = await h.bot.services.storage.paymentLinks.listRecent(guildId);

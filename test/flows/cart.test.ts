@@ -16,7 +16,7 @@ describe('the cart', () => {
     const member = new Member(h);
     const added = await addToCart(member, VIP_30, 2);
     expect(textOf(added.message!)).toContain(en.added.title);
-    expect(textOf(added.message!)).toContain('2 × 30 dni (VIP)');
+    expect(textOf(added.message!)).toContain('2 × VIP — 30 dni');
     expect(buttonLabels(added.message!)).toEqual([en.added.viewCart, en.added.continueShopping]);
 
     await member.press(en.added.continueShopping);
@@ -29,8 +29,8 @@ describe('the cart', () => {
     await addToCart(member, VIP_FOREVER, 1); // p24 49.99, blik 49.99 (no paypal)
     const cart = await member.run('cart');
     const text = textOf(cart.message!);
-    expect(text).toContain('1. 2 × 30 dni — VIP');
-    expect(text).toContain('2. 1 × Na zawsze — VIP');
+    expect(text).toContain('1. 2 × VIP — 30 dni');
+    expect(text).toContain('2. 1 × VIP — Na zawsze');
     expect(text).toContain('Przelewy24: **PLN 79.97**');
     expect(text).toContain('BLIK: **PLN 79.97**');
     expect(text).not.toContain('PayPal');
@@ -44,7 +44,7 @@ describe('the cart', () => {
     const again = await addToCart(member, VIP_30, 50);
     expect(textOf(again.message!)).toContain(en.added.capped(99));
     const cart = await member.run('cart');
-    expect(textOf(cart.message!)).toContain('1. 99 × 30 dni — VIP');
+    expect(textOf(cart.message!)).toContain('1. 99 × VIP — 30 dni');
     expect(textOf(cart.message!)).toContain(en.cart.linesHeading(1, 20));
 
     await openVariant(member, VIP_30);
@@ -66,7 +66,7 @@ describe('the cart', () => {
     await member.submit({ quantity: '37' });
     expect(textOf(member.message!)).toContain(`**${en.quantity.quantity}:** 37`);
     await member.press(en.quantity.addToCart);
-    expect(textOf(member.message!)).toContain('37 × 30 dni (VIP)');
+    expect(textOf(member.message!)).toContain('37 × VIP — 30 dni');
   });
 
   it('keeps items from one server unless multi-server carts are on', async () => {
@@ -80,7 +80,7 @@ describe('the cart', () => {
     try {
       const allowed = await addToCart(member, SKY_VIP);
       expect(textOf(allowed.message!)).toContain(en.added.cartSize(2));
-      expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP Wyspy (SkyBlock)');
+      expect(textOf((await member.run('cart')).message!)).toContain('1 × VIP Wyspy — 30 dni (SkyBlock)');
     } finally {
       await h.bot.services.storage.guildSettings.set(h.discord.defaultGuildId, { multiServerCart: false });
     }
@@ -118,27 +118,27 @@ describe('the cart', () => {
     await addToCart(member, VIP_FOREVER, 1);
     await member.run('cart');
 
-    await member.choose('2 × 30 dni');
+    await member.choose('2 × VIP — 30 dni');
     expect(buttonLabels(member.message!)).toEqual([en.cart.remove, en.cart.backToCart]);
     await member.choose('5 ×');
-    expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
+    expect(textOf(member.message!)).toContain('1. 5 × VIP — 30 dni');
 
-    await member.choose('5 × 30 dni');
+    await member.choose('5 × VIP — 30 dni');
     await member.choose(en.quantity.other);
     await member.submit({ quantity: '00' });
     expect(member.message!.text).toContain('“00” is not a quantity');
     await member.press(en.cart.backToCart);
-    expect(textOf(member.message!)).toContain('1. 5 × 30 dni — VIP');
+    expect(textOf(member.message!)).toContain('1. 5 × VIP — 30 dni');
 
-    await member.choose('5 × 30 dni');
+    await member.choose('5 × VIP — 30 dni');
     await member.press(en.cart.remove);
     expect(textOf(member.message!)).not.toContain('30 dni');
-    expect(textOf(member.message!)).toContain('1. 1 × Na zawsze — VIP');
+    expect(textOf(member.message!)).toContain('1. 1 × VIP — Na zawsze');
 
     await member.press(en.cart.clear);
     expect(textOf(member.message!)).toContain(en.cart.clearConfirm(1));
     await member.press(en.cart.cancel);
-    expect(textOf(member.message!)).toContain('1 × Na zawsze');
+    expect(textOf(member.message!)).toContain('1 × VIP — Na zawsze');
     await member.press(en.cart.clear);
     await member.press(en.cart.clearYes);
     expect(textOf(member.message!)).toContain(en.cart.empty);
@@ -176,8 +176,8 @@ describe('the cart', () => {
     await member.press(en.quantity.addToCart);
     await member.press(en.added.viewCart);
     const text = textOf(member.message!);
-    expect(text).toContain('1. 4 × 30 dni — VIP');
-    expect(text).toContain('2. 2 × Na zawsze — VIP');
+    expect(text).toContain('1. 4 × VIP — 30 dni');
+    expect(text).toContain('2. 2 × VIP — Na zawsze');
   });
 });
 
@@ -196,10 +196,10 @@ describe('cart expiry', () => {
     h.clock.advance(10 * DAY_MS + 60_000);
 
     expect(textOf((await idle.run('cart')).message!)).toContain(EMPTY);
-    expect(textOf((await busy.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await busy.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
     // And across a restart: the expiry is stored with the cart, not kept in memory.
     await h.restart();
-    expect(textOf((await busy.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await busy.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
     expect(textOf((await idle.run('cart')).message!)).toContain(EMPTY);
   });
 });

@@ -32,7 +32,7 @@ describe('Check payment link: any member checks the addresses in a message befor
       (command) => command.name === COMMAND,
     );
     expect(definition?.type).toBe(3);
-    expect(definition?.name_localizations).toEqual({ pl: 'Sprawdź link płatności' });
+    expect(definition?.name_localizations).toEqual({ pl: 'Sprawdź link do płatności' });
     expect(definition?.default_member_permissions).toBeNull();
     expect(definition?.contexts).toEqual([0]);
   });

@@ -40,8 +40,8 @@ describe('checkout', () => {
     const url = h.store.paymentUrls.at(-1)!;
     expect(button(message, en.checkout.pay).url).toBe(url);
     expect(url).toContain('?');
-    expect(textOf(message)).toContain('2 × 30 dni — VIP');
-    expect(textOf(message)).toContain('3 × 370 monet — Pakiet monet');
+    expect(textOf(message)).toContain('2 × VIP — 30 dni');
+    expect(textOf(message)).toContain('3 × Pakiet monet — 370 monet');
     expect(textOf(message)).toContain('Steve\\_123');
     expect(textOf(message)).toContain('Getting this link does not mean the order is paid: when the shop reports the payment, the bot updates this message.');
 
@@ -106,7 +106,7 @@ describe('checkout', () => {
       expect(reply.message!.text).toContain(`“${nick}” is not a valid Minecraft nick`);
     }
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
-    expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1 × VIP — 30 dni');
   });
 
   it('lets the member change the nick from the cart', async () => {
@@ -197,7 +197,7 @@ describe('checkout', () => {
         expect(reply.message!.text).toBe(en.checkout.unshowableLink);
         h.clock.advance(COOLDOWN_MS);
       }
-      expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+      expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
       expect(await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10)).toEqual({ links: [], total: 0 });
       // Never in the log either: it is a live payment URL.
       expect(h.logs.some((line) => line.includes('pay/1?token=a b') || line.includes('z'.repeat(100)))).toBe(false);
@@ -289,7 +289,7 @@ describe('checkout', () => {
     const early = await member.run('checkout', { nick: 'Cooldown' });
     expect(early.message!.text).toBe(en.checkout.cooldown(18));
     expect(h.store.requestsTo('paymentUrl').length).toBe(before);
-    expect(textOf((await member.run('cart')).message!)).toContain('1 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1 × VIP — 30 dni');
 
     // Nine more links, each after the cooldown: ten in the hour, then the cap holds.
     for (let n = 0; n < 9; n += 1) {

@@ -52,8 +52,8 @@ describe('goals on the shop panel', () => {
     await admin.sub('shop-admin', 'panel', { channel: channelId });
     const panel = textOf(h.discord.messagesIn(channelId).at(-1)!);
     expect(panel).toContain('🎯 Goals · Survival');
-    expect(panel).toContain('**Nowa mapa**\n▰▰▰▱▱▱▱▱▱▱ 30 %\n150 / 500 zł');
-    expect(panel).toContain(`**Serwer 24/7**\n▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}\n650 / 500 zł`);
+    expect(panel).toContain('**Nowa mapa**\n▰▰▰▱▱▱▱▱▱▱ 30%\n150 / 500 zł');
+    expect(panel).toContain(`**Serwer 24/7**\n▰▰▰▰▰▰▰▰▰▰ 100% · ${en.community.goalReached}\n650 / 500 zł`);
     expect(panel).not.toContain('130');
     expect(panel).not.toContain('Wyspy 2.0');
     expect(panel).not.toContain('SkyBlock');
@@ -80,7 +80,7 @@ describe('goals on the shop panel', () => {
     h.clock.advance(60_000);
     await h.bot.services.panels.tick();
     expect(panelEdits(h, panel.id)).toBe(1);
-    expect(textOf(h.discord.message(channelId, panel.id)!)).toContain('▰▰▰▰▱▱▱▱▱▱ 40 %\n200 / 500 zł');
+    expect(textOf(h.discord.message(channelId, panel.id)!)).toContain('▰▰▰▰▱▱▱▱▱▱ 40%\n200 / 500 zł');
     expect(textOf(h.discord.message(channelId, panel.id)!)).not.toContain('Serwer 24/7');
 
     // Unchanged goals (the store's own order of keys aside): read again after 5 minutes, never edited.
@@ -100,7 +100,7 @@ describe('goals on the shop panel', () => {
     h.clock.advance(PANEL_REFRESH_MS);
     await h.bot.services.panels.tick();
     expect(panelEdits(h, panel.id)).toBe(2);
-    expect(textOf(h.discord.message(channelId, panel.id)!)).toContain(`▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}`);
+    expect(textOf(h.discord.message(channelId, panel.id)!)).toContain(`▰▰▰▰▰▰▰▰▰▰ 100% · ${en.community.goalReached}`);
     // The buttons are still the panel's.
     expect(buttonLabels(h.discord.message(channelId, panel.id)!)).toEqual([en.panel.openShop, en.panel.myCart]);
   });
@@ -159,7 +159,7 @@ describe('a shop panel posted before display components', () => {
     // (The member's own menu is an ephemeral reply in that channel, not a post.)
     expect(h.discord.messagesIn(channelId).filter((message) => !(message.flags & 64)).map((message) => message.id)).toEqual([panel!.id]);
     expect(panelEdits(h, panel!.id)).toBe(1);
-    expect(textOf(h.discord.message(channelId, panel!.id)!)).toContain('**Nowa mapa**\n▰▰▰▱▱▱▱▱▱▱ 30 %');
+    expect(textOf(h.discord.message(channelId, panel!.id)!)).toContain('**Nowa mapa**\n▰▰▰▱▱▱▱▱▱▱ 30%');
   });
 
   it('is not brought back when an admin deleted it', async () => {

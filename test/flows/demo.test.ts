@@ -113,7 +113,7 @@ describe('the demo shop (/shop-admin license demo)', () => {
     expectDemo(reply.message);
     const message = await dm;
     expectDemo(message);
-    expect(textOf(message)).toContain('2 × 30 dni — VIP');
+    expect(textOf(message)).toContain('2 × VIP — 30 dni');
 
     const url = button(message, en.checkout.pay).url!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/pay\/[A-Za-z0-9_-]{22}$/);
@@ -126,7 +126,7 @@ describe('the demo shop (/shop-admin license demo)', () => {
     expect(html).toContain(en.demo.pageNothingPaid);
     expect(html).toContain(pl.demo.pageNothingPaid);
     expect(html).toContain('Demo_Gracz');
-    expect(html).toContain('VIP · 30 dni');
+    expect(html).toContain('VIP — 30 dni');
     expect(html).toContain('PLN 29.98');
 
     // Only links the bot issued open; anything else is 404.

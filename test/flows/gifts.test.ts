@@ -137,7 +137,7 @@ describe('A gift for a friend', () => {
     const text = textOf(dm!);
     expect(text).toContain('🎁 A gift for you — ');
     expect(text).toMatch(/<@\d+> bought you a gift on \*\*.*\*\*, and it is paid:/);
-    expect(text).toContain('1 × 30 dni — VIP');
+    expect(text).toContain('1 × VIP — 30 dni');
     expect(text).toContain(en.gift.dmNick('Gifted\\_One'));
     // More rounds: still one.
     h.clock.advance(30_000);
@@ -228,7 +228,7 @@ describe('a reward role earned by a gift', () => {
     // The purchase feed says it was a gift, naming neither the giver nor anyone but the nick.
     await h.bot.services.feed.settled();
     const [post] = h.discord.messagesIn(feed);
-    expect(textOf(post!)).toContain(`**Role\\_Friend** bought **30 dni** · VIP · ${en.feed.gift}`);
+    expect(textOf(post!)).toContain(`**Role\\_Friend** bought **VIP — 30 dni** · ${en.feed.gift}`);
     expect(textOf(post!)).not.toContain(buyer.user.id);
   });
 });

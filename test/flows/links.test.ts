@@ -130,11 +130,11 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(names(list)).toEqual([`🕒 ${second.id} · Pending`, `🕒 ${first.id} · Pending`]);
     const older = fieldFor(list, first.id).value;
     expect(older).toContain(`Issued <t:${unix(first.createdAt)}:R> (<t:${unix(first.createdAt)}:f>)`);
-    expect(older).toContain(`Usable until <t:${unix(first.createdAt + DAY)}:f>`);
+    expect(older).toContain(`Pending until <t:${unix(first.createdAt + DAY)}:f>`);
     expect(older).toContain('Nick: **Steve\\_123**');
-    expect(older).toContain('• 2 × 30 dni — VIP');
+    expect(older).toContain('• 2 × VIP — 30 dni');
     expect(older).toContain(`[Payment link](${first.url})`);
-    expect(fieldFor(list, second.id).value).toContain('• 3 × 370 monet — Pakiet monet');
+    expect(fieldFor(list, second.id).value).toContain('• 3 × Pakiet monet — 370 monet');
     // Nothing the shop did not report says or suggests that an order was paid.
     expect(textOf(list).replace(WHAT_BOT_KNOWS, '')).not.toMatch(/paid|payment received|completed/i);
 
@@ -201,8 +201,8 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(text).toContain(
       `This exact URL was issued by the bot in this server to <@${buyer.user.id}> for the nick **Verify\\_Me**, <t:${unix(issued.createdAt)}:f> (<t:${unix(issued.createdAt)}:R>).`,
     );
-    expect(text).toContain('**Pending**');
-    expect(text).toContain('• 2 × 30 dni — VIP');
+    expect(text).toContain('🕒 **Pending until <t:');
+    expect(text).toContain('• 2 × VIP — 30 dni');
     expect(text).toContain(`Link reference: ${issued.id}`);
 
     const lookalikes = [
@@ -247,7 +247,7 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(buttons(dm)).toEqual([]);
     expect(dm.edits).toBe(1);
     expect(textOf(dm)).toContain('A moderator withdrew this payment link');
-    expect(textOf(dm)).toContain('2 × 30 dni — VIP');
+    expect(textOf(dm)).toContain('2 × VIP — 30 dni');
     expect(textOf(dm)).not.toContain(target.url);
     expect(buttonLabels(dmNow(kept)!)).toEqual([en.checkout.pay]);
 
@@ -258,7 +258,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const list = (await links(mod, 'user', { member: buyer.user.id })).message!;
     expect(names(list)).toEqual([`⛔ ${target.id} · Revoked`, `🕒 ${kept.id} · Pending`]);
     expect(fieldFor(list, target.id).value).toContain(`Revoked by <@${mod.user.id}> <t:${unix(h.clock.now())}:R>`);
-    expect(textOf((await links(mod, 'verify', { url: target.url })).message!)).toContain('**Revoked**');
+    expect(textOf((await links(mod, 'verify', { url: target.url })).message!)).toContain(`⛔ **Revoked by <@${mod.user.id}>`);
 
     const logged = h.discord.messagesIn(logChannel).length;
     const again = await links(moderator(), 'revoke', { link: target.id });
@@ -327,7 +327,7 @@ describe('/links: moderators check a member’s payment links', () => {
     const othersLink = await checkout(other, 'Other_Buyer', COINS_370);
 
     expect(await suggestions(mod, '', { member: buyer.user.id })).toEqual([
-      { name: `${pending.id} · Auto_New · 2 × VIP 30 dni · 3 h ago`, value: pending.id },
+      { name: `${pending.id} · Auto_New · 2 × VIP — 30 dni · 3 h ago`, value: pending.id },
     ]);
     const latest = (await suggestions(mod, '')).map((choice) => choice.value);
     expect(latest.slice(0, 2)).toEqual([othersLink.id, pending.id]);

@@ -55,7 +55,7 @@ describe('My payment links, for the buyer', () => {
     await buyer.choose(`${pending.id} · Buyer_New`);
     const again = await dm;
     expect(button(again, en.checkout.pay).url).toBe(pending.url);
-    expect(textOf(again)).toContain('2 × 30 dni — VIP');
+    expect(textOf(again)).toContain('2 × VIP — 30 dni');
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(paymentRequests);
     expect(buyer.message!.text).toContain(`Link ${pending.id} is in your DMs again: the same link as before.`);
     // The new DM replaces the old one: one message carries the Pay button...

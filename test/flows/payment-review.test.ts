@@ -60,7 +60,7 @@ describe('a purchase two members’ links could have paid', () => {
     expect(more).toEqual([]);
     const posted = textOf(post!);
     expect(posted).toContain(en.review.intro('Real\\_Buyer'));
-    expect(posted).toContain('1 × 30 dni — VIP');
+    expect(posted).toContain('1 × VIP — 30 dni');
     expect(posted).toContain(transaction);
     expect(posted).toContain(en.review.candidate(`<@${real.user.id}>`, first.id, `<t:${unix(first.createdAt)}:f>`));
     expect(posted).toContain(en.review.candidate(`<@${copycat.user.id}>`, second.id, `<t:${unix(second.createdAt)}:f>`));

@@ -79,7 +79,7 @@ describe('a paid link', () => {
     expect(dm.text).toContain(`✅ The shop reports this order as paid (<t:${unix(paidAt)}:f>).`);
     expect(textOf(dm)).toContain(en.payments.dmDelivery);
     expect(textOf(dm)).toContain(`If they do not arrive, ask the server's staff and give them the link reference **${issued.id}**.`);
-    expect(textOf(dm)).toContain('2 × 30 dni — VIP');
+    expect(textOf(dm)).toContain('2 × VIP — 30 dni');
     expect(textOf(dm)).not.toContain(issued.url);
 
     expect(listed(await s.myLinks(buyer))).toEqual([`✅ ${issued.id} · Paid`]);
@@ -92,14 +92,14 @@ describe('a paid link', () => {
     expect(textOf(list)).toContain(`Shop transaction: \`${transaction}\``);
     expect(textOf(list)).toContain(en.links.whatBotKnows);
     const verified = textOf((await s.links(mod, 'verify', { url: issued.url })).message!);
-    expect(verified).toContain(`**Paid**: Paid <t:${unix(paidAt)}:f>`);
+    expect(verified).toContain(`✅ **Paid <t:${unix(paidAt)}:f>`);
     expect(verified).toContain(`Shop transaction: \`${transaction}\``);
 
     const [post, ...more] = paidPosts(h, log);
     expect(more).toEqual([]);
     const posted = textOf(post!);
     expect(posted).toContain(`The shop reports the order of <@${buyer.user.id}> for the nick **Steve\\_123** as paid.`);
-    expect(posted).toContain('• 2 × 30 dni — VIP');
+    expect(posted).toContain('• 2 × VIP — 30 dni');
     expect(posted).toContain(`Link reference: ${issued.id}`);
     expect(posted).toContain(transaction);
     expect(posted).not.toContain(issued.url);
@@ -148,13 +148,17 @@ describe('a paid link', () => {
     h.store.pay(issued.url);
     await s.poll();
     const dm = s.dmNow(issued)!;
-    expect(dm.text).toContain('Sklep zgłasza to zamówienie jako opłacone');
+    expect(dm.text).toContain('Sklep potwierdził płatność za to zamówienie');
     expect(textOf(dm)).toContain(pl.payments.dmDelivery);
     expect(textOf(dm)).toContain(`zapytaj administrację i podaj numer linku **${issued.id}**`);
     const list = (await s.links(s.moderator({ locale: 'pl' }), 'user', { member: buyer.user.id })).message!;
     expect(s.names(list)).toEqual([`✅ ${issued.id} · Opłacony`]);
-    expect(textOf(list)).toContain('według sklepu');
+    expect(textOf(list)).toContain(', według sklepu');
     expect(textOf(list)).toContain('Transakcja w sklepie:');
+    // /linki sprawdź says the state once: „✅ **Opłacony …**”, not „**Opłacony**: Opłacony …”.
+    const verifiedPl = textOf((await s.links(s.moderator({ locale: 'pl' }), 'verify', { url: issued.url })).message!);
+    expect(verifiedPl).toMatch(/✅ \*\*Opłacony <t:\d+:f> \(<t:\d+:R>\), według sklepu\*\*/);
+    expect(verifiedPl).not.toContain('**Opłacony**:');
   });
 });
 
@@ -198,7 +202,7 @@ describe('a DM sent before display components', () => {
     expect(withdrawn.content).toBe(`⚠️ ${en.links.dmWithdrawn}`);
     expect(withdrawn.embeds.map((embed) => (embed as { title?: string }).title)).toEqual([en.links.dmWithdrawnTitle('Test Guild')]);
     expect(buttons(withdrawn)).toEqual([]);
-    expect(textOf(withdrawn)).toContain('1 × 30 dni — VIP');
+    expect(textOf(withdrawn)).toContain('1 × VIP — 30 dni');
 
     const displayed = s.dmNow(fresh)!;
     expect(isDisplay(displayed)).toBe(true);
@@ -206,7 +210,7 @@ describe('a DM sent before display components', () => {
     expect(buttons(displayed)).toEqual([]);
     expect(textOf(displayed)).toContain(en.links.dmWithdrawn);
     expect(textOf(displayed)).toContain(`## ${en.links.dmWithdrawnTitle('Test Guild')}`);
-    expect(textOf(displayed)).toContain('1 × 370 monet');
+    expect(textOf(displayed)).toContain('1 × Pakiet monet — 370 monet');
   });
 
   it('stays classic when the shop reports its payment; a new DM is display components, paid as such', async () => {

@@ -38,14 +38,14 @@ describe('What changed since it went into the cart', () => {
     await addToCart(buyer, VIP_30, 2); // lowest 14.99
     await withPrices('30 dni', (amount) => amount + 2, async () => {
       const cart = textOf((await buyer.run('cart')).message!);
-      expect(cart).toContain(`1. 2 × 30 dni — VIP 🔺 ${en.cart.priceChanged('PLN 14.99', 'PLN 16.99')}`);
+      expect(cart).toContain(`1. 2 × VIP — 30 dni 🔺 ${en.cart.priceChanged('PLN 14.99', 'PLN 16.99')}`);
       expect(cart).toContain('Przelewy24: **PLN 33.98**');
 
       const issuedBefore = h.store.paymentUrls.length;
       await buyer.press(en.cart.checkout);
       const question = textOf(buyer.message!);
       expect(question).toContain(en.checkout.pricesUpTitle);
-      expect(question).toContain(`🔺 2 × 30 dni — VIP: ${en.cart.priceChanged('PLN 14.99', 'PLN 16.99')}`);
+      expect(question).toContain(`🔺 2 × VIP — 30 dni: ${en.cart.priceChanged('PLN 14.99', 'PLN 16.99')}`);
       expect(buttonLabels(buyer.message!)).toEqual([en.checkout.continueNewPrices, en.checkout.backToCart]);
       expect(h.store.paymentUrls.length).toBe(issuedBefore); // nothing issued yet
 
@@ -87,14 +87,14 @@ describe('What changed since it went into the cart', () => {
     h.clock.advance(MINUTE + 1);
     try {
       const cart = textOf((await buyer.run('cart')).message!);
-      expect(cart).toContain(`2. 1 × Na zawsze — VIP ⚠️ ${en.cart.goneMark}`);
+      expect(cart).toContain(`2. 1 × VIP — Na zawsze ⚠️ ${en.cart.goneMark}`);
       expect(cart).toContain('Przelewy24: **PLN 14.99**'); // the estimate is of what will be in the link
 
       const dm = dmOf(buyer);
       await buyer.press(en.cart.checkout);
       const reply = textOf(buyer.message!);
       expect(reply).toContain(en.checkout.sentTitle);
-      expect(reply).toContain(en.checkout.leftOut('1 × Na zawsze — VIP'));
+      expect(reply).toContain(en.checkout.leftOut('1 × VIP — Na zawsze'));
       expect(h.store.issuedLinks.at(-1)!.items.map((item) => item.variantId)).toEqual([findVariant(h.store.shop, 'VIP', '30 dni', { server: 'Survival' }).variant.id]);
       const dmText = textOf(await dm);
       expect(dmText).toContain('30 dni');
@@ -147,7 +147,7 @@ describe('What changed since it went into the cart', () => {
     for (const member of members) await addToCart(member, VIP_30);
     h.clock.advance(MINUTE + 1);
     const before = h.store.requestsTo('variants').length;
-    for (const member of members) expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+    for (const member of members) expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × VIP — 30 dni');
     expect(h.store.requestsTo('variants').length - before).toBe(1);
     h.clock.advance(MINUTE + 1);
     for (const member of members) await member.run('cart');

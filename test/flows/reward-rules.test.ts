@@ -69,7 +69,7 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
     );
     const polish = new Member(h, { permissions: MANAGE_GUILD, locale: 'pl' });
     expect(await add(polish, vipRole)).toBe(
-      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem Zarządzanie rolami (albo Administrator lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
     );
     expect(await stored()).toEqual([]);
   });
@@ -100,7 +100,7 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
     );
     const polish = new Member(h, { permissions: ADMIN, locale: 'pl' });
     expect(await add(polish, bouncer)).toBe(
-      `Nie można nadawać kupującym roli <@&${bouncer}>. <@&${bouncer}> ma uprawnienia: Wyrzucanie członków, Wzmianki @everyone, @here i wszystkich ról. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord: zdejmij je z roli albo wybierz inną rolę. Nic nie zapisano.`,
+      `Nie można nadawać kupującym roli <@&${bouncer}>. <@&${bouncer}> ma uprawnienia: Wyrzucanie członków, Wzmiankowanie @everyone, @here i wszystkich ról. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę. Nic nie zapisano.`,
     );
     expect(await stored()).toEqual([]);
   });

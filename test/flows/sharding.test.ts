@@ -34,7 +34,7 @@ describe('one process running two shards', () => {
 
       await addToCart(member, VIP_30);
       const cart = await member.run('cart');
-      expect(textOf(cart.message!)).toContain('1 × 30 dni — VIP');
+      expect(textOf(cart.message!)).toContain('1 × VIP — 30 dni');
       expect(h.discord.interactionShard(cart.message!.interaction_id!)).toEqual([shard, 2]);
     }
   });

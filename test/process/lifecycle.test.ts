@@ -146,8 +146,8 @@ describe('the bot process', () => {
     await member.press('Add to cart');
     await member.press('View cart');
     const cart = textOf(member.message!);
-    expect(cart).toContain('1. 3 × 30 dni — VIP');
-    expect(cart).toContain('2. 2 × Na zawsze — VIP');
+    expect(cart).toContain('1. 3 × VIP — 30 dni');
+    expect(cart).toContain('2. 2 × VIP — Na zawsze');
     expect(cart).toContain('Checkout as **Survivor**');
     // The link issued before the crash is still on record.
     await member.press('My payment links');
@@ -198,7 +198,7 @@ describe('the bot process', () => {
     expect((await member.run('shop')).message!.text).toBe(en.shop.misconfigured);
     const cart = await member.run('cart');
     expect(cart.message!.text).toContain(`⚠️ ${en.shop.misconfigured}`);
-    expect(textOf(cart.message!)).toContain('1. 2 × 30 dni — VIP'); // the cart is kept
+    expect(textOf(cart.message!)).toContain('1. 2 × VIP — 30 dni'); // the cart is kept
     expect((await member.run('checkout', { nick: 'Rotated' })).message!.text).toBe(en.shop.misconfigured);
     const suggestions = await (await discord.autocomplete(member.user, 'shop', { name: 'server', value: '' })).settled();
     expect(suggestions.choices).toEqual([]);

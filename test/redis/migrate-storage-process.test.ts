@@ -149,13 +149,13 @@ describe('moving an installation from SQLite to Redis', () => {
     await startBot(redis.url);
     await buyer.run('cart');
     const cart = textOf(buyer.message!);
-    expect(cart).toContain('1. 3 × 30 dni — VIP');
+    expect(cart).toContain('1. 3 × VIP — 30 dni');
     expect(cart).toContain('Checkout as **MigratedSteve**');
     await buyer.press(en.links.myLinks);
     expect(textOf(buyer.message!)).toContain(`${issued.id} · Pending`);
 
     await friend.run('cart');
-    expect(textOf(friend.message!)).toContain('1. 3 × 30 dni — VIP');
+    expect(textOf(friend.message!)).toContain('1. 3 × VIP — 30 dni');
     await friend.press(en.links.myLinks);
     const friendLinks = textOf(friend.message!);
     expect(friendLinks).toContain(`${links[0]!.id} · Pending`);

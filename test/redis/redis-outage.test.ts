@@ -45,7 +45,7 @@ describe('when Redis goes away and comes back', () => {
     proxy.restore();
     // Every connection (storage, coordination, change notices) says it is back.
     await h.logged('Redis connection back', 3);
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
     expect(h.discord.identifies).toHaveLength(1);
   });
 });

@@ -61,7 +61,7 @@ describe('two processes with one shard each', () => {
       expect(discord.interactionShard(shop.message!.interaction_id!)).toEqual([shard, 2]);
       await addToCart(member, VIP_30, 2);
       const cart = await member.run('cart');
-      expect(textOf(cart.message!)).toContain('1. 2 × 30 dni — VIP');
+      expect(textOf(cart.message!)).toContain('1. 2 × VIP — 30 dni');
       expect(discord.interactionShard(cart.message!.interaction_id!)).toEqual([shard, 2]);
     }
   });

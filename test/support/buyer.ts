@@ -115,7 +115,7 @@ export async function addToCart(
   quantity = 1,
 ): Promise<InteractionOutcome> {
   await openVariant(member, path);
-  if (quantity !== 1) await member.choose(`${quantity} ×`);
+  if (quantity !== 1) await member.choose((member.options.locale === 'pl' ? pl : en).quantity.option(quantity));
   return member.press(en.quantity.addToCart);
 }
 

@@ -24,6 +24,7 @@ import * as giftDm from '../../src/discord/payment-links/gift-dm.js';
 import * as logViews from '../../src/discord/views/log.js';
 import * as quantityPicker from '../../src/discord/views/quantity-picker.js';
 import type { View } from '../../src/discord/respond.js';
+import { captionFor, polishCaptions } from '../../tools/screens/captions-pl.js';
 import { loadDemoOffer, screensFor, type Screen } from '../../tools/screens/catalogue.js';
 import { htmlToText, markdown, screenHtml, visibleText } from '../../tools/screens/html.js';
 import type { ActionRow } from '../../src/discord/respond.js';
@@ -92,6 +93,18 @@ describe('npm run screens cannot drift from the views', async () => {
     const drawn = new Set(screens.en.map((screen) => screen.view));
     expect(exportedViews().filter((name) => !drawn.has(name))).toEqual([]);
     expect(screens.pl.map((screen) => screen.id)).toEqual(screens.en.map((screen) => screen.id));
+  });
+
+  it('captions the Polish gallery in Polish, one caption per screen, as its README shows them', () => {
+    const gallery = readFileSync(join(import.meta.dirname, '../../docs/screens/pl/README.md'), 'utf8');
+    expect(gallery).toContain('Narysowane przez `npm run screens`');
+    for (const screen of screens.pl) {
+      const caption = captionFor('pl', screen);
+      expect(caption, screen.id).not.toBe(screen.caption);
+      expect(gallery).toContain(`### ${caption}\n\n![${caption}](${screen.id}.png)`);
+    }
+    expect(Object.keys(polishCaptions).sort()).toEqual(screens.pl.map((screen) => screen.id).sort());
+    expect(captionFor('pl', { id: 'shop-quantity', caption: '' })).toBe('Wybór ilości i dodanie do koszyka');
   });
 
   for (const locale of ['en', 'pl'] as const) {

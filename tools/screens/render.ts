@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Locale } from '../../src/i18n/index.js';
+import { captionFor } from './captions-pl.js';
 import { loadDemoOffer, screensFor, type Screen } from './catalogue.js';
 import { screenHtml } from './html.js';
 
@@ -57,8 +58,9 @@ async function main(): Promise<void> {
 
 function index(locale: Locale, screens: Screen[]): string {
   const title = locale === 'pl' ? 'Ekrany bota (po polsku)' : 'The bot’s screens (English)';
-  const body = screens.map((screen) => `### ${screen.caption}\n\n![${screen.caption}](${screen.id}.png)\n`).join('\n');
-  return `# ${title}\n\nDrawn by \`npm run screens\` from the bot's own views and the demo shop; do not edit by hand.\n\n${body}`;
+  const body = screens.map((screen) => `### ${captionFor(locale, screen)}\n\n![${captionFor(locale, screen)}](${screen.id}.png)\n`).join('\n');
+  const drawn = locale === 'pl' ? 'Narysowane przez `npm run screens` z widoków bota i sklepu DEMO; nie edytuj ręcznie.' : "Drawn by `npm run screens` from the bot's own views and the demo shop; do not edit by hand.";
+  return `# ${title}\n\n${drawn}\n\n${body}`;
 }
 
 main().catch((error: unknown) => {

@@ -41,11 +41,11 @@ export function agoText(t: Messages, elapsedMs: number): string {
   return hours < 48 ? t.links.ago(hours, 'h') : t.links.ago(Math.floor(hours / 24), 'd');
 }
 
-/** "2 × VIP 30 dni +1 more": the first item and how many others, for one-line places. */
+/** "2 × VIP — 30 dni and 1 more": the first item (written as a cart line) and how many others, for one-line places. */
 export function itemsSummary(t: Messages, link: PaymentLink): string {
   const [first, ...rest] = link.items;
   if (!first) return '';
-  return `${first.quantity} × ${first.productName} ${first.variantName}${rest.length > 0 ? ` ${t.links.more(rest.length)}` : ''}`;
+  return `${t.cart.line(first.quantity, first.variantName, first.productName)}${rest.length > 0 ? ` ${t.links.more(rest.length)}` : ''}`;
 }
 
 /** "Nick: **Steve**", or for a gift "🎁 Gift for **Steve** (@member)". */

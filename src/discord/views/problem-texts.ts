@@ -42,7 +42,7 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
   }
   if ((error.status ?? 0) >= 500) {
     // The store failed, it did not refuse: say so, with its own words when it gave any.
-    return error.apiMessage ? `${t.storeErrors.unavailable}\n(“${clip(plain(error.apiMessage), 200)}”)` : t.storeErrors.unavailable;
+    return error.apiMessage ? `${t.storeErrors.unavailable}\n(${t.storeErrors.quoted(clip(plain(error.apiMessage), 200))})` : t.storeErrors.unavailable;
   }
 
   const parts: string[] = [];
@@ -50,7 +50,7 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
   const fields = Object.entries(error.fieldErrors ?? {});
   if (fields.length > 0) {
     parts.push(t.storeErrors.fieldErrors);
-    for (const [field, problems] of fields.slice(0, 10)) parts.push(`• ${clip(plain(field), 60)}: “${clip(plain(problems.join('; ')), 200)}”`);
+    for (const [field, problems] of fields.slice(0, 10)) parts.push(`• ${clip(plain(field), 60)}: ${t.storeErrors.quoted(clip(plain(problems.join('; ')), 200))}`);
   }
   // Own keys only: a store message such as "constructor" must not find Object's.
   const known = error.apiMessage?.trim().toLowerCase();

@@ -76,7 +76,7 @@ describe('when the store misbehaves', () => {
     const line = JSON.parse(storeFailureLines().at(-1)!) as { store: { path: string } };
     expect(line.store.path).toBe('/v4/servers');
     expect(h.store.requestsTo('servers').length).toBe(requests + (attempts ?? 1));
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
   });
 
   it.each(FAULTS)('$name on paymentUrl: never repeated, a clear answer, the cart kept', async ({ fault, checkout }) => {
@@ -90,7 +90,7 @@ describe('when the store misbehaves', () => {
     expect(reply.message!.text.slice(0, checkout.length)).toBe(checkout);
     expect(reply.message!.text).not.toMatch(/\bpaid\b|DMs/);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1);
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
     // The bot is still up and serving.
     expect(optionLabels((await new Member(h).run('shop')).message!)).toEqual(['Survival', 'SkyBlock']);
   });

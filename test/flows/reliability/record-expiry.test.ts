@@ -46,7 +46,7 @@ describe('records that expire', () => {
     await h.restart();
 
     expect(await rowsNamed(`cart:${guild()}:${idle.user.id}`, `cart:${guild()}:${busy.user.id}`)).toEqual([`cart:${guild()}:${busy.user.id}`]);
-    expect(textOf((await busy.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await busy.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
   });
 
   it('deletes the checkout times (a record written with a time to live) once their hour is over', async () => {

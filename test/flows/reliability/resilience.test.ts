@@ -45,8 +45,8 @@ describe('when Discord or the buyers misbehave', () => {
     ]);
     await Promise.all(presses.map((press) => press.settled()));
 
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 12 × 30 dni — VIP');
-    for (const other of others) expect(textOf((await other.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 12 × VIP — 30 dni');
+    for (const other of others) expect(textOf((await other.run('cart')).message!)).toContain('1. 1 × VIP — 30 dni');
   });
 
   it('answers a crash inside a handler with an apology and a reference that is also in the log', async () => {
@@ -63,7 +63,7 @@ describe('when Discord or the buyers misbehave', () => {
       spy.mockRestore();
     }
     // The process is still up and the cart is intact.
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × VIP — 30 dni');
   });
 
   it('never crashes on tampered or random custom ids, and never touches another member’s cart (property)', async () => {

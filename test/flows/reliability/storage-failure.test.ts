@@ -40,7 +40,7 @@ describe('when storage fails', () => {
     expect(reply.ephemeral).toBe(true);
     expect(reply.message!.text).toBe(STORAGE_DOWN);
     h.storage.recover();
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
   });
 
   it('one failed read, then storage works again', async () => {
@@ -48,7 +48,7 @@ describe('when storage fails', () => {
     await addToCart(member, VIP_30, 2);
     h.storage.failNext('read', 1);
     expect((await member.run('cart')).message!.text).toBe(STORAGE_DOWN);
-    expect(textOf((await member.run('cart')).message!)).toContain('2 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('2 × VIP — 30 dni');
   });
 
   it('a write that did not happen is never reported as done', async () => {
@@ -61,7 +61,7 @@ describe('when storage fails', () => {
 
     expect(pressed.message!.text).toBe(STORAGE_DOWN);
     h.storage.recover();
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × VIP — 30 dni');
   });
 
   it('no payment link is asked for when the checkout cannot be saved', async () => {
@@ -75,7 +75,7 @@ describe('when storage fails', () => {
     expect(reply.message!.text).toBe(STORAGE_DOWN);
     expect(h.store.requestsTo('paymentUrl')).toHaveLength(links);
     h.storage.recover();
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × VIP — 30 dni');
   });
 
   it('an admin change that cannot be saved says so, changes nothing, and the status shows storage failing', async () => {

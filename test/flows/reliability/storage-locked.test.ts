@@ -19,7 +19,7 @@ describe('when another process holds the SQLite write lock', () => {
     const polish = new Member(h, { locale: 'pl' });
     await addToCart(member, VIP_30, 1);
     await openVariant(polish, VIP_30);
-    await polish.choose('2 ×');
+    await polish.choose('2 szt.');
     await polish.press(pl.quantity.addToCart);
     await openVariant(member, VIP_30);
     await openVariant(polish, VIP_30);
@@ -30,13 +30,13 @@ describe('when another process holds the SQLite write lock', () => {
         "The bot's storage is busy right now, so nothing was changed. Please try again in a moment.",
       );
       expect((await polish.press(pl.quantity.addToCart)).message!.text).toBe(
-        'Magazyn danych bota jest teraz zajęty, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
+        'Bot nie może teraz zapisać danych (baza danych jest zajęta), więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.',
       );
     } finally {
       await lock.release();
     }
 
-    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × 30 dni — VIP');
-    expect(textOf((await polish.run('cart')).message!)).toContain('1. 2 × 30 dni — VIP');
+    expect(textOf((await member.run('cart')).message!)).toContain('1. 1 × VIP — 30 dni');
+    expect(textOf((await polish.run('cart')).message!)).toContain('1. 2 × VIP — 30 dni');
   });
 });

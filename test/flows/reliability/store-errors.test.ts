@@ -36,7 +36,7 @@ describe('when the store says no', () => {
     expect(reply.message!.text).toContain(hint);
     expect(reply.message!.text).not.toMatch(/paid|DMs/);
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 1); // never repeated
-    expect(await cartText(member)).toContain('1. 2 × 30 dni — VIP');
+    expect(await cartText(member)).toContain('1. 2 × VIP — 30 dni');
     // Its DM channel may be open (the bot opens it ahead of checkout), but nothing was sent there.
     const dmChannel = h.discord.dmChannelOf(member.user.id);
     expect(dmChannel ? h.discord.messagesIn(dmChannel) : []).toEqual([]);
@@ -67,7 +67,7 @@ describe('when the store says no', () => {
     expect(reply.message!.text).toBe(
       en.storeErrors.notConfigured,
     );
-    expect(await cartText(member)).toContain('1 × 30 dni — VIP');
+    expect(await cartText(member)).toContain('1 × VIP — 30 dni');
   });
 
   it('does not repeat the payment-link request after a 500 or a throttling 429', async () => {
@@ -84,7 +84,7 @@ describe('when the store says no', () => {
     expect(throttled.message!.text).toBe('The shop is busy right now. Please try again in 30 s; your cart is kept.');
 
     expect(h.store.requestsTo('paymentUrl').length).toBe(before + 2);
-    expect(await cartText(member)).toContain('1 × 30 dni — VIP');
+    expect(await cartText(member)).toContain('1 × VIP — 30 dni');
 
     // Retry-At pauses the whole license (its rate limit is shared): even the offer waits it out.
     h.clock.advance(10_000);

@@ -30,6 +30,8 @@ describe('Polish glossary', () => {
     expect(terms).toContain('przedmiot');
     expect(terms).toContain('na tym serwerze');
     expect(terms).toContain('złóż zamówienie');
+    expect(terms).toContain('otwarte');
+    expect(terms).toContain('link płatności');
   });
 
   it('no Polish text, command name or command description uses a forbidden term', () => {
@@ -43,5 +45,27 @@ describe('Polish glossary', () => {
   it('finds a term at the start of a word in any case, not inside another word', () => {
     expect(contains('Dodaj Przedmioty do koszyka', 'przedmiot')).toBe(true);
     expect(contains('bezprzedmiotowy', 'przedmiot')).toBe(false);
+  });
+
+  it('writes a cart line one way, product first, everywhere: „2 × VIP — 30 dni”', () => {
+    const line = '2 × VIP — 30 dni';
+    expect(pl.cart.line(2, '30 dni', 'VIP')).toBe(line);
+    expect(pl.added.line(2, '30 dni', 'VIP')).toBe(line);
+    expect(pl.cart.lineOption(2, '30 dni', 'VIP')).toBe(line);
+    expect(pl.cart.editLine('30 dni', 'VIP')).toBe('VIP — 30 dni');
+    expect(pl.quantity.title('VIP', '30 dni')).toBe('VIP — 30 dni');
+    expect(pl.feed.bought('Steve', '30 dni', 'VIP')).toContain('**VIP — 30 dni**');
+  });
+
+  it('quotes every Discord permission it names inside a sentence: „Zarządzanie rolami”', () => {
+    const channelPermissions = ['Wyświetlanie kanału', 'Wysyłanie wiadomości', 'Osadzanie linków', 'Załączanie plików'];
+    const names = [...Object.values(pl.rewards.permission), ...channelPermissions].filter((name) => name !== 'Administrator');
+    const texts = allTexts(pl).filter(({ path }) => !path.startsWith('rewards.permission.'));
+    const bare = names.flatMap((name) =>
+      texts.filter(({ text }) => text.split(`„${name}”`).join('').includes(name)).map(({ path }) => `${path}: ${name}`),
+    );
+    expect(bare).toEqual([]);
+    // Timeout Members is not the voice permission Mute Members („Wyciszanie członków”).
+    expect(pl.rewards.permission.ModerateMembers).not.toBe('Wyciszanie członków');
   });
 });

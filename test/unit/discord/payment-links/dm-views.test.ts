@@ -73,7 +73,7 @@ describe('what the DM becomes', () => {
       expect(isDisplayView(view)).toBe(true);
       expect(JSON.stringify(view)).not.toContain(link.url);
       expect(JSON.stringify(view)).not.toContain('"style":5');
-      expect(all(view)).toContain('2 × 30 dni — VIP');
+      expect(all(view)).toContain('2 × VIP — 30 dni');
     }
   });
 

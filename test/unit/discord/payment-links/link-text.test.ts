@@ -31,7 +31,7 @@ describe('link texts', () => {
 
   it('names an autocomplete choice readably within 100 characters, keeping the id, nick and age', () => {
     const link = record({ items: [item(2, 'VIP', '30 dni')] });
-    expect(linkChoiceName(en, link, T0 + 3 * HOUR)).toBe('ABCD1234 · Steve_123 · 2 × VIP 30 dni · 3 h ago');
+    expect(linkChoiceName(en, link, T0 + 3 * HOUR)).toBe('ABCD1234 · Steve_123 · 2 × VIP — 30 dni · 3 h ago');
 
     const long = record({ items: [item(1, 'P'.repeat(90), 'V'.repeat(90)), item(1, 'x', 'y')] });
     const name = linkChoiceName(en, long, T0 + 3 * HOUR);

@@ -1,0 +1,81 @@
+/**
+ * The Polish gallery's captions (docs/screens/pl/README.md), by screen id: what the member did to
+ * see the screen, said in Polish with the commands' Polish names. Every screen needs one; the
+ * English caption stays in catalogue.ts.
+ */
+export const polishCaptions: Readonly<Record<string, string>> = {
+  'shop-servers': '/sklep: serwery',
+  'shop-categories': 'Serwer i jego kategorie',
+  'shop-products': 'Kategoria i jej produkty',
+  'shop-variants': 'Produkt: warianty z cenami (wariant tylko na SMS jest niedostępny)',
+  'shop-variants-paged': 'Długa lista: po 25 na stronie, z przyciskami Poprzednia / Następna',
+  'shop-quantity': 'Wybór ilości i dodanie do koszyka',
+  'shop-other-amount': '„Inna ilość…”: dowolna ilość od 1 do 99',
+  'shop-added': 'Dodano do koszyka',
+  cart: '/koszyk: pozycje i szacowana kwota według metody płatności',
+  'cart-price-changes': '/koszyk: co się zmieniło od dodania produktów (wyższa cena, wariantu nie ma już w ofercie)',
+  'checkout-prices-up': 'Zamówienie po podwyżce ceny: bot pyta raz',
+  'check-link': 'Aplikacje → Sprawdź link do płatności: prawdziwy link i podróbka',
+  'cart-empty': 'Pusty koszyk (tu: opróżniony, bo zmienił się sklep)',
+  'cart-line': 'Pozycja koszyka: zmiana ilości albo usunięcie',
+  'cart-clear': 'Wyczyść koszyk: bot najpierw pyta',
+  'checkout-nick': 'Formularz nicku',
+  'checkout-gift': 'Prezent (w /koszyk): dla kogo?',
+  'checkout-gift-nick': 'Prezent dla gracza: podanie nicku',
+  'checkout-dm-gift': 'Wiadomość prywatna z prezentem: dla kogo jest',
+  'gift-dm': 'Wiadomość prywatna, którą dostaje obdarowany, gdy prezent jest opłacony',
+  'checkout-sent': 'Zamówienie: link czeka w wiadomościach prywatnych',
+  'checkout-dm': 'Wiadomość prywatna z przyciskiem Zapłać',
+  'checkout-dm-demo': 'Ta sama wiadomość ze sklepu DEMO',
+  'checkout-dms-closed': 'Wyłączone wiadomości prywatne: link w odpowiedzi',
+  'store-error': 'Sklep odmawia: jego odpowiedź i co zrobić',
+  'shop-search': '/sklep produkt: wyniki dla wpisanego tekstu',
+  'shop-search-nothing': '/sklep produkt: nic nie znaleziono, z przejściem do przeglądania',
+  'my-links-buy-again': 'Kup ponownie: co wróciło do koszyka, a co nie',
+  'my-links': 'Moje linki do płatności (z /koszyk): oczekujące, opłacone, nieudane, wycofane',
+  'dm-withdrawn': 'Wiadomość prywatna po wycofaniu linku przez moderację',
+  'shop-top': '/sklep-top: ranking kupujących (liczba zakupów) i ostatnie zakupy',
+  'dm-paid': 'Wiadomość prywatna, gdy sklep potwierdził płatność',
+  'dm-payment-failed': 'Wiadomość prywatna, gdy sklep zgłosił nieudaną płatność',
+  'dm-payment-expired': 'Wiadomość prywatna, gdy sklep zgłosił, że płatność wygasła',
+  'dm-withdrawn-classic': 'Starsza wiadomość prywatna (sprzed nowych komponentów) po wycofaniu linku, zmieniona w swojej postaci',
+  'dm-paid-classic': 'Starsza wiadomość prywatna (sprzed nowych komponentów) po potwierdzeniu płatności, zmieniona w swojej postaci',
+  'admin-status': '/sklep-admin status',
+  'admin-status-no-payments': '/sklep-admin status: licencja, której API nie ma płatności',
+  'admin-license': '/sklep-admin licencja ustaw',
+  'admin-demo-confirm': '/sklep-admin licencja demo na Discordzie z własną licencją',
+  'admin-servers': '/sklep-admin serwery',
+  'admin-settings': '/sklep-admin ustawienia',
+  'admin-rewards': '/sklep-admin nagrody: role dla kupujących (jednej roli bot nie może już nadać)',
+  'redeem-done': '/zrealizuj: sklep przyjął kod',
+  'admin-vouchers-generated': '/sklep-admin vouchery wygeneruj: kody widzi tylko administrator, który je wygenerował',
+  'log-voucher-tried': 'Kanał logów: próba użycia kodu vouchera (kod zamaskowany)',
+  'log-vouchers-generated': 'Kanał logów: wygenerowano kody voucherów (bez samych kodów)',
+  'admin-panel': '/sklep-admin panel: publiczny panel sklepu',
+  'admin-panel-goals': 'Panel z celami sklepu',
+  'log-link-issued': 'Kanał logów: wydano link do płatności',
+  'log-setting-changed': 'Kanał logów: zmieniono ustawienie',
+  'log-license-problem': 'Kanał logów: problem z licencją',
+  'log-link-revoked': 'Kanał logów: wycofano link do płatności',
+  'log-link-paid': 'Kanał logów: sklep zgłosił opłacenie linku',
+  'log-role-grant-failed': 'Kanał logów: nie udało się nadać roli kupującemu',
+  'feed-post': 'Kanał zakupów: zakup z przyciskiem Kup',
+  'feed-burst': 'Kanał zakupów: kilka zakupów w jednej wiadomości',
+  'log-feed-refused': 'Kanał logów: bot nie może pisać na kanale zakupów',
+  'log-payment-review': 'Kanał logów: zakup pasujący do linków dwóch członków czeka na decyzję moderacji',
+  'log-role-held-back': 'Kanał logów: rola dla kupującego wstrzymana (nick użył też ktoś inny), z przyciskiem Nadaj rolę',
+  'log-role-removal-failed': 'Kanał logów: nie udało się odebrać wygasłej roli',
+  'links-user': '/linki pokaż: linki członka',
+  'links-verify': '/linki sprawdź: ten adres wydał bot',
+  'links-verify-paid': '/linki sprawdź: link opłacony według sklepu',
+  'links-verify-fake': '/linki sprawdź: adres, którego bot nie wydał',
+  'links-revoke': '/linki wycofaj',
+};
+
+/** The caption of a screen in the gallery of `locale`: Polish from the table above, English as declared. */
+export function captionFor(locale: string, screen: { id: string; caption: string }): string {
+  if (locale !== 'pl') return screen.caption;
+  const caption = polishCaptions[screen.id];
+  if (caption === undefined) throw new Error(`screen ${screen.id} has no Polish caption in tools/screens/captions-pl.ts`);
+  return caption;
+}
