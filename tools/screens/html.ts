@@ -240,6 +240,6 @@ code{background:#1e1f22;border-radius:3px;padding:0 3px;font-family:"DejaVu Sans
 .sep{height:0;margin:2px 0}.sep.line{border-top:1px solid #3f4147}.sep.large{margin:10px 0}
 .modal{background:#313338;border-radius:8px;width:440px;margin:16px auto;padding:16px;box-shadow:0 0 0 1px #1e1f22}
 .mtitle{color:#f2f3f5;font-size:20px;font-weight:600;margin-bottom:16px}.mlabel{color:#b5bac1;font-size:12px;font-weight:700;text-transform:uppercase;margin-bottom:8px}
-.req{color:#f23f42}.minput{background:#1e1f22;border-radius:3px;padding:10px;color:#dbdee1;margin-bottom:16px}.minput.para{min-height:60px}.mdesc{color:#949ba4;font-size:12px;margin:-4px 0 8px}
+.req{color:#f23f42}.minput{background:#1e1f22;border-radius:3px;padding:10px;color:#dbdee1;margin-bottom:16px}.minput .placeholder{color:#87898c}.minput.para{min-height:60px}.mdesc{color:#949ba4;font-size:12px;margin:-4px 0 8px}
 .mfoot{background:#2b2d31;margin:0 -16px -16px;padding:16px;display:flex;justify-content:flex-end;gap:8px;border-radius:0 0 8px 8px}
 `;
