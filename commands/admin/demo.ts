@@ -4,6 +4,7 @@ import type { View } from '../../src/discord/respond.js';
 import { button, row } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { recordChange } from './change-log.js';
+import { readOfferAfterChange } from './offer-change.js';
 import { ADMIN_COLOR } from './colors.js';
 import { adminRoutes } from './routes.js';
 import { screen, text, textView } from '../../src/discord/views/display.js';
@@ -24,8 +25,10 @@ export async function startDemo(ctx: HandlerContext): Promise<void> {
 
 export async function switchToDemo(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
+  await ctx.respond.defer();
   const before = await services.setup.switchToDemo(ctx.guildId);
   if (before.demo) return ctx.respond.show(textView(t.admin.demoAlready));
+  await readOfferAfterChange(ctx);
   const previous = before.license?.fingerprint ?? ctx.shop?.fingerprint;
   await recordChange(ctx, 'license', previous ? `\`${previous}\`` : t.admin.none, t.admin.demoLicenseName);
   ctx.log.info('guild switched to the demo shop');
@@ -35,8 +38,9 @@ export async function switchToDemo(ctx: HandlerContext): Promise<void> {
 /** `license clear` on a demo guild: back to the bot's default license, or to no shop. */
 export async function endDemo(ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
+  await ctx.respond.defer();
   await services.setup.leaveDemo(ctx.guildId);
-  const fallback = await services.stores.forGuild(ctx.guildId);
+  const fallback = await readOfferAfterChange(ctx);
   await recordChange(ctx, 'license', t.admin.demoLicenseName, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
   ctx.log.info('guild left the demo shop');
   const refused = services.stores.defaultLicenseRefused(ctx.guildId);

@@ -130,8 +130,8 @@ const adminCommand = slashCommand({
     [subcommandKey(rewards.name, rewards.subcommands.remove.name)]: subcommand([], removeReward),
     [subcommandKey(vouchers.name, vouchers.subcommands.generate.name)]: subcommand([shopConfiguredForAdmins], generateVouchers),
   },
-  autocomplete: async (interaction, ctx) =>
-    interaction.respond(await (interaction.options.getSubcommandGroup(false) === vouchers.name ? offerItemChoices(interaction, ctx) : rewardChoices(interaction, ctx))),
+  autocomplete: (interaction, ctx) =>
+    interaction.options.getSubcommandGroup(false) === vouchers.name ? offerItemChoices(interaction, ctx) : rewardChoices(interaction, ctx),
 });
 
 export const adminFeature: Feature = {

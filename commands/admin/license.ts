@@ -4,9 +4,9 @@ import type { HandlerContext } from '../../src/discord/context.js';
 import { clip, plain } from '../../src/discord/text.js';
 import { textInputModal } from '../../src/discord/views/components.js';
 import type { Messages } from '../../src/i18n/index.js';
-import { readOfferForSearch } from '../../src/services/offer-search.js';
 import { recordChange } from './change-log.js';
 import { endDemo } from './demo.js';
+import { readOfferAfterChange } from './offer-change.js';
 import { adminRoutes } from './routes.js';
 import { textView } from '../../src/discord/views/display.js';
 
@@ -54,9 +54,7 @@ export async function saveLicense(ctx: HandlerContext, typed: string): Promise<v
   const previous = ctx.settings.demo ? t.admin.demoLicenseName : (ctx.settings.license?.fingerprint ?? ctx.shop?.fingerprint);
   // A real license replaces the demo.
   await services.setup.saveLicense(ctx.guildId, { sealed: secretBox.seal(key, ctx.guildId), fingerprint, setBy: ctx.userId });
-  // The offer is read now, while the admin waits anyway: the members' first search finds it cached.
-  const shop = await services.stores.forGuild(ctx.guildId);
-  if (shop) await readOfferForSearch(shop.offers);
+  await readOfferAfterChange(ctx);
   await recordChange(ctx, 'license', !previous ? t.admin.none : ctx.settings.demo ? previous : `\`${previous}\``, `\`${fingerprint}\``);
   await ctx.respond.show(textView(t.admin.licenseSaved(fingerprint, servers)));
 }
@@ -67,8 +65,9 @@ export async function clearLicense(ctx: HandlerContext): Promise<void> {
   const current = ctx.settings.license;
   const refused = services.stores.defaultLicenseRefused(ctx.guildId);
   if (!current) return ctx.respond.show(textView(refused ? t.admin.defaultLicenseRefused : t.admin.licenseNothingToClear));
+  await ctx.respond.defer();
   await services.setup.clearLicense(ctx.guildId);
-  const fallback = await services.stores.forGuild(ctx.guildId);
+  const fallback = await readOfferAfterChange(ctx);
   await recordChange(ctx, 'license', `\`${current.fingerprint}\``, fallback ? `\`${fallback.fingerprint}\`` : t.admin.none);
   await ctx.respond.show(textView(refused ? t.admin.licenseClearedRefused : t.admin.licenseCleared(fallback?.fingerprint)));
 }

@@ -36,18 +36,18 @@ async function checkLink(interaction: MessageContextMenuCommandInteraction, ctx:
     return ctx.respond.show(textView(t.linkCheck.rateLimited(CHECKS_PER_MINUTE, admission.retryAfterSeconds)));
   }
   const message = interaction.targetMessage;
-  const urls = messageUrls({
+  const addresses = messageUrls({
     content: message.content,
     embeds: message.embeds.map((embed) => embed.toJSON()),
     components: message.components.map((component) => component.toJSON()),
   });
-  if (urls.length === 0) return ctx.respond.show(textView(t.linkCheck.none));
-  const result = await services.linkCheck.check(guildId, urls);
+  if (addresses.length === 0) return ctx.respond.show(textView(t.linkCheck.none));
+  const result = await services.linkCheck.check(guildId, addresses);
   services.logger.info({ urls: result.checks.length, issued: result.checks.filter((check) => check.link).length }, 'payment links checked');
   await ctx.respond.show(
     checkView(t, {
       result,
-      total: urls.length,
+      total: addresses.length,
       userId,
       moderator: isModerator(interaction, guildId, settings.moderatorRoleId),
       lifetimeHours: settings.linkLifetimeHours,

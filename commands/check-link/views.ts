@@ -31,13 +31,18 @@ export function checkView(t: Messages, input: CheckInput): View {
     ...(index > 0 ? [separator({ divider: false })] : []),
     text(clip(checkText(t, check, input), budget)),
   ]);
-  const allGenuine = checks.every((check) => check.link);
   return screen({
-    accent: allGenuine ? LINK_COLORS.genuine : LINK_COLORS.warning,
+    accent: accentOf(checks, input.userId),
     title: t.linkCheck.title,
     subtitle: input.total > checks.length ? t.linkCheck.onlyFirst(checks.length, input.total) : undefined,
     body: [...parts, separator(), small(t.linkCheck.note)],
   });
+}
+
+/** Green only when every address is a link the bot issued to the asker; a link for someone else is a warning; one not issued, a danger. */
+function accentOf(checks: readonly UrlCheck[], asker: string): number {
+  if (checks.some((check) => !check.link)) return LINK_COLORS.warning;
+  return checks.every((check) => check.link?.userId === asker) ? LINK_COLORS.genuine : LINK_COLORS.withdrawn;
 }
 
 function checkText(t: Messages, check: UrlCheck, input: CheckInput): string {
@@ -55,11 +60,14 @@ function checkText(t: Messages, check: UrlCheck, input: CheckInput): string {
     ].join('\n');
   }
   const state = linkState(link, input.lifetimeHours, input.now);
+  const [absolute, relative] = [discordTime(link.createdAt, 'f'), discordTime(link.createdAt, 'R')];
+  const own = link.userId === input.userId;
   return [
     heading,
-    t.linkCheck.issued(discordTime(link.createdAt, 'f'), discordTime(link.createdAt, 'R')),
+    // Only the asker's own link gets the ✅: another member's is the bot's, but not for the asker to pay.
+    ...(own ? [t.linkCheck.issued(absolute, relative)] : [t.linkCheckForOther.heading, t.linkCheckForOther.issuedAt(absolute, relative)]),
     `${STATE_ICONS[state]} ${t.linkCheck.state(stateName(t, state, 'buyer'))} · ${t.linkCheck.reference(link.id)}`,
-    link.userId === input.userId ? t.linkCheck.forYou : t.linkCheck.forOther,
+    ...(own ? [t.linkCheck.forYou] : []),
     ...(input.moderator ? [t.linkCheck.forMember(`<@${link.userId}>`, plain(link.nick))] : []),
   ].join('\n');
 }

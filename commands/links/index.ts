@@ -59,7 +59,7 @@ const linksCommand = slashCommand({
       revokeLink(ctx, interaction.options.getString(revoke.options.link, true), interaction.options.getUser(revoke.options.member)?.id),
     ),
   },
-  autocomplete: async (interaction, ctx) => interaction.respond(await pendingChoices(interaction, ctx)),
+  autocomplete: (interaction, ctx) => pendingChoices(interaction, ctx),
 });
 
 export const linksFeature: Feature = {

@@ -37,11 +37,9 @@ const shopCommand = slashCommand({
   },
   autocomplete: async (interaction, ctx) => {
     const focused = interaction.options.getFocused(true);
-    const choices =
-      focused.name === shopOptions.item
-        ? await itemChoices(ctx, focused.value, interaction.options.getString(shopOptions.server))
-        : await serverChoices(ctx, focused.value);
-    return interaction.respond(choices);
+    return focused.name === shopOptions.item
+      ? itemChoices(ctx, focused.value, interaction.options.getString(shopOptions.server))
+      : serverChoices(ctx, focused.value);
   },
 });
 

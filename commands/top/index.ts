@@ -38,7 +38,7 @@ const topCommand = slashCommand({
   preconditions: [shopConfigured],
   definition: () => guildCommand(texts, { options: [optionalText(texts, 'server', { autocomplete: true, max_length: 100 })] }),
   run: (interaction, ctx) => showTop(ctx, interaction.options.getString(shopTopNames.options.server) ?? undefined),
-  autocomplete: async (interaction, ctx) => interaction.respond(await serverChoices(ctx, interaction.options.getFocused())),
+  autocomplete: (interaction, ctx) => serverChoices(ctx, interaction.options.getFocused()),
 });
 
 export const topFeature: Feature = { name: 'top', command: topCommand, components: [] };

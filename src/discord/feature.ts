@@ -1,4 +1,5 @@
 import type {
+  ApplicationCommandOptionChoiceData,
   AutocompleteInteraction,
   MessageContextMenuCommandInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -23,6 +24,9 @@ export interface Feature {
 
 type Preconditions = readonly Precondition<any>[];
 
+/** One autocomplete suggestion: what the member sees and the value sent back. */
+export type AutocompleteChoice = ApplicationCommandOptionChoiceData<string>;
+
 export interface SlashCommand {
   /** The command's (English) name, as Discord routes it. */
   name: string;
@@ -31,7 +35,8 @@ export interface SlashCommand {
   preconditions: Preconditions;
   /** The command itself, or one handler per subcommand (`status`, `license set`). */
   run: ((interaction: CommandInteraction, ctx: HandlerContext) => Promise<void>) | Readonly<Record<string, Subcommand>>;
-  autocomplete?(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<void>;
+  /** The suggestions for the focused option; the router sends them (and logs how many went back). */
+  autocomplete?(interaction: AutocompleteInteraction, ctx: AutocompleteContext): Promise<AutocompleteChoice[]>;
 }
 
 /** A message context-menu command: the member points at a message and the handler reads it. */
@@ -64,7 +69,7 @@ export function slashCommand<const Pre extends Preconditions>(spec: {
   definition: () => RESTPostAPIChatInputApplicationCommandsJSONBody;
   preconditions: Pre;
   run: ((interaction: CommandInteraction, ctx: Narrowed<HandlerContext, Pre>) => Promise<void>) | Readonly<Record<string, Subcommand>>;
-  autocomplete?: (interaction: AutocompleteInteraction, ctx: Narrowed<AutocompleteContext, Pre>) => Promise<void>;
+  autocomplete?: (interaction: AutocompleteInteraction, ctx: Narrowed<AutocompleteContext, Pre>) => Promise<AutocompleteChoice[]>;
 }): SlashCommand {
   return spec as SlashCommand;
 }

@@ -155,15 +155,22 @@ export class InteractionRouter {
     const command = this.#commands.get(interaction.commandName);
     if (!command?.autocomplete || !interaction.inGuild()) return;
     const ctx = await this.baseContext(interaction);
-    const count = (outcome: InteractionOutcome) => this.services.metrics.interactions.inc({ kind: 'autocomplete', name: `/${command.name}`, outcome });
+    const started = performance.now();
+    const count = (outcome: InteractionOutcome, choices = 0) => {
+      this.services.metrics.interactions.inc({ kind: 'autocomplete', name: `/${command.name}`, outcome });
+      // Like "interaction handled": the option asked about and how many suggestions went back, never what was typed.
+      const option = interaction.options.getFocused(true).name;
+      ctx.log.debug({ what: `/${command.name} ${option}:`, outcome, choices, ms: Math.round(performance.now() - started) }, 'autocomplete answered');
+    };
     try {
       // A member the command refuses gets no suggestions: autocomplete cannot say why.
       if (command.preconditions.some((check) => check.refusal(interaction, ctx) !== undefined)) {
         count('refused');
         return await interaction.respond([]);
       }
-      await command.autocomplete(interaction, ctx);
-      count('answered');
+      const choices = await command.autocomplete(interaction, ctx);
+      await interaction.respond(choices);
+      count('answered', choices.length);
     } catch (error) {
       count('failed');
       ctx.log.warn({ err: error }, 'autocomplete failed');

@@ -637,7 +637,6 @@ export const en = {
     reference: (id: string) => `Link reference: ${id}`,
     state: (state: string) => `State: **${state}**`,
     forYou: 'It was issued for you.',
-    forOther: 'It was issued for another member: pay only through a link the bot sent you.',
     forMember: (member: string, nick: string) => `Issued to ${member} for the nick **${nick}**.`,
     notIssued: '⛔ **Not issued by this bot: do not pay through it.**',
     goesTo: (host: string) => `This address goes to **${host}**.`,
@@ -841,6 +840,12 @@ export const en = {
     logGenerated: (admin: string, count: number, item: string) => `${admin} generated ${count} voucher ${count === 1 ? 'code' : 'codes'} for ${item}.`,
     /** The store's own word in the log channel, as it came (members read its meaning). */
     logStoreWords: (words: string) => `The shop's words: “${words}”`,
+  },
+
+  /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅ (issue 40). */
+  linkCheckForOther: {
+    heading: '⚠️ **Issued by this bot, but for another member: pay only through your own Pay button.**',
+    issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
   },
 };
 

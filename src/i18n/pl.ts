@@ -674,7 +674,6 @@ export const pl: Messages = {
     reference: (id) => `Numer linku: ${id}`,
     state: (state) => `Stan: **${state}**`,
     forYou: 'Został wydany dla Ciebie.',
-    forOther: 'Został wydany dla innego członka: płać tylko przez link, który bot wysłał Tobie.',
     forMember: (member, nick) => `Wydany członkowi ${member} na nick **${nick}**.`,
     notIssued: '⛔ **Niewydany przez tego bota: nie płać przez niego.**',
     goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
@@ -862,5 +861,10 @@ export const pl: Messages = {
     logGeneratedTitle: 'Wygenerowano kody voucherów',
     logGenerated: (admin, count, item) => `${admin} wygenerował(a) ${plCount(count, nouns.voucherCode)}, wariant: ${item}.`,
     logStoreWords: (words) => `Odpowiedź sklepu: „${words}”`,
+  },
+
+  linkCheckForOther: {
+    heading: '⚠️ **Wydany przez tego bota, ale dla innego członka: płać tylko swoim przyciskiem „Zapłać”.**',
+    issuedAt: (absolute, relative) => `Data wydania: ${absolute} (${relative}).`,
   },
 };

@@ -8,7 +8,8 @@ import { StorageError } from '../storage/storage-error.js';
  * server? Exact match through the URL index, as the moderators' /links verify. A URL the bot did not
  * issue is answered with the address the bot's own links go to, read from the guild's newest links,
  * so a look-alike domain stands out. Limited per member (CHECKS_PER_MINUTE): a check costs one index
- * read and one record read per URL, and at most HOST_SAMPLE record reads more for the real address.
+ * read per reading of a URL (one, or a few when Markdown or punctuation follows it) and one record
+ * read for an issued one, and at most HOST_SAMPLE record reads more for the real address.
  */
 
 /** Messages a member can check in a minute. */
@@ -21,7 +22,14 @@ const MINUTE_MS = 60_000;
 
 export type CheckAdmission = { kind: 'admitted' } | { kind: 'full'; retryAfterSeconds: number };
 
+/** An address as found in a message: how a reader names it, and each reading of it worth looking up (most literal first). */
+export interface AddressReadings {
+  shown: string;
+  readings: readonly string[];
+}
+
 export interface UrlCheck {
+  /** The reading the bot issued, or else the address as shown. */
   url: string;
   /** The record when this exact URL was issued by the bot in this guild. */
   link: PaymentLink | undefined;
@@ -54,12 +62,24 @@ export class LinkCheck {
     return { kind: 'full', retryAfterSeconds: Math.max(1, Math.ceil((MINUTE_MS - (now % MINUTE_MS)) / 1000)) };
   }
 
-  /** What the bot knows of each URL (the first URLS_PER_CHECK), and the shop's real payment hosts when a URL is not its own. */
-  async check(guildId: string, urls: readonly string[]): Promise<LinkCheckResult> {
-    const checked = urls.slice(0, URLS_PER_CHECK);
-    const checks = await Promise.all(checked.map(async (url) => ({ url, link: await this.links.findByUrl(guildId, url) })));
+  /**
+   * What the bot knows of each address (the first URLS_PER_CHECK), and the shop's real payment hosts
+   * when one is not its own. An address's readings are looked up in order until one was issued (one
+   * index read each, a handful at most: commands/check-link/message-urls.ts).
+   */
+  async check(guildId: string, addresses: readonly AddressReadings[]): Promise<LinkCheckResult> {
+    const checked = addresses.slice(0, URLS_PER_CHECK);
+    const checks = await Promise.all(checked.map((address) => this.#firstIssued(guildId, address)));
     const shopHosts = checks.every((check) => check.link) ? [] : await this.shopHosts(guildId);
     return { checks, shopHosts };
+  }
+
+  async #firstIssued(guildId: string, address: AddressReadings): Promise<UrlCheck> {
+    for (const url of address.readings) {
+      const link = await this.links.findByUrl(guildId, url);
+      if (link) return { url, link };
+    }
+    return { url: address.shown, link: undefined };
   }
 
   private async shopHosts(guildId: string): Promise<string[]> {

@@ -85,11 +85,12 @@ export async function warmForSearch(offers: OfferCache, hidden: ReadonlySet<stri
  * Reads the server list and every server's offer into the cache: what autocomplete searches. Run
  * when an admin sets a license, so a member's first keystroke on it is answered from the cache
  * (autocomplete cannot wait for two store round trips behind a slow store). A failure leaves the
- * cache as it was: the next keystroke asks the store again.
+ * cache as it was: the next keystroke asks the store again. Returns how many servers were listed.
  */
-export async function readOfferForSearch(offers: OfferCache): Promise<void> {
+export async function readOfferForSearch(offers: OfferCache): Promise<number> {
   const servers = await offers.servers().catch((): Server[] => []);
   await Promise.allSettled(servers.map((server) => offers.server(server.id)));
+  return servers.length;
 }
 
 // --- choices as values ----------------------------------------------------------------------------

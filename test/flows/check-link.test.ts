@@ -7,6 +7,7 @@ import { linkSteps } from '../support/links.js';
 import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
+import { LINK_COLORS } from '../../src/discord/payment-links/link-text.js';
 
 const MINUTE = 60_000;
 const COMMAND = 'Check payment link';
@@ -54,14 +55,78 @@ describe('Check payment link: any member checks the addresses in a message befor
 
     const other = new Member(h);
     const otherText = answerText(await check(other, message));
-    expect(otherText).toContain('Issued by this bot in this server');
-    expect(otherText).toContain(en.linkCheck.forOther);
+    expect(otherText).toContain(en.linkCheckForOther.heading);
     expect(otherText).not.toContain(buyer.user.id);
     expect(otherText).not.toContain('Genuine');
 
     // A moderator also reads whom it was issued to.
     const modText = answerText(await check(moderator(), message));
     expect(modText).toContain(en.linkCheck.forMember(`<@${buyer.user.id}>`, 'Genuine\\_1'));
+  });
+
+  it('gives the green ✅ only to the asker’s own link; another member’s genuine link has the warning look, in English and Polish', async () => {
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Owner_1');
+    const message = post(buyer, { content: `pay for me please: ${issued.url}` });
+
+    const own = await check(buyer, message);
+    expect(own.message!.components).toMatchObject([{ type: ComponentType.Container, accent_color: LINK_COLORS.genuine }]);
+    expect(answerText(own)).toContain('✅ **Issued by this bot in this server**');
+
+    for (const [locale, t] of [['en-US', en], ['pl', pl]] as const) {
+      const asked = await check(new Member(h), message, locale);
+      const text = answerText(asked);
+      expect(asked.message!.components).toMatchObject([{ type: ComponentType.Container, accent_color: LINK_COLORS.withdrawn }]);
+      expect(text).toContain(t.linkCheckForOther.heading);
+      expect(text).toContain(t.linkCheckForOther.issuedAt(`<t:${Math.floor(issued.createdAt / 1000)}:f>`, `<t:${Math.floor(issued.createdAt / 1000)}:R>`));
+      expect(text).not.toContain('✅');
+      expect(text).not.toContain(t.linkCheck.forYou);
+    }
+    expect(pl.linkCheckForOther.heading).toContain('płać tylko swoim przyciskiem „Zapłać”');
+  });
+
+  it('reads a genuine link as Discord renders it: in bold or italics, followed by _ * ~, with invisible characters or Markdown escapes', async () => {
+    const buyer = new Member(h);
+    const issued = await checkout(buyer, 'Rendered_1');
+    const url = issued.url;
+    const cut = url.indexOf('?');
+    const shown = [
+      `**${url}**`,
+      `*${url}*`,
+      `_${url}_`,
+      `__${url}__`,
+      `***${url}***`,
+      `~~${url}~~`,
+      `${url}_`,
+      `${url}*`,
+      `${url}~`,
+      `${url}.`,
+      `${url.slice(0, cut)}\u200B${url.slice(cut)}`,
+      `${url.slice(0, cut)}\u00AD${url.slice(cut)}`,
+      `\u200B${url}\u2060`,
+      `${url.slice(0, 12)}\uFEFF${url.slice(12)}`,
+    ];
+    for (const content of shown) {
+      h.clock.advance(MINUTE); // ten checks a minute per member
+      const text = answerText(await check(buyer, post(buyer, { content: `my link: ${content}` })));
+      expect(text, JSON.stringify(content)).toContain('✅ **Issued by this bot in this server**');
+      expect(text, JSON.stringify(content)).not.toContain(en.linkCheck.notIssued);
+    }
+  });
+
+  it('reads a genuine link whose own last character is _ or ~, shown in bold or escaped, as the bot’s', async () => {
+    const buyer = new Member(h);
+    h.store.nextPaymentUrl = () => 'https://sklep.example.pl/pay/900?token=Ab_cD-e_';
+    const underscored = await checkout(buyer, 'Token_1');
+    h.store.nextPaymentUrl = () => 'https://sklep.example.pl/pay/901?token=xy~';
+    const tilde = await checkout(buyer, 'Token_2');
+    h.store.nextPaymentUrl = undefined;
+    for (const content of [`**${underscored.url}**`, `_${underscored.url}_`, underscored.url.replaceAll('_', '\\_'), `${tilde.url}~~`, tilde.url]) {
+      const text = answerText(await check(buyer, post(buyer, { content })));
+      expect(text, content).toContain('✅ **Issued by this bot in this server**');
+    }
+    // A look-alike stays a look-alike: only a reading the bot issued counts.
+    expect(answerText(await check(buyer, post(buyer, { content: `**${underscored.url}x**` })))).toContain(en.linkCheck.notIssued);
   });
 
   it('shows a withdrawn link as withdrawn, and an old one as expired', async () => {

@@ -31,6 +31,7 @@ import type { ActionRow } from '../../src/discord/respond.js';
 import { demoMarked } from '../../src/discord/views/demo-mark.js';
 import { gallery, picture, screen, section, separator } from '../../src/discord/views/display.js';
 import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
 const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, giftDm, logViews, quantityPicker];
@@ -51,6 +52,27 @@ interface Drawn {
   content?: string;
   /** A section's thumbnail or button. */
   accessory?: Drawn;
+  /** A modal label's input or select. */
+  component?: Drawn;
+}
+
+/** The type of every component a screen holds, at any depth (rows, containers, a section's accessory, a modal's labels). */
+function componentTypes(screen: Screen): number[] {
+  const types: number[] = [];
+  const visit = (component: Drawn): void => {
+    types.push(component.type);
+    for (const inner of component.components ?? []) visit(inner);
+    if (component.accessory) visit(component.accessory);
+    if (component.component) visit(component.component);
+  };
+  const top = (screen.modal ? screen.modal.components : (screen.message?.components ?? [])) as unknown as Drawn[];
+  for (const component of top) visit(component);
+  return types.sort((a, b) => a - b);
+}
+
+/** The type of every component the picture's HTML draws. */
+function drawnTypes(html: string): number[] {
+  return [...html.matchAll(/data-component="(\d+)"/g)].map((match) => Number(match[1])).sort((a, b) => a - b);
 }
 
 /**
@@ -72,6 +94,8 @@ function textsOf(screen: Screen): string[] {
   const visit = (component: Drawn): void => {
     if (component.type === ComponentType.TextDisplay) texts.push(component.content ?? '');
     if (component.type === ComponentType.Button) texts.push(component.label ?? '');
+    // A member, role, mentionable or channel select shows its placeholder until something is chosen.
+    if ([ComponentType.UserSelect, ComponentType.RoleSelect, ComponentType.MentionableSelect, ComponentType.ChannelSelect].includes(component.type)) texts.push(component.placeholder ?? '');
     if (component.type === ComponentType.StringSelect) {
       // Discord shows a select's placeholder only while no option is chosen.
       const chosen = component.options?.find((option) => option.default);
@@ -117,6 +141,23 @@ describe('npm run screens cannot drift from the views', async () => {
       }
     });
   }
+
+  for (const locale of ['en', 'pl'] as const) {
+    it(`draws every component of each view in its picture: rows, buttons, every kind of select, display parts, modal inputs (${locale})`, () => {
+      for (const screen of screens[locale]) expect(drawnTypes(screenHtml(screen)), screen.id).toEqual(componentTypes(screen));
+    });
+  }
+
+  it('shows the member select on the gift choice screen, above its three buttons', () => {
+    for (const [locale, t] of [['en', en], ['pl', pl]] as const) {
+      const gift = screens[locale].find((screen) => screen.id === 'checkout-gift')!;
+      const html = screenHtml(gift);
+      expect(drawnTypes(html)).toContain(ComponentType.UserSelect);
+      const page = htmlToText(html);
+      expect(page).toContain(t.gift.memberPlaceholder);
+      expect(page.indexOf(t.gift.memberPlaceholder)).toBeLessThan(page.indexOf(t.gift.byNick));
+    }
+  });
 
   it('draws selects open when asked, with every option', () => {
     const variants = screens.en.find((screen) => screen.id === 'shop-variants-paged')!;
@@ -189,25 +230,54 @@ describe('the screens renderer draws display components as Discord does', () => 
   });
 
   it('draws the container with its accent bar, headings, the small line, lists and separators', () => {
-    expect(html).toContain('<div class="container" style="border-left:4px solid #2f9e57">');
+    expect(html).toContain('<div data-component="17" class="container" style="border-left:4px solid #2f9e57">');
     expect(html).toContain('<div class="h2">Ranks # 1</div>');
     expect(html).toContain('<div class="h3">VIP</div>');
     expect(html).toContain('<div class="sub">from 14.99 zł</div>');
     expect(html).toContain('<div class="li">2 × VIP</div>');
     expect(html).toContain('<strong>/kit vip</strong>');
     expect(html).toContain('<code>/warp vip</code>');
-    expect(html).toContain('<div class="sep line large">');
-    expect(html).toMatch(/<div class="section">.*<span class="button secondary">Edit line<\/span>/s);
+    expect(html).toContain('<div data-component="14" class="sep line large">');
+    expect(html).toMatch(/<div data-component="9" class="section">.*<span data-component="2" class="button secondary">Edit line<\/span>/s);
   });
 
   it('embeds the demo pictures and fetches nothing: a store picture is a neutral box', () => {
     const vip = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'demo', 'images', 'vip.png')).toString('base64');
-    expect(html).toContain(`<img class="thumb" src="data:image/png;base64,${vip}"`);
-    expect(html).toMatch(/<div class="gallery n1"><img class="shot" src="data:image\/png;base64,/);
-    expect(html).toContain('<div class="thumb nopic">');
+    expect(html).toContain(`<img data-component="11" class="thumb" src="data:image/png;base64,${vip}"`);
+    expect(html).toMatch(/<div data-component="12" class="gallery n1"><img class="shot" src="data:image\/png;base64,/);
+    expect(html).toContain('<div data-component="11" class="thumb nopic">');
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toContain('attachment://');
     expect(html).not.toContain('cdn.example.com');
+  });
+
+  it('draws role and channel selects with what is chosen, and a modal with labelled inputs and selects', () => {
+    const selects: Screen = {
+      ...drawn,
+      message: {
+        components: [
+          { type: ComponentType.ActionRow, components: [{ type: ComponentType.RoleSelect, custom_id: 'r', placeholder: 'Pick a role', default_values: [{ id: '300000000000000003', type: 'role' }] }] },
+          { type: ComponentType.ActionRow, components: [{ type: ComponentType.ChannelSelect, custom_id: 'c', placeholder: 'Pick a channel' }] },
+        ] as unknown as ActionRow[],
+      },
+    };
+    const selectsHtml = screenHtml(selects);
+    expect(drawnTypes(selectsHtml)).toEqual([1, 1, ComponentType.RoleSelect, ComponentType.ChannelSelect].sort((a, b) => a - b));
+    expect(htmlToText(selectsHtml)).toContain('@VIP');
+    expect(htmlToText(selectsHtml)).toContain('Pick a channel');
+    const modal = {
+      custom_id: 'm',
+      title: 'Reward rule',
+      components: [
+        { type: 18, label: 'Role to give', description: 'Given when the item is paid', component: { type: ComponentType.RoleSelect, custom_id: 'role', placeholder: 'A role…' } },
+        { type: ComponentType.ActionRow, components: [{ type: ComponentType.TextInput, custom_id: 'note', style: 2, label: 'Note', value: 'Thanks!' }] },
+      ],
+    };
+    const modalScreen = { ...drawn, message: undefined, modal } as unknown as Screen;
+    const modalHtml = screenHtml(modalScreen);
+    expect(drawnTypes(modalHtml)).toEqual(componentTypes(modalScreen));
+    expect(htmlToText(modalHtml)).toContain('Role to give Given when the item is paid A role…');
+    expect(htmlToText(modalHtml)).toContain('Note * Thanks!'); // a text input is required unless it says otherwise
   });
 
   it('still draws a classic message (content and embeds), as an old DM keeps it', () => {

@@ -204,6 +204,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('cart-price-changes', 'cartView', '/cart: what changed since the items went in (a price up, a variant no longer on offer)', cartView(t, locale, OWNER, { lines, estimate: estimateCart(lines.slice(0, 1), priced), gone: changes.leftOut, changes: changes.lines, nick: 'Steve_123' })),
     member('checkout-prices-up', 'pricesUpView', 'Checkout when a price went up: asked once', pricesUpView(t, locale, OWNER, 'Steve_123', lines, changes)),
     member('check-link', 'checkView', 'Apps → Check payment link on a message: the real link and a look-alike', checkView(t, { result: { checks: [{ url: link.url, link }, { url: 'https://sklep-example.pl/pay/1?token=Qx7', link: undefined }], shopHosts: [new URL(link.url).hostname] }, total: 2, userId: link.userId, moderator: false, lifetimeHours: 24, now: NOW })),
+    member('check-link-other', 'checkView', 'Apps → Check payment link on a genuine link issued to another member', checkView(t, { result: { checks: [{ url: link.url, link }], shopHosts: [] }, total: 1, userId: OWNER, moderator: false, lifetimeHours: 24, now: NOW })),
     member('cart-empty', 'emptyCartView', 'An empty cart (here: emptied because the shop changed)', emptyCartView(t, OWNER, { notice: t.cart.licenseChanged })),
     member('cart-line', 'lineEditorView', 'A cart line: change its quantity or remove it', lineEditorView(t, OWNER, lines[0]!)),
     member('cart-clear', 'clearConfirmView', 'Clear cart asks first', clearConfirmView(t, OWNER, 2)),

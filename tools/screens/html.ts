@@ -9,13 +9,14 @@
  * of a text (the drift test compares them). The page fetches nothing: the demo shop's pictures are
  * embedded as data: URIs, any other picture (a store's https URL) is drawn as a neutral box.
  */
-import type { APIEmbed, APIModalInteractionResponseCallbackData } from 'discord.js';
+import type { APIEmbed } from 'discord.js';
 import { demoImageFile } from '../../src/demo/images.js';
 import type { View, ViewFile } from '../../src/discord/respond.js';
 import { isDisplayView } from '../../src/discord/views/display.js';
 import type { Locale } from '../../src/i18n/index.js';
 import type { Screen } from './catalogue.js';
 import { FRAMES, SCREEN_NOW, type Frame } from './frame.js';
+import { componentHtml, escape, modalHtml, rowHtml, tagged, type AnyComponent } from './components.js';
 
 const NAMES: Record<string, string> = {
   '100000000000000001': 'Admin',
@@ -27,35 +28,6 @@ const NAMES: Record<string, string> = {
   '300000000000000004': 'SkyVIP',
   '400000000000000001': 'shop',
 };
-
-interface AnyComponent {
-  type: number;
-  style?: number;
-  label?: string;
-  url?: string;
-  disabled?: boolean;
-  placeholder?: string;
-  options?: { label: string; description?: string; default?: boolean }[];
-  components?: AnyComponent[];
-  /** Text display. */
-  content?: string;
-  /** Container. */
-  accent_color?: number | null;
-  /** Section: its thumbnail or button. */
-  accessory?: AnyComponent;
-  /** Thumbnail. */
-  media?: { url: string };
-  description?: string | null;
-  /** Media gallery. */
-  items?: { media: { url: string }; description?: string | null }[];
-  /** Separator. */
-  divider?: boolean;
-  spacing?: number;
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 function timestamp(seconds: number, style: string, frame: Frame): string {
   const ms = seconds * 1000;
@@ -149,38 +121,19 @@ ${fields ? `<div class="fields">${fields}</div>` : ''}
 ${embed.footer?.text ? `<div class="efoot">${markdown(embed.footer.text)}</div>` : ''}</div>`;
 }
 
-const BUTTON_STYLES: Record<number, string> = { 1: 'primary', 2: 'secondary', 3: 'success', 4: 'danger', 5: 'secondary link' };
-
-function componentHtml(component: AnyComponent, open: boolean): string {
-  if (component.type === 2) {
-    const style = BUTTON_STYLES[component.style ?? 2] ?? 'secondary';
-    return `<span class="button ${style}${component.disabled ? ' disabled' : ''}">${escape(component.label ?? '')}${component.style === 5 ? ' <span class="ext">↗</span>' : ''}</span>`;
-  }
-  if (component.type === 3) {
-    const chosen = component.options?.find((option) => option.default);
-    const shown = chosen ? escape(chosen.label) : `<span class="placeholder">${escape(component.placeholder ?? '')}</span>`;
-    const list = open
-      ? `<div class="options">${(component.options ?? [])
-          .map((option) => `<div class="option"><div>${escape(option.label)}</div>${option.description ? `<div class="odesc">${escape(option.description)}</div>` : ''}</div>`)
-          .join('')}</div>`
-      : '';
-    return `<div class="select${open ? ' open' : ''}"><div class="sbox">${shown}<span class="chev">${open ? '⌃' : '⌄'}</span></div>${list}</div>`;
-  }
-  return '';
-}
-
-/** An action row's buttons or select. The space between them is not drawn (a flex row), but keeps their labels apart in the page's text. */
-function rowHtml(row: AnyComponent, open: boolean): string {
-  return `<div class="row">${(row.components ?? []).map((component) => componentHtml(component, open)).join(' ')}</div>`;
+/** The name a mention of this id shows (the pictures' fixed members, roles and channels). */
+function nameOf(id: string, kind: string): string {
+  return NAMES[id] ?? (kind === 'user' ? 'member' : kind);
 }
 
 /** A picture as the page shows it: a file the message carries (the demo's own) inline, anything else a neutral box. */
-function mediaHtml(url: string, files: readonly ViewFile[], kind: 'thumb' | 'shot'): string {
+function mediaHtml(url: string, files: readonly ViewFile[], kind: 'thumb' | 'shot', component?: AnyComponent): string {
+  const tag = component ? ` ${tagged(component)}` : '';
   const name = url.startsWith('attachment://') ? url.slice('attachment://'.length) : undefined;
   const file = name === undefined ? undefined : (files.find((candidate) => candidate.name === name) ?? demoImageFile(name));
-  if (file) return `<img class="${kind}" src="data:${file.contentType ?? 'image/png'};base64,${file.data.toString('base64')}" alt="">`;
+  if (file) return `<img${tag} class="${kind}" src="data:${file.contentType ?? 'image/png'};base64,${file.data.toString('base64')}" alt="">`;
   // A store's https picture: Discord would fetch it, the page must not (and shows no address).
-  return `<div class="${kind} nopic"><svg viewBox="0 0 24 24" width="40%" height="40%"><path fill="#6d6f78" d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm1 12h14l-4.5-6-3.5 4.5-2.5-3z"/><circle cx="8" cy="9" r="1.6" fill="#6d6f78"/></svg></div>`;
+  return `<div${tag} class="${kind} nopic"><svg viewBox="0 0 24 24" width="40%" height="40%"><path fill="#6d6f78" d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm1 12h14l-4.5-6-3.5 4.5-2.5-3z"/><circle cx="8" cy="9" r="1.6" fill="#6d6f78"/></svg></div>`;
 }
 
 /** Display components (Components V2), top to bottom, as Discord lays them out. */
@@ -191,25 +144,25 @@ function displayHtml(components: readonly AnyComponent[], files: readonly ViewFi
         case 17: {
           const accent = component.accent_color ?? undefined;
           const bar = accent === undefined ? '' : ` style="border-left:4px solid #${accent.toString(16).padStart(6, '0')}"`;
-          return `<div class="container"${bar}>${displayHtml(component.components ?? [], files, open)}</div>`;
+          return `<div ${tagged(component)} class="container"${bar}>${displayHtml(component.components ?? [], files, open)}</div>`;
         }
         case 10:
-          return `<div class="td">${markdown(component.content ?? '')}</div>`;
+          return `<div ${tagged(component)} class="td">${markdown(component.content ?? '')}</div>`;
         case 9: {
           const accessory = component.accessory;
           // A thumbnail sits at the top right, beside the first line; a button is centred beside the text.
           const thumb = accessory?.type === 11 && accessory.media !== undefined;
-          const side = thumb ? mediaHtml(accessory.media!.url, files, 'thumb') : accessory ? componentHtml(accessory, open) : '';
-          return `<div class="section"><div class="stexts">${displayHtml(component.components ?? [], files, open)}</div><div class="acc${thumb ? ' top' : ''}">${side}</div></div>`;
+          const side = thumb ? mediaHtml(accessory.media!.url, files, 'thumb', accessory) : accessory ? componentHtml(accessory, open, nameOf) : '';
+          return `<div ${tagged(component)} class="section"><div class="stexts">${displayHtml(component.components ?? [], files, open)}</div><div class="acc${thumb ? ' top' : ''}">${side}</div></div>`;
         }
         case 12: {
           const items = component.items ?? [];
-          return `<div class="gallery n${Math.min(items.length, 3)}">${items.map((item) => mediaHtml(item.media.url, files, 'shot')).join('')}</div>`;
+          return `<div ${tagged(component)} class="gallery n${Math.min(items.length, 3)}">${items.map((item) => mediaHtml(item.media.url, files, 'shot')).join('')}</div>`;
         }
         case 14:
-          return `<div class="sep${component.divider === false ? '' : ' line'}${component.spacing === 2 ? ' large' : ''}"></div>`;
+          return `<div ${tagged(component)} class="sep${component.divider === false ? '' : ' line'}${component.spacing === 2 ? ' large' : ''}"></div>`;
         case 1:
-          return rowHtml(component, open);
+          return rowHtml(component, open, nameOf);
         default:
           return '';
       }
@@ -228,7 +181,7 @@ function messageHtml(view: View, screen: Screen): string {
     ? `<div class="display">${displayHtml(components, view.files ?? [], open)}</div>`
     : `${view.content ? `<div class="content">${markdown(view.content)}</div>` : ''}
 ${(view.embeds ?? []).map(embedHtml).join('\n')}
-${components.map((row) => rowHtml(row, open)).join('\n')}`;
+${components.map((row) => rowHtml(row, open, nameOf)).join('\n')}`;
   return `<div class="msg">
 <div class="avatar">🛒</div>
 <div class="body">
@@ -238,17 +191,9 @@ ${screen.place === 'ephemeral' ? `<div class="eph">👁 ${frame.onlyYou} · <a>$
 </div></div>`;
 }
 
-function modalHtml(modal: APIModalInteractionResponseCallbackData): string {
-  const frame = FRAMES[drawing];
-  const inputs = (modal.components as unknown as { components: { label?: string; placeholder?: string; required?: boolean }[] }[]).flatMap((row) => row.components);
-  return `<div class="modal"><div class="mtitle">${escape(modal.title)}</div>
-${inputs.map((input) => `<div class="mlabel">${escape(input.label ?? '')}${input.required ? ' <span class="req">*</span>' : ''}</div><div class="minput">${escape(input.placeholder ?? '')}</div>`).join('')}
-<div class="mfoot"><span class="button plain">${frame.cancel}</span><span class="button primary">${frame.submit}</span></div></div>`;
-}
-
 export function screenHtml(screen: Screen): string {
   drawing = screen.locale ?? 'en';
-  const inner = screen.modal ? modalHtml(screen.modal) : messageHtml(screen.message ?? {}, screen);
+  const inner = screen.modal ? modalHtml(screen.modal, FRAMES[drawing], nameOf) : messageHtml(screen.message ?? {}, screen);
   drawing = 'en';
   const where = screen.place === 'dm' ? '@Shop Bot' : screen.place === 'channel' ? '# shop' : '# general';
   return `<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head>
@@ -293,6 +238,6 @@ code{background:#1e1f22;border-radius:3px;padding:0 3px;font-family:"DejaVu Sans
 .sep{height:0;margin:2px 0}.sep.line{border-top:1px solid #3f4147}.sep.large{margin:10px 0}
 .modal{background:#313338;border-radius:8px;width:440px;margin:16px auto;padding:16px;box-shadow:0 0 0 1px #1e1f22}
 .mtitle{color:#f2f3f5;font-size:20px;font-weight:600;margin-bottom:16px}.mlabel{color:#b5bac1;font-size:12px;font-weight:700;text-transform:uppercase;margin-bottom:8px}
-.req{color:#f23f42}.minput{background:#1e1f22;border-radius:3px;padding:10px;color:#87898c;margin-bottom:16px}
+.req{color:#f23f42}.minput{background:#1e1f22;border-radius:3px;padding:10px;color:#dbdee1;margin-bottom:16px}.minput .placeholder{color:#87898c}.minput.para{min-height:60px}.mdesc{color:#949ba4;font-size:12px;margin:-4px 0 8px}
 .mfoot{background:#2b2d31;margin:0 -16px -16px;padding:16px;display:flex;justify-content:flex-end;gap:8px;border-radius:0 0 8px 8px}
 `;

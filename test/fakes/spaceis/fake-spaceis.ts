@@ -324,6 +324,15 @@ export class FakeSpaceIs {
     return hold;
   }
 
+  /** Forgets the holds no request reached yet (of one route, or all): a test that held more than was asked. */
+  clearHolds(route?: FakeRoute): void {
+    const routes = route ? [route] : [...this.#holds.keys()];
+    for (const each of routes) {
+      for (const { hold } of this.#holds.get(each) ?? []) hold.release();
+      this.#holds.delete(each);
+    }
+  }
+
   /**
    * Requests being served right now (arrived, connection not yet closed), on every route and from
    * every client: what the license's concurrency limit is about.
