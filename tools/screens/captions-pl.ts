@@ -16,6 +16,7 @@ export const polishCaptions: Readonly<Record<string, string>> = {
   'cart-price-changes': '/koszyk: co się zmieniło od dodania produktów (wyższa cena, wariantu nie ma już w ofercie)',
   'checkout-prices-up': 'Zamówienie po podwyżce ceny: bot pyta raz',
   'check-link': 'Aplikacje → Sprawdź link do płatności: prawdziwy link i podróbka',
+  'check-link-other': 'Aplikacje → Sprawdź link do płatności: prawdziwy link wydany innemu członkowi',
   'cart-empty': 'Pusty koszyk (tu: opróżniony, bo zmienił się sklep)',
   'cart-line': 'Pozycja koszyka: zmiana ilości albo usunięcie',
   'cart-clear': 'Wyczyść koszyk: bot najpierw pyta',
