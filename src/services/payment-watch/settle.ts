@@ -10,8 +10,11 @@ import { followUpDelay } from './schedule.js';
 
 /**
  * Deciding which link a transaction paid, and writing it on the link's record. A transaction's
- * state (storage/payment-watch.ts, TxState) is written before the link's record: a crash between
- * the two leaves work that the next round finishes (outbox.ts), never a settled link nobody is told of.
+ * one record (storage/payment-watch.ts, TxState: its state and the steps it still owes) is what
+ * decides; the license's work index is written before it (a hint, dropped when the record owes
+ * nothing) and the link's record after it: a failure or crash at any write leaves either the old
+ * state, settled again by the next round, or work the next round finishes (outbox.ts), never a
+ * settled link nobody is told of.
  */
 
 /**
@@ -102,10 +105,12 @@ async function applyStatus(round: LicenseRound, link: OpenLink, transaction: See
   const now = deps.clock.now();
   const ref = { guildId: link.guildId, linkId: link.linkId };
   if (status === 'paid') {
-    // The intent first: a crash after it leaves work the next round finishes (outbox.ts).
-    await saveTx(round, transactionId, newTx(round, 'settled', previous, { status, link: ref, ...placed }));
+    // The work index first (a hint: an entry whose transaction owes nothing is dropped), then the one
+    // write that decides: the transaction settled, owing every step (outbox.ts). A failure before it
+    // leaves the old state, which the next round settles; a failure after it, work the next round finishes.
     round.state.work[transactionId] = now;
     await saveRound(round);
+    await saveTx(round, transactionId, newTx(round, 'settled', previous, { status, link: ref, ...placed }));
     if ((await claimLink(round, ref, transactionId, 'paid')) === 'taken') return 'taken';
     round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status: 'paid' }, 'payment watch: the store settled a link’s payment');
     await closeLinks(round, [linkRef(link)]);
@@ -128,9 +133,10 @@ export async function settleEnded(round: LicenseRound, record: PaymentLink): Pro
   if (!attempt) return;
   const ref = { guildId: record.guildId, linkId: record.id };
   const previous = await txOf(round, attempt.transactionId);
-  await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
+  // As for a paid link (applyStatus): the work index first, then the transaction's one record.
   round.state.work[attempt.transactionId] = round.deps.clock.now();
   await saveRound(round);
+  await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
   await claimLink(round, ref, attempt.transactionId, attempt.status, true);
   await notify(round, attempt.transactionId);
 }
