@@ -75,17 +75,24 @@ export class PaymentWatchIndex {
 
   /**
    * A link the bot just issued joins its guild's list. The registry is read without a lock and
-   * changed (under its lock) only when the license is not listed yet: true then, and the caller
-   * makes the license due.
+   * changed (under its lock) only when the license is not listed yet. True when the license had no
+   * open link before (not listed, or listed for a pending payment alone, visited only at its
+   * follow-ups): the caller makes it due. A license with open links is visited every poll interval
+   * and takes the link then.
    */
   async addOpen(license: string, ref: OpenRef): Promise<boolean> {
+    let firstOpen = false;
     await this.locks.run(openKey(license, ref.guildId), async () => {
       const ids = await this.#ids(openKey(license, ref.guildId));
       if (ids.includes(ref.linkId)) return;
       await this.keyv.set(openKey(license, ref.guildId), [...ids, ref.linkId]);
-      if (ids.length === 0) await this.#change(guildsKey(license), (guilds) => (guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId]));
+      if (ids.length === 0)
+        await this.#change(guildsKey(license), (guilds) => {
+          firstOpen = guilds.length === 0;
+          return guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId];
+        });
     });
-    if ((await this.licenses()).includes(license)) return false;
+    if ((await this.licenses()).includes(license)) return firstOpen;
     await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
     return true;
   }

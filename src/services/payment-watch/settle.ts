@@ -27,8 +27,8 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
   const tried = new Set<string>();
   let reread = false;
   // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
-  // And the link this transaction was pending on, even past its lifetime: a payment under way when it ended still pays it.
-  const mates = [...(await shopmates(round)), ...(await pendingOn(round, transaction.id, previous))];
+  // And the links it was followed for, even past their lifetime: a payment under way when they ended still pays one.
+  const mates = [...(await shopmates(round)), ...(await remembered(round, transaction.id, previous))];
   for (;;) {
     // Who paid is a guess: one member's links settle by themselves (the newest); several members' wait for staff.
     const decision = decideMatch(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))));
@@ -61,7 +61,9 @@ async function ambiguous(round: LicenseRound, transaction: SeenTransaction, stat
   const now = round.deps.clock.now();
   if (status === 'pending' || status === 'unknown') {
     const attempt = previous?.state === 'seen' ? previous.attempt : 0;
-    await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt }));
+    // Followed on its own schedule, against these links whether or not they are still open (remembered below).
+    const refs = candidates.map(({ guildId, linkId }) => ({ guildId, linkId }));
+    await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt, candidates: refs }));
     round.state.work[transaction.id] = now + followUpDelay(attempt, round.deps.pollMs);
     return;
   }
@@ -74,13 +76,23 @@ async function ambiguous(round: LicenseRound, transaction: SeenTransaction, stat
   await round.deps.review?.raise(transaction, candidates);
 }
 
-/** The link a pending transaction is recorded on, when it is no longer among the open ones. */
-async function pendingOn(round: LicenseRound, transactionId: string, previous: TxState | undefined): Promise<OpenLink[]> {
-  const ref = previous?.state === 'matched' ? previous.link : undefined;
-  if (!ref || round.open.some((open) => open.guildId === ref.guildId && open.linkId === ref.linkId)) return [];
-  const record = await round.deps.links.get(ref.guildId, ref.linkId);
-  if (!record || record.revoked || record.payment?.transactionId !== transactionId || record.payment.settledAt !== undefined) return [];
-  return [openLinkOf(record, Number.POSITIVE_INFINITY)];
+/**
+ * The links a followed transaction is remembered with, when they are no longer among the open ones:
+ * the link it was pending on (matched), or those it could have paid when first seen (several
+ * members', or while the store did not know it). Each still counts while its record is neither
+ * settled nor withdrawn nor taken by another transaction.
+ */
+async function remembered(round: LicenseRound, transactionId: string, previous: TxState | undefined): Promise<OpenLink[]> {
+  const refs = [...(previous?.state === 'matched' && previous.link ? [previous.link] : []), ...(previous?.state === 'seen' ? (previous.candidates ?? []) : [])];
+  const found: OpenLink[] = [];
+  for (const ref of refs) {
+    if (round.open.some((open) => open.guildId === ref.guildId && open.linkId === ref.linkId)) continue;
+    const record = await round.deps.links.get(ref.guildId, ref.linkId);
+    if (!record || record.revoked || record.payment?.settledAt !== undefined) continue;
+    if (record.payment && record.payment.transactionId !== transactionId) continue;
+    found.push(openLinkOf(record, Number.POSITIVE_INFINITY));
+  }
+  return found;
 }
 
 /** The open links of the other licenses the watcher follows that reach the same shop. */

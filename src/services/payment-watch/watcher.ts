@@ -82,7 +82,8 @@ export class PaymentWatcher {
   async watch(link: PaymentLink): Promise<void> {
     if (!watchable(link)) return;
     const { store, clock } = this.options;
-    // A license not watched yet is made due at once; one already watched takes the link at its next round (within a poll interval).
+    // A license without open links until now is made due at once (one following only a pending payment is
+    // not visited before its follow-up otherwise); one with open links takes the link at its next round (within a poll interval).
     if (await store.index.addOpen(link.license, { guildId: link.guildId, linkId: link.id })) await store.index.schedule(link.license, clock.now(), clock.now());
   }
 
