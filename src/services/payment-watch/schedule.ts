@@ -61,6 +61,17 @@ export const NOTIFY_ATTEMPTS = 8;
 export const UNKNOWN_AFTER_404S = 3;
 export const UNKNOWN_RETRY_MS = 6 * HOUR_MS;
 
+/**
+ * A license whose round failed (storage, say) is tried again after this: 5 s, doubling with each
+ * failure in a row, at most ROUND_RETRY_MAX_MS, each delay shortened by up to a quarter at random
+ * (`random` in [0, 1)) so licenses that failed together do not retry together.
+ */
+export function roundRetryDelay(failures: number, random: number): number {
+  const delay = Math.min(TICK_MS * 2 ** Math.max(0, failures - 1), ROUND_RETRY_MAX_MS);
+  return Math.round(delay * (1 - 0.25 * random));
+}
+export const ROUND_RETRY_MAX_MS = 10 * MINUTE_MS;
+
 /** A license whose gate is not quiet within this long is skipped this round (real time: it guards against a slow store). */
 export const QUIET_WAIT_MS = 1_000;
 
