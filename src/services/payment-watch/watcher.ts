@@ -6,7 +6,7 @@ import type { ShopAccess } from '../store-directory.js';
 import type { PaymentWatcherOptions, WatchDeps } from './context.js';
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
-import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay, TICK_MS } from './schedule.js';
+import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay, TICK_MS } from './schedule.js';
 
 /**
  * Learns from the store whether the links the bot issued were paid (docs/spaceis-api.md,
@@ -89,6 +89,25 @@ export class PaymentWatcher {
     // A license without open links until now is made due at once (one following only a pending payment is
     // not visited before its follow-up otherwise); one with open links takes the link at its next round (within a poll interval).
     if (await store.index.addOpen(link.license, { guildId: link.guildId, linkId: link.id })) await store.index.schedule(link.license, clock.now(), clock.now());
+  }
+
+  /**
+   * THE way a transaction id learned outside the watcher's polls (the store's webhook, say) enters
+   * the wing: transaction `transactionId` of `license` is asked about at the license's next round
+   * (within a tick) and then followed like any other (until final, or 30 days), decided against
+   * the open links (settle.ts). One already known is left as it is (it is followed or decided).
+   */
+  async follow(license: string, transactionId: string): Promise<void> {
+    if (transactionId.length === 0 || transactionId.length > MAX_TRANSACTION_ID) return;
+    const { store, clock } = this.options;
+    const shop = await this.#shopKeyOf(license);
+    await store.locks.run(`pay-decide:${shop}:${transactionId}`, async () => {
+      if ((await store.tx(shop, transactionId)) ?? (shop === license ? undefined : await store.tx(license, transactionId))) return;
+      const now = clock.now();
+      // The work hint first (dropped if the record is not written), then the transaction's record.
+      await store.addWork(license, transactionId, now);
+      await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now });
+    });
   }
 
   /** Stops watching a link (a moderator withdrew it). */
