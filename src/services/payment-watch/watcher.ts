@@ -17,6 +17,8 @@ import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, 
  * Discord (PaymentEvents) are recorded one by one and finished by a later round when a crash or
  * Discord left them undone (outbox.ts).
  *
+ * docs/payment-wing.md follows one payment through these files, and says which write decides.
+ *
  * The parts: this file runs rounds over the licenses due (the due-time index of
  * storage/payment-watch-index.ts), each license on its own (license-round.ts) under its runAlone,
  * several at once, so a slow store for one license never holds up another; polling.ts asks the
