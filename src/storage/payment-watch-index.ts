@@ -9,8 +9,10 @@ import { parseRecord } from './records.js';
  * each written only when it changes, none rewritten whole on every checkout:
  *
  * - `pay-licenses`: the licenses with open links or transactions to follow. Read when a process
- *   starts (or after a long gap), not every round; a checkout whose license is listed already takes
- *   no lock on it, and reads it once.
+ *   starts (or after a long gap), not every round, nor by a checkout: `pay-listed:<license>` says
+ *   whether one license is in it (one small record read per checkout; the list is rewritten only
+ *   when a license joins or leaves it). A license listed by a version before issue 36 has no such
+ *   record yet: its first checkout reads the list once and writes it.
  * - `pay-due:<slot>`: the licenses due in one 5 s slot of time (the due-time index). A round reads
  *   the slots that passed since its last round, usually one record, and visits only the licenses
  *   listed there: a license with nothing due is not read at all. Each record lives a day.
@@ -23,6 +25,7 @@ import { parseRecord } from './records.js';
 export const DUE_SLOT_MS = 5_000;
 const DUE_TTL_MS = 86_400_000;
 const REGISTRY = 'pay-licenses';
+const listedKey = (license: string) => `pay-listed:${license}`;
 const idsSchema = z.array(z.string());
 
 const dueKey = (slot: number) => `pay-due:${slot}`;
@@ -92,8 +95,8 @@ export class PaymentWatchIndex {
           return guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId];
         });
     });
-    if ((await this.licenses()).includes(license)) return firstOpen;
-    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    if (await this.#listed(license)) return firstOpen;
+    await this.#list(license);
     return true;
   }
 
@@ -132,15 +135,26 @@ export class PaymentWatchIndex {
    */
   async retire(license: string): Promise<boolean> {
     await this.#change(REGISTRY, (licenses) => licenses.filter((known) => known !== license));
+    await this.keyv.delete(listedKey(license));
     if ((await this.openRefs(license)).length === 0) return true;
-    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    await this.#list(license);
     return false;
   }
 
   /** Puts a license (back) in the registry: it has transactions to follow. */
   async enlist(license: string): Promise<void> {
-    if ((await this.licenses()).includes(license)) return;
+    if (await this.#listed(license)) return;
+    await this.#list(license);
+  }
+
+  async #listed(license: string): Promise<boolean> {
+    return (await this.keyv.get(listedKey(license))) !== undefined;
+  }
+
+  /** The list first, then the record that says so (a failure between the two costs one more read of the list later). */
+  async #list(license: string): Promise<void> {
     await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    await this.keyv.set(listedKey(license), 1);
   }
 
   /**
