@@ -15,7 +15,11 @@ import { parseRecord } from './records.js';
  *   record yet: its first checkout reads the list once and writes it.
  * - `pay-due:<slot>`: the licenses due in one 5 s slot of time (the due-time index). A round reads
  *   the slots that passed since its last round, usually one record, and visits only the licenses
- *   listed there: a license with nothing due is not read at all. Each record lives a day.
+ *   listed there: a license with nothing due is not read at all. Each record lives a day. A slot is
+ *   written in chunks of DUE_CHUNK ids: `pay-due:<slot>` holds the first ids and how many more
+ *   chunks `pay-due:<slot>:<n>` follow, so a license moving into a crowded slot writes one chunk
+ *   (a few KB), never the whole slot. A slot written by a version before issue 36 is one array:
+ *   read as the first chunk, full once it holds DUE_CHUNK ids or more.
  * - `pay-open-guilds:<license>` and `pay-open:<license>:<guild>`: the guilds with open links on a
  *   license, and each guild's open link ids. The links themselves are their own records
  *   (src/storage/payment-links.ts): a checkout rewrites only its own guild's list of ids, under
@@ -29,6 +33,10 @@ const listedKey = (license: string) => `pay-listed:${license}`;
 const idsSchema = z.array(z.string());
 
 const dueKey = (slot: number) => `pay-due:${slot}`;
+const chunkKey = (slot: number, n: number) => `pay-due:${slot}:${n}`;
+/** Ids per chunk of a due-time slot: about 4 KB of license ids. */
+const DUE_CHUNK = 64;
+const headSchema = z.union([idsSchema.transform((ids) => ({ ids, chunks: 0 })), z.object({ ids: idsSchema, chunks: z.number().int().min(0) })]);
 const legacyKey = (license: string) => `pay-open:${license}`;
 const legacySchema = z.array(z.object({ guildId: z.string(), linkId: z.string() }));
 const guildsKey = (license: string) => `pay-open-guilds:${license}`;
@@ -60,9 +68,18 @@ export class PaymentWatchIndex {
     if (keys.length === 0) return [];
     const values: unknown[] = keys.length === 1 ? [await this.keyv.get(keys[0]!)] : await this.keyv.get(keys);
     const found = new Set<string>();
+    const more: string[] = [];
     values.forEach((value, index) => {
-      for (const license of parseRecord(idsSchema, value, () => [], this.logger, keys[index]!)) found.add(license);
+      const head = this.#head(keys[index]!, value);
+      for (const license of head.ids) found.add(license);
+      for (let n = 1; n <= head.chunks; n += 1) more.push(`${keys[index]!}:${n}`);
     });
+    if (more.length > 0) {
+      const chunks: unknown[] = more.length === 1 ? [await this.keyv.get(more[0]!)] : await this.keyv.get(more);
+      chunks.forEach((value, index) => {
+        for (const license of parseRecord(idsSchema, value, () => [], this.logger, more[index]!)) found.add(license);
+      });
+    }
     return [...found];
   }
 
@@ -70,10 +87,21 @@ export class PaymentWatchIndex {
   async schedule(license: string, at: number, now: number): Promise<number> {
     const slot = Math.max(slotOf(at), slotOf(now) + 1);
     await this.locks.run(dueKey(slot), async () => {
-      const listed = await this.#ids(dueKey(slot));
-      if (!listed.includes(license)) await this.keyv.set(dueKey(slot), [...listed, license], DUE_TTL_MS);
+      const head = this.#head(dueKey(slot), await this.keyv.get(dueKey(slot)));
+      if (head.ids.includes(license)) return;
+      if (head.chunks === 0 && head.ids.length < DUE_CHUNK) return this.keyv.set(dueKey(slot), { ids: [...head.ids, license], chunks: 0 }, DUE_TTL_MS);
+      // The head is full: the last chunk takes it, or a new one (and the head then says one more).
+      const last = head.chunks > 0 ? await this.#ids(chunkKey(slot, head.chunks)) : undefined;
+      if (last?.includes(license)) return;
+      if (last && last.length < DUE_CHUNK) return this.keyv.set(chunkKey(slot, head.chunks), [...last, license], DUE_TTL_MS);
+      await this.keyv.set(chunkKey(slot, head.chunks + 1), [license], DUE_TTL_MS);
+      await this.keyv.set(dueKey(slot), { ids: head.ids, chunks: head.chunks + 1 }, DUE_TTL_MS);
     });
     return slot;
+  }
+
+  #head(key: string, value: unknown): { ids: string[]; chunks: number } {
+    return parseRecord(headSchema, value, () => ({ ids: [], chunks: 0 }), this.logger, key);
   }
 
   /**
