@@ -106,6 +106,11 @@ export class PaymentReviewStore {
     });
   }
 
+  /** Writes the record as it is; only inside `update`'s change, which holds its lock. */
+  async put(ref: string, review: StoredReview): Promise<void> {
+    await this.keyv.set(recordKey(ref), review, REVIEW_TTL_MS);
+  }
+
   /** The refs waiting in this guild (some may have expired or been confirmed since: see `forget`). */
   async waitingIn(guildId: string): Promise<string[]> {
     return parseRecord(refListSchema, await this.keyv.get(guildKey(guildId)), () => [], this.logger, guildKey(guildId));

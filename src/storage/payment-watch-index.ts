@@ -9,11 +9,17 @@ import { parseRecord } from './records.js';
  * each written only when it changes, none rewritten whole on every checkout:
  *
  * - `pay-licenses`: the licenses with open links or transactions to follow. Read when a process
- *   starts (or after a long gap), not every round; a checkout whose license is listed already takes
- *   no lock on it, and reads it once.
+ *   starts (or after a long gap), not every round, nor by a checkout: `pay-listed:<license>` says
+ *   whether one license is in it (one small record read per checkout; the list is rewritten only
+ *   when a license joins or leaves it). A license listed by a version before issue 36 has no such
+ *   record yet: its first checkout reads the list once and writes it.
  * - `pay-due:<slot>`: the licenses due in one 5 s slot of time (the due-time index). A round reads
  *   the slots that passed since its last round, usually one record, and visits only the licenses
- *   listed there: a license with nothing due is not read at all. Each record lives a day.
+ *   listed there: a license with nothing due is not read at all. Each record lives a day. A slot is
+ *   written in chunks of DUE_CHUNK ids: `pay-due:<slot>` holds the first ids and how many more
+ *   chunks `pay-due:<slot>:<n>` follow, so a license moving into a crowded slot writes one chunk
+ *   (a few KB), never the whole slot. A slot written by a version before issue 36 is one array:
+ *   read as the first chunk, full once it holds DUE_CHUNK ids or more.
  * - `pay-open-guilds:<license>` and `pay-open:<license>:<guild>`: the guilds with open links on a
  *   license, and each guild's open link ids. The links themselves are their own records
  *   (src/storage/payment-links.ts): a checkout rewrites only its own guild's list of ids, under
@@ -23,9 +29,14 @@ import { parseRecord } from './records.js';
 export const DUE_SLOT_MS = 5_000;
 const DUE_TTL_MS = 86_400_000;
 const REGISTRY = 'pay-licenses';
+const listedKey = (license: string) => `pay-listed:${license}`;
 const idsSchema = z.array(z.string());
 
 const dueKey = (slot: number) => `pay-due:${slot}`;
+const chunkKey = (slot: number, n: number) => `pay-due:${slot}:${n}`;
+/** Ids per chunk of a due-time slot: about 4 KB of license ids. */
+const DUE_CHUNK = 64;
+const headSchema = z.union([idsSchema.transform((ids) => ({ ids, chunks: 0 })), z.object({ ids: idsSchema, chunks: z.number().int().min(0) })]);
 const legacyKey = (license: string) => `pay-open:${license}`;
 const legacySchema = z.array(z.object({ guildId: z.string(), linkId: z.string() }));
 const guildsKey = (license: string) => `pay-open-guilds:${license}`;
@@ -57,9 +68,18 @@ export class PaymentWatchIndex {
     if (keys.length === 0) return [];
     const values: unknown[] = keys.length === 1 ? [await this.keyv.get(keys[0]!)] : await this.keyv.get(keys);
     const found = new Set<string>();
+    const more: string[] = [];
     values.forEach((value, index) => {
-      for (const license of parseRecord(idsSchema, value, () => [], this.logger, keys[index]!)) found.add(license);
+      const head = this.#head(keys[index]!, value);
+      for (const license of head.ids) found.add(license);
+      for (let n = 1; n <= head.chunks; n += 1) more.push(`${keys[index]!}:${n}`);
     });
+    if (more.length > 0) {
+      const chunks: unknown[] = more.length === 1 ? [await this.keyv.get(more[0]!)] : await this.keyv.get(more);
+      chunks.forEach((value, index) => {
+        for (const license of parseRecord(idsSchema, value, () => [], this.logger, more[index]!)) found.add(license);
+      });
+    }
     return [...found];
   }
 
@@ -67,26 +87,44 @@ export class PaymentWatchIndex {
   async schedule(license: string, at: number, now: number): Promise<number> {
     const slot = Math.max(slotOf(at), slotOf(now) + 1);
     await this.locks.run(dueKey(slot), async () => {
-      const listed = await this.#ids(dueKey(slot));
-      if (!listed.includes(license)) await this.keyv.set(dueKey(slot), [...listed, license], DUE_TTL_MS);
+      const head = this.#head(dueKey(slot), await this.keyv.get(dueKey(slot)));
+      if (head.ids.includes(license)) return;
+      if (head.chunks === 0 && head.ids.length < DUE_CHUNK) return this.keyv.set(dueKey(slot), { ids: [...head.ids, license], chunks: 0 }, DUE_TTL_MS);
+      // The head is full: the last chunk takes it, or a new one (and the head then says one more).
+      const last = head.chunks > 0 ? await this.#ids(chunkKey(slot, head.chunks)) : undefined;
+      if (last?.includes(license)) return;
+      if (last && last.length < DUE_CHUNK) return this.keyv.set(chunkKey(slot, head.chunks), [...last, license], DUE_TTL_MS);
+      await this.keyv.set(chunkKey(slot, head.chunks + 1), [license], DUE_TTL_MS);
+      await this.keyv.set(dueKey(slot), { ids: head.ids, chunks: head.chunks + 1 }, DUE_TTL_MS);
     });
     return slot;
   }
 
+  #head(key: string, value: unknown): { ids: string[]; chunks: number } {
+    return parseRecord(headSchema, value, () => ({ ids: [], chunks: 0 }), this.logger, key);
+  }
+
   /**
    * A link the bot just issued joins its guild's list. The registry is read without a lock and
-   * changed (under its lock) only when the license is not listed yet: true then, and the caller
-   * makes the license due.
+   * changed (under its lock) only when the license is not listed yet. True when the license had no
+   * open link before (not listed, or listed for a pending payment alone, visited only at its
+   * follow-ups): the caller makes it due. A license with open links is visited every poll interval
+   * and takes the link then.
    */
   async addOpen(license: string, ref: OpenRef): Promise<boolean> {
+    let firstOpen = false;
     await this.locks.run(openKey(license, ref.guildId), async () => {
       const ids = await this.#ids(openKey(license, ref.guildId));
       if (ids.includes(ref.linkId)) return;
       await this.keyv.set(openKey(license, ref.guildId), [...ids, ref.linkId]);
-      if (ids.length === 0) await this.#change(guildsKey(license), (guilds) => (guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId]));
+      if (ids.length === 0)
+        await this.#change(guildsKey(license), (guilds) => {
+          firstOpen = guilds.length === 0;
+          return guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId];
+        });
     });
-    if ((await this.licenses()).includes(license)) return false;
-    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    if (await this.#listed(license)) return firstOpen;
+    await this.#list(license);
     return true;
   }
 
@@ -125,15 +163,26 @@ export class PaymentWatchIndex {
    */
   async retire(license: string): Promise<boolean> {
     await this.#change(REGISTRY, (licenses) => licenses.filter((known) => known !== license));
+    await this.keyv.delete(listedKey(license));
     if ((await this.openRefs(license)).length === 0) return true;
-    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    await this.#list(license);
     return false;
   }
 
   /** Puts a license (back) in the registry: it has transactions to follow. */
   async enlist(license: string): Promise<void> {
-    if ((await this.licenses()).includes(license)) return;
+    if (await this.#listed(license)) return;
+    await this.#list(license);
+  }
+
+  async #listed(license: string): Promise<boolean> {
+    return (await this.keyv.get(listedKey(license))) !== undefined;
+  }
+
+  /** The list first, then the record that says so (a failure between the two costs one more read of the list later). */
+  async #list(license: string): Promise<void> {
     await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    await this.keyv.set(listedKey(license), 1);
   }
 
   /**

@@ -73,6 +73,11 @@ const txStateSchema = z.object({
   madeAt: z.number().optional(),
   nick: z.string().optional(),
   link: refSchema.optional(),
+  /**
+   * The links it could have paid when first seen (several members' while pending, or any while the
+   * store answered 404): decided against them, open or not, until the store's status is final.
+   */
+  candidates: z.array(refSchema).optional(),
   /** transaction/info asked this many times (backing off), or answered 404 this many times (seen). */
   attempt: z.number().int().default(0),
   /** What is done of the settled → notified step: each step's name and when it was done. */

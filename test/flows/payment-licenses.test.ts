@@ -82,6 +82,16 @@ describe(`${LICENSES} guilds, each with a license of its own and an open link`, 
     const written = h.storage.writtenKeys.slice(from).filter((key) => key.includes('pay-'));
     expect(written).toEqual([`shopbot:pay-open:${guild.license}:${guild.guildId}`]);
   });
+
+  it('a checkout on a license already watched reads O(1) records of the registry: never the list of every license (issue 36, point 4)', async () => {
+    const guild = guilds[3]!;
+    const from = h.storage.readKeys.length;
+    await s.checkout(new Member(h, { guildId: guild.guildId, channelId: guild.channelId }), 'Reads_Little', VIP_30);
+    const read = h.storage.readKeys.slice(from);
+    // Before: `pay-licenses`, about 670 KB at 10 000 licenses, was read by every checkout.
+    expect(read.filter((key) => key === 'shopbot:pay-licenses')).toEqual([]);
+    expect(read.filter((key) => key.includes(`pay-listed:${guild.license}`)).length).toBeLessThanOrEqual(1);
+  });
 });
 
 describe('a storage failure in the middle of a round', () => {

@@ -7,7 +7,7 @@ import type { LicenseRound, WatchDeps } from './context.js';
 import { notify } from './outbox.js';
 import { readOpenLinks, serversOf } from './open-links.js';
 import { askInfo, pollServer, seenOf } from './polling.js';
-import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S } from './schedule.js';
+import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S, UNKNOWN_RETRY_MS } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
 import { saveRound, saveTx, txOf } from './tx-state.js';
 
@@ -108,8 +108,10 @@ async function doWork(round: LicenseRound): Promise<void> {
 async function askAgain(round: LicenseRound, transactionId: string, tx: TxState): Promise<void> {
   const { deps, state } = round;
   const now = deps.clock.now();
-  if (tx.state === 'matched' && now - tx.since > FOLLOW_UP_FOR_MS) {
-    round.log.info({ transaction: transactionId }, 'payment watch: a payment stayed pending at the store too long; no longer followed');
+  if (now - tx.since > FOLLOW_UP_FOR_MS) {
+    // The end of following it: a terminal state, logged once (the work entry goes with it).
+    round.log.info({ transaction: transactionId, status: tx.status }, 'payment watch: a transaction stayed pending or unknown at the store for 30 days; no longer followed');
+    await saveTx(round, transactionId, { ...tx, state: tx.state === 'matched' ? 'matched' : 'unknown', at: now });
     delete state.work[transactionId];
     return;
   }
@@ -117,9 +119,10 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
   if (answer.kind === 'skipped') return;
   const attempt = tx.attempt + 1;
   if (answer.kind === 'unknown' && tx.state === 'seen' && attempt >= UNKNOWN_AFTER_404S) {
-    round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; set aside');
-    await saveTx(round, transactionId, { ...tx, state: 'unknown', at: now, attempt });
-    delete state.work[transactionId];
+    // Still unknown to the store: asked rarely now, until 30 days have passed.
+    if (attempt === UNKNOWN_AFTER_404S) round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; asked every few hours now');
+    await saveTx(round, transactionId, { ...tx, at: now, attempt });
+    state.work[transactionId] = now + UNKNOWN_RETRY_MS;
     return;
   }
   if (answer.kind === 'unknown' || answer.info.status === 'pending' || answer.info.status === 'unknown') {
@@ -132,9 +135,11 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
 }
 
 /**
- * Lists the license in the due-time index for its next wake-up (the earliest server poll or work,
- * at most one poll interval away, so a link issued meanwhile is looked at), and writes the state
- * when it changed.
+ * Lists the license in the due-time index for its next wake-up (the earliest server poll or work),
+ * and writes the state when it changed. With open links, at most one poll interval away, so a link
+ * issued meanwhile is looked at; with none, at its next work only (a new link makes its license due
+ * at once: PaymentWatcher.watch), so a license following one pending payment costs nothing between
+ * its follow-ups.
  */
 async function wake(round: Pick<LicenseRound, 'deps' | 'license' | 'state' | 'readAs' | 'inboxTaken'>, feedOnly = false): Promise<void> {
   const { deps, state } = round;
@@ -144,7 +149,10 @@ async function wake(round: Pick<LicenseRound, 'deps' | 'license' | 'state' | 're
     await saveRound(round);
     return;
   }
-  const times = [now + deps.pollMs, ...Object.values(state.servers).map((poll) => poll.nextAt), ...Object.values(state.work)];
+  const open = Object.keys(state.servers).length > 0;
+  const times = [...(open ? [now + deps.pollMs] : []), ...Object.values(state.servers).map((poll) => poll.nextAt), ...Object.values(state.work)];
+  // Nothing left: one more visit, which finds the license idle and takes it out of the registry.
+  if (times.length === 0) times.push(now + deps.pollMs);
   const next = Math.max(Math.min(...times), now + TICK_MS);
   const slot = slotOf(next);
   if (state.wakeSlot === undefined || state.wakeSlot <= slotOf(now) || slot < state.wakeSlot) state.wakeSlot = await deps.store.index.schedule(round.license, next, now);
@@ -165,7 +173,7 @@ async function shopFor(deps: WatchDeps, license: string, guildIds: string[], wor
   if (guilds.size === 0 && Object.keys(work).length > 0) {
     for (const transactionId of Object.keys(work)) {
       const tx = (await deps.store.tx(await deps.shopKeyOf(license), transactionId)) ?? (await deps.store.tx(license, transactionId));
-      if (tx?.link) guilds.add(tx.link.guildId);
+      for (const ref of [...(tx?.link ? [tx.link] : []), ...(tx?.candidates ?? [])]) guilds.add(ref.guildId);
     }
   }
   for (const guildId of guilds) {

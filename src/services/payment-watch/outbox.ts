@@ -23,7 +23,7 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
   if (record && (record.payment?.transactionId !== transactionId || record.payment.settledAt === undefined)) {
     // Written as settled here, but the link's record not yet (a crash between the two): write it now.
     const claim = tx.status === 'paid' ? 'paid' : tx.status === 'expired' ? 'expired' : 'failed';
-    if ((await claimLink(round, tx.link, transactionId, claim, true)) === 'taken') {
+    if ((await claimLink(round, tx.link, transactionId, claim, true, tx.confirmedBy)) === 'taken') {
       // The link went meanwhile (another transaction, a moderator): the transaction is decided again.
       await saveTx(round, transactionId, { ...tx, state: 'seen', at: now, attempt: 0 });
       round.state.work[transactionId] = now;
@@ -79,7 +79,20 @@ export async function runSteps(
       continue;
     }
     steps[name] = deps.clock.now();
-    await save({ ...tx, steps, at: deps.clock.now() });
+    await recordStep(() => save({ ...tx, steps, at: deps.clock.now() }));
   }
   return { steps, left };
+}
+
+/**
+ * A step Discord has done is recorded; a write that fails is tried once more at once (a blip of
+ * storage), since a step whose record is lost is done again by the next round (a second log post).
+ * A second failure throws: the round (or the confirmation) stops there, and the next round retries.
+ */
+async function recordStep(save: () => Promise<void>): Promise<void> {
+  try {
+    await save();
+  } catch {
+    await save();
+  }
 }

@@ -90,7 +90,10 @@ async function examine(round: LicenseRound, candidate: Candidate): Promise<void>
   if (answer.kind === 'skipped') return;
   if (answer.kind === 'unknown') {
     // Unknown to the store for now (a listing ahead of its details?): asked again on the follow-up schedule.
-    await saveTx(round, candidate.id, newTx(round, 'seen', undefined, { attempt: 1, madeAt: candidate.madeAt, ...(candidate.nick ? { nick: candidate.nick } : {}) }));
+    // Followed on its own schedule, against the links it could have paid whether or not they stay open.
+    const links = round.open.filter((link) => (candidate.nick === undefined || sameNick(link.nick, candidate.nick)) && link.createdAt <= candidate.madeAt + CLOCK_SKEW_MS);
+    const refs = links.map(({ guildId, linkId }) => ({ guildId, linkId }));
+    await saveTx(round, candidate.id, newTx(round, 'seen', undefined, { attempt: 1, madeAt: candidate.madeAt, candidates: refs, ...(candidate.nick ? { nick: candidate.nick } : {}) }));
     round.state.work[candidate.id] = round.deps.clock.now() + round.deps.pollMs;
     return;
   }

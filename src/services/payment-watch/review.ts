@@ -7,6 +7,7 @@ import type { PaymentEvents } from '../payment-events.js';
 import type { StoreDirectory } from '../store-directory.js';
 import type { OwnedLink, SeenTransaction } from './matcher.js';
 import { runSteps } from './outbox.js';
+import { claimLink } from './tx-state.js';
 import type { ConfirmOutcome, PaymentUnderReview, StaffReview } from './staff-review.js';
 
 export { reviewRef, REVIEW_REF_LENGTH } from '../../storage/payment-reviews.js';
@@ -83,64 +84,85 @@ export class StaffReviewService implements StaffReview {
 
   /**
    * The moderators' button (it carries the transaction's ref). Under the purchase's lock, so of two
-   * moderators pressing at once one confirms and the other is told who did; the link changes under
-   * its own lock, so a purchase settling it meanwhile is seen.
+   * moderators pressing at once one confirms and the other is told who did.
+   *
+   * One write decides: the transaction's record, settled with `confirmedBy` and owing every step
+   * (storage/payment-watch.ts). Before it, only the license's inbox of work is written (a hint: an
+   * entry whose transaction owes nothing is dropped by the round); a failure up to and including it
+   * throws, and the moderator is told nothing was saved — truly so, a second press starts afresh.
+   * After it, the confirmation stands whatever else fails: the link's record, the review's, the
+   * guilds' lists and the Discord steps are each finished by the license's next round (outbox.ts)
+   * when they fail here, and the moderator is told it is saved.
    */
   async confirmRef(guildId: string, ref: string, linkId: string, moderatorId: string): Promise<ConfirmOutcome> {
-    const { store, links, clock } = this.options;
-    let paid: { link: PaymentLink; review: StoredReview } | undefined;
+    const { store, links, watch, stores, clock } = this.options;
+    let decided: { link: PaymentLink; review: StoredReview; tx: TxState; shop: string } | undefined;
     const outcome = await store.update<ConfirmOutcome>(ref, async (review) => {
       if (!review) return { result: { kind: 'not-waiting' } };
       if (review.confirmed) return { result: { kind: 'already', linkId: review.confirmed.linkId, by: review.confirmed.by } };
       const candidate = review.candidates.find((one) => one.guildId === guildId && one.linkId === linkId);
       if (!candidate) return { result: { kind: 'not-candidate' } };
-      const now = clock.now();
-      let refused: ConfirmOutcome | undefined;
-      const link = await links.update(guildId, linkId, (record) => {
-        if (record.payment?.status === 'paid' || (record.payment && record.payment.transactionId !== review.transactionId)) refused = { kind: 'link-taken', linkId };
-        else if (record.revoked) refused = { kind: 'withdrawn', linkId, by: record.revoked.by };
-        if (refused) return record;
-        return { ...record, payment: { status: 'paid', transactionId: review.transactionId, matchedAt: now, settledAt: now, confirmedBy: moderatorId } };
-      });
+      const link = await links.get(guildId, linkId);
       if (!link) return { result: { kind: 'not-candidate' } };
-      if (refused) return { result: refused };
+      const shop = await stores.shopKey(link.license);
+      const previous = (await watch.tx(shop, review.transactionId)) ?? (shop === link.license ? undefined : await watch.tx(link.license, review.transactionId));
+      // Its record says it is settled already (a confirmation whose review record was not written, or the store's answer).
+      if (previous && (previous.state === 'settled' || previous.state === 'notified')) return { result: { kind: 'already', linkId: previous.link?.linkId, by: previous.confirmedBy } };
+      if (link.payment?.status === 'paid' || (link.payment && link.payment.transactionId !== review.transactionId)) return { result: { kind: 'link-taken', linkId } };
+      if (link.revoked) return { result: { kind: 'withdrawn', linkId, by: link.revoked.by } };
+      const now = clock.now();
+      const tx: TxState = {
+        ...(previous ?? { since: now }),
+        state: 'settled',
+        status: 'paid',
+        at: now,
+        link: { guildId, linkId },
+        confirmedBy: moderatorId,
+        attempt: 0,
+      };
+      await watch.addWork(link.license, review.transactionId, now);
+      await watch.saveTx(shop, review.transactionId, tx);
+      // Saved. What follows is finished by the license's round when it fails here.
       const confirmed = { ...review, confirmed: { guildId, linkId, by: moderatorId, at: now } };
-      paid = { link, review: confirmed };
-      return { write: confirmed, result: { kind: 'confirmed', linkId, userId: link.userId } };
+      decided = { link, review: confirmed, tx, shop };
+      await this.#afterwards('the review record', () => store.put(ref, confirmed));
+      return { result: { kind: 'confirmed', linkId, userId: link.userId } };
     });
-    if (outcome.kind === 'confirmed' && paid) await this.#settled(paid.link, paid.review, ref, moderatorId);
+    if (outcome.kind === 'confirmed' && decided) await this.#settled(decided, ref);
     return outcome;
   }
 
   /**
-   * After a confirmation: no guild lists the purchase, the link is no longer watched, and it settles
-   * as paid with `confirmedBy`: the transaction is written as settled and the steps of PaymentEvents
-   * (DM, log post, roles) run at once, each recorded when done (outbox.ts); what Discord did not
-   * finish is handed to the license's next round, which offers it again with backoff.
+   * After a confirmation is saved: no guild lists the purchase, the link is no longer watched, its
+   * record says paid with `confirmedBy`, and the steps of PaymentEvents (DM, log post, roles) run at
+   * once, each recorded when done (outbox.ts). Whatever fails here is left to the license's next
+   * round, which has the work in its inbox.
    */
-  async #settled(link: PaymentLink, review: StoredReview, ref: string, moderatorId: string): Promise<void> {
-    const { store, watch, stores, clock, logger } = this.options;
-    for (const guildId of guildsOf(review)) await store.forget(guildId, [ref]);
-    await watch.index.closeOpen(link.license, [{ guildId: link.guildId, linkId: link.id }]);
-    logger.info({ guild: link.guildId, link: link.id, transaction: review.transactionId, moderator: moderatorId }, 'payment review: a moderator confirmed which link a purchase paid');
-    const shop = await stores.shopKey(link.license);
-    const now = clock.now();
-    const previous = await watch.tx(shop, review.transactionId);
-    const tx: TxState = {
-      ...(previous ?? { since: now, attempt: 0 }),
-      state: 'settled',
-      status: 'paid',
-      at: now,
-      link: { guildId: link.guildId, linkId: link.id },
-      confirmedBy: moderatorId,
-      attempt: 0,
-    };
-    // The intent first: a crash after it leaves work the license's round finishes.
-    await watch.saveTx(shop, review.transactionId, tx);
-    await watch.addWork(link.license, review.transactionId, now);
-    const event = { link, status: 'paid' as const, transactionId: review.transactionId, at: now, confirmedBy: moderatorId };
-    const { steps, left } = await runSteps(this.options, tx, event, (done) => watch.saveTx(shop, review.transactionId, done));
-    if (left.length === 0) await watch.saveTx(shop, review.transactionId, { ...tx, steps, state: 'notified', at: clock.now() });
+  async #settled({ link, review, tx, shop }: { link: PaymentLink; review: StoredReview; tx: TxState; shop: string }, ref: string): Promise<void> {
+    const { store, watch, clock, logger } = this.options;
+    const { transactionId } = review;
+    logger.info({ guild: link.guildId, link: link.id, transaction: transactionId, moderator: tx.confirmedBy }, 'payment review: a moderator confirmed which link a purchase paid');
+    for (const guildId of guildsOf(review)) await this.#afterwards('a guild’s list of reviews', () => store.forget(guildId, [ref]));
+    await this.#afterwards('the open-link index', () => watch.index.closeOpen(link.license, [{ guildId: link.guildId, linkId: link.id }]));
+    const claimed = await this.#afterwards('the link’s record', () => claimLink({ deps: this.options }, tx.link!, transactionId, 'paid', true, tx.confirmedBy));
+    if (claimed !== 'claimed') return;
+    const paid = await this.options.links.get(link.guildId, link.id).catch(() => undefined);
+    if (!paid?.payment || paid.payment.settledAt === undefined) return;
+    const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy! };
+    await this.#afterwards('the payment’s steps', async () => {
+      const { steps, left } = await runSteps(this.options, tx, event, (done) => watch.saveTx(shop, transactionId, done));
+      if (left.length === 0) await watch.saveTx(shop, transactionId, { ...tx, steps, state: 'notified', at: clock.now() });
+    });
+  }
+
+  /** A write after the confirmation was saved: a failure is logged and left to the license's round. */
+  async #afterwards<T>(what: string, write: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await write();
+    } catch (error) {
+      this.options.logger.warn({ err: error, what }, 'payment review: a write after a saved confirmation failed; the license’s next round finishes it');
+      return undefined;
+    }
   }
 
   async #raise(transaction: SeenTransaction, candidates: readonly OwnedLink[]): Promise<void> {

@@ -26,8 +26,12 @@ export function followUpDelay(attempt: number, pollMs: number): number {
   return Math.min(pollMs * 2 ** Math.max(0, attempt), FOLLOW_UP_MAX_MS);
 }
 export const FOLLOW_UP_MAX_MS = 15 * MINUTE_MS;
-/** A payment pending at the store for longer than this is no longer followed (the link's state then follows its lifetime). */
-export const FOLLOW_UP_FOR_MS = 48 * HOUR_MS;
+/**
+ * A transaction the watcher started following (pending at the store, or unknown to it) is followed
+ * this long from when it was first seen, whether or not its links are still open; then it is set
+ * aside for good, logged once.
+ */
+export const FOLLOW_UP_FOR_MS = 30 * 24 * HOUR_MS;
 
 /**
  * A link is watched a little past its lifetime: a payment made in its last seconds is listed at
@@ -53,8 +57,20 @@ export function notifyDelay(attempt: number, pollMs: number): number {
 /** ... and given up after this many attempts (about an hour and a half at the default poll interval). */
 export const NOTIFY_ATTEMPTS = 8;
 
-/** A transaction the store answered 404 about is asked again on the follow-up schedule, then set aside as unknown. */
+/** A transaction the store answered 404 about is asked again on the follow-up schedule this many times, then every UNKNOWN_RETRY_MS. */
 export const UNKNOWN_AFTER_404S = 3;
+export const UNKNOWN_RETRY_MS = 6 * HOUR_MS;
+
+/**
+ * A license whose round failed (storage, say) is tried again after this: 5 s, doubling with each
+ * failure in a row, at most ROUND_RETRY_MAX_MS, each delay shortened by up to a quarter at random
+ * (`random` in [0, 1)) so licenses that failed together do not retry together.
+ */
+export function roundRetryDelay(failures: number, random: number): number {
+  const delay = Math.min(TICK_MS * 2 ** Math.max(0, failures - 1), ROUND_RETRY_MAX_MS);
+  return Math.round(delay * (1 - 0.25 * random));
+}
+export const ROUND_RETRY_MAX_MS = 10 * MINUTE_MS;
 
 /** A license whose gate is not quiet within this long is skipped this round (real time: it guards against a slow store). */
 export const QUIET_WAIT_MS = 1_000;

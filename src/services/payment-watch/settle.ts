@@ -10,8 +10,11 @@ import { followUpDelay } from './schedule.js';
 
 /**
  * Deciding which link a transaction paid, and writing it on the link's record. A transaction's
- * state (storage/payment-watch.ts, TxState) is written before the link's record: a crash between
- * the two leaves work that the next round finishes (outbox.ts), never a settled link nobody is told of.
+ * one record (storage/payment-watch.ts, TxState: its state and the steps it still owes) is what
+ * decides; the license's work index is written before it (a hint, dropped when the record owes
+ * nothing) and the link's record after it: a failure or crash at any write leaves either the old
+ * state, settled again by the next round, or work the next round finishes (outbox.ts), never a
+ * settled link nobody is told of.
  */
 
 /**
@@ -24,8 +27,8 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
   const tried = new Set<string>();
   let reread = false;
   // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
-  // And the link this transaction was pending on, even past its lifetime: a payment under way when it ended still pays it.
-  const mates = [...(await shopmates(round)), ...(await pendingOn(round, transaction.id, previous))];
+  // And the links it was followed for, even past their lifetime: a payment under way when they ended still pays one.
+  const mates = [...(await shopmates(round)), ...(await remembered(round, transaction.id, previous))];
   for (;;) {
     // Who paid is a guess: one member's links settle by themselves (the newest); several members' wait for staff.
     const decision = decideMatch(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))));
@@ -58,7 +61,9 @@ async function ambiguous(round: LicenseRound, transaction: SeenTransaction, stat
   const now = round.deps.clock.now();
   if (status === 'pending' || status === 'unknown') {
     const attempt = previous?.state === 'seen' ? previous.attempt : 0;
-    await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt }));
+    // Followed on its own schedule, against these links whether or not they are still open (remembered below).
+    const refs = candidates.map(({ guildId, linkId }) => ({ guildId, linkId }));
+    await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt, candidates: refs }));
     round.state.work[transaction.id] = now + followUpDelay(attempt, round.deps.pollMs);
     return;
   }
@@ -71,13 +76,23 @@ async function ambiguous(round: LicenseRound, transaction: SeenTransaction, stat
   await round.deps.review?.raise(transaction, candidates);
 }
 
-/** The link a pending transaction is recorded on, when it is no longer among the open ones. */
-async function pendingOn(round: LicenseRound, transactionId: string, previous: TxState | undefined): Promise<OpenLink[]> {
-  const ref = previous?.state === 'matched' ? previous.link : undefined;
-  if (!ref || round.open.some((open) => open.guildId === ref.guildId && open.linkId === ref.linkId)) return [];
-  const record = await round.deps.links.get(ref.guildId, ref.linkId);
-  if (!record || record.revoked || record.payment?.transactionId !== transactionId || record.payment.settledAt !== undefined) return [];
-  return [openLinkOf(record, Number.POSITIVE_INFINITY)];
+/**
+ * The links a followed transaction is remembered with, when they are no longer among the open ones:
+ * the link it was pending on (matched), or those it could have paid when first seen (several
+ * members', or while the store did not know it). Each still counts while its record is neither
+ * settled nor withdrawn nor taken by another transaction.
+ */
+async function remembered(round: LicenseRound, transactionId: string, previous: TxState | undefined): Promise<OpenLink[]> {
+  const refs = [...(previous?.state === 'matched' && previous.link ? [previous.link] : []), ...(previous?.state === 'seen' ? (previous.candidates ?? []) : [])];
+  const found: OpenLink[] = [];
+  for (const ref of refs) {
+    if (round.open.some((open) => open.guildId === ref.guildId && open.linkId === ref.linkId)) continue;
+    const record = await round.deps.links.get(ref.guildId, ref.linkId);
+    if (!record || record.revoked || record.payment?.settledAt !== undefined) continue;
+    if (record.payment && record.payment.transactionId !== transactionId) continue;
+    found.push(openLinkOf(record, Number.POSITIVE_INFINITY));
+  }
+  return found;
 }
 
 /** The open links of the other licenses the watcher follows that reach the same shop. */
@@ -102,10 +117,12 @@ async function applyStatus(round: LicenseRound, link: OpenLink, transaction: See
   const now = deps.clock.now();
   const ref = { guildId: link.guildId, linkId: link.linkId };
   if (status === 'paid') {
-    // The intent first: a crash after it leaves work the next round finishes (outbox.ts).
-    await saveTx(round, transactionId, newTx(round, 'settled', previous, { status, link: ref, ...placed }));
+    // The work index first (a hint: an entry whose transaction owes nothing is dropped), then the one
+    // write that decides: the transaction settled, owing every step (outbox.ts). A failure before it
+    // leaves the old state, which the next round settles; a failure after it, work the next round finishes.
     round.state.work[transactionId] = now;
     await saveRound(round);
+    await saveTx(round, transactionId, newTx(round, 'settled', previous, { status, link: ref, ...placed }));
     if ((await claimLink(round, ref, transactionId, 'paid')) === 'taken') return 'taken';
     round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status: 'paid' }, 'payment watch: the store settled a link’s payment');
     await closeLinks(round, [linkRef(link)]);
@@ -128,9 +145,10 @@ export async function settleEnded(round: LicenseRound, record: PaymentLink): Pro
   if (!attempt) return;
   const ref = { guildId: record.guildId, linkId: record.id };
   const previous = await txOf(round, attempt.transactionId);
-  await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
+  // As for a paid link (applyStatus): the work index first, then the transaction's one record.
   round.state.work[attempt.transactionId] = round.deps.clock.now();
   await saveRound(round);
+  await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
   await claimLink(round, ref, attempt.transactionId, attempt.status, true);
   await notify(round, attempt.transactionId);
 }

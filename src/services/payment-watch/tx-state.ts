@@ -1,6 +1,6 @@
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OpenRef, TxState } from '../../storage/payment-watch.js';
-import type { LicenseRound } from './context.js';
+import type { LicenseRound, WatchDeps } from './context.js';
 
 /**
  * Writes of one transaction's state and of the link it paid, shared by the decision (settle.ts),
@@ -39,8 +39,16 @@ export type Claim = 'paid' | 'pending' | 'failed' | 'expired';
  * Writes the transaction on the link, under the record's lock: a settled or withdrawn link is
  * never changed ('taken', unless this very transaction settled it: a round finishing after a crash).
  * `final`: the status settles the link (paid; a failed attempt when the link's lifetime ended).
+ * `confirmedBy`: the moderator who chose this link (review.ts).
  */
-export async function claimLink(round: LicenseRound, ref: OpenRef, transactionId: string, claim: Claim, final = claim === 'paid'): Promise<'claimed' | 'taken'> {
+export async function claimLink(
+  round: { deps: Pick<WatchDeps, 'links' | 'clock'> },
+  ref: OpenRef,
+  transactionId: string,
+  claim: Claim,
+  final = claim === 'paid',
+  confirmedBy?: string,
+): Promise<'claimed' | 'taken'> {
   const now = round.deps.clock.now();
   let outcome = 'taken' as 'claimed' | 'taken';
   const updated = await round.deps.links.update(ref.guildId, ref.linkId, (record) => {
@@ -51,7 +59,7 @@ export async function claimLink(round: LicenseRound, ref: OpenRef, transactionId
     }
     outcome = 'claimed';
     const matchedAt = payment?.transactionId === transactionId ? payment.matchedAt : now;
-    if (claim !== 'pending' && final) return { ...record, payment: { status: claim, transactionId, matchedAt, settledAt: now } };
+    if (claim !== 'pending' && final) return { ...record, payment: { status: claim, transactionId, matchedAt, settledAt: now, ...(confirmedBy ? { confirmedBy } : {}) } };
     if (claim === 'pending') return { ...record, payment: { status: 'pending', transactionId, matchedAt } };
     if (claim === 'paid') return record;
     const next: PaymentLink = { ...record, attempt: { transactionId, status: claim, at: now } };

@@ -6,7 +6,7 @@ import type { ShopAccess } from '../store-directory.js';
 import type { PaymentWatcherOptions, WatchDeps } from './context.js';
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
-import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, TICK_MS } from './schedule.js';
+import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay, TICK_MS } from './schedule.js';
 
 /**
  * Learns from the store whether the links the bot issued were paid (docs/spaceis-api.md,
@@ -16,6 +16,8 @@ import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS,
  * has one state in storage (seen → matched or ambiguous → settled → notified); the steps that tell
  * Discord (PaymentEvents) are recorded one by one and finished by a later round when a crash or
  * Discord left them undone (outbox.ts).
+ *
+ * docs/payment-wing.md follows one payment through these files, and says which write decides.
  *
  * The parts: this file runs rounds over the licenses due (the due-time index of
  * storage/payment-watch-index.ts), each license on its own (license-round.ts) under its runAlone,
@@ -30,8 +32,8 @@ import { LICENSES_AT_ONCE, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS,
  * quiet (a member's checkout never waits behind them); a license whose gate is not quiet within
  * QUIET_WAIT_MS, or whose store reported less than a tenth of its rate limit left, is skipped this
  * round. What it costs storage on a round with nothing due: one read of the due-time index (the
- * slots since the last round) and the purchase feed's guilds, nothing per license; README
- * "Performance" has the measured figures.
+ * slots since the last round) and the purchase feed's guilds, nothing per license; docs/performance.md
+ * has the measured figures and docs/running/costs.md the store requests.
  *
  * On Redis one process watches a license at a time (runAlone); a link's payment changes under its
  * record's lock; a restart carries on from storage. Its unit of work is `tick()`, driven by the
@@ -55,8 +57,12 @@ export class PaymentWatcher {
   readonly #running = new Map<string, Promise<void>>();
   /** The last due-time slot this process read; undefined: read the whole registry. */
   #lastSlot: number | undefined;
-  /** Licenses whose round failed (storage, say): visited again next tick, whatever the index says. */
-  readonly #failed = new Set<string>();
+  /**
+   * Licenses whose round failed (storage, say): failures in a row, and when the next try is due,
+   * whatever the index says (backing off: roundRetryDelay). Warned once when the first fails, told
+   * once when a round works again.
+   */
+  readonly #failed = new Map<string, { failures: number; retryAt: number }>();
   /** Licenses whose store reported a low rate-limit budget: no background request until then. */
   readonly #lowBudget = new Map<string, number>();
   /** Each license's shop key, with when it was read (StoreDirectory.shopKey reads storage). */
@@ -82,8 +88,28 @@ export class PaymentWatcher {
   async watch(link: PaymentLink): Promise<void> {
     if (!watchable(link)) return;
     const { store, clock } = this.options;
-    // A license not watched yet is made due at once; one already watched takes the link at its next round (within a poll interval).
+    // A license without open links until now is made due at once (one following only a pending payment is
+    // not visited before its follow-up otherwise); one with open links takes the link at its next round (within a poll interval).
     if (await store.index.addOpen(link.license, { guildId: link.guildId, linkId: link.id })) await store.index.schedule(link.license, clock.now(), clock.now());
+  }
+
+  /**
+   * THE way a transaction id learned outside the watcher's polls (the store's webhook, say) enters
+   * the wing: transaction `transactionId` of `license` is asked about at the license's next round
+   * (within a tick) and then followed like any other (until final, or 30 days), decided against
+   * the open links (settle.ts). One already known is left as it is (it is followed or decided).
+   */
+  async follow(license: string, transactionId: string): Promise<void> {
+    if (transactionId.length === 0 || transactionId.length > MAX_TRANSACTION_ID) return;
+    const { store, clock } = this.options;
+    const shop = await this.#shopKeyOf(license);
+    await store.locks.run(`pay-decide:${shop}:${transactionId}`, async () => {
+      if ((await store.tx(shop, transactionId)) ?? (shop === license ? undefined : await store.tx(license, transactionId))) return;
+      const now = clock.now();
+      // The work hint first (dropped if the record is not written), then the transaction's record.
+      await store.addWork(license, transactionId, now);
+      await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now });
+    });
   }
 
   /** Stops watching a link (a moderator withdrew it). */
@@ -116,8 +142,10 @@ export class PaymentWatcher {
     }
     // A license only the feed reads is visited when its minute is up (FeedDemand.due), not every tick.
     const forFeed = [...feed].filter(([, demand]) => demand.due).map(([license]) => license);
-    const queue = [...new Set([...licenses, ...this.#failed, ...forFeed])].filter((license) => !this.#running.has(license));
-    this.#failed.clear();
+    const now = this.options.clock.now();
+    const retrying = [...this.#failed].filter(([, failed]) => failed.retryAt <= now).map(([license]) => license);
+    const backingOff = (license: string) => (this.#failed.get(license)?.retryAt ?? 0) > now;
+    const queue = [...new Set([...licenses, ...retrying, ...forFeed])].filter((license) => !this.#running.has(license) && !backingOff(license));
     const worker = async () => {
       for (let license = queue.shift(); license !== undefined && !this.#stopping; license = queue.shift()) {
         const run = this.#watch(license, feed.get(license), !forFeed.includes(license) || licenses.includes(license)).finally(() => this.#running.delete(license));
@@ -174,10 +202,14 @@ export class PaymentWatcher {
     try {
       const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, () => watchLicense(this.#deps, license, log, feed, watched));
       if (!ran) log.debug('payment watch: another process is watching this license');
+      if (this.#failed.delete(license)) log.info('payment watch: a license’s rounds work again');
     } catch (error) {
-      // Its next wake-up may not have been written: this process visits it again next tick.
-      this.#failed.add(license);
-      log.warn({ err: error }, 'payment watch: round failed; tried again next round');
+      // Its next wake-up may not have been written: this process visits it again, backing off.
+      const failures = (this.#failed.get(license)?.failures ?? 0) + 1;
+      const delay = roundRetryDelay(failures, Math.random());
+      this.#failed.set(license, { failures, retryAt: this.options.clock.now() + delay });
+      if (failures === 1) log.warn({ err: error }, 'payment watch: round failed; tried again with backoff (doubling, up to 10 minutes) until it works, without a warning each time');
+      else log.debug({ err: error, failures, retryInMs: delay }, 'payment watch: round failed again');
     }
   }
 
