@@ -511,6 +511,10 @@ export const pl: Messages = {
     roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
       `${member} opłacił(a) link ${linkId} dla nicku **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał z tym nickiem. Sklep podaje, jaki nick zapłacił, a nie kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
+    // Issue 36: członek prosił o linki dla wielu cudzych nicków (services/rewards/granting.ts).
+    roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana: ten członek zamawiał dla wielu nicków',
+    roleHeldManyNicks: (role, member, linkId, count) =>
+      `${member} opłacił(a) link ${linkId}, ale w ciągu 24 godzin przed nim zamówił(a) ${plCount(count, nouns.link)} dla innych nicków i nie zapłacił(a) za żaden. Tak ktoś, kto podaje cudze nicki, przechwytuje zakupy innych graczy, więc bot nie nadał roli ${role}. Jeśli to zakup członka ${member}, osoba z uprawnieniem Zarządzanie rolami może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
@@ -719,6 +723,11 @@ export const pl: Messages = {
     status: (count) =>
       `Czeka na moderację: ${plCount(count, nouns.payment)}; moderator wskazuje, który link opłacił każdy zakup (kanał logów albo ${cmd.linksUser} dla członka).`,
     confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
+    // Issue 36: link jednego członka, ale za mało dowodów (services/payment-watch/matcher.ts, thinEvidence).
+    introLate: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}** zrobiony ponad 2 godziny po wydaniu jedynego linku, który mógł go opłacić. Członkowie płacą kilka minut po zamówieniu; link zostawiony na później to sposób, w jaki ktoś, kto podał cudzy nick, przechwytuje zakup tego gracza na stronie sklepu. Dlatego bot sam nie uznaje linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij przycisk linku: stanie się opłacony (wiadomość prywatna członka, kanał logów, role). W przeciwnym razie zostaw go.`,
+    introWebsite: (nick) =>
+      `Sklep podaje zakup dla nicku **${nick}**. W ciągu ostatnich 90 dni ten nick kupował na stronie sklepu, nie przez bota, a każdy może zamówić z nickiem, który gdzieś zobaczył, więc bot sam nie uznaje linku z tym nickiem za opłacony. Jeśli wiesz, że to nick tego członka, naciśnij przycisk linku: stanie się opłacony (wiadomość prywatna członka, kanał logów, role). W przeciwnym razie zostaw go.`,
   },
 
   buyAgain: {
