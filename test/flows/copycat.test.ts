@@ -128,6 +128,13 @@ describe('a copycat gets nothing', () => {
       expect(reviewFor(own)).toEqual([]);
       // Their own earlier payment through the bot does not make the nick a website buyer's.
       expect(await paymentOf(await checkoutAndPay(honest, 'Bot_Only_Buyer'))).toMatchObject({ status: 'paid' });
+
+      // Cheap: polls with no purchase new since the one before write no website buyer's record.
+      const webWrites = () => h.storage.writtenKeys.filter((key) => key.includes('web-buyer:')).length;
+      await s.poll(3);
+      const written = webWrites();
+      await s.poll(4);
+      expect(webWrites()).toBe(written);
     });
   });
 

@@ -1,4 +1,8 @@
+import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../src/logger.js';
+import { WebsiteBuyerStore } from '../../../../src/storage/website-buyers.js';
+import { NickRepository } from '../../../../src/storage/nicks.js';
 import { decideMatch, LATE_AFTER_MS, type OwnedLink, type SeenTransaction } from '../../../../src/services/payment-watch/matcher.js';
 import { foreignUnpaidLinks } from '../../../../src/services/rewards/copycat-signs.js';
 import { offerDigest } from '../../../../src/cart/price-changes.js';
@@ -59,5 +63,21 @@ describe('the offer shown with "Continue with the new prices"', () => {
     expect(offerDigest([line('a', 1), line('b', 2)], priced([['a', 1100], ['b', 500]]))).not.toBe(base);
     expect(offerDigest([line('a', 1), line('b', 3)], priced([['a', 1000], ['b', 500]]))).not.toBe(base);
     expect(offerDigest([line('a', 1), line('b', 2), line('c', 1)], priced([['a', 1000], ['b', 500], ['c', 100]]))).not.toBe(base);
+  });
+});
+
+describe('what is remembered about nicks, per shop', () => {
+  it('a website buyer’s nick is one shop’s (compared as Minecraft compares nicks)', async () => {
+    const store = new WebsiteBuyerStore(new Keyv(), createLogger('silent'));
+    await store.note('shop-a', 'Web_Buyer', T0, DAY);
+    expect(await store.lastSeen('shop-a', 'WEB_BUYER')).toBe(T0);
+    expect(await store.lastSeen('shop-b', 'Web_Buyer')).toBeUndefined();
+  });
+
+  it('a member’s remembered nick is one shop’s', async () => {
+    const nicks = new NickRepository(new Keyv());
+    await nicks.set('shop-a', 'u1', 'Own_Nick');
+    expect(await nicks.get('shop-a', 'u1')).toBe('Own_Nick');
+    expect(await nicks.get('shop-b', 'u1')).toBeUndefined();
   });
 });
