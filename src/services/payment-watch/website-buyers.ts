@@ -1,4 +1,5 @@
 import type { BuyerRow } from '../../spaceis/client.js';
+import { nickKeyPart } from '../../storage/nick-uses.js';
 import type { ServerPoll } from '../../storage/payment-watch.js';
 import { isStorageError } from '../../storage/storage-error.js';
 import type { LicenseRound } from './context.js';
@@ -13,10 +14,12 @@ import { txOf } from './tx-state.js';
  * purchase is decided (settle.ts). Records: storage/website-buyers.ts, per shop and nick.
  *
  * What it costs, per server poll: a row counts only when it is new since the previous poll (its
- * time at or after that poll, less the allowed skew; on a server's first poll, any row of the last
- * WEBSITE_BUYER_DAYS): one transaction-state read per such row (one or two a poll on a busy shop, at
- * most ROWS_PER_POLL), and one write per such row that matched no link (at most one per nick a
- * poll). An idle shop (no new rows) costs nothing. Per decision: one read.
+ * time at or after that poll, less the allowed minute of clock skew, so a row may count in two
+ * polls; on a server's first poll, any row of the last WEBSITE_BUYER_DAYS). Reads: one
+ * transaction state per new row whose nick this round has not noted yet (at most ROWS_PER_POLL, one
+ * or two a poll on a busy shop). Writes: one per nick of the new rows that matched no link, once per round
+ * however many of the shop's servers list it (at most ROWS_PER_POLL per server; one or two a poll
+ * on a busy shop). An idle shop (no new rows) costs nothing. Per decision: one read.
  */
 
 const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
@@ -33,23 +36,38 @@ export async function noteWebsiteBuyers(round: LicenseRound, rows: readonly Buye
   if (!store) return;
   const now = round.deps.clock.now();
   const since = before && before.polledAt > 0 ? before.polledAt - CLOCK_SKEW_MS : now - WEBSITE_BUYER_MS;
+  // What this round noted already (a shop's servers share buyers: one write per nick and round, not per server).
+  const noted = notedIn.get(round) ?? new Map<string, number>();
+  notedIn.set(round, noted);
   const latest = new Map<string, { nick: string; at: number }>();
   try {
     for (const row of rows) {
       const at = placed.madeAt.get(row.transactionId) ?? 0;
       if (row.nick === undefined || at === 0 || at < since) continue;
-      const key = row.nick.trim().toLowerCase();
-      if ((latest.get(key)?.at ?? -1) >= at) continue;
+      const key = nickKeyPart(row.nick.trim());
+      if (Math.max(latest.get(key)?.at ?? -1, noted.get(key) ?? -1) >= at) continue;
       if (!(await outsideTheBot(round, row.transactionId, row.nick))) continue;
       latest.set(key, { nick: row.nick, at });
     }
-    for (const { nick, at } of latest.values()) await store.note(round.shop, nick, at, at + WEBSITE_BUYER_MS - now);
+    for (const [key, { nick, at }] of latest) {
+      await store.note(round.shop, nick, at, at + WEBSITE_BUYER_MS - now);
+      noted.set(key, at);
+    }
   } catch (error) {
     if (!isStorageError(error)) throw error;
     round.log.warn({ storage: { operation: error.operation } }, 'payment watch: could not remember a website buyer’s nick; its links are judged without it');
   }
 }
 
+/** What each round noted, dropped with the round. */
+const notedIn = new WeakMap<LicenseRound, Map<string, number>>();
+
+/**
+ * A row the bot decided is outside it only when found nobody's (paid): one that settled a link this
+ * round is the link's, though the link has left the open ones since. A row never decided is outside
+ * the bot when no open link has its nick (it was never a candidate); one an open link has but the
+ * store was not asked about this round is left alone.
+ */
 async function outsideTheBot(round: LicenseRound, transactionId: string, nick: string): Promise<boolean> {
   const tx = await txOf(round, transactionId);
   if (tx) return tx.state === 'nobody' && tx.status === 'paid';
