@@ -7,8 +7,8 @@ import { checkoutAs, startCheckout } from './start-checkout.js';
 import { giftChoiceView, giftNickModal } from './views.js';
 
 /**
- * A gift for a friend: the cart bought for another member of this server (their remembered nick when
- * the bot knows it, else the buyer types it) or for any player by nick. A gift to oneself is just a
+ * A gift for a friend: the cart bought for another member of this server or for any player by nick;
+ * either way the buyer types the nick (a member's remembered nick is never shown to anyone else). A gift to oneself is just a
  * purchase. The link comes to the buyer, marked "Gift for Nick (@member)"; the record keeps the member.
  */
 
@@ -22,12 +22,11 @@ export async function showGiftChoice(ctx: ShopContext): Promise<void> {
 }
 
 export async function giftToMember(ctx: ShopContext, interaction: UserSelectMenuInteraction, memberId: string): Promise<void> {
-  const { t, services, userId } = ctx;
+  const { t, userId } = ctx;
   if (memberId === userId) return startCheckout(ctx, {});
   if (interaction.users.get(memberId)?.bot) return ctx.respond.show(textView(t.gift.noBots));
-  const nick = await services.checkout.rememberedNick(memberId);
-  if (!nick) return ctx.respond.showModal(giftNickModal(t, userId, memberId));
-  await checkoutAs(ctx, nick, { gift: { recipientId: memberId } });
+  // The buyer types the friend's nick: the nick the bot remembers for a member is theirs alone, never shown to another (issue 36).
+  await ctx.respond.showModal(giftNickModal(t, userId, memberId));
 }
 
 export function askGiftNick(ctx: ShopContext): Promise<void> {
@@ -43,6 +42,6 @@ export async function giftWithNick(ctx: ShopContext, member: string, typed: stri
 }
 
 /** "Continue with the new prices" on a gift. */
-export function giftAfterPrices(ctx: ShopContext, nick: string, member: string): Promise<void> {
-  return checkoutAs(ctx, nick, { pricesAccepted: true, gift: member === NO_MEMBER ? {} : { recipientId: member } });
+export function giftAfterPrices(ctx: ShopContext, nick: string, member: string, shown: string): Promise<void> {
+  return checkoutAs(ctx, nick, { pricesAccepted: shown, gift: member === NO_MEMBER ? {} : { recipientId: member } });
 }

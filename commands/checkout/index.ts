@@ -28,8 +28,8 @@ export const checkoutFeature: Feature = {
   components: [
     on(checkoutRoutes.fromCart, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, {})),
     on(checkoutRoutes.changeNick, [shopConfigured], (_interaction, _values, ctx) => startCheckout(ctx, { askNick: true })),
-    on(checkoutRoutes.acceptPrices, [shopConfigured], (_interaction, { nick }, ctx) => checkoutAs(ctx, nick, { pricesAccepted: true })),
-    on(checkoutRoutes.acceptGiftPrices, [shopConfigured], (_interaction, { nick, member }, ctx) => giftAfterPrices(ctx, nick, member)),
+    on(checkoutRoutes.acceptPrices, [shopConfigured], (_interaction, { nick, shown }, ctx) => checkoutAs(ctx, nick, { pricesAccepted: shown })),
+    on(checkoutRoutes.acceptGiftPrices, [shopConfigured], (_interaction, { nick, member, shown }, ctx) => giftAfterPrices(ctx, nick, member, shown)),
     on(checkoutRoutes.giftChoice, [shopConfigured], (_interaction, _values, ctx) => showGiftChoice(ctx)),
     on(checkoutRoutes.giftMember, [shopConfigured], (interaction, { selected }, ctx) => giftToMember(ctx, interaction, selected)),
     on(checkoutRoutes.giftByNick, [shopConfigured], (_interaction, _values, ctx) => askGiftNick(ctx)),

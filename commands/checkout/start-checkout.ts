@@ -2,7 +2,7 @@ import { normalizeNick } from '../../src/cart/nick.js';
 import { linkInReplyView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
-import { compareWithOffer } from '../../src/cart/price-changes.js';
+import { compareWithOffer, offerDigest } from '../../src/cart/price-changes.js';
 import { currentPrices } from '../../src/services/cart-prices.js';
 import { clip, plain } from '../../src/discord/text.js';
 import { violationText } from '../../src/discord/views/problem-texts.js';
@@ -18,7 +18,7 @@ export async function startCheckout(ctx: ShopContext, options: { typedNick?: str
   if ((await services.carts.lines(ctx)).length === 0) return ctx.respond.show(textView(t.checkout.emptyCart));
 
   if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick);
-  const remembered = await services.checkout.rememberedNick(userId);
+  const remembered = await services.checkout.rememberedNick(ctx.shop.license, userId);
   if (options.askNick || !remembered) return ctx.respond.showModal(nickModal(t, userId, remembered));
   await checkoutAs(ctx, remembered);
 }
@@ -32,17 +32,22 @@ export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise
 
 /**
  * Checks out as `nick`. The cart is first compared with the shop's prices of the last minute: a price
- * that went up is shown and asked about once (`pricesAccepted` is the answer); lines no longer on
+ * that went up is shown and asked about (`pricesAccepted`: the digest of the offer the member agreed
+ * to; the question comes again when the offer differs from it); lines no longer on
  * offer are left out of the link and named. The shop unreachable: the link is asked for as before.
  */
-export async function checkoutAs(ctx: ShopContext, nick: string, options: { pricesAccepted?: boolean; gift?: { recipientId?: string } } = {}): Promise<void> {
+export async function checkoutAs(ctx: ShopContext, nick: string, options: { pricesAccepted?: string; gift?: { recipientId?: string } } = {}): Promise<void> {
   const { t, services, guildId, userId, respond, shop } = ctx;
   // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
   await respond.defer();
   const lines = await services.carts.lines(ctx);
   const prices = lines.length > 0 ? await currentPrices(shop, lines, { lane: guildId, beforeStoreCall: async () => undefined, log: ctx.log }) : undefined;
   const changes = prices?.kind === 'read' ? compareWithOffer(lines, prices.variants) : undefined;
-  if (changes?.priceUp && !options.pricesAccepted) return respond.show(pricesUpView(t, ctx.locale, userId, nick, lines, changes, options.gift));
+  const shown = prices?.kind === 'read' ? offerDigest(lines, prices.variants) : undefined;
+  // Asked until the member agrees to exactly this offer: a further rise or a line added since the question asks again.
+  if (changes?.priceUp && shown !== undefined && options.pricesAccepted !== shown) {
+    return respond.show(pricesUpView(t, ctx.locale, userId, nick, lines, changes, shown, options.gift));
+  }
   if (changes && lines.length > 0 && changes.leftOut.size >= lines.length) return respond.show(textView(t.checkout.nothingBuyable));
   const leftOut = lines.filter((line) => changes?.leftOut.has(line.variantId)).map((line) => t.cart.line(line.quantity, plain(line.variantName), plain(line.productName)));
   const outcome = await services.checkout.checkout(shop, {

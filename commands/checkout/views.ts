@@ -23,8 +23,9 @@ export function nickModal(t: Messages, owner: string, current: string | undefine
 }
 
 /**
- * The question checkout asks once when a price went up since the line was added: each change ("was
- * 10,50 zł, now 12,00 zł", per unit, the cheapest method), the lines left out of the link, and the two ways on.
+ * The question checkout asks when a price went up since the line was added: each change ("was
+ * 10,50 zł, now 12,00 zł", per unit, the cheapest method), the lines left out of the link, and the
+ * two ways on. Continue carries `shown` (offerDigest): asked again if the offer differs when pressed.
  */
 export function pricesUpView(
   t: Messages,
@@ -33,11 +34,12 @@ export function pricesUpView(
   nick: string,
   lines: readonly CartLine[],
   changes: CartChanges,
+  shown: string,
   gift?: { recipientId?: string },
 ): View {
   const accept = gift
-    ? checkoutRoutes.acceptGiftPrices.build(owner, { nick, member: gift.recipientId ?? '0' })
-    : checkoutRoutes.acceptPrices.build(owner, { nick });
+    ? checkoutRoutes.acceptGiftPrices.build(owner, { nick, member: gift.recipientId ?? '0', shown })
+    : checkoutRoutes.acceptPrices.build(owner, { nick, shown });
   const name = (line: CartLine) => t.cart.line(line.quantity, plain(line.variantName), plain(line.productName));
   const changed = lines.flatMap((line) => {
     const change = changes.lines.get(line.variantId);

@@ -45,7 +45,7 @@ async function redeem(interaction: CommandInteraction, ctx: ShopContext): Promis
     nick = normalizeNick(typed);
     if (!nick) return respond.show(textView(t.nick.invalid(clip(typed, 40))));
   } else {
-    nick = await services.vouchers.rememberedNick(userId);
+    nick = await services.vouchers.rememberedNick(shop.license, userId);
     if (!nick) return respond.show(textView(t.vouchers.nickNeeded));
   }
 

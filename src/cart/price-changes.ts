@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lowestPrice, type PricedVariant } from './pricing.js';
 import type { CartLine } from './rules.js';
 
@@ -54,4 +55,21 @@ export function rememberedPrices(lines: readonly CartLine[]): Map<string, Priced
   const variants = new Map<string, PricedVariant>();
   for (const line of lines) if (line.addedPrices) variants.set(line.variantId, { id: line.variantId, prices: line.addedPrices });
   return variants;
+}
+
+/** Characters of `offerDigest`: base64url, the shape of a short store reference (it travels in a button's custom id as one). */
+export const OFFER_DIGEST_LENGTH = 8;
+
+/**
+ * What the "prices went up" question showed, in a few characters: every line (variant, quantity)
+ * with its price now. "Continue with the new prices" carries it; when the cart or the prices differ
+ * by the time it is pressed (a further rise, a line added), the digests differ and the member is
+ * asked again (issue 36): the link is only ever issued for what the member agreed to.
+ */
+export function offerDigest(lines: readonly CartLine[], current: ReadonlyMap<string, PricedVariant>): string {
+  const parts = lines.map((line) => {
+    const variant = current.get(line.variantId);
+    return `${line.variantId}:${line.quantity}:${variant ? (lowestPrice(variant) ?? '-') : 'gone'}`;
+  });
+  return createHash('sha256').update(parts.sort().join('|')).digest('base64url').slice(0, OFFER_DIGEST_LENGTH);
 }

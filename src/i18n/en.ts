@@ -474,6 +474,10 @@ export const en = {
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
+    // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
+    roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
+    roleHeldManyNicks: (role: string, member: string, linkId: string, count: number) =>
+      `${member} paid link ${linkId}, but in the 24 hours before it they asked for ${count === 1 ? '1 link' : `${count} links`} with other nicks and never paid ${count === 1 ? 'it' : 'them'}. That is how someone who copies other players' nicks catches their purchases, so the bot didn't give ${role}. If the payment is ${member}'s own, someone with Manage Roles can press Give role.`,
   },
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
@@ -689,6 +693,11 @@ export const en = {
     status: (count: number) =>
       `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or ${cmd.linksUser} for a member).`,
     confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
+    // Issue 36: one member's link, but thin evidence (services/payment-watch/matcher.ts, thinEvidence).
+    introLate: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}** made more than 2 hours after the only link it could have paid was issued. Members pay within minutes of checking out; a link left waiting is how someone who copied a player's nick catches that player's purchase on the shop's website. So the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
+    introWebsite: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}**. That nick bought on the shop's website, not through the bot, in the last 90 days: anyone may check out with a nick they saw, so the bot doesn't mark a link with it paid by itself. If you know the nick is this member's own, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
   },
 
   buyAgain: {

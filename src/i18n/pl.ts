@@ -518,6 +518,10 @@ export const pl: Messages = {
     roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
       `${member} opłacił(a) link ${linkId} na nick **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał na ten nick. Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
+    // Issue 36: członek prosił o linki dla wielu cudzych nicków (services/rewards/granting.ts).
+    roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana: ten członek zamawiał dla wielu nicków',
+    roleHeldManyNicks: (role, member, linkId, count) =>
+      `${member} opłacił(a) link ${linkId}, ale w ciągu 24 godzin przed nim zamówił(a) ${plCount(count, nouns.link)} dla innych nicków i nie zapłacił(a) za żaden. Tak działa ktoś, kto podaje cudze nicki, by przechwycić zakupy innych graczy, więc bot nie nadał roli ${role}. Jeśli to zakup członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
@@ -725,6 +729,11 @@ export const pl: Messages = {
     status: (count) =>
       `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}; moderator wskazuje, który link został opłacony danym zakupem (kanał logów albo ${cmd.linksUser} dla członka).`,
     confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
+    // Issue 36: link jednego członka, ale za mało dowodów (services/payment-watch/matcher.ts, thinEvidence).
+    introLate: (nick) =>
+      `Sklep zgłosił zakup na nick **${nick}** ponad 2 godziny po wydaniu jedynego linku, który do niego pasuje. Członkowie płacą zwykle kilka minut po zamówieniu, a link zostawiony na później to sposób, w jaki ktoś, kto podał cudzy nick, przechwytuje zakup tego gracza na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij przycisk linku: link zostanie oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role). W przeciwnym razie nic nie rób.`,
+    introWebsite: (nick) =>
+      `Sklep zgłosił zakup na nick **${nick}**. W ciągu ostatnich 90 dni ktoś kupował na ten nick na stronie sklepu, nie przez bota, a każdy może zamówić na nick, który gdzieś zobaczył, więc bot sam nie uzna linku na ten nick za opłacony. Jeśli wiesz, że to nick tego członka, naciśnij przycisk linku: link zostanie oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role). W przeciwnym razie nic nie rób.`,
   },
 
   buyAgain: {

@@ -99,7 +99,7 @@ export class CartService {
     const taken = await this.#change<StoredCart>(owner, license, (cart) =>
       cart.notice ? { cart: { license: cart.license, lines: cart.lines }, result: cart } : { result: cart },
     );
-    const nick = taken.lines.length > 0 ? await this.#nicks.get(owner.userId) : undefined;
+    const nick = taken.lines.length > 0 && license ? await this.#nicks.get(license, owner.userId) : undefined;
     return { lines: taken.lines, notice: taken.notice, nick };
   }
 

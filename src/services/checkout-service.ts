@@ -4,7 +4,6 @@ import type { Logger } from '../logger.js';
 import { isStoreError, type StoreError } from '../spaceis/errors.js';
 import type { CheckoutTimes } from '../storage/checkout-times.js';
 import type { NickRepository } from '../storage/nicks.js';
-import type { NickUses } from '../storage/nick-uses.js';
 import { unrecordedLink, type NewPaymentLink, type PaymentLink, type PaymentLinkRepository } from '../storage/payment-links.js';
 import { isStorageError } from '../storage/storage-error.js';
 import type { CartOwner, CartService } from './cart-service.js';
@@ -61,8 +60,6 @@ export interface CheckoutServiceOptions {
   clock: Clock;
   /** Where a storage failure after the store answered is logged (the member gets the link regardless). */
   logger: Logger;
-  /** Who checked out with which nick lately: a role for buyers goes only to a nick's own member (services/rewards/granting.ts). */
-  nickUses?: Pick<NickUses, 'record'>;
   /** Starts following the payment of each link recorded (src/services/payment-watch/). */
   payments?: Pick<PaymentWatcher, 'watch'>;
 }
@@ -70,9 +67,9 @@ export interface CheckoutServiceOptions {
 export class CheckoutService {
   constructor(private readonly deps: CheckoutServiceOptions) {}
 
-  /** The nick the member checked out with last time, if it still passes the rule. */
-  rememberedNick(userId: string): Promise<string | undefined> {
-    return this.deps.nicks.get(userId);
+  /** The nick the member checked out with last time in this shop, if it still passes the rule. */
+  rememberedNick(shop: string, userId: string): Promise<string | undefined> {
+    return this.deps.nicks.get(shop, userId);
   }
 
   /**
@@ -88,7 +85,7 @@ export class CheckoutService {
     const { guildId, userId, nick } = request;
     const { carts, checkoutTimes, clock, logger } = this.deps;
     // A gift's nick is the friend's, not the one the buyer checks out with next time.
-    if (!request.gift) await this.deps.nicks.set(userId, nick);
+    if (!request.gift) await this.deps.nicks.set(shop.license, userId, nick);
     let issued: PaymentLink | undefined;
     try {
       return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole) => {
@@ -100,10 +97,6 @@ export class CheckoutService {
         const wait = waitBeforeNextLink(await checkoutTimes.recent(guildId, userId, now), now, request.cooldownSeconds);
         if (wait) return { empty: false, result: { kind: 'too-soon', ...wait } };
 
-        // Noted before the store is asked: a link issued is always counted, and a failure here loses nothing (the member is told).
-        // A gift's nick is its recipient's (a player chosen by nick alone: nobody's in this server).
-        const nickOwner = request.gift ? request.gift.recipientId : userId;
-        if (nickOwner) await this.deps.nickUses?.record(guildId, nick, nickOwner, now);
         let url: string;
         try {
           url = await shop.client.createPaymentUrl({ items: paymentItems(cart), nick }, { lane: guildId });

@@ -4,7 +4,7 @@ import type { PaymentLink } from '../storage/payment-link-record.js';
 import type { Reward, RoleRewardRepository } from '../storage/role-rewards.js';
 import type { SettledPayment } from './payment-events.js';
 import { RoleExpiry } from './rewards/expiry.js';
-import { beneficiaryOf, RoleGranter, type GrantResult, type NickOwners } from './rewards/granting.js';
+import { beneficiaryOf, RoleGranter, type GrantResult, type MemberLinks, type NickOwners } from './rewards/granting.js';
 import { earnedRoles, RewardList, type AddRewardResult } from './rewards/reward-list.js';
 import type { MemberRoles, RewardCounters, RewardItem, RewardNotices } from './rewards/types.js';
 
@@ -31,10 +31,10 @@ export interface RoleRewardsOptions {
   notices: RewardNotices;
   clock: Clock;
   logger: Logger;
-  /** Who else checked out with a link's nick lately; without it (older tests) every nick counts as the buyer's own. */
+  /** Who else paid with a link's nick lately; without it (older tests) every nick counts as the buyer's own. */
   nicks?: NickOwners;
-  /** The link a Give role button names (the payment link records). */
-  links?: { get(guildId: string, id: string): Promise<PaymentLink | undefined> };
+  /** The link a Give role button names, and a buyer's recent links (the payment link records). */
+  links?: { get(guildId: string, id: string): Promise<PaymentLink | undefined> } & Partial<MemberLinks>;
   counters?: RewardCounters;
 }
 
@@ -50,14 +50,17 @@ export class RoleRewards {
   readonly #expiry: RoleExpiry;
   readonly #repository: RoleRewardRepository;
   readonly #links: RoleRewardsOptions['links'];
+  readonly #nicks: NickOwners;
 
   constructor(options: RoleRewardsOptions) {
     const { repository, roles, notices, clock, logger, counters } = options;
     this.#repository = repository;
     this.#links = options.links;
     this.#list = new RewardList(repository, clock);
-    const nicks = options.nicks ?? { usedByOthers: async () => false };
-    this.#granter = new RoleGranter({ repository, roles, notices, nicks, clock, logger, counters });
+    const nicks = options.nicks ?? { usedByOthers: async () => false, record: async () => undefined };
+    this.#nicks = nicks;
+    const links = options.links?.listForMemberSince ? (options.links as MemberLinks) : undefined;
+    this.#granter = new RoleGranter({ repository, roles, notices, nicks, links, clock, logger, counters });
     this.#expiry = new RoleExpiry({ repository, roles, notices, clock, logger, counters });
   }
 
@@ -84,6 +87,9 @@ export class RoleRewards {
   async onPayment(event: SettledPayment): Promise<'done' | 'retry'> {
     if (event.status !== 'paid') return 'done';
     const { link } = event;
+    // A paid link (or one staff confirmed) is what makes a nick a member's: a free checkout never does (issue 36).
+    const owner = beneficiaryOf(link);
+    if (owner) await this.#nicks.record(link.guildId, link.nick, owner, event.at);
     let retry = false;
     for (const role of earnedRoles(await this.#repository.rewards(link.guildId), link.items)) {
       if ((await this.#granter.grant(link, role)).kind === 'retry') retry = true;

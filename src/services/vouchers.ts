@@ -107,8 +107,8 @@ export class VoucherService {
   constructor(private readonly deps: VoucherServiceOptions) {}
 
   /** The nick the member checked out or redeemed with last time, if it still passes the rule. */
-  rememberedNick(userId: string): Promise<string | undefined> {
-    return this.deps.nicks.get(userId);
+  rememberedNick(shop: string, userId: string): Promise<string | undefined> {
+    return this.deps.nicks.get(shop, userId);
   }
 
   async redeem(shop: ShopAccess, request: RedeemRequest): Promise<RedeemOutcome> {
@@ -132,7 +132,7 @@ export class VoucherService {
       const notice = await attempts.admit([{ key: `notice:${request.guildId}:${request.userId}`, limit: 1, spanMs: retryAfterSeconds * 1000 }]);
       return { kind: 'rate-limited-member', retryAfterSeconds, firstInWindow: notice.kind === 'admitted' };
     }
-    await nicks.set(request.userId, nick);
+    await nicks.set(shop.license, request.userId, nick);
 
     try {
       const answer = await shop.client.redeemVoucher({ nick, code }, { lane: request.guildId });

@@ -6,8 +6,10 @@ import type { Logger } from '../logger.js';
 import { parseRecord } from './records.js';
 
 /**
- * Which members of a guild checked out with a nick lately, so a role for buyers is given only to the
- * member whose nick it is (the store tells which nick paid, never who typed it: nicks are public).
+ * Which members of a guild paid with a nick lately (a paid link, or one staff confirmed: issue 36; a
+ * free checkout is no use of a nick, or anyone could hold back a player's roles for 90 days), so a
+ * role for buyers is given only to the member whose nick it is (the store tells which nick paid,
+ * never who typed it: nicks are public). Written by services/rewards.ts when a payment settles.
  *
  * Key: `nick-use:<guild>:<nick>` (the nick in ASCII lower case: no Unicode folding, so the Kelvin
  * sign is not a K), one record per guild and nick holding the newest MAX_MEMBERS members, each with
@@ -39,7 +41,7 @@ export class NickUses {
     this.#locks = locks;
   }
 
-  /** The member checked out with `nick` at `at`: one read and one write, under the record's lock. */
+  /** The member paid with `nick` at `at`: one read and one write, under the record's lock. */
   async record(guildId: string, nick: string, userId: string, at: number): Promise<void> {
     const key = useKey(guildId, nick);
     await this.#locks.run(key, async () => {
@@ -49,7 +51,7 @@ export class NickUses {
     });
   }
 
-  /** Whether a member other than `userId` checked out with `nick` since `since`. */
+  /** Whether a member other than `userId` paid with `nick` since `since`. */
   async usedByOthers(guildId: string, nick: string, userId: string, since: number): Promise<boolean> {
     return (await this.#uses(useKey(guildId, nick))).some((use) => use.userId !== userId && use.at >= since);
   }

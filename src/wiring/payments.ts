@@ -24,6 +24,7 @@ import { PurchaseFeed } from '../services/purchase-feed.js';
 import { RoleRewards } from '../services/rewards.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { NickUses } from '../storage/nick-uses.js';
+import { WebsiteBuyerStore } from '../storage/website-buyers.js';
 import { OncePerId } from '../storage/once-per-id.js';
 import type { Repositories } from './repositories.js';
 
@@ -78,6 +79,7 @@ export function wirePayments(deps: {
   });
   const payments = new PaymentWatcher({
     review: reviews,
+    websiteBuyers: new WebsiteBuyerStore(keyv, logger),
     store: repositories.paymentWatch,
     links: paymentLinks,
     settings: repositories.guildSettings,
@@ -91,7 +93,7 @@ export function wirePayments(deps: {
     ...(deps.quietWaitMs !== undefined ? { quietWaitMs: deps.quietWaitMs } : {}),
   });
   const nickUses = new NickUses(keyv, logger, locks);
-  const checkout = new CheckoutService({ carts: deps.carts, nicks: repositories.nicks, nickUses, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
+  const checkout = new CheckoutService({ carts: deps.carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...deps.linkDelivery });
   // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
   const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger });

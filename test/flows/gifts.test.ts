@@ -15,11 +15,14 @@ describe('A gift for a friend', () => {
   const h = useHarness();
   const { moderator, links } = linkSteps(h);
   const guildId = () => h.discord.defaultGuildId;
+  const license = async () => (await h.bot.services.stores.forGuild(guildId()))!.license;
+  /** The nick a buyer knows for a friend and types: the bot never offers a member's remembered nick to someone else (issue 36). */
+  const friendNicks = new Map<string, string>();
 
   /** A buyer with VIP 30 in the cart and their own nick remembered, looking at the gift choice. */
   async function buyerAtGiftChoice(locale?: string): Promise<Member> {
     const buyer = new Member(h);
-    await h.bot.services.storage.nicks.set(buyer.user.id, 'Buyer_Own');
+    await h.bot.services.storage.nicks.set(await license(), buyer.user.id, 'Buyer_Own');
     await addToCart(buyer, VIP_30);
     if (locale) buyer.options.locale = locale;
     await buyer.run('cart');
@@ -35,15 +38,18 @@ describe('A gift for a friend', () => {
     const { username: _username, ...dispatch } = buyer.options;
     const handle = await h.discord.selectUsers(buyer.user, buyer.message!, userSelectOf(buyer.message!), [recipient.user], dispatch);
     const outcome = await handle.settled();
-    if (outcome.modal) buyer.modal = outcome.modal;
-    else if (outcome.message) buyer.message = outcome.message;
+    if (outcome.modal) {
+      buyer.modal = outcome.modal;
+      const nick = friendNicks.get(recipient.user.id);
+      if (nick) await buyer.submit({ nick });
+    } else if (outcome.message) buyer.message = outcome.message;
   }
   const lastNick = () => h.store.issuedLinks.at(-1)!.nick;
   const lastRecord = async () => (await h.bot.services.storage.paymentLinks.listRecent(guildId(), 1))[0]!;
 
-  it('for a member with a remembered nick: their nick goes to the shop, the DM says whose gift it is, the buyer’s own nick is kept', async () => {
+  it('for a member: the nick the buyer types goes to the shop, the DM says whose gift it is, the buyer’s own nick is kept', async () => {
     const friend = new Member(h);
-    await h.bot.services.storage.nicks.set(friend.user.id, 'Friend_Nick');
+    friendNicks.set(friend.user.id, 'Friend_Nick');
     const buyer = await buyerAtGiftChoice();
     expect(textOf(buyer.message!)).toContain(en.gift.title);
     const dm = h.discord.waitForDm(buyer.user.id);
@@ -51,7 +57,7 @@ describe('A gift for a friend', () => {
     expect(lastNick()).toBe('Friend_Nick');
     expect(textOf(await dm)).toContain(`🎁 ${en.gift.label('Friend\\_Nick', `<@${friend.user.id}>`)}`);
     expect((await lastRecord()).gift).toEqual({ recipientId: friend.user.id });
-    expect(await h.bot.services.checkout.rememberedNick(buyer.user.id)).toBe('Buyer_Own');
+    expect(await h.bot.services.checkout.rememberedNick(await license(), buyer.user.id)).toBe('Buyer_Own');
 
     // My payment links and the moderators' /links say the same.
     h.clock.advance(COOLDOWN);
@@ -85,7 +91,7 @@ describe('A gift for a friend', () => {
     expect(text).toContain(`🎁 ${en.gift.label('Any\\_Player', undefined)}`);
     expect(text).not.toContain('(<@');
     expect((await lastRecord()).gift).toEqual({});
-    expect(await h.bot.services.checkout.rememberedNick(buyer.user.id)).toBe('Buyer_Own');
+    expect(await h.bot.services.checkout.rememberedNick(await license(), buyer.user.id)).toBe('Buyer_Own');
     h.clock.advance(COOLDOWN);
   });
 
@@ -101,7 +107,7 @@ describe('A gift for a friend', () => {
     h.clock.advance(COOLDOWN);
   });
 
-  /** Gifts VIP 30 to `friend` (whose nick is remembered), pays it at the shop and runs the payment watcher until it is reported. */
+  /** Gifts VIP 30 to `friend` (the buyer types their nick), pays it at the shop and runs the payment watcher until it is reported. */
   async function paidGift(friend: Member): Promise<void> {
     const buyer = await buyerAtGiftChoice();
     const dm = h.discord.waitForDm(buyer.user.id);
@@ -115,11 +121,11 @@ describe('A gift for a friend', () => {
     }
     h.clock.advance(COOLDOWN);
   }
-  /** A member of the server (one who has used the bot there), with a remembered nick. */
+  /** A member of the server (one who has used the bot there), whose nick their friends know. */
   async function serverMember(nick: string): Promise<Member> {
     const member = new Member(h);
     await member.run('cart');
-    await h.bot.services.storage.nicks.set(member.user.id, nick);
+    friendNicks.set(member.user.id, nick);
     return member;
   }
   const dmsOf = (member: Member) => {
@@ -177,7 +183,7 @@ describe('A gift for a friend', () => {
 
   it('in Polish', async () => {
     const friend = new Member(h);
-    await h.bot.services.storage.nicks.set(friend.user.id, 'Kolega_PL');
+    friendNicks.set(friend.user.id, 'Kolega_PL');
     const buyer = await buyerAtGiftChoice('pl');
     const choice = textOf(buyer.message!);
     expect(choice).toContain(pl.gift.title);
@@ -206,7 +212,6 @@ describe('a reward role earned by a gift', () => {
 
     const friend = new Member(h);
     await friend.run('cart');
-    await h.bot.services.storage.nicks.set(friend.user.id, 'Role_Friend');
     const buyer = new Member(h);
     await addToCart(buyer, VIP_30);
     await buyer.run('cart');
@@ -214,7 +219,8 @@ describe('a reward role earned by a gift', () => {
     const { username: _username, ...dispatch } = buyer.options;
     const select = componentsOf(buyer.message!).find((component) => component.type === ComponentType.UserSelect)!.custom_id!;
     const dm = h.discord.waitForDm(buyer.user.id);
-    await (await h.discord.selectUsers(buyer.user, buyer.message!, select, [friend.user], dispatch)).settled();
+    buyer.modal = (await (await h.discord.selectUsers(buyer.user, buyer.message!, select, [friend.user], dispatch)).settled()).modal;
+    await buyer.submit({ nick: 'Role_Friend' });
     await dm;
     await h.bot.services.payments.tick();
     h.store.pay(h.store.issuedLinks.at(-1)!.url);

@@ -29,7 +29,7 @@ describe('What changed since it went into the cart', () => {
   /** A member whose nick the bot remembers from an earlier order: Checkout goes straight on. */
   async function buyerWithNick(options: { locale?: string } = {}): Promise<Member> {
     const member = new Member(h, options);
-    await h.bot.services.storage.nicks.set(member.user.id, 'Price_Fan');
+    await h.bot.services.storage.nicks.set((await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.license, member.user.id, 'Price_Fan');
     return member;
   }
 

@@ -165,6 +165,7 @@ describe('moving an installation from SQLite to Redis', () => {
   describe('URLs out of the process list', () => {
     const SCRIPT = join(ROOT, 'dist', 'src', 'migrate-storage.js');
     const BUYER = '200000000000000001';
+    const SHOP = 'shop-fingerprint';
     const PASSWORD = 'hunter2-SECRET';
     let sqliteUrl: string;
 
@@ -172,14 +173,14 @@ describe('moving an installation from SQLite to Redis', () => {
     beforeEach(async () => {
       sqliteUrl = `sqlite://${join(dir, 'store.sqlite')}`;
       const storage = await openStorage(sqliteUrl);
-      await new NickRepository(storage.keyv).set(BUYER, 'Steve_123');
+      await new NickRepository(storage.keyv).set(SHOP, BUYER, 'Steve_123');
       await storage.close();
     });
 
     async function nickOnRedis(): Promise<string | undefined> {
       const storage = await openStorage(redis.url);
       try {
-        return await new NickRepository(storage.keyv).get(BUYER);
+        return await new NickRepository(storage.keyv).get(SHOP, BUYER);
       } finally {
         await storage.close();
       }

@@ -26,6 +26,8 @@ const DAY = 86_400_000;
 const GUILD = '100000000000000001';
 const OTHER_GUILD = '100000000000000002';
 const BUYER = '200000000000000001';
+/** A license fingerprint: remembered nicks are kept per shop. */
+const SHOP = 'shop-fingerprint';
 const LICENSE = licenseId('license-key-NEVER-LOG-ME-9f8e7d');
 const GUILD_KEY = 'guild-own-license-key-SECRET-42';
 const box = new SecretBox(Buffer.alloc(32, 7));
@@ -95,7 +97,7 @@ describe('migrating storage from SQLite to Redis', () => {
     const cart: StoredCart = { license: LICENSE, lines: [line] };
     await repos.carts.write(GUILD, BUYER, cart);
     await repos.carts.write(OTHER_GUILD, BUYER, { license: LICENSE, lines: [{ ...line, quantity: 5 }] });
-    await repos.nicks.set(BUYER, 'Steve_123');
+    await repos.nicks.set(SHOP, BUYER, 'Steve_123');
     await repos.settings.set(GUILD, {
       license: { sealed: box.seal(GUILD_KEY, GUILD), fingerprint: keyFingerprint(GUILD_KEY), setBy: BUYER, setAt: now },
       linkLifetimeHours: 48,
@@ -138,7 +140,7 @@ describe('migrating storage from SQLite to Redis', () => {
     expect(await onRedis.carts.read(GUILD, BUYER)).toEqual(await onSqlite.carts.read(GUILD, BUYER));
     expect((await onRedis.carts.read(GUILD, BUYER)).lines).toEqual([line]);
     expect((await onRedis.carts.read(OTHER_GUILD, BUYER)).lines[0]!.quantity).toBe(5);
-    expect(await onRedis.nicks.get(BUYER)).toBe('Steve_123');
+    expect(await onRedis.nicks.get(SHOP, BUYER)).toBe('Steve_123');
 
     const settings = await onRedis.settings.get(GUILD);
     expect(settings).toEqual(await onSqlite.settings.get(GUILD));
@@ -196,18 +198,18 @@ describe('migrating storage from SQLite to Redis', () => {
     await migrateStorage({ from: sqliteUrl, to: redis.url });
     const onRedis = repositories(await open(redis.url));
     // The bot ran on Redis meanwhile: a new nick, and a member the source never had.
-    await onRedis.nicks.set(BUYER, 'Alex_Newer');
-    await onRedis.nicks.set('200000000000000099', 'Only_On_Redis');
+    await onRedis.nicks.set(SHOP, BUYER, 'Alex_Newer');
+    await onRedis.nicks.set(SHOP, '200000000000000099', 'Only_On_Redis');
 
     await expect(migrateStorage({ from: sqliteUrl, to: redis.url })).rejects.toThrow(
       "The target already holds 1 records that differ from the source's (the bot may have run on it since an earlier copy): nothing was written. Run again with --replace",
     );
-    expect(await onRedis.nicks.get(BUYER)).toBe('Alex_Newer');
+    expect(await onRedis.nicks.get(SHOP, BUYER)).toBe('Alex_Newer');
 
     const replaced = await migrateStorage({ from: sqliteUrl, to: redis.url, replace: true });
     expect(replaced).toMatchObject({ replaced: 1, created: 0 });
-    expect(await onRedis.nicks.get(BUYER)).toBe('Steve_123');
-    expect(await onRedis.nicks.get('200000000000000099')).toBe('Only_On_Redis');
+    expect(await onRedis.nicks.get(SHOP, BUYER)).toBe('Steve_123');
+    expect(await onRedis.nicks.get(SHOP, '200000000000000099')).toBe('Only_On_Redis');
   });
 
   it('with --replace, merges index lists: links issued on either side after the first copy stay listed, newest first, and are still pruned', async () => {

@@ -30,7 +30,7 @@ export function reviewLogView(t: Messages, review: PaymentUnderReview): View {
     accent: REVIEW_COLOR,
     title: t.review.title,
     body: [
-      text(t.review.intro(plain(review.nick))),
+      text(reviewIntro(t, review)),
       text(facts(t, review)),
       text(`**${t.review.candidatesLabel}**`),
       ...shown.map((candidate) => section([candidateLine(t, candidate)], confirmButton(t, review, candidate.linkId))),
@@ -70,4 +70,12 @@ function candidateLine(t: Messages, candidate: PaymentUnderReview['candidates'][
 
 function confirmButton(t: Messages, review: PaymentUnderReview, linkId: string) {
   return button(reviewRoutes.confirm.build(undefined, { ref: reviewRef(review.transactionId), link: linkId }), t.review.confirmButton(linkId), ButtonStyle.Success);
+}
+
+/** Why nothing settled by itself: several members' links, a purchase long after its link, a website buyer's nick. */
+function reviewIntro(t: Messages, review: PaymentUnderReview): string {
+  const nick = plain(review.nick);
+  if (review.reason === 'late') return t.review.introLate(nick);
+  if (review.reason === 'website-buyer') return t.review.introWebsite(nick);
+  return t.review.intro(nick);
 }

@@ -34,8 +34,8 @@ export type LogEvent =
   | { kind: 'role-removal-failed'; userId: string; roleId: string; problem: RoleProblem }
   /** A reward's role was edited into power over the server: not given (posted once per role, not per buyer). */
   | { kind: 'role-too-powerful'; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }
-  /** Another member checked out with the link's nick lately: the role is held back; `giveId` is the Give role button (Manage Roles). */
-  | { kind: 'role-held-back'; userId: string; roleId: string; linkId: string; nick: string; giveId: IdFor<'button'> }
+  /** Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks: the role is held back; `giveId` is the Give role button (Manage Roles). */
+  | { kind: 'role-held-back'; userId: string; roleId: string; linkId: string; nick: string; giveId: IdFor<'button'>; manyNicks?: number }
   /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }
   /** The shop panel refused the bot's edits 3 times in a row: no longer refreshed. */
@@ -148,8 +148,10 @@ function logPost(t: Messages, event: LogEvent): LogPost {
       };
     case 'role-held-back':
       return {
-        title: t.log.roleHeldBackTitle,
-        description: t.log.roleHeldBack(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, plain(event.nick)),
+        title: event.manyNicks ? t.log.roleHeldManyNicksTitle : t.log.roleHeldBackTitle,
+        description: event.manyNicks
+          ? t.log.roleHeldManyNicks(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, event.manyNicks)
+          : t.log.roleHeldBack(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, plain(event.nick)),
         controls: [row(button(event.giveId, t.rewards.giveRole, ButtonStyle.Primary))],
       };
     case 'feed-refused':

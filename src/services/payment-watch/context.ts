@@ -4,10 +4,11 @@ import type { Logger } from '../../logger.js';
 import type { GuildSettingsRepository } from '../../storage/guild-settings.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
 import type { PaymentWatchStore, TxState, WatchState } from '../../storage/payment-watch.js';
+import type { WebsiteBuyerStore } from '../../storage/website-buyers.js';
 import type { PaymentEvents } from '../payment-events.js';
 import type { PolledServer, PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess, StoreDirectory } from '../store-directory.js';
-import type { SeenTransaction, WatchedLink } from './matcher.js';
+import type { ReviewReason, SeenTransaction, WatchedLink } from './matcher.js';
 
 /** What the payment watcher is built with (app.ts wires it: src/wiring/payments.ts). */
 export interface PaymentWatcherOptions {
@@ -24,7 +25,9 @@ export interface PaymentWatcherOptions {
   /** The purchase feed: the servers it wants read (once a minute), and every round's rows, handed over (it posts on its own). */
   feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
   /** Where a purchase several members' links could have paid waits for staff (review.ts). */
-  review?: { raise(transaction: SeenTransaction, candidates: readonly OpenLink[]): Promise<void> };
+  review?: { raise(transaction: SeenTransaction, candidates: readonly OpenLink[], reason?: ReviewReason): Promise<void> };
+  /** Nicks seen buying outside the bot, per shop (website-buyers.ts): a link with one never settles by itself. */
+  websiteBuyers?: Pick<WebsiteBuyerStore, 'note' | 'lastSeen'>;
   /** How long a round waits for the license's gate to be quiet before skipping it (QUIET_WAIT_MS; tests shorten it). */
   quietWaitMs?: number;
 }

@@ -11,7 +11,8 @@
  * A transaction matches at most one link and a link at most one transaction: when several identical
  * links of one member are open, the newest one issued before the transaction is the one it paid (an
  * older one was most likely abandoned for it). Links of two or more members are a question for staff
- * (`decideMatch`, review.ts): the store never says who typed the nick.
+ * (`decideMatch`, review.ts): the store never says who typed the nick; so is one member's link where
+ * the evidence is thin (`thinEvidence`: a late purchase, a website buyer's nick).
  */
 
 /** How far the store's clock may be from the bot's. */
@@ -43,7 +44,30 @@ export type OwnedLink = WatchedLink & { userId: string };
  *   candidates are each member's newest such link, oldest member's first;
  * - `none`: no open link could match.
  */
-export type MatchDecision<L extends OwnedLink> = { kind: 'sole'; link: L } | { kind: 'ambiguous'; candidates: L[] } | { kind: 'none' };
+export type MatchDecision<L extends OwnedLink> = { kind: 'sole'; link: L } | { kind: 'ambiguous'; candidates: L[]; reason: ReviewReason } | { kind: 'none' };
+
+/**
+ * Why a purchase waits for staff (issue 36, "a copycat gets nothing"): the store gives no
+ * transaction id with a payment link, so where the evidence for one member's link is thin, staff choose:
+ * - `members`: links of two or more members could have paid it;
+ * - `late`: made more than LATE_AFTER_MS after the one link it could have paid was issued (a member
+ *   pays within minutes; a copycat's link waits for the real player to buy on the website);
+ * - `website-buyer`: its nick bought outside the bot (a purchase no link matched) in the last
+ *   WEBSITE_BUYER_DAYS before it: the nick is a website buyer's, whoever checked out with it.
+ */
+export type ReviewReason = 'members' | 'late' | 'website-buyer';
+
+/** A purchase this long after its link was issued does not settle it by itself. */
+export const LATE_AFTER_MS = 2 * 3_600_000;
+/** How long a nick seen buying outside the bot stays a website buyer's. */
+export const WEBSITE_BUYER_DAYS = 90;
+const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
+
+/** What the watcher knows about the purchase's nick besides the open links (payment-watch/website-buyers.ts reads it). */
+export interface MatchEvidence {
+  /** The latest purchase with this nick that matched no link of the bot's (the store's time), if any is remembered. */
+  websiteBuyerAt?: number | undefined;
+}
 
 export interface SeenTransaction {
   id: string;
@@ -94,7 +118,7 @@ export function matchTransaction<L extends WatchedLink>(transaction: SeenTransac
 }
 
 /** Groups the links the transaction could have paid by member: see MatchDecision. */
-export function decideMatch<L extends OwnedLink>(transaction: SeenTransaction, links: readonly L[], skewMs = CLOCK_SKEW_MS): MatchDecision<L> {
+export function decideMatch<L extends OwnedLink>(transaction: SeenTransaction, links: readonly L[], skewMs = CLOCK_SKEW_MS, evidence: MatchEvidence = {}): MatchDecision<L> {
   const newestOf = new Map<string, L>();
   for (const link of links) {
     if (!couldPay(transaction, link, skewMs)) continue;
@@ -104,8 +128,18 @@ export function decideMatch<L extends OwnedLink>(transaction: SeenTransaction, l
   const newest = [...newestOf.values()];
   const [first] = newest;
   if (!first) return { kind: 'none' };
-  if (newest.length === 1) return { kind: 'sole', link: first };
-  return { kind: 'ambiguous', candidates: newest.sort((a, b) => (newer(a, b) ? 1 : -1)) };
+  if (newest.length > 1) return { kind: 'ambiguous', candidates: newest.sort((a, b) => (newer(a, b) ? 1 : -1)), reason: 'members' };
+  const thin = thinEvidence(transaction, first, evidence);
+  return thin ? { kind: 'ambiguous', candidates: [first], reason: thin } : { kind: 'sole', link: first };
+}
+
+/** Why one member's link is still not enough to settle by itself, if it is not. */
+export function thinEvidence(transaction: SeenTransaction, link: WatchedLink, evidence: MatchEvidence): ReviewReason | undefined {
+  const { websiteBuyerAt } = evidence;
+  // Strictly before: the purchase itself, had it been taken for a website one, is no evidence against its link.
+  if (websiteBuyerAt !== undefined && websiteBuyerAt < transaction.madeAt && websiteBuyerAt >= transaction.madeAt - WEBSITE_BUYER_MS) return 'website-buyer';
+  if (transaction.madeAt - link.createdAt > LATE_AFTER_MS) return 'late';
+  return undefined;
 }
 
 /** Issued later; of two issued in the same millisecond, the greater reference (any fixed order will do). */

@@ -8,6 +8,7 @@ import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
 import { MAX_TRANSACTION_ID, ROWS_PER_POLL, UNSUPPORTED_RETRY_MS } from './schedule.js';
 import { decideAndSettle } from './settle.js';
 import { newTx, saveTx, txOf } from './tx-state.js';
+import { noteWebsiteBuyers } from './website-buyers.js';
 
 /**
  * The store's side of a round: one server's latest buyers, the transactions among them an open
@@ -48,6 +49,7 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
       if (!(await txOf(round, candidate.id))) await examine(round, candidate);
     });
   }
+  await noteWebsiteBuyers(round, rows, placed, before);
   log.debug({ server: serverId, rows: rows.length }, 'payment watch: server polled');
 }
 

@@ -5,7 +5,7 @@ import { guildsOf, reviewRef, REVIEW_TTL_MS, type PaymentReviewStore, type Store
 import type { PaymentWatchStore, TxState } from '../../storage/payment-watch.js';
 import type { PaymentEvents } from '../payment-events.js';
 import type { StoreDirectory } from '../store-directory.js';
-import type { OwnedLink, SeenTransaction } from './matcher.js';
+import type { OwnedLink, ReviewReason, SeenTransaction } from './matcher.js';
 import { runSteps } from './outbox.js';
 import { claimLink } from './tx-state.js';
 import type { ConfirmOutcome, PaymentUnderReview, StaffReview } from './staff-review.js';
@@ -55,8 +55,8 @@ export class StaffReviewService implements StaffReview {
    * The watcher found a paid purchase several members' links could be (settle.ts): it is kept for
    * staff, and each guild concerned gets one log post (made once, whichever round or process raises it).
    */
-  async raise(transaction: SeenTransaction, candidates: readonly OwnedLink[]): Promise<void> {
-    await this.#raise(transaction, candidates);
+  async raise(transaction: SeenTransaction, candidates: readonly OwnedLink[], reason: ReviewReason = 'members'): Promise<void> {
+    await this.#raise(transaction, candidates, reason);
   }
 
   async waiting(guildId: string): Promise<PaymentUnderReview[]> {
@@ -165,7 +165,7 @@ export class StaffReviewService implements StaffReview {
     }
   }
 
-  async #raise(transaction: SeenTransaction, candidates: readonly OwnedLink[]): Promise<void> {
+  async #raise(transaction: SeenTransaction, candidates: readonly OwnedLink[], reason: ReviewReason): Promise<void> {
     const { store, links, clock, logger, notices } = this.options;
     const first = candidates[0]!;
     // The items as the links name them (the store's details carry ids only).
@@ -177,10 +177,11 @@ export class StaffReviewService implements StaffReview {
       madeAt: transaction.madeAt,
       raisedAt: clock.now(),
       candidates: candidates.map(({ guildId, linkId, userId, createdAt }) => ({ guildId, linkId, userId, createdAt })),
+      ...(reason === 'members' ? {} : { reason }),
     });
     if (review.confirmed) return;
     const ref = reviewRef(review.transactionId);
-    logger.info({ transaction: review.transactionId, candidates: review.candidates.length, guilds: guildsOf(review).length }, 'payment watch: a purchase could have paid several members’ links; waiting for staff');
+    logger.info({ transaction: review.transactionId, candidates: review.candidates.length, guilds: guildsOf(review).length, reason }, 'payment watch: a purchase whose link is not certain; waiting for staff');
     for (const guildId of guildsOf(review)) {
       if (!notices || !(await store.posts.claim(`${guildId}:${ref}`, REVIEW_TTL_MS))) continue;
       // A post Discord refused is not marked made; /links user still shows the purchase and its buttons.

@@ -3,10 +3,11 @@ import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OpenRef, TxState } from '../../storage/payment-watch.js';
 import { claimLink, newTx, saveRound, saveTx, txOf } from './tx-state.js';
 import type { LicenseRound, OpenLink } from './context.js';
-import { CLOCK_SKEW_MS, decideMatch, type SeenTransaction } from './matcher.js';
+import { CLOCK_SKEW_MS, decideMatch, type ReviewReason, type SeenTransaction } from './matcher.js';
 import { openLinkOf, readOpenLinks } from './open-links.js';
 import { notify } from './outbox.js';
 import { followUpDelay } from './schedule.js';
+import { matchEvidence } from './website-buyers.js';
 
 /**
  * Deciding which link a transaction paid, and writing it on the link's record. A transaction's
@@ -29,10 +30,12 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
   // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
   // And the links it was followed for, even past their lifetime: a payment under way when they ended still pays one.
   const mates = [...(await shopmates(round)), ...(await remembered(round, transaction.id, previous))];
+  // What the nick did outside the bot: a website buyer's nick settles no link by itself (issue 36).
+  const evidence = await matchEvidence(round, transaction);
   for (;;) {
     // Who paid is a guess: one member's links settle by themselves (the newest); several members' wait for staff.
-    const decision = decideMatch(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))));
-    if (decision.kind === 'ambiguous') return ambiguous(round, transaction, status, previous, decision.candidates);
+    const decision = decideMatch(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))), CLOCK_SKEW_MS, evidence);
+    if (decision.kind === 'ambiguous') return ambiguous(round, transaction, status, previous, decision.candidates, decision.reason);
     const link = decision.kind === 'sole' ? decision.link : undefined;
     if (!link) {
       if (!reread && transaction.madeAt + CLOCK_SKEW_MS >= round.openReadAt) {
@@ -52,11 +55,11 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
 }
 
 /**
- * Links of two or more members could be this purchase's (nicks are public): nothing settles by
- * itself. Still pending at the store: asked again on its schedule. Failed or expired: nobody's.
+ * Links of two or more members could be this purchase's (nicks are public), or one member's with
+ * thin evidence (`reason`, matcher.ts): nothing settles by itself. Still pending at the store: asked again on its schedule. Failed or expired: nobody's.
  * Paid: kept for staff (review.ts), who choose the link; the transaction waits as `ambiguous`.
  */
-async function ambiguous(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined, candidates: OpenLink[]): Promise<void> {
+async function ambiguous(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined, candidates: OpenLink[], reason: ReviewReason): Promise<void> {
   const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
   const now = round.deps.clock.now();
   if (status === 'pending' || status === 'unknown') {
@@ -73,7 +76,7 @@ async function ambiguous(round: LicenseRound, transaction: SeenTransaction, stat
     return;
   }
   await saveTx(round, transaction.id, newTx(round, 'ambiguous', previous, placed));
-  await round.deps.review?.raise(transaction, candidates);
+  await round.deps.review?.raise(transaction, candidates, reason);
 }
 
 /**

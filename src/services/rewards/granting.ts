@@ -3,15 +3,22 @@ import type { Logger } from '../../logger.js';
 import type { PaymentLink } from '../../storage/payment-link-record.js';
 import type { RoleGrant, RoleRewardRepository } from '../../storage/role-rewards.js';
 import { NICK_USE_DAYS } from '../../storage/nick-uses.js';
+import { foreignUnpaidLinks, MANY_NICKS, MANY_NICKS_READ, MANY_NICKS_WINDOW_MS } from './copycat-signs.js';
 import type { EarnedRole, MemberRoles, RewardCounters, RewardNotices, RoleProblem } from './types.js';
 
 const DAY_MS = 86_400_000;
 /** Links a grant keeps as unconfirmed (Discord did not answer their grant): a bound, not a list that grows. */
 const MAX_UNCONFIRMED = 10;
 
-/** Who else checked out with a nick lately (src/storage/nick-uses.ts). */
+/** Who else paid with a nick lately (src/storage/nick-uses.ts): a paid link (or one staff confirmed) is a nick's use. */
 export interface NickOwners {
   usedByOthers(guildId: string, nick: string, userId: string, since: number): Promise<boolean>;
+  record(guildId: string, nick: string, userId: string, at: number): Promise<void>;
+}
+
+/** The member's recent links, for the signs of a copycat (copycat-signs.ts). */
+export interface MemberLinks {
+  listForMemberSince(guildId: string, userId: string, since: number, max: number): Promise<PaymentLink[]>;
 }
 
 /**
@@ -32,6 +39,8 @@ export interface GranterOptions {
   roles: MemberRoles;
   notices: RewardNotices;
   nicks: NickOwners;
+  /** Without it (older tests) the member's other links are not looked at. */
+  links?: MemberLinks | undefined;
   clock: Clock;
   logger: Logger;
   counters: RewardCounters | undefined;
@@ -40,7 +49,8 @@ export interface GranterOptions {
 /**
  * Gives one role a paid link earns, checked as Discord checks a person who would give it by hand:
  * a role carrying power over the server is never given (told once per role), and a link whose nick
- * another member of the guild checked out with in the last NICK_USE_DAYS is held back for staff.
+ * another member of the guild paid with in the last NICK_USE_DAYS, or whose buyer asked for
+ * MANY_NICKS unpaid links with other nicks around it (copycat-signs.ts), is held back for staff.
  * Each (link, role) ends in a stored marker, written once Discord answered; a grant is written before
  * Discord is asked (a crash leaves a grant that ends on time), and found again by its link on a retry.
  */
@@ -79,6 +89,13 @@ export class RoleGranter {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
         log.info('another member checked out with this nick lately: role held back for staff');
         await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick });
+        return { kind: 'withheld' };
+      }
+      const foreign = by === undefined ? await this.#foreignNicks(link) : 0;
+      if (foreign >= MANY_NICKS) {
+        await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
+        log.info({ foreignLinks: foreign }, 'the buyer asked for links for many other nicks lately: role held back for staff');
+        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: foreign });
         return { kind: 'withheld' };
       }
 
@@ -121,6 +138,13 @@ export class RoleGranter {
       log.info({ expiresAt: next.expiresAt, extended: held.value, by }, held.value ? 'buyer role extended' : 'buyer role given');
       return { kind: 'granted' };
     });
+  }
+
+  /** The buyer's (not a gift's recipient's) unpaid links with other nicks around this one. */
+  async #foreignNicks(link: PaymentLink): Promise<number> {
+    if (!this.o.links) return 0;
+    const recent = await this.o.links.listForMemberSince(link.guildId, link.userId, link.createdAt - MANY_NICKS_WINDOW_MS, MANY_NICKS_READ);
+    return foreignUnpaidLinks(link, recent);
   }
 
   /** Not answered: nothing recorded, tried again when the payment is offered again. Refused: recorded and told once. */

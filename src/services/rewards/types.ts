@@ -63,8 +63,8 @@ export interface RewardNotices {
   removalFailed(failure: { guildId: string; userId: string; roleId: string; problem: RoleProblem }): Promise<void>;
   /** The role was edited into power after it became a reward: not given (told once per role, not per buyer). */
   tooPowerful(notice: { guildId: string; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }): Promise<void>;
-  /** Another member checked out with the link's nick lately: not given; staff with Manage Roles may give it (the post's button). */
-  nickShared(notice: { guildId: string; userId: string; roleId: string; linkId: string; nick: string }): Promise<void>;
+  /** Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks: not given; staff with Manage Roles may give it (the post's button). */
+  nickShared(notice: { guildId: string; userId: string; roleId: string; linkId: string; nick: string; manyNicks?: number }): Promise<void>;
 }
 
 /** The operator's counters (src/ops/metrics.ts). */

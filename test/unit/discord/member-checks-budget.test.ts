@@ -49,7 +49,7 @@ for (const [language, t] of [['en', en], ['pl', pl]] as const) {
       expect(text(cart)).toContain(t.cart.pricesUnconfirmed);
 
       const leftOut = new Set(lines.slice(10).map((line) => line.variantId));
-      const question = pricesUpView(t, language, 'owner', 'A_Sixteen_Chars_', lines, { lines: changes, priceUp: true, leftOut });
+      const question = pricesUpView(t, language, 'owner', 'A_Sixteen_Chars_', lines, { lines: changes, priceUp: true, leftOut }, 'AbCd_-12');
       expectFits(question, t);
       expect(text(question)).toContain(t.checkout.pricesUp);
       expect(text(question)).toContain(t.checkout.pricesLeftOut);

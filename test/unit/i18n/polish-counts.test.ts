@@ -61,6 +61,7 @@ const counted: Record<string, Counted> = {
   'checkout.hourlyLimit': { say: (n) => pl.checkout.hourlyLimit(n * 60), same: (n) => `${n} min` },
   // An HTTP status, not a count.
   'log.licenseProblem': { say: (n) => pl.log.licenseProblem(n, undefined), same: (n) => `odpowiedział ${n}` },
+  'log.roleHeldManyNicks': { say: (n) => pl.log.roleHeldManyNicks('<@&1>', '<@2>', 'AB12', n), forms: { one: 'link', few: 'linki', many: 'linków' } },
   'rewards.forDays': { say: (n) => pl.rewards.forDays(n), forms: day },
   'rewards.full': { say: (n) => pl.rewards.full(n), forms: { one: 'rola', few: 'role', many: 'ról' } },
   'rewards.auditBought': { say: (n) => pl.rewards.auditBought('AB12', n), forms: day },

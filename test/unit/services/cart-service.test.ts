@@ -144,7 +144,7 @@ describe('cart service: a line’s quantity, removal, clearing', () => {
 describe('cart service: reading, licenses and expiry', () => {
   it('empties a cart of another license with a notice that is shown exactly once', async () => {
     const { carts, nicks } = setup();
-    await nicks.set('u1', 'Steve_1');
+    await nicks.set(LICENSE, 'u1', 'Steve_1');
     await carts.add(OWNER, POLICY, item(1), 1);
     const mine = await carts.read(OWNER, LICENSE);
     expect(mine).toEqual({ lines: [line(1, 1)], notice: undefined, nick: 'Steve_1' });

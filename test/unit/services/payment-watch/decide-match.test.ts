@@ -31,7 +31,7 @@ describe('who a purchase paid', () => {
     const first = link('A', 'u1', { createdAt: T0 + 2 * MINUTE });
     const firstOlder = link('C', 'u1');
     const second = link('B', 'u2', { guildId: 'g2', createdAt: T0 + MINUTE });
-    expect(decideMatch(purchase, [first, firstOlder, second])).toEqual({ kind: 'ambiguous', candidates: [second, first] });
+    expect(decideMatch(purchase, [first, firstOlder, second])).toEqual({ kind: 'ambiguous', candidates: [second, first], reason: 'members' });
   });
 
   it('leaves out links that could not have been paid: another nick, other items, issued after the purchase', () => {
