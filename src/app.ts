@@ -133,7 +133,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
   const demo = lazyDemo({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL, now: () => clock.now() });
   const repositories = openRepositories({ keyv: storage.keyv, logger, locks, clock, redis: coordination.redis, guildSettings });
-  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock });
   const { paymentLinks } = repositories;
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);
@@ -182,6 +181,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     linkDelivery: options.linkDelivery,
     quietWaitMs: options.paymentQuietWaitMs,
   });
+  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;

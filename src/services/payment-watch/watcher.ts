@@ -91,6 +91,26 @@ export class PaymentWatcher {
     await this.options.store.index.closeOpen(link.license, [{ guildId: link.guildId, linkId: link.id }]);
   }
 
+  /**
+   * The store announced these transactions itself (its purchase webhook: src/services/store-webhook/):
+   * each is asked about with transaction/info and decided exactly as a polled purchase would be, now.
+   * Handed over through the license's inbox (durable: a restart, or another process's round, finishes
+   * it). Only while the license has open links (false otherwise: no link of the bot's to pay).
+   */
+  async follow(license: string, transactionIds: readonly string[]): Promise<boolean> {
+    const { store, clock } = this.options;
+    if ((await store.openLinks(license)).length === 0) return false;
+    const now = clock.now();
+    for (const id of transactionIds) await store.addWork(license, id, now);
+    await store.index.schedule(license, now, now);
+    if (!this.#running.has(license) && !this.#stopping) {
+      const run = this.#watch(license, undefined, true).finally(() => this.#running.delete(license));
+      this.#running.set(license, run);
+      await run;
+    }
+    return true;
+  }
+
   /** Whether payments are followed for this license, for the admins' status page. */
   async status(license: string): Promise<PaymentWatchStatus> {
     const { unsupported, missing } = await this.options.store.state(license);
