@@ -23,21 +23,21 @@ function loggedMore(h: Harness, message: string, more = 1): Promise<void> {
   return h.logged(message, already + more);
 }
 
-async function connect(h: Harness, admin: Member): Promise<{ id: string; token: string; url: string }> {
+async function connect(h: Harness, admin: Member): Promise<{ id: string; token: string; url: string; channelId: string }> {
   h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
   const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-posts' });
   const identified = h.discord.nextReady();
   await admin.sub('shop-admin', 'store-webhook connect', { channel });
   await identified;
   const [hook] = h.discord.webhooksIn(channel);
-  return { id: hook!.id, token: hook!.token, url: `${h.discord.apiUrl}/webhooks/${hook!.id}/${hook!.token}` };
+  return { id: hook!.id, token: hook!.token, url: `${h.discord.apiUrl}/webhooks/${hook!.id}/${hook!.token}`, channelId: channel };
 }
 
 describe('the store webhook confirms payments', () => {
   const h = useHarness();
   const s = linkSteps(h);
   let admin: Member;
-  let hook: { id: string; token: string; url: string };
+  let hook: { id: string; token: string; url: string; channelId: string };
   beforeAll(async () => {
     admin = new Member(h, { permissions: ADMIN, username: 'owner' });
     hook = await connect(h, admin);
@@ -108,3 +108,65 @@ describe('the store webhook confirms payments', () => {
     expect(en.storeWebhook.template).toContain('{TRANSACTION_ID}');
   });
 });
+
+describe('the store webhook, in the cases around the fast path', () => {
+  const h = useHarness();
+  const s = linkSteps(h);
+  let hook: { id: string; token: string; url: string; channelId: string };
+  beforeAll(async () => {
+    hook = await connect(h, new Member(h, { permissions: ADMIN, username: 'owner' }));
+  });
+
+  it('reads a Polish post with the id in an embed field', async () => {
+    h.store.purchaseWebhooks.configs.splice(0, Infinity, { url: hook.url, template: 'Gracz {NICK} kupił {PRODUCT} ({VARIANT}) za {AMOUNT} metodą {METHOD}. Transakcja: {TRANSACTION_ID}', title: 'Nowy zakup w sklepie', layout: 'field' });
+    const issued = await s.checkout(new Member(h), 'Polski_Gracz', VIP_30);
+    await s.poll();
+    const read = loggedMore(h, 'store webhook: post read');
+    h.store.pay(issued.url);
+    await h.store.purchaseWebhooks.settled();
+    await read;
+    const post = h.discord.messagesIn(hook.channelId).at(-1)!;
+    expect(post.content).toBe('');
+    expect(JSON.stringify(post.embeds)).toContain('Gracz Polski_Gracz kupił');
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
+  });
+
+  it('follows a transaction posted while the store still says pending, and settles it once paid', async () => {
+    h.store.purchaseWebhooks.configs.splice(0);
+    const issued = await s.checkout(new Member(h), 'Pending_Payer', VIP_30);
+    await s.poll();
+    const transactionId = h.store.pay(issued.url, { status: 'pending' });
+    const read = loggedMore(h, 'store webhook: post read');
+    await postAsStore(hook, `Zakup Pending_Payer: ${transactionId}`);
+    await read;
+    expect((await s.record(issued))!.payment?.status).toBe('pending');
+    h.store.setStatus(transactionId, 'paid');
+    await s.poll(3);
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
+  });
+
+  it('loses nothing when the bot restarts between the post and the store’s answer', async () => {
+    h.store.purchaseWebhooks.configs.splice(0);
+    const issued = await s.checkout(new Member(h), 'Restart_Payer', VIP_30);
+    await s.poll();
+    const transactionId = h.store.pay(issued.url);
+    // The store cannot answer now: the post's id waits in the watcher's storage.
+    h.store.failNext('transactionInfo', { status: 503, body: { message: 'busy' } }, 10);
+    const read = loggedMore(h, 'store webhook: post read');
+    await postAsStore(hook, `Zakup Restart_Payer: ${transactionId}`);
+    await read;
+    expect((await s.record(issued))!.payment).toBeUndefined();
+    await h.restart();
+    h.store.clearFaults('transactionInfo');
+    // Latest buyers stays down: only the id the post handed over can settle the link.
+    h.store.failNext('latestBuyers', { status: 503, body: { message: 'busy' } }, 50);
+    await s.poll(2);
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
+  });
+});
+
+/** A post made with the webhook's URL, as the store (or whoever holds the URL) makes it. */
+async function postAsStore(hook: { url: string }, content: string): Promise<void> {
+  const response = await fetch(`${hook.url}?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+  expect(response.status).toBe(200);
+}
