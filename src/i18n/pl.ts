@@ -880,7 +880,7 @@ export const pl: Messages = {
     webhookName: 'Zakupy SpaceIs',
     connectedTitle: 'Webhook sklepu utworzony',
     connected: (channel) =>
-      `Bot utworzył webhook na kanale ${channel}. Wklej go teraz w panelu sklepu: **bot pokazuje ten adres tylko raz.** Niech ${channel} pozostanie prywatny: wpisy sklepu zawierają nicki kupujących.`,
+      `Bot utworzył webhook na kanale ${channel}. Wklej go teraz w panelu sklepu: **bot pokazuje ten adres tylko raz.** Niech kanał ${channel} pozostanie prywatny: wpisy sklepu zawierają nicki kupujących.`,
     replaced: 'Poprzedni webhook został usunięty: wklejony wcześniej adres już nie działa.',
     stepsTitle: 'W panelu SpaceIs',
     steps:

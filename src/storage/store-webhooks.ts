@@ -84,13 +84,13 @@ export class StoreWebhookRepository {
     });
   }
 
-  /** A post from the store arrived (`confirmed`: it confirmed a payment) at `now`. */
-  async notePost(guildId: string, now: number, confirmed: boolean): Promise<void> {
+  /** A post from the store arrived at `now`; `confirmed`: how many payments it confirmed. */
+  async notePost(guildId: string, now: number, confirmed: number): Promise<void> {
     await this.locks.run(recordKey(guildId), async () => {
       const record = await this.get(guildId);
       if (!record) return;
       const recent = record.confirmedAt.filter((at) => at > now - DAY_MS);
-      if (confirmed) recent.push(now);
+      for (let index = 0; index < confirmed; index += 1) recent.push(now);
       await this.keyv.set(recordKey(guildId), { ...record, lastPostAt: now, confirmedAt: recent.slice(-CONFIRMED_KEPT) });
     });
   }

@@ -95,8 +95,8 @@ export class StoreWebhookConnections {
     return this.#opened(guildId, record).token;
   }
 
-  /** A post arrived from the guild's webhook; `confirmed`: it confirmed a payment. */
-  async notePost(guildId: string, confirmed: boolean): Promise<void> {
+  /** A post arrived from the guild's webhook; `confirmed`: how many payments it confirmed. */
+  async notePost(guildId: string, confirmed: number): Promise<void> {
     await this.repository.notePost(guildId, this.now(), confirmed);
   }
 

@@ -40,7 +40,7 @@ export class StorePostReader {
     const ids = transactionIdsIn(postText(message));
     const license = await deps.licenseOf(guildId);
     if (!license || ids.length === 0) {
-      await deps.connections.notePost(guildId, false);
+      await deps.connections.notePost(guildId, 0);
       deps.logger.debug({ guild: guildId, ids: ids.length }, 'store webhook: post read');
       return;
     }
@@ -51,8 +51,8 @@ export class StorePostReader {
     }
     if (allowed.length < ids.length) deps.logger.info({ guild: guildId, dropped: ids.length - allowed.length, total: this.dropped }, 'store webhook: more transaction ids than the license may ask about this minute; dropped');
     const followed = allowed.length > 0 && (await deps.follow(license, allowed));
-    let confirmed = false;
-    if (followed) for (const id of allowed) confirmed = (await deps.settledPaid(license, id)) || confirmed;
+    let confirmed = 0;
+    if (followed) for (const id of allowed) if (await deps.settledPaid(license, id)) confirmed += 1;
     await deps.connections.notePost(guildId, confirmed);
     deps.logger.debug({ guild: guildId, ids: ids.length, asked: allowed.length, followed, confirmed }, 'store webhook: post read');
   }
