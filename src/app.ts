@@ -14,7 +14,7 @@ import { BotMetrics } from './ops/metrics.js';
 import { operatorView } from './ops/operator-view.js';
 import { storageCheck } from './ops/storage-check.js';
 import { lazyDemo } from './demo/lazy-demo.js';
-import { parseEncryptionKey, SecretBox } from './security/secret-box.js';
+import { secretBoxFrom } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
@@ -35,7 +35,8 @@ import { ShopCommunity } from './services/community.js';
 import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
 import { PanelGoalsRepository } from './storage/panel-goals.js';
 import { VoucherService } from './services/vouchers.js';
-import { createDiscordClient } from './wiring/discord-client.js';
+import { createDiscordClient, logGatewayEvents } from './wiring/discord-client.js';
+import { wireStoreWebhooks } from './wiring/store-webhook.js';
 import { wirePayments } from './wiring/payments.js';
 import { openRepositories } from './wiring/repositories.js';
 import type { LinkDeliveryOptions } from './discord/payment-links/delivery.js';
@@ -122,8 +123,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const client = createDiscordClient(config, coordination, options.discordOptions);
 
   discord = client;
-  const encryptionKey = config.ENCRYPTION_KEY ? parseEncryptionKey(config.ENCRYPTION_KEY) : undefined;
-  const secretBox = encryptionKey ? new SecretBox(encryptionKey) : undefined;
+  const secretBox = secretBoxFrom(config.ENCRYPTION_KEY);
   // On Redis each license's store gate is shared by every process (loaded only then: see StoreDirectory).
   const redis = coordination.redis;
   const sharedGateState = redis
@@ -181,6 +181,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     linkDelivery: options.linkDelivery,
     quietWaitMs: options.paymentQuietWaitMs,
   });
+  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;
@@ -216,6 +217,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     rewards,
     community,
     panels,
+    storeWebhooks: storeWebhooks.connections,
     vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY }),
     storage: repositories,
     delivery,
@@ -247,9 +249,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     );
     inFlight.track(work).catch((error: unknown) => logger.error({ err: error }, 'interaction routing failed'));
   });
-  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-  client.on(Events.ShardDisconnect, (_event, shard) => logger.warn({ shard }, 'gateway disconnected'));
-  client.on(Events.ShardResume, (shard) => logger.info({ shard }, 'gateway session resumed'));
+  logGatewayEvents(client, logger);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -258,7 +258,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     async start() {
       // With internal sharding discord.js emits ClientReady once, when every shard of this client is ready.
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-      await view.start();
+      await Promise.all([view.start(), storeWebhooks.beforeLogin()]);
       logger.info({ plan: describeShardPlan(config) }, 'connecting to Discord');
       await client.login(config.DISCORD_TOKEN);
       await ready;
@@ -293,7 +293,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.
-    await Promise.all([view.stop(), demo.close()]);
+    await Promise.all([view.stop(), demo.close(), storeWebhooks.stop()]);
     await storage.close();
     await coordination.close();
   }

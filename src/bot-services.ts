@@ -29,6 +29,7 @@ import type { PurchaseFeedStore } from './storage/purchase-feed.js';
 import type { PurchaseFeed } from './services/purchase-feed.js';
 import type { VoucherService } from './services/vouchers.js';
 import type { VoucherAttempts } from './storage/voucher-attempts.js';
+import type { StoreWebhookConnections } from './services/store-webhook/connections.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -85,6 +86,8 @@ export interface BotServices {
   panels: PanelRefresher;
   /** Voucher codes: a member redeems one for a nick (with the limits against guessing); admins generate them. */
   vouchers: VoucherService;
+  /** The store's purchase webhook per guild (issue 38): connect, disconnect, status; the reader of its posts. */
+  storeWebhooks: StoreWebhookConnections;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

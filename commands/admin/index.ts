@@ -19,6 +19,7 @@ import { adminRoutes } from './routes.js';
 import { chooseServers, saveServers } from './servers.js';
 import { changeSettings } from './settings.js';
 import { showStatus } from './status.js';
+import { connectStoreWebhook, disconnectStoreWebhook } from './store-webhook.js';
 import { giveHeldBackRole } from './rewards-give.js';
 import { textView } from '../../src/discord/views/display.js';
 
@@ -28,7 +29,7 @@ import { textView } from '../../src/discord/views/display.js';
  * command to anyone, and an admin may lose the permission while a menu is open).
  */
 
-const { status, license, servers, settings, refresh, panel, rewards, vouchers } = shopAdminNames.subcommands;
+const { status, license, servers, settings, refresh, panel, rewards, vouchers, storeWebhook } = shopAdminNames.subcommands;
 const texts = commandTexts('shopAdmin');
 const licenseTexts = subcommandTexts(texts, 'license');
 const settingsTexts = subcommandTexts(texts, 'settings');
@@ -38,6 +39,8 @@ const addRewardTexts = subcommandTexts(rewardsTexts, 'add');
 const removeRewardTexts = subcommandTexts(rewardsTexts, 'remove');
 const vouchersTexts = subcommandTexts(texts, 'vouchers');
 const generateTexts = subcommandTexts(vouchersTexts, 'generate');
+const storeWebhookTexts = subcommandTexts(texts, 'storeWebhook');
+const connectWebhookTexts = subcommandTexts(storeWebhookTexts, 'connect');
 
 const adminCommand = slashCommand({
   name: shopAdminNames.name,
@@ -113,6 +116,18 @@ const adminCommand = slashCommand({
           },
         ],
       },
+      {
+        type: ApplicationCommandOptionType.SubcommandGroup,
+        ...localized(storeWebhookTexts),
+        options: [
+          {
+            type: ApplicationCommandOptionType.Subcommand,
+            ...localized(connectWebhookTexts),
+            options: [{ type: ApplicationCommandOptionType.Channel, ...localizedOption(connectWebhookTexts, 'channel'), channel_types: [...TEXT_CHANNELS], required: true }],
+          },
+          { type: ApplicationCommandOptionType.Subcommand, ...localized(subcommandTexts(storeWebhookTexts, 'disconnect')) },
+        ],
+      },
     ],
   }),
   run: {
@@ -129,6 +144,8 @@ const adminCommand = slashCommand({
     [subcommandKey(rewards.name, rewards.subcommands.list.name)]: subcommand([], listRewards),
     [subcommandKey(rewards.name, rewards.subcommands.remove.name)]: subcommand([], removeReward),
     [subcommandKey(vouchers.name, vouchers.subcommands.generate.name)]: subcommand([shopConfiguredForAdmins], generateVouchers),
+    [subcommandKey(storeWebhook.name, storeWebhook.subcommands.connect.name)]: subcommand([], connectStoreWebhook),
+    [subcommandKey(storeWebhook.name, storeWebhook.subcommands.disconnect.name)]: subcommand([], disconnectStoreWebhook),
   },
   autocomplete: (interaction, ctx) =>
     interaction.options.getSubcommandGroup(false) === vouchers.name ? offerItemChoices(interaction, ctx) : rewardChoices(interaction, ctx),

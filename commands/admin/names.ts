@@ -30,5 +30,10 @@ export const shopAdminNames = {
       name: 'vouchers',
       subcommands: { generate: { name: 'generate', options: { product: 'product', variant: 'variant', quantity: 'quantity' } } },
     },
+    // The shop's purchase webhook (issue 38, docs/store-webhook.md).
+    storeWebhook: {
+      name: 'store-webhook',
+      subcommands: { connect: { name: 'connect', options: { channel: 'channel' } }, disconnect: { name: 'disconnect' } },
+    },
   },
 } as const satisfies CommandNames;

@@ -39,6 +39,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   const rewards = await ctx.services.rewards.list(ctx.guildId);
   const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
   const feed = ctx.settings.purchaseFeed;
+  const storeWebhook = await ctx.services.storeWebhooks.status(ctx.guildId);
   await ctx.respond.show(
     statusView(ctx.t, {
       license: licenseFacts(ctx),
@@ -53,6 +54,9 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
+      storeWebhook: storeWebhook.connected
+        ? ctx.t.storeWebhook.statusOn(`<#${storeWebhook.channelId}>`, storeWebhook.lastPostAt === undefined ? ctx.t.storeWebhook.statusNoPost : discordTime(storeWebhook.lastPostAt, 'R'), storeWebhook.confirmedLastDay)
+        : ctx.t.storeWebhook.statusOff,
       ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );
@@ -84,6 +88,8 @@ export interface StatusFacts {
   community?: CommunityOff[];
   /** The purchase feed, when it is on: where it posts, or why it stopped. */
   feed?: string;
+  /** The store's purchase webhook (issue 38): connected where, its last post, the payments it confirmed; or how to connect it. */
+  storeWebhook?: string;
   /** The shop panel the bot lost access to, when it did. */
   panel?: string;
 }
@@ -137,6 +143,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     features.push(fact(t.community.statusLabel, t.community.statusOff(endpoints, message, discordTime(first.since, 'R'), discordTime(first.retryAt, 'R'))));
   }
   if (facts.feed) features.push(fact(t.feed.statusTitle, facts.feed));
+  if (facts.storeWebhook) features.push(fact(t.admin.settingNames.storeWebhook, facts.storeWebhook));
   if (facts.panel) features.push(fact(t.panel.statusTitle, facts.panel));
   return screen({
     accent: ADMIN_COLOR,

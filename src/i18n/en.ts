@@ -20,6 +20,7 @@ const cmd = {
   rewardsAdd: slash(commandNames.shopAdmin, 'rewards', 'add'),
   rewardsRemove: slash(commandNames.shopAdmin, 'rewards', 'remove'),
   feedChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
+  webhookConnect: slash(commandNames.shopAdmin, 'storeWebhook', 'connect'),
 };
 
 /**
@@ -123,6 +124,16 @@ export const enCommands = {
               quantity: { description: 'How many codes (1–10)' },
             },
           },
+        },
+      },
+      storeWebhook: {
+        description: "The shop's purchase webhook: payments confirmed in seconds",
+        subcommands: {
+          connect: {
+            description: 'Create the webhook the shop posts each purchase to (its address shown only to you)',
+            options: { channel: { description: "A private channel for the shop's purchase posts (they carry nicks)" } },
+          },
+          disconnect: { description: 'Delete the webhook; payments are then found by polling the shop only' },
         },
       },
     },
@@ -267,6 +278,7 @@ export const en = {
       purchaseFeedNicks: "Buyers' nicks",
       rewards: 'Roles for buyers',
       purchaseFeedChannel: 'Purchase feed',
+      storeWebhook: 'Store webhook',
     },
 
     refreshing: 'Reading the offer again…',
@@ -855,6 +867,37 @@ export const en = {
   linkCheckForOther: {
     heading: '⚠️ **Issued by this bot, but for another member: pay only through your own Pay button.**',
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
+  },
+
+  /** The shop's purchase webhook (issue 38, docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
+  storeWebhook: {
+    needsEncryptionKey:
+      "The webhook's address is a secret, and the bot keeps it sealed with ENCRYPTION_KEY, which this bot was not given. Ask the bot's operator to set ENCRYPTION_KEY, then connect again.",
+    noPermission: (channel: string) =>
+      `The bot needs the **Manage Webhooks** permission in ${channel} to make the webhook there. Give it that permission in the channel's settings (or choose another channel), then try again.`,
+    notText: (channel: string) => `${channel} is not a text channel: choose a text channel for the shop's purchase posts.`,
+    /** The webhook's name, as the channel shows its posts. */
+    webhookName: 'SpaceIs purchases',
+    connectedTitle: 'Store webhook made',
+    connected: (channel: string) =>
+      `The bot made a webhook in ${channel}. Paste it into the shop's panel now: **this is the only time the bot shows its address.** Keep ${channel} private: the shop's posts carry buyers' nicks.`,
+    replaced: 'The previous webhook was deleted: the address pasted before no longer works.',
+    stepsTitle: 'In the SpaceIs panel',
+    steps:
+      '1. Open **Dodatki → Webhooki** and press **Nowy webhook**.\n2. Paste the address below as the webhook URL, for the whole license.\n3. Paste the message text below (it must keep `{TRANSACTION_ID}`), then save.',
+    urlLabel: 'Webhook address (a secret: whoever holds it can post there)',
+    textLabel: 'Message text',
+    /** The text the admin pastes: the store replaces the braces; the bot reads only the transaction id. */
+    template: 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}',
+    notConnected: 'No store webhook is connected on this server: nothing to disconnect.',
+    disconnected: (channel: string) =>
+      `The store webhook in ${channel} was deleted. Payments are found by polling the shop again. Remove it from the panel too (Dodatki → Webhooki).`,
+    statusOn: (channel: string, lastPost: string, confirmed: number) =>
+      `Connected in ${channel}. Last post from the shop: ${lastPost}. Payments it confirmed in the last 24 h: ${confirmed}.`,
+    statusNoPost: 'none yet',
+    statusOff: `Not connected: payments are found by polling the shop. ${cmd.webhookConnect} confirms them in seconds.`,
+    settingConnected: (channel: string) => `connected in ${channel}`,
+    settingOff: 'not connected',
   },
 };
 

@@ -126,6 +126,18 @@ export const plCommands = {
           },
         },
       },
+      storeWebhook: {
+        name: 'webhook-sklepu',
+        description: 'Webhook zakupów sklepu: płatności potwierdzone w kilka sekund',
+        subcommands: {
+          connect: {
+            name: 'połącz',
+            description: 'Utwórz webhook, na który sklep wysyła każdy zakup (adres zobaczysz tylko Ty)',
+            options: { channel: { name: 'kanał', description: 'Prywatny kanał na wpisy sklepu o zakupach (zawierają nicki)' } },
+          },
+          disconnect: { name: 'rozłącz', description: 'Usuń webhook; płatności będą wtedy sprawdzane tylko odpytywaniem sklepu' },
+        },
+      },
     },
   },
   redeem: {
@@ -163,6 +175,7 @@ const cmd = {
   panel: slash(plCommands.shopAdmin, 'panel'),
   feedChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   redeemNick: optionName(plCommands.redeem, 'nick'),
+  webhookConnect: slash(plCommands.shopAdmin, 'storeWebhook', 'connect'),
 };
 
 /** Known states of a redeemed voucher, in Polish; the store's own word stays in the log channel. */
@@ -311,6 +324,7 @@ export const pl: Messages = {
       locale: 'Język',
       purchaseFeedNicks: 'Nicki kupujących',
       rewards: 'Role dla kupujących',
+      storeWebhook: 'Webhook sklepu',
     },
 
     refreshing: 'Pobieram ofertę ponownie…',
@@ -875,5 +889,34 @@ export const pl: Messages = {
   linkCheckForOther: {
     heading: '⚠️ **Wydany przez tego bota, ale dla innego członka: płać tylko swoim przyciskiem „Zapłać”.**',
     issuedAt: (absolute, relative) => `Data wydania: ${absolute} (${relative}).`,
+  },
+
+  // Webhook zakupów sklepu (issue 38): osobny blok, by poprawki tekstów nie zderzały się z innymi.
+  storeWebhook: {
+    needsEncryptionKey:
+      'Adres webhooka jest tajny, a bot przechowuje go zaszyfrowany kluczem ENCRYPTION_KEY, którego ten bot nie dostał. Poproś operatora bota o ustawienie ENCRYPTION_KEY, potem połącz ponownie.',
+    noPermission: (channel) =>
+      `Bot potrzebuje uprawnienia **Zarządzanie webhookami** na kanale ${channel}, by utworzyć tam webhook. Nadaj mu je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
+    notText: (channel) => `${channel} nie jest kanałem tekstowym: wybierz kanał tekstowy na wpisy sklepu o zakupach.`,
+    webhookName: 'Zakupy SpaceIs',
+    connectedTitle: 'Webhook sklepu utworzony',
+    connected: (channel) =>
+      `Bot utworzył webhook na kanale ${channel}. Wklej go teraz w panelu sklepu: **bot pokazuje ten adres tylko raz.** Niech kanał ${channel} pozostanie prywatny: wpisy sklepu zawierają nicki kupujących.`,
+    replaced: 'Poprzedni webhook został usunięty: wklejony wcześniej adres już nie działa.',
+    stepsTitle: 'W panelu SpaceIs',
+    steps:
+      '1. Otwórz **Dodatki → Webhooki** i naciśnij **Nowy webhook**.\n2. Wklej poniższy adres jako URL webhooka, dla całej licencji.\n3. Wklej poniższą treść wiadomości (musi zawierać `{TRANSACTION_ID}`) i zapisz.',
+    urlLabel: 'Adres webhooka (tajny: każdy, kto go zna, może tam pisać)',
+    textLabel: 'Treść wiadomości',
+    template: 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}',
+    notConnected: 'Na tym Discordzie nie połączono webhooka sklepu: nie ma czego rozłączać.',
+    disconnected: (channel) =>
+      `Webhook sklepu na kanale ${channel} został usunięty. Płatności są znów wykrywane odpytywaniem sklepu. Usuń go też w panelu (Dodatki → Webhooki).`,
+    statusOn: (channel, lastPost, confirmed) =>
+      `Połączony na kanale ${channel}. Ostatni wpis sklepu: ${lastPost}. Płatności potwierdzone przez niego w ostatnich 24 godz.: ${confirmed}.`,
+    statusNoPost: 'jeszcze żadnego',
+    statusOff: `Niepołączony: płatności są wykrywane odpytywaniem sklepu. ${cmd.webhookConnect} potwierdza je w kilka sekund.`,
+    settingConnected: (channel) => `połączony na kanale ${channel}`,
+    settingOff: 'niepołączony',
   },
 };

@@ -82,3 +82,9 @@ export function parseEncryptionKey(text: string): Buffer | undefined {
   }
   return undefined;
 }
+
+/** The box for ENCRYPTION_KEY as configured, or undefined when it is not set (config.ts has checked its form). */
+export function secretBoxFrom(text: string | undefined): SecretBox | undefined {
+  const key = text ? parseEncryptionKey(text) : undefined;
+  return key ? new SecretBox(key) : undefined;
+}

@@ -1,4 +1,5 @@
-import { Client, GatewayIntentBits, Options, type ClientOptions } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, type ClientOptions } from 'discord.js';
+import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
 import type { Coordination } from '../coordination/coordination.js';
 import { redisIdentifyThrottlerFactory } from '../discord/identify-throttler.js';
@@ -29,4 +30,11 @@ export function createDiscordClient(config: Config, coordination: Pick<Coordinat
       UserManager: { maxSize: 10_000, keepOverLimit: (user) => user.id === user.client.user.id },
     }),
   });
+}
+
+/** The gateway's troubles, logged: client errors, a shard disconnected, a session resumed. */
+export function logGatewayEvents(client: Client, logger: Logger): void {
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  client.on(Events.ShardDisconnect, (_event, shard) => logger.warn({ shard }, 'gateway disconnected'));
+  client.on(Events.ShardResume, (shard) => logger.info({ shard }, 'gateway session resumed'));
 }

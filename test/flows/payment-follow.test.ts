@@ -105,21 +105,21 @@ describe('a transaction id handed to the watcher from outside its polls (Payment
   const h = useHarness();
   const s = linkSteps(h);
 
-  it('is asked about at the next tick, before its server is due, and settles the one link it paid; handing it again changes nothing', async () => {
+  it('is asked about at once, before its server is due, and settles the one link it paid; handing it again changes nothing', async () => {
     const buyer = new Member(h);
     const issued = await s.checkout(buyer, 'Hook_Told', VIP_30);
     await s.poll();
     const transaction = h.store.pay(issued.url);
     const license = (await s.record(issued))!.license;
     const polls = h.store.requestsTo('latestBuyers').length;
-    await h.bot.services.payments.follow(license, transaction);
+    await h.bot.services.payments.follow(license, [transaction]);
     h.clock.advance(5_000);
     await s.tick();
     // Its server is next due 25 s later: the follow alone settled it.
     expect(h.store.requestsTo('latestBuyers').length).toBe(polls);
     expect((await s.record(issued))!.payment).toMatchObject({ status: 'paid', transactionId: transaction });
     expect(s.dmNow(issued)!.text).toContain('The shop reports this order as paid');
-    await h.bot.services.payments.follow(license, transaction);
+    await h.bot.services.payments.follow(license, [transaction]);
     await s.poll(3);
     expect(s.dmNow(issued)!.edits).toBe(1);
   });

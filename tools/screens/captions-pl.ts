@@ -42,6 +42,7 @@ export const polishCaptions: Readonly<Record<string, string>> = {
   'dm-withdrawn-classic': 'Starsza wiadomość prywatna (sprzed nowych komponentów) po wycofaniu linku, zmieniona w swojej postaci',
   'dm-paid-classic': 'Starsza wiadomość prywatna (sprzed nowych komponentów) po potwierdzeniu płatności, zmieniona w swojej postaci',
   'admin-status': '/sklep-admin status',
+  'admin-store-webhook': '/sklep-admin webhook-sklepu połącz: adres webhooka (pokazany raz, tylko administratorowi), tekst do wklejenia i kroki w panelu',
   'admin-status-no-payments': '/sklep-admin status: licencja, której API nie ma płatności',
   'admin-license': '/sklep-admin licencja ustaw',
   'admin-demo-confirm': '/sklep-admin licencja demo na Discordzie z własną licencją',

@@ -22,6 +22,7 @@ import { redeemedView } from '../../commands/redeem/views.js';
 import { serversView } from '../../commands/admin/servers.js';
 import { settingsView } from '../../commands/admin/settings.js';
 import { statusView } from '../../commands/admin/status.js';
+import { connectedView } from '../../commands/admin/store-webhook.js';
 import { addedView, quantityView } from '../../commands/shop/buy-views.js';
 import { categoryListView, productListView, serverListView, variantListView } from '../../commands/shop/views.js';
 import { cartView, clearConfirmView, emptyCartView, lineEditorView } from '../../commands/cart/views.js';
@@ -242,6 +243,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('dm-paid-classic', 'settledDmClassicView', 'A DM sent before display components, once the shop reported the order paid (edited in its own form)', settledDmClassicView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30, missingServers: [] }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, feed: t.feed.statusOn('<#300000000000000009>') })),
     admin('admin-status-no-payments', 'statusView', '/shop-admin status: a license whose API has no payment endpoints', statusView(t, { license: { source: 'guild', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 5 * 3_600_000, message: 'not found' }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
+    admin('admin-store-webhook', 'connectedView', "/shop-admin store-webhook connect: the webhook's address (shown once, only to the admin), the text to paste and the panel's steps", connectedView(t, '<#300000000000000011>', 'https://discord.com/api/webhooks/1312345678901234567/EXAMPLE-not-a-real-token', false)),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
     admin('admin-demo-confirm', 'demoConfirmView', '/shop-admin license demo on a server with its own license', demoConfirmView(t, OWNER, '3f9a1c2e')),
     admin('admin-servers', 'serversView', '/shop-admin servers', serversView(t, OWNER, demo.servers, new Set(), 0), { openSelect: true }),

@@ -93,28 +93,42 @@ export class PaymentWatcher {
     if (await store.index.addOpen(link.license, { guildId: link.guildId, linkId: link.id })) await store.index.schedule(link.license, clock.now(), clock.now());
   }
 
-  /**
-   * THE way a transaction id learned outside the watcher's polls (the store's webhook, say) enters
-   * the wing: transaction `transactionId` of `license` is asked about at the license's next round
-   * (within a tick) and then followed like any other (until final, or 30 days), decided against
-   * the open links (settle.ts). One already known is left as it is (it is followed or decided).
-   */
-  async follow(license: string, transactionId: string): Promise<void> {
-    if (transactionId.length === 0 || transactionId.length > MAX_TRANSACTION_ID) return;
-    const { store, clock } = this.options;
-    const shop = await this.#shopKeyOf(license);
-    await store.locks.run(`pay-decide:${shop}:${transactionId}`, async () => {
-      if ((await store.tx(shop, transactionId)) ?? (shop === license ? undefined : await store.tx(license, transactionId))) return;
-      const now = clock.now();
-      // The work hint first (dropped if the record is not written), then the transaction's record.
-      await store.addWork(license, transactionId, now);
-      await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now });
-    });
-  }
-
   /** Stops watching a link (a moderator withdrew it). */
   async forget(link: Pick<PaymentLink, 'license' | 'guildId' | 'id'>): Promise<void> {
     await this.options.store.index.closeOpen(link.license, [{ guildId: link.guildId, linkId: link.id }]);
+  }
+
+  /**
+   * THE way transaction ids learned outside the watcher's polls (the store's purchase webhook:
+   * src/services/store-webhook/) enter the wing. Each unknown one gets its record (`seen`) and a work
+   * hint, durably (a restart, or another process's round, finishes it), and the license's round runs
+   * now: each is asked about with transaction/info and decided against the open links exactly as a
+   * polled purchase would be (settle.ts), then followed like any other (until final, or 30 days).
+   * One already known is left as it is. Only while the license has open links (false otherwise: no
+   * link of the bot's to pay; a poll or the feed still sees the purchase).
+   */
+  async follow(license: string, transactionIds: readonly string[]): Promise<boolean> {
+    const { store, clock } = this.options;
+    if ((await store.openLinks(license)).length === 0) return false;
+    const shop = await this.#shopKeyOf(license);
+    for (const transactionId of transactionIds) {
+      if (transactionId.length === 0 || transactionId.length > MAX_TRANSACTION_ID) continue;
+      await store.locks.run(`pay-decide:${shop}:${transactionId}`, async () => {
+        if ((await store.tx(shop, transactionId)) ?? (shop === license ? undefined : await store.tx(license, transactionId))) return;
+        const now = clock.now();
+        // The work hint first (dropped if the record is not written), then the transaction's record.
+        await store.addWork(license, transactionId, now);
+        await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now });
+      });
+    }
+    const now = clock.now();
+    await store.index.schedule(license, now, now);
+    if (!this.#running.has(license) && !this.#stopping) {
+      const run = this.#watch(license, undefined, true).finally(() => this.#running.delete(license));
+      this.#running.set(license, run);
+      await run;
+    }
+    return true;
   }
 
   /** Whether payments are followed for this license, for the admins' status page. */

@@ -107,6 +107,15 @@ import type {
   RoleChange,
   SlashOptions,
 } from './types.js';
+import {
+  MAX_WEBHOOKS_PER_CHANNEL,
+  messageCreateFor,
+  newWebhookToken,
+  webhookAuthor,
+  webhookJson,
+  webhookNameError,
+  type WebhookState,
+} from './webhooks.js';
 import { checkChoices, checkCommands, checkMessage, checkModal, type FormErrors } from './validation.js';
 
 export type {
@@ -271,6 +280,8 @@ export class FakeDiscord {
   private readonly dmChannels = new Map<string, string>();
   private readonly refusedDms = new Set<string>();
   private readonly messages = new Map<string, StoredMessage>();
+  /** Channel webhooks by id (deleted ones are removed: their id and token then answer 10015). */
+  private readonly webhooks = new Map<string, WebhookState>();
   private readonly channelMessages = new Map<string, string[]>();
   private readonly interactions = new Map<string, InteractionRecord>();
   private readonly interactionsByToken = new Map<string, InteractionRecord>();
@@ -467,6 +478,16 @@ export class FakeDiscord {
     if (!role) throw new Error(`FakeDiscord: no role ${roleId} in guild ${guildId}`);
     role.permissions = permissions;
     this.gateway.broadcast('GUILD_ROLE_UPDATE', { guild_id: guild.id, role: roleJson(role) }, guild.id);
+  }
+
+  /** The channel's webhooks as a test reads them (token included: a test plays the shop's panel). */
+  webhooksIn(channelId: string): { id: string; token: string; name: string; guildId: string }[] {
+    return this.webhooksOf(channelId).map((hook) => ({ id: hook.id, token: hook.token, name: hook.name, guildId: hook.guildId }));
+  }
+
+  /** An admin deletes a webhook in the channel's settings: its URL then answers 404 / 10015. */
+  removeWebhook(webhookId: string): void {
+    if (!this.webhooks.delete(webhookId)) throw new Error(`FakeDiscord.removeWebhook: no webhook ${webhookId}`);
   }
 
   /** The roles a member holds now; undefined when they are not in the guild. */
@@ -1182,11 +1203,29 @@ export class FakeDiscord {
       r('DELETE', '/guilds/:guild/members/:user/roles/:role', (q) => this.withGuild(q, (g) => this.changeMemberRole(g, q, 'DELETE'))),
 
       r('POST', '/interactions/:id/:token/callback', (q) => this.interactionCallback(q), false),
-      r('POST', '/webhooks/:app/:token', (q) => this.followUp(q), false),
-      r('GET', '/webhooks/:app/:token/messages/:message', (q) => this.withWebhookMessage(q, (_rec, m) => json(messageJson(m))), false),
-      r('PATCH', '/webhooks/:app/:token/messages/:message', (q) => this.withWebhookMessage(q, (rec, m, isOriginal) => this.editWebhookMessage(rec, m, isOriginal, q)), false),
+      r('POST', '/channels/:channel/webhooks', (q) => this.createWebhook(q)),
+      r('GET', '/channels/:channel/webhooks', (q) => this.withWebhookChannel(q, (c) => json(this.webhooksOf(c.id).map((h) => this.webhookPayload(h, true))))),
+      r('GET', '/webhooks/:app', (q) => this.withChannelWebhook(q, null, (h) => json(this.webhookPayload(h, true)))),
+      r('DELETE', '/webhooks/:app', (q) => this.withChannelWebhook(q, null, (h) => this.deleteWebhook(h, true))),
+      r('GET', '/webhooks/:app/:token', (q) => this.withChannelWebhook(q, q.params.token ?? '', (h) => json(this.webhookPayload(h, false))), false),
+      r('DELETE', '/webhooks/:app/:token', (q) => this.withChannelWebhook(q, q.params.token ?? '', (h) => this.deleteWebhook(h, false)), false),
+      // Interaction follow-ups share these paths with channel webhooks: the id tells which.
+      r('POST', '/webhooks/:app/:token', (q) => (this.webhooks.has(q.params.app ?? '') ? this.executeWebhook(q) : this.followUp(q)), false),
+      r('GET', '/webhooks/:app/:token/messages/:message', (q) =>
+        this.webhooks.has(q.params.app ?? '')
+          ? this.withChannelWebhookMessage(q, (m) => json(messageJson(m)))
+          : this.withWebhookMessage(q, (_rec, m) => json(messageJson(m))), false),
+      r('PATCH', '/webhooks/:app/:token/messages/:message', (q) =>
+        this.webhooks.has(q.params.app ?? '')
+          ? this.withChannelWebhookMessage(q, (m) => this.editMessage(m, q))
+          : this.withWebhookMessage(q, (rec, m, isOriginal) => this.editWebhookMessage(rec, m, isOriginal, q)), false),
       r('DELETE', '/webhooks/:app/:token/messages/:message', (q) =>
-        this.withWebhookMessage(q, (rec, m, isOriginal) => {
+        this.webhooks.has(q.params.app ?? '')
+          ? this.withChannelWebhookMessage(q, (m) => {
+              this.deleteMessage(m);
+              return noContent();
+            })
+          : this.withWebhookMessage(q, (rec, m, isOriginal) => {
           this.deleteMessage(m);
           if (isOriginal && (rec.callbackType === 5 || rec.callbackType === 6)) this.settle(rec);
           return noContent();
@@ -1393,11 +1432,112 @@ export class FakeDiscord {
     return invalidFormBody(prefix.reduceRight<FormErrors>((inner, key) => ({ [key]: inner }), verdict.errors));
   }
 
+  // ---- channel webhooks ----------------------------------------------------------------------------------
+
+  /**
+   * `POST /channels/:channel/webhooks`, as Discord: a guild text channel (10003 otherwise), the bot
+   * needs Manage Webhooks (or Administrator) there (403 / 50013), a valid name (50035), at most 15 per
+   * channel (30007). The answer carries the token: the only time a bot sees it without asking again.
+   */
+  private createWebhook(req: RouteRequest): Reply {
+    const channel = this.channels.get(req.params.channel ?? '');
+    if (!channel || channel.guildId === null) return unknownChannel();
+    if (!this.botMayManageWebhooks(channel)) return missingPermissions();
+    const body = isObject(req.body) ? req.body : {};
+    const nameError = webhookNameError(body.name);
+    if (nameError) return invalidFormBody({ name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: nameError }] } });
+    if (this.webhooksOf(channel.id).length >= MAX_WEBHOOKS_PER_CHANNEL) return apiError(400, 30007, `Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`);
+    const hook: WebhookState = {
+      id: this.ids.next(),
+      token: newWebhookToken(),
+      guildId: channel.guildId,
+      channelId: channel.id,
+      name: body.name as string,
+      applicationId: this.applicationId,
+      creator: this.botUser,
+    };
+    this.webhooks.set(hook.id, hook);
+    return json(this.webhookPayload(hook, true));
+  }
+
+  /** `DELETE /webhooks/:id` (the bot's token and Manage Webhooks) or `/webhooks/:id/:token` (the token alone). */
+  private deleteWebhook(hook: WebhookState, withBotToken: boolean): Reply {
+    const channel = this.channels.get(hook.channelId);
+    if (withBotToken && channel && !this.botMayManageWebhooks(channel)) return missingPermissions();
+    this.webhooks.delete(hook.id);
+    return noContent();
+  }
+
+  /**
+   * `POST /webhooks/:id/:token`: posts as the webhook (its name, or `username`), validated like any
+   * message; `?wait=true` answers the message (with `webhook_id`), otherwise 204. Guild sessions hear
+   * it as MESSAGE_CREATE according to their intents.
+   */
+  private executeWebhook(req: RouteRequest): Reply {
+    return this.withChannelWebhook(req, req.params.token ?? '', (hook) => {
+      const channel = this.channels.get(hook.channelId);
+      if (!channel) return unknownChannel();
+      const body = isObject(req.body) ? req.body : {};
+      const attachments = this.resolveAttachments(channel.id, [], body.attachments, req.files);
+      const flags = (numberOr(body.flags) ?? 0) & ~(EPHEMERAL | LOADING);
+      const rejected = this.rejectMessage(body, { mode: 'create', flags, attachmentCount: attachments.length, attachmentNames: attachments.map((attachment) => attachment.filename) }, []);
+      if (rejected) return rejected;
+      const message = this.createMessage(channel, { ...body, flags }, attachments, { followUp: false, author: webhookAuthor(hook, body.username), webhook: hook });
+      return req.query.get('wait') === 'true' ? json(messageJson(message)) : noContent();
+    });
+  }
+
+  /** A channel webhook by id (and token, unless `null`: a bot-token route); 10015 when unknown, deleted or the token is wrong. */
+  private withChannelWebhook(req: RouteRequest, token: string | null, then: (hook: WebhookState) => Reply): Reply {
+    const hook = this.webhooks.get(req.params.app ?? '');
+    if (!hook || (token !== null && token !== hook.token)) return unknownWebhook();
+    return then(hook);
+  }
+
+  /** A message this webhook posted, read or changed with its token; 10008 for any other message. */
+  private withChannelWebhookMessage(req: RouteRequest, then: (message: StoredMessage) => Reply): Reply {
+    return this.withChannelWebhook(req, req.params.token ?? '', (hook) => {
+      const message = this.messages.get(req.params.message ?? '');
+      if (!message || message.deleted || message.webhookId !== hook.id) return unknownMessage();
+      return then(message);
+    });
+  }
+
+  private withWebhookChannel(req: RouteRequest, then: (channel: ChannelState) => Reply): Reply {
+    const channel = this.channels.get(req.params.channel ?? '');
+    if (!channel || channel.guildId === null) return unknownChannel();
+    return this.botMayManageWebhooks(channel) ? then(channel) : missingPermissions();
+  }
+
+  private webhooksOf(channelId: string): WebhookState[] {
+    return [...this.webhooks.values()].filter((hook) => hook.channelId === channelId);
+  }
+
+  private webhookPayload(hook: WebhookState, withToken: boolean): Json {
+    return webhookJson(hook, userJson(hook.creator, hook.creator.id === this.botUser.id), withToken);
+  }
+
+  /** Manage Webhooks (or Administrator) from the bot's roles, not denied in the channel. */
+  private botMayManageWebhooks(channel: ChannelState): boolean {
+    const guild = channel.guildId === null ? undefined : this.guilds.get(channel.guildId);
+    if (!guild) return false;
+    const permissions = this.botGuildPermissions(guild);
+    if ((permissions & PermissionFlagsBits.Administrator) !== 0n) return true;
+    const denied = channel.botDeny?.deny ?? 0n;
+    return (permissions & PermissionFlagsBits.ManageWebhooks) !== 0n && (denied & (PermissionFlagsBits.ManageWebhooks | PermissionFlagsBits.ViewChannel)) === 0n;
+  }
+
+  private botGuildPermissions(guild: GuildState): bigint {
+    const mine = guild.roles.filter((candidate) => guild.members.get(this.botUser.id)?.roles.includes(candidate.id));
+    const everyone = guild.roles.find((candidate) => candidate.id === guild.id)!;
+    return [everyone, ...mine].reduce((all, candidate) => all | candidate.permissions, 0n);
+  }
+
   private createMessage(
     channel: ChannelState,
     body: Record<string, unknown>,
     attachments: StoredAttachment[],
-    source: { interaction?: InteractionRecord; followUp: boolean; author?: FakeUser },
+    source: { interaction?: InteractionRecord; followUp: boolean; author?: FakeUser; webhook?: WebhookState },
   ): StoredMessage {
     const interaction = source.interaction;
     const message: StoredMessage = {
@@ -1405,7 +1545,7 @@ export class FakeDiscord {
       channelId: channel.id,
       guildId: channel.guildId,
       author: source.author ?? this.botUser,
-      authorIsBot: source.author === undefined,
+      authorIsBot: source.author === undefined || source.webhook !== undefined,
       type: interaction ? messageTypeForInteraction(interaction.type, source.followUp) : 0,
       content: typeof body.content === 'string' ? body.content : '',
       embeds: Array.isArray(body.embeds) ? body.embeds : [],
@@ -1416,7 +1556,7 @@ export class FakeDiscord {
       tts: body.tts === true,
       timestamp: this.nowIso(),
       editedTimestamp: null,
-      webhookId: interaction ? this.applicationId : null,
+      webhookId: interaction ? this.applicationId : (source.webhook?.id ?? null),
       applicationId: interaction ? this.applicationId : null,
       deleted: false,
     };
@@ -1431,6 +1571,10 @@ export class FakeDiscord {
     list.push(message.id);
     this.channelMessages.set(channel.id, list);
     this.notifyMessage(message);
+    if (channel.guildId !== null) {
+      const payload = messageJson(message);
+      this.gateway.broadcastByIntents('MESSAGE_CREATE', channel.guildId, (intents) => messageCreateFor(intents, payload));
+    }
     return message;
   }
 
@@ -1617,8 +1761,7 @@ export class FakeDiscord {
   private botManages(guild: GuildState, role: RoleState): boolean {
     if (role.id === guild.id || role.managed) return false;
     const mine = guild.roles.filter((candidate) => guild.members.get(this.botUser.id)?.roles.includes(candidate.id));
-    const everyone = guild.roles.find((candidate) => candidate.id === guild.id)!;
-    const permissions = [everyone, ...mine].reduce((all, candidate) => all | candidate.permissions, 0n);
+    const permissions = this.botGuildPermissions(guild);
     if ((permissions & (PermissionFlagsBits.ManageRoles | PermissionFlagsBits.Administrator)) === 0n) return false;
     return mine.some((candidate) => compareRoles(candidate, role) > 0);
   }

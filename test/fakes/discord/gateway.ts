@@ -40,6 +40,8 @@ export function shardOwns(shard: ShardTuple, guildId: string | null): boolean {
 export interface IdentifyRecord {
   at: number;
   shard: ShardTuple;
+  /** The intents it asked for. */
+  intents: number;
 }
 
 /** A gateway session as a test sees it. */
@@ -60,6 +62,8 @@ interface Session {
   socket: WebSocket | null;
   /** False once the session is invalidated or its client closed it normally. */
   live: boolean;
+  /** IDENTIFY's `intents`: which events (and how much of a message) the session receives. */
+  intents: number;
 }
 
 export interface GatewayHooks {
@@ -199,6 +203,18 @@ export class Gateway {
     for (const session of this.sessions.values()) if (session.live && shardOwns(session.shard, guildId)) this.send(session, t, d);
   }
 
+  /**
+   * To every live session owning the guild, each getting what its intents allow (`view` answers
+   * undefined: not sent at all), as Discord does with MESSAGE_CREATE.
+   */
+  broadcastByIntents(t: string, guildId: string, view: (intents: number) => unknown): void {
+    for (const session of this.sessions.values()) {
+      if (!session.live || !shardOwns(session.shard, guildId)) continue;
+      const d = view(session.intents);
+      if (d !== undefined) this.send(session, t, d);
+    }
+  }
+
   /** Op 7 to the most recent live session (of that shard id if given). */
   requestReconnect(shardId?: number): void {
     const socket = this.connectedSocket('requestReconnect', this.latestSession(shardId));
@@ -336,11 +352,12 @@ export class Gateway {
       history: [],
       socket,
       live: true,
+      intents: identifyIntents(d),
     };
     this.sessions.set(session.id, session);
     this.socketSessions.set(socket, session);
     this.identifyCount += 1;
-    this.identifies.push({ at: this.hooks.now(), shard });
+    this.identifies.push({ at: this.hooks.now(), shard, intents: session.intents });
     this.send(session, 'READY', this.hooks.readyPayload(session.id, shard));
     for (const guild of this.hooks.guildCreates(shard)) this.send(session, 'GUILD_CREATE', guild);
     this.checkConditions();
@@ -387,6 +404,11 @@ function identifyShard(d: unknown): ShardTuple | undefined {
   const [id, count] = shard as unknown[];
   if (typeof id !== 'number' || typeof count !== 'number' || !Number.isInteger(id) || !Number.isInteger(count)) return undefined;
   return count >= 1 && id >= 0 && id < count ? [id, count] : undefined;
+}
+
+function identifyIntents(d: unknown): number {
+  const { intents } = (d ?? {}) as { intents?: unknown };
+  return typeof intents === 'number' && Number.isInteger(intents) ? intents : 0;
 }
 
 function flush(waiters: Waiter[]): void {

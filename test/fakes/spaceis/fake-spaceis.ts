@@ -31,6 +31,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultShop } from './fixtures.js';
+import { PurchaseWebhookPoster, type PurchaseFacts } from './purchase-webhook.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixture types
@@ -257,6 +258,11 @@ export class FakeSpaceIs {
   ]);
   /** Every code redeemed, with its nick, in order. */
   readonly redeemed: { code: string; nick: string }[] = [];
+  /**
+   * The panel's purchase webhooks (Dodatki → Webhooki): push a config to have each paid purchase
+   * posted to a Discord webhook URL; `purchaseWebhooks.settled()` waits for the posts.
+   */
+  readonly purchaseWebhooks = new PurchaseWebhookPoster();
 
   readonly #server: Server;
   readonly #faults = new Map<FakeRoute, Fault[]>();
@@ -374,7 +380,9 @@ export class FakeSpaceIs {
   setStatus(transactionId: string, status: FakeTransactionStatus): void {
     const transaction = this.transactions.find((candidate) => candidate.id === transactionId);
     if (!transaction) throw new Error(`FakeSpaceIs.setStatus: no transaction ${transactionId}`);
+    const wasPaid = transaction.status === 'paid';
     transaction.status = status;
+    if (status === 'paid' && !wasPaid) this.#announce(transaction);
   }
 
   #record(options: PurchaseOptions & { nick: string; items: { variantId: string; quantity: number }[]; url?: string }): string {
@@ -390,7 +398,26 @@ export class FakeSpaceIs {
       date: options.date ?? this.now(),
       ...(options.url ? { url: options.url } : {}),
     });
+    const recorded = this.transactions.at(-1)!;
+    if (recorded.status === 'paid') this.#announce(recorded);
     return id;
+  }
+
+  /** A paid purchase goes to the panel's purchase webhooks (first item named, the whole amount). */
+  #announce(transaction: FakeTransaction): void {
+    if (this.purchaseWebhooks.configs.length === 0) return;
+    const names = variantNames(this.shop);
+    const first = names.get(transaction.items[0]?.variantId ?? '');
+    const facts: PurchaseFacts = {
+      transactionId: transaction.id,
+      nick: transaction.nick,
+      product: first?.product ?? '',
+      variant: first?.variant ?? '',
+      amountGrosze: transaction.items.reduce((sum, item) => sum + itemAmount(names.get(item.variantId), item.quantity), 0),
+      method: 'BLIK',
+      serverIds: transaction.serverIds,
+    };
+    this.purchaseWebhooks.post(facts);
   }
 
   async close(): Promise<void> {

@@ -35,6 +35,7 @@ const counted: Record<string, Counted> = {
   'admin.statusAnswers': { say: (n) => pl.admin.statusAnswers(n), forms: server },
   'admin.statusCacheAge': { say: (n) => pl.admin.statusCacheAge(n), same: (n) => `${n} min` },
   'admin.statusLatencyValue': { say: (n) => pl.admin.statusLatencyValue(n), same: (n) => `${n} ms` },
+  'storeWebhook.statusOn': { say: (n) => pl.storeWebhook.statusOn('#zakupy', 'przed chwilą', n), same: (n) => `24 godz.: ${n}` },
   'admin.statusPaymentsOn': { say: (n) => pl.admin.statusPaymentsOn(n), same: (n) => `co ${n} s` },
   'admin.licenseSaved': { say: (n) => pl.admin.licenseSaved('ab12', n), forms: server },
   'admin.hours': { say: (n) => pl.admin.hours(n), same: (n) => `${n} godz.` },

@@ -1,0 +1,63 @@
+import type Keyv from 'keyv';
+import type { Client } from 'discord.js';
+import type { Clock } from '../clock.js';
+import type { Coordination, Locks } from '../coordination/coordination.js';
+import { InProcessWindowCounter, RedisWindowCounter } from '../coordination/window-counter.js';
+import { StoreWebhookGateway } from '../discord/store-webhook-gateway.js';
+import type { Logger } from '../logger.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { PaymentWatcher } from '../services/payment-watch/watcher.js';
+import type { StoreDirectory } from '../services/store-directory.js';
+import { StoreWebhookConnections } from '../services/store-webhook/connections.js';
+import { StorePostReader } from '../services/store-webhook/post-reader.js';
+import type { PaymentWatchStore } from '../storage/payment-watch.js';
+import { StoreWebhookRepository } from '../storage/store-webhooks.js';
+
+/**
+ * The store's purchase webhook (issue 38, docs/store-webhook.md), wired: the guilds' connections
+ * (loaded before login, so the shards identify with the intents they need), the gateway filter and
+ * the reader, which hands transaction ids to the payment watcher (PaymentWatcher.follow: the one
+ * entry into the payment wing).
+ */
+export function wireStoreWebhooks(deps: {
+  client: Client;
+  keyv: Keyv;
+  logger: Logger;
+  locks: Locks;
+  secretBox: SecretBox | undefined;
+  clock: Clock;
+  redis: Coordination['redis'];
+  payments: PaymentWatcher;
+  directory: StoreDirectory;
+  paymentWatch: PaymentWatchStore;
+}) {
+  const { client, logger, clock, directory } = deps;
+  const connections = new StoreWebhookConnections(new StoreWebhookRepository(deps.keyv, logger, deps.locks), deps.secretBox, () => clock.now());
+  const reader = new StorePostReader({
+    connections,
+    licenseOf: async (guildId) => {
+      const shop = await directory.forGuild(guildId);
+      return shop && shop.source !== 'demo' ? shop.license : undefined;
+    },
+    follow: (license, ids) => deps.payments.follow(license, ids),
+    settledPaid: async (license, id) => {
+      const tx = await deps.paymentWatch.tx(await directory.shopKey(license), id);
+      return (tx?.state === 'settled' || tx?.state === 'notified') && tx.status === 'paid';
+    },
+    // Forged ids are limited per license across every process on Redis.
+    asks: deps.redis ? new RedisWindowCounter(deps.redis) : new InProcessWindowCounter(),
+    now: () => clock.now(),
+    logger,
+  });
+  const gateway = new StoreWebhookGateway(client, connections, reader, logger);
+  return {
+    connections,
+    reader,
+    /** Before `client.login`: which webhooks are connected, and the intents they need. */
+    async beforeLogin(): Promise<void> {
+      await connections.reload();
+      gateway.attach();
+    },
+    async stop(): Promise<void> {},
+  };
+}
