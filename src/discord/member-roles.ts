@@ -74,6 +74,7 @@ export class DiscordMemberRoles implements MemberRoles {
       return 'unreachable';
     }
     if (error.code === RESTJSONErrorCodes.UnknownMember) return 'member-left';
+    if (error.code === RESTJSONErrorCodes.UnknownGuild || error.code === RESTJSONErrorCodes.MissingAccess) return 'bot-left';
     if (error.code === RESTJSONErrorCodes.UnknownRole) return 'role-gone';
     if (error.code !== RESTJSONErrorCodes.MissingPermissions) return error.status >= 500 ? 'unreachable' : 'refused';
     try {

@@ -220,7 +220,7 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
 
   const removalPosts = (userId: string) => postsTitled('An ended role could not be removed').filter((post) => textOf(post).includes(`<@${userId}>`));
 
-  it('keeps a note of a timed role whose removal failed, tells it once, and removes it on the next pass once fixed', async () => {
+  it('a timed role whose removal Discord refused is told once and never asked again, even once fixed', async () => {
     await clearRewards();
     const role = h.discord.addRole(guildId, 'Timed A', { position: 1 });
     expect(await add(admin, role, 30)).toContain('Saved:');
@@ -236,11 +236,13 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
     expect(removalPosts(buyer.user.id)).toHaveLength(1);
     expect(h.discord.memberRoles(guildId, buyer.user.id)).toContain(role);
 
+    // Every refusal counts against the bot with Discord: fixed or not, the DELETE is not sent again.
     h.discord.moveRole(guildId, role, 1);
     await h.bot.services.rewards.removeDue();
-    expect(h.discord.memberRoles(guildId, buyer.user.id)).not.toContain(role);
+    expect(h.discord.roleChanges.filter((change) => change.userId === buyer.user.id && change.method === 'DELETE').map((change) => change.status)).toEqual([403]);
+    expect(h.discord.memberRoles(guildId, buyer.user.id)).toContain(role);
     expect(removalPosts(buyer.user.id)).toHaveLength(1);
-    expect(textOf(removalPosts(buyer.user.id)[0]!)).toContain('It tries again every few minutes and removes it once that is fixed');
+    expect(textOf(removalPosts(buyer.user.id)[0]!)).toContain("The bot won't try again (each refusal counts against the bot with Discord): once that is fixed, remove the role by hand.");
   });
 
   it('a rebuy of a timed role whose removal failed stays timed', async () => {

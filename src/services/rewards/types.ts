@@ -8,6 +8,8 @@
 export type RoleProblem =
   /** The member is not in the server any more. */
   | 'member-left'
+  /** The bot is not in the server any more (removed, or the server deleted: 404 10004, 403 50001). */
+  | 'bot-left'
   /** The bot has neither Manage Roles nor Administrator. */
   | 'no-manage-roles'
   /** The role is not below the bot's highest role. */

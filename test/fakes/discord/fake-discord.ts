@@ -23,6 +23,7 @@ import {
   ApplicationCommandOptionType,
   ChannelType,
   ComponentType,
+  GatewayIntentBits,
   InteractionResponseType,
   InteractionType,
   PermissionFlagsBits,
@@ -475,12 +476,25 @@ export class FakeDiscord {
     return roles ? [...roles] : undefined;
   }
 
-  /** The member leaves the guild (GUILD_MEMBER_REMOVE); asking for them is then 404 / 10007 Unknown Member. */
+  /**
+   * The member leaves the guild; asking for them is then 404 / 10007 Unknown Member. As on Discord,
+   * GUILD_MEMBER_REMOVE goes only to a client that identified with the privileged GUILD_MEMBERS intent.
+   */
   removeMember(guildId: string, userId: string): void {
     const guild = this.requireGuild(guildId);
     const user = this.users.get(userId);
     if (!guild.members.delete(userId) || !user) return;
-    this.gateway.broadcast('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: userJson(user) }, guild.id);
+    this.gateway.broadcast('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: userJson(user) }, guild.id, GatewayIntentBits.GuildMembers);
+  }
+
+  /**
+   * The bot is removed from the guild (kicked, or the guild deleted): its client gets GUILD_DELETE
+   * (without `unavailable`), and every request about the guild is then 404 / 10004 Unknown Guild.
+   */
+  removeBot(guildId: string): void {
+    const guild = this.requireGuild(guildId);
+    this.gateway.broadcast('GUILD_DELETE', { id: guild.id }, guild.id);
+    this.guilds.delete(guild.id);
   }
 
   /**

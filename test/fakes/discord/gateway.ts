@@ -55,6 +55,8 @@ export interface SessionInfo {
 interface Session {
   id: string;
   shard: ShardTuple;
+  /** IDENTIFY's `intents` bit field: events of an intent the client did not ask for are not sent. */
+  intents: number;
   seq: number;
   history: DispatchFrame[];
   socket: WebSocket | null;
@@ -194,9 +196,16 @@ export class Gateway {
     return session.shard;
   }
 
-  /** To every live session whose shard owns the guild (guild and channel events). */
-  broadcast(t: string, d: unknown, guildId: string): void {
-    for (const session of this.sessions.values()) if (session.live && shardOwns(session.shard, guildId)) this.send(session, t, d);
+  /**
+   * To every live session whose shard owns the guild (guild and channel events); with `intent`, only
+   * to sessions that identified with it (GUILD_MEMBER_REMOVE needs GUILD_MEMBERS, a privileged one).
+   */
+  broadcast(t: string, d: unknown, guildId: string, intent?: number): void {
+    for (const session of this.sessions.values()) {
+      if (!session.live || !shardOwns(session.shard, guildId)) continue;
+      if (intent !== undefined && (session.intents & intent) === 0) continue;
+      this.send(session, t, d);
+    }
   }
 
   /** Op 7 to the most recent live session (of that shard id if given). */
@@ -329,9 +338,11 @@ export class Gateway {
       socket.close(GatewayCloseCodes.InvalidShard, 'Invalid shard.');
       return;
     }
+    const { intents } = (d ?? {}) as { intents?: unknown };
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       shard,
+      intents: typeof intents === 'number' ? intents : 0,
       seq: 0,
       history: [],
       socket,
