@@ -14,7 +14,7 @@ export type { RefusedRemoval } from '../storage/role-work-ends.js';
 export { earnedRoles, rewardId, type AddRewardResult } from './rewards/reward-list.js';
 export { nextGrant, type GrantResult, type NickOwners } from './rewards/granting.js';
 export { findRewardItem } from './rewards/reward-item.js';
-export { scheduleRoleExpiry } from './rewards/expiry.js';
+export { roleExpiryJob } from './rewards/expiry.js';
 export * from './rewards/types.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock.js';
-import type { Coordination } from '../../coordination/coordination.js';
 import type { Logger } from '../../logger.js';
 import { dayOf } from '../../storage/payment-link-record.js';
 import type { ExpiryEntry, RoleRewardRepository } from '../../storage/role-rewards.js';
 import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
-import { scheduleJob, type ScheduledJob } from '../scheduled-job.js';
+import { doublingBackoff } from '../jobs/backoff.js';
+import type { BackgroundJob } from '../jobs/runner.js';
 import type { MemberRoles, RewardCounters, RewardNotices } from './types.js';
 
 type Removal = 'removed' | 'failed' | 'gone' | 'later';
@@ -112,20 +112,24 @@ export class RoleExpiry {
 const EXPIRY_EVERY_MS = 5 * 60_000;
 
 /**
- * Runs the removal pass of timed roles at start and then every few minutes, like the link pruner
- * (one process at a time on Redis); `stop()` waits for a pass in flight before Discord and storage close.
+ * The removal pass as a job (src/services/jobs/runner.ts): at start and then every few minutes, one
+ * process at a time on Redis; a failed pass (storage down) waits 1, 2, 4 … 30 minutes, said once.
  */
-export function scheduleRoleExpiry(rewards: { removeDue(): Promise<{ removed: number; failed: number }> }, logger: Logger, coordination: Pick<Coordination, 'runAlone'>): ScheduledJob {
-  return scheduleJob({
+export function roleExpiryJob(rewards: { removeDue(): Promise<{ removed: number; failed: number }> }, logger: Logger): BackgroundJob {
+  return {
     name: 'expire-roles',
     everyMs: EXPIRY_EVERY_MS,
-    logger,
-    coordination,
+    backoff: doublingBackoff(60_000, 30 * 60_000),
+    cost: {
+      storeRequestsPerHour: '0 (Discord: 1 DELETE per role due, never again once refused; 0 in a guild the bot left)',
+      readsPerRound: '1 + 1 per due day + 1 per guild with due grants + 1 per due grant',
+      writesPerRound: '1 per due grant + 1 per due day',
+    },
     doing: 'removing ended buyer roles',
     failed: 'could not remove ended buyer roles',
     work: async () => {
       const { removed, failed } = await rewards.removeDue();
       if (removed + failed > 0) logger.info({ removed, failed }, 'ended buyer roles handled');
     },
-  });
+  };
 }
