@@ -2,7 +2,7 @@ import type { AutocompleteInteraction, Guild } from 'discord.js';
 import type { AutocompleteContext, CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
-import { cachedRoleFacts, personIssue, powerfulPermissions, roleIssues, type GuildRoleFacts, type RoleIssue } from '../../src/discord/role-check.js';
+import { cachedRoleFacts, personIssue, roleIssues, rolePowers, type GuildRoleFacts, type RoleIssue } from '../../src/discord/role-check.js';
 import { permissionNames } from '../../src/discord/views/log.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
@@ -154,8 +154,7 @@ export function rewardIssues(facts: GuildRoleFacts, roleId: string): RewardIssue
   const issues: RewardIssue[] = roleIssues(facts, roleId);
   // A role nobody can give (gone, managed, @everyone) needs no second reason.
   if (issues.some((issue) => issue === 'role-gone' || issue === 'role-managed' || issue === 'role-everyone')) return issues;
-  const role = facts.roles.find((candidate) => candidate.id === roleId);
-  const powerful = role ? powerfulPermissions(role.permissions) : [];
+  const powerful = rolePowers(facts, roleId);
   return powerful.length > 0 ? [...issues, { powerful }] : issues;
 }
 

@@ -405,6 +405,14 @@ export class FakeDiscord {
     this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel), channel.guildId);
   }
 
+  /** Allows a role permissions in one channel only (a role permission overwrite), announced with CHANNEL_UPDATE. */
+  allowRoleIn(channelId: string, roleId: string, allow: bigint): void {
+    const channel = this.channels.get(channelId);
+    if (!channel || channel.guildId === null) throw new Error(`FakeDiscord: unknown guild channel ${channelId}`);
+    channel.roleAllows = [...(channel.roleAllows ?? []).filter((overwrite) => overwrite.roleId !== roleId), { roleId, allow }];
+    this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel), channel.guildId);
+  }
+
   /**
    * A role made after login, announced to the bot. With `botId` it is the role Discord makes for a
    * bot when it joins: `managed` (no member can be given or lose it) and tagged with that bot's id.
