@@ -217,7 +217,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     rewards,
     community,
     panels,
-    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY }),
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY, shopKey: (license) => directory.shopKey(license) }),
     storage: repositories,
     delivery,
     guildLog,

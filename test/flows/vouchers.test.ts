@@ -53,7 +53,7 @@ describe('voucher codes', () => {
     expect(h.store.redeemed.at(-1)).toEqual({ code: VOUCHER_VALID, nick: 'Kodziarz' });
 
     expect(post).toContain(en.vouchers.logRedeemTitle);
-    expect(post).toContain(en.vouchers.logRedeem(`<@${member.user.id}>`, '•••2MZ', 'Kodziarz', en.vouchers.outcome.redeemed));
+    expect(post).toContain(en.vouchers.logRedeem(`<@${member.user.id}>`, '•••MZ', 'Kodziarz', en.vouchers.outcome.redeemed));
 
     // Next time the nick may be left out: the one used last is remembered.
     const again = await redeem(member, { code: VOUCHER_USED });
@@ -79,7 +79,7 @@ describe('voucher codes', () => {
 
     const unknown = await redeem(member, { code: 'NIEMA-000111', nick: 'Kodziarz' });
     expect(unknown.reply).toBe(en.vouchers.unknown(VOUCHER_MESSAGES.unknown));
-    expect(unknown.post).toContain('•••111');
+    expect(unknown.post).toContain('•••11');
     expect(unknown.post).toContain(en.vouchers.outcome.unknown);
 
     h.store.failNext('voucher', { status: 409, body: { success: false, type: 'error', message: 'Voucher is being processed' } });
@@ -230,7 +230,7 @@ describe('voucher codes', () => {
       expect(posts).not.toContain(code);
       expect(metrics).not.toContain(code);
     }
-    expect(posts).toContain('•••2MZ');
+    expect(posts).toContain('•••MZ');
   });
 });
 
