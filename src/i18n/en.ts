@@ -830,6 +830,7 @@ export const en = {
     invalidCode: 'That is not a voucher code: type it exactly as you got it (no spaces).',
     nickNeeded: 'Give your Minecraft nick in the `nick` option: the code is redeemed for it (next time the bot remembers it).',
     demo: "The demo shop has no voucher codes: they work once the server's admins sell from a real SpaceIs shop.",
+    defaultNotListed: `Voucher codes are money, and this server sells from the bot operator's own shop license: codes can be generated on it only in Discord servers the operator listed (DEFAULT_LICENSE_GUILDS). Ask the operator, or set your own shop's license with ${cmd.licenseSet}. Nothing was asked of the shop.`,
     logRedeemTitle: 'Voucher code tried',
     logRedeem: (member: string, code: string, nick: string, outcome: string) => `${member} tried the code **${code}** for the nick **${nick}**: ${outcome}`,
     outcome: {

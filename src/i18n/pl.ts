@@ -846,6 +846,7 @@ export const pl: Messages = {
     invalidCode: 'To nie jest kod vouchera: wpisz go tak, jak go dostałeś(-aś), bez spacji.',
     nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\`: kod zostanie zrealizowany dla niego (bot zapamięta go na następny raz).`,
     demo: 'Sklep demo nie ma kodów voucherów: zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
+    defaultNotListed: `Kody voucherów to pieniądze, a ten serwer Discord sprzedaje z licencji sklepu należącej do operatora bota: kody na niej można generować tylko na serwerach, które operator wpisał na listę (DEFAULT_LICENSE_GUILDS). Poproś operatora albo ustaw licencję własnego sklepu komendą ${cmd.licenseSet}. Sklep o nic nie został zapytany.`,
     logRedeemTitle: 'Próba użycia kodu vouchera',
     logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** dla nicku **${nick}**: ${outcome}`,
     outcome: {

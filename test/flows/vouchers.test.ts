@@ -12,7 +12,8 @@ const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
 
 /** /redeem and /shop-admin vouchers generate, through the local Discord and the local store. */
 describe('voucher codes', () => {
-  const h = useHarness();
+  // Codes on the operator's default license only where the operator listed the guild (issue 36, point 6).
+  const h = useHarness({ env: (discord) => ({ DEFAULT_LICENSE_GUILDS: discord.defaultGuildId }) });
   let guildId: string;
   let admin: Member;
   let logChannel: string;
@@ -320,7 +321,7 @@ describe('voucher codes under a crowd and abuse (issue 29, points 2 and 3)', () 
 });
 
 describe('generating codes (issue 29, point 3)', () => {
-  const h = useHarness();
+  const h = useHarness({ env: (discord) => ({ DEFAULT_LICENSE_GUILDS: discord.defaultGuildId }) });
 
   it('generates at most 50 codes per server a day, and logs who generated how many even without a log channel', async () => {
     const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
@@ -344,5 +345,16 @@ describe('generating codes (issue 29, point 3)', () => {
     expect(textOf((await generate(3)).message!)).toContain(en.vouchers.generatedTitle(3));
     expect(pl.vouchers.dailyLimit(50, 10)).toContain('50 kodów');
     expect(pl.vouchers.dailyLimit(2, 10)).toContain('2 kody');
+  });
+});
+
+describe('voucher codes on the operator’s default license, DEFAULT_LICENSE_GUILDS unset', () => {
+  const h = useHarness();
+
+  it('refuses generate to an admin with Manage Server: codes are money, and the operator listed no guild; the shop is asked nothing', async () => {
+    const admin = new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild });
+    const outcome = await admin.sub('shop-admin', 'vouchers generate', { product: 'VIP', variant: '30 dni', quantity: 1 });
+    expect(textOf(outcome.message!)).toBe(en.vouchers.defaultNotListed);
+    expect(h.store.requestsTo('voucherGenerate')).toHaveLength(0);
   });
 });
