@@ -18,12 +18,13 @@ import { secretBoxFrom } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
-import { schedulePruning } from './services/link-pruner.js';
+import { pruneJob } from './services/link-pruner.js';
+import { JobRunner } from './services/jobs/runner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { LinkCheck } from './services/link-check.js';
 import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
-import { scheduleRoleExpiry } from './services/rewards.js';
+import { roleExpiryJob } from './services/rewards.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartService } from './services/cart-service.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
@@ -32,7 +33,7 @@ import { storageLocks } from './storage/storage-locks.js';
 import { openCoordination, type CoordinationOptions } from './coordination/open.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
-import { PanelRefresher, schedulePanelRefresh } from './services/panel-refresh.js';
+import { PanelRefresher, panelRefreshJob } from './services/panel-refresh.js';
 import { PanelGoalsRepository } from './storage/panel-goals.js';
 import { VoucherService } from './services/vouchers.js';
 import { createDiscordClient, logGatewayEvents } from './wiring/discord-client.js';
@@ -218,7 +219,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     community,
     panels,
     storeWebhooks: storeWebhooks.connections,
-    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY }),
+    vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY, shopKey: (license) => directory.shopKey(license) }),
     storage: repositories,
     delivery,
     guildLog,
@@ -228,11 +229,13 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storageCheck(storage.probe, clock),
   };
 
-  const linkPruner = schedulePruning(services.storage.paymentLinks, storage.sweepExpired, clock, logger, coordination);
-  const roleExpiry = scheduleRoleExpiry(rewards, logger, coordination);
+  // Background jobs, started and stopped together (src/services/jobs/runner.ts); the payment rounds run on the watcher's own tick.
+  const jobs = new JobRunner({ clock, logger, coordination });
+  jobs.add(pruneJob(services.storage.paymentLinks, storage.sweepExpired, clock, logger));
+  jobs.add(roleExpiryJob(rewards, logger));
   editPanel = panelEditor(client, services);
   // Each process refreshes the panels of the guilds on its own shards (client.guilds), so the job's name carries them.
-  const panelRefresh = schedulePanelRefresh(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(','), logger, coordination);
+  if (options.panelRefresh !== 'manual') jobs.add(panelRefreshJob(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(',')));
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
@@ -263,11 +266,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       await client.login(config.DISCORD_TOKEN);
       await ready;
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
-      await linkPruner.start();
+      // Pruning first (a restarted bot never serves records it should have forgotten); ended roles are taken back from the moment the bot is connected.
+      await jobs.start();
       if (options.paymentWatch !== 'manual') payments.start();
-      // Ended roles are taken back through Discord: from the moment the bot is connected.
-      await roleExpiry.start();
-      if (options.panelRefresh !== 'manual') await panelRefresh.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -285,11 +286,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    await linkPruner.stop();
     await payments.stop();
     await purchaseFeed.settled();
-    await roleExpiry.stop();
-    await panelRefresh.stop();
+    await jobs.stop();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

@@ -23,6 +23,7 @@ import type { PaymentWatcher } from './services/payment-watch/watcher.js';
 import type { StaffReviewService } from './services/payment-watch/review.js';
 import type { PaymentReviewStore } from './storage/payment-reviews.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
+import type { RoleWorkEnds } from './storage/role-work-ends.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
@@ -44,6 +45,8 @@ export interface BotStorage {
   paymentReviews: PaymentReviewStore;
   /** Roles for buyers: the rewards admins set, and the timed grants. */
   rewards: RoleRewardRepository;
+  /** Where role work ends for good: guilds the bot left, removals Discord refused. */
+  roleWorkEnds: RoleWorkEnds;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
   purchaseFeed: PurchaseFeedStore;
   /** Recent voucher attempts per member and guild: the limits against guessing codes. */

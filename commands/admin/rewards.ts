@@ -2,13 +2,13 @@ import type { AutocompleteInteraction, Guild } from 'discord.js';
 import type { AutocompleteContext, CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
-import { cachedRoleFacts, personIssue, powerfulPermissions, roleIssues, type GuildRoleFacts, type RoleIssue } from '../../src/discord/role-check.js';
+import { cachedRoleFacts, personIssue, roleIssues, rolePowers, type GuildRoleFacts, type RoleIssue } from '../../src/discord/role-check.js';
 import { permissionNames } from '../../src/discord/views/log.js';
 import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { locate, offerReader } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, warmForSearch } from '../../src/services/offer-search.js';
-import { findRewardItem, MAX_REWARDS_PER_GUILD, type PowerfulPermission, type Reward } from '../../src/services/rewards.js';
+import { findRewardItem, MAX_REWARDS_PER_GUILD, type PowerfulPermission, type RefusedRemoval, type Reward, type RoleProblem } from '../../src/services/rewards.js';
 import { search } from '../../src/services/search.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import type { OfferCache } from '../../src/spaceis/offer-cache.js';
@@ -154,8 +154,7 @@ export function rewardIssues(facts: GuildRoleFacts, roleId: string): RewardIssue
   const issues: RewardIssue[] = roleIssues(facts, roleId);
   // A role nobody can give (gone, managed, @everyone) needs no second reason.
   if (issues.some((issue) => issue === 'role-gone' || issue === 'role-managed' || issue === 'role-everyone')) return issues;
-  const role = facts.roles.find((candidate) => candidate.id === roleId);
-  const powerful = role ? powerfulPermissions(role.permissions) : [];
+  const powerful = rolePowers(facts, roleId);
   return powerful.length > 0 ? [...issues, { powerful }] : issues;
 }
 
@@ -190,6 +189,16 @@ export function rewardsStatusText(t: Messages, rewards: readonly Reward[], issue
     return found.length > 0 ? [t.rewards.statusLine(itemText(t, reward), `<@&${reward.roleId}>`, issuesText(t, found, reward.roleId))] : [];
   });
   return clip(problems.length > 0 ? problems.join('\n') : t.rewards.statusOk(rewards.length), LIMITS.fieldValue);
+}
+
+/** Ended roles Discord refused to take back (final, src/services/rewards/expiry.ts), one a line with why. */
+export function refusedRemovalsText(t: Messages, refused: readonly RefusedRemoval[]): string {
+  const problem = (entry: RefusedRemoval) => {
+    const known = t.rewards.problem[entry.problem as RoleProblem] as ((role: string) => string) | undefined;
+    return (known ?? t.rewards.problem.refused)(`<@&${entry.roleId}>`);
+  };
+  const lines = refused.map((entry) => t.rewards.statusRefusedLine(`<@${entry.userId}>`, `<@&${entry.roleId}>`, problem(entry)));
+  return clip(t.rewards.statusRefused(lines.join('\n')), LIMITS.fieldValue);
 }
 
 /** The guild's rewards, one a line, each with what keeps the bot from giving its role now; the notice (what just changed, or why nothing did) first. */

@@ -11,7 +11,7 @@ import type { PaymentWatchStatus } from '../../src/services/payment-watch/watche
 import { ADMIN_COLOR } from './colors.js';
 import { fact, line } from './parts.js';
 import { screen, separator, text } from '../../src/discord/views/display.js';
-import { issuesOf, rewardsStatusText } from './rewards.js';
+import { issuesOf, refusedRemovalsText, rewardsStatusText } from './rewards.js';
 
 /**
  * /shop-admin status: which license, whether the store answers it, the cache, storage, version and
@@ -37,6 +37,8 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
     payments.missingServers = payments.missingServers.map((id) => names.get(id) ?? id);
   }
   const rewards = await ctx.services.rewards.list(ctx.guildId);
+  // Taken off the record as they are shown: each refused removal appears in one status (issue 36).
+  const refused = await ctx.services.rewards.takeRefusedRemovals(ctx.guildId);
   const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
   const feed = ctx.settings.purchaseFeed;
   const storeWebhook = await ctx.services.storeWebhooks.status(ctx.guildId);
@@ -52,6 +54,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
+      ...(refused.length > 0 ? { refusedRemovals: refusedRemovalsText(ctx.t, refused) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
       storeWebhook: storeWebhook.connected
@@ -84,6 +87,8 @@ export interface StatusFacts {
   latencyMs: number;
   /** Roles for buyers, when the guild has any: how many, or the ones the bot cannot give now and why. */
   rewards?: string;
+  /** Ended roles Discord refused to take back since the last status (shown once). */
+  refusedRemovals?: string;
   /** The community endpoints (goals, top supporters) a 404 switched off for the license. */
   community?: CommunityOff[];
   /** The purchase feed, when it is on: where it posts, or why it stopped. */
@@ -135,6 +140,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
   ].join('\n');
   const features: string[] = [];
   if (facts.rewards) features.push(fact(t.rewards.title, facts.rewards));
+  if (facts.refusedRemovals) features.push(fact(t.rewards.statusRefusedTitle, facts.refusedRemovals));
   const off = facts.community ?? [];
   const first = off[0];
   if (first) {

@@ -23,6 +23,8 @@ const options = shopAdminNames.subcommands.vouchers.subcommands.generate.options
 export async function generateVouchers(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
   const { t, services, shop } = ctx;
   if (shop.source === 'demo') return ctx.respond.show(textView(t.vouchers.demo));
+  // Codes on the operator's license are the operator's money: only where the operator named the guild (issue 36, point 6).
+  if (shop.source === 'default' && !services.stores.defaultLicenseListed(ctx.guildId)) return ctx.respond.show(textView(t.vouchers.defaultNotListed));
   const reader = offerReader(shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
   const found = await findRewardItem(reader, interaction.options.getString(options.product, true), interaction.options.getString(options.variant, true));
   if (found.kind === 'no-product') return ctx.respond.show(textView(t.rewards.noProduct));

@@ -3,7 +3,7 @@ import { messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { MemberRoles, PowerfulPermission, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
 import type { GuildLog } from './guild-log.js';
-import { fetchedRoleFacts, powerfulPermissions, roleIssues } from './role-check.js';
+import { fetchedChannelAllows, fetchedRoleFacts, roleIssues, rolePowers } from './role-check.js';
 import type { IdFor } from './routes.js';
 
 /** Discord cuts an audit-log reason at 512 characters. */
@@ -33,12 +33,15 @@ export class DiscordMemberRoles implements MemberRoles {
 
   /**
    * Read over REST, not from the cache: a role edited a moment ago must not be given on the old
-   * permissions, and the guild may be another shard's. One request per role a paid link earns.
+   * permissions, and the guild may be another shard's. Two requests per role a paid link earns.
    */
   async powers(guildId: string, roleId: string): Promise<RoleAnswer<PowerfulPermission[]>> {
     try {
-      const role = ((await this.client.rest.get(Routes.guildRoles(guildId))) as APIRole[]).find((candidate) => candidate.id === roleId);
-      return role ? { ok: true, value: powerfulPermissions(BigInt(role.permissions)) } : { ok: false, problem: 'role-gone' };
+      // The guild's channels too: a role may get its power from one channel's overwrite (two requests per role earned).
+      const [roles, channelAllows] = await Promise.all([this.client.rest.get(Routes.guildRoles(guildId)) as Promise<APIRole[]>, fetchedChannelAllows(this.client.rest, guildId)]);
+      const role = roles.find((candidate) => candidate.id === roleId);
+      if (!role) return { ok: false, problem: 'role-gone' };
+      return { ok: true, value: rolePowers({ guildId, botRoleIds: [], roles: [{ id: role.id, position: role.position, managed: role.managed, permissions: BigInt(role.permissions) }], channelAllows }, roleId) };
     } catch (error) {
       return { ok: false, problem: await this.#problem(error, guildId, roleId) };
     }
@@ -74,6 +77,7 @@ export class DiscordMemberRoles implements MemberRoles {
       return 'unreachable';
     }
     if (error.code === RESTJSONErrorCodes.UnknownMember) return 'member-left';
+    if (error.code === RESTJSONErrorCodes.UnknownGuild || error.code === RESTJSONErrorCodes.MissingAccess) return 'bot-left';
     if (error.code === RESTJSONErrorCodes.UnknownRole) return 'role-gone';
     if (error.code !== RESTJSONErrorCodes.MissingPermissions) return error.status >= 500 ? 'unreachable' : 'refused';
     try {

@@ -1,4 +1,4 @@
-import { GuildMember, PermissionFlagsBits, Routes, type APIGuildMember, type APIInteractionGuildMember, type APIRole, type Guild, type REST } from 'discord.js';
+import { GuildMember, OverwriteType, PermissionFlagsBits, Routes, type APIGuildMember, type APIInteractionGuildMember, type APIRole, type Guild, type REST } from 'discord.js';
 import { ROLE_PERMISSION } from './bot-permissions.js';
 import { POWERFUL_PERMISSIONS, type PowerfulPermission, type RoleProblem } from '../services/rewards.js';
 
@@ -17,6 +17,18 @@ export interface GuildRoleFacts {
   guildId: string;
   roles: readonly { id: string; position: number; managed: boolean; permissions: bigint }[];
   botRoleIds: readonly string[];
+  /** What channels allow each role on top of its own permissions (role overwrites), when read. */
+  channelAllows?: readonly { roleId: string; allow: bigint }[];
+}
+
+/**
+ * The powers a role carries: its own permissions and any a channel's overwrite allows it (Manage
+ * Messages in one channel is moderation all the same). Administrator first: it implies the rest.
+ */
+export function rolePowers(facts: GuildRoleFacts, roleId: string): PowerfulPermission[] {
+  const role = facts.roles.find((candidate) => candidate.id === roleId);
+  const channels = (facts.channelAllows ?? []).filter((overwrite) => overwrite.roleId === roleId).reduce((all, overwrite) => all | overwrite.allow, 0n);
+  return powerfulPermissions((role?.permissions ?? 0n) | channels);
 }
 
 /** Every reason the bot cannot give `roleId`, most basic first; empty when it can. */
@@ -49,7 +61,20 @@ export function cachedRoleFacts(guild: Guild): GuildRoleFacts {
     roles: guild.roles.cache.map((role) => ({ id: role.id, position: role.position, managed: role.managed, permissions: role.permissions.bitfield })),
     // The bot's own member is kept in the cache (app.ts); without it, its managed role still names it.
     botRoleIds: me ? [...me.roles.cache.keys()] : guild.roles.cache.filter((role) => role.tags?.botId === botId).map((role) => role.id),
+    channelAllows: [...guild.channels.cache.values()].flatMap((channel) =>
+      'permissionOverwrites' in channel
+        ? channel.permissionOverwrites.cache.filter((overwrite) => overwrite.type === OverwriteType.Role).map((overwrite) => ({ roleId: overwrite.id, allow: overwrite.allow.bitfield }))
+        : [],
+    ),
   };
+}
+
+/** Role overwrites of the guild's channels, read over REST (one request): what rolePowers adds to a role's own permissions. */
+export async function fetchedChannelAllows(rest: REST, guildId: string): Promise<{ roleId: string; allow: bigint }[]> {
+  const channels = (await rest.get(Routes.guildChannels(guildId))) as { permission_overwrites?: { id: string; type: OverwriteType; allow: string }[] }[];
+  return channels.flatMap((channel) =>
+    (channel.permission_overwrites ?? []).filter((overwrite) => overwrite.type === OverwriteType.Role).map((overwrite) => ({ roleId: overwrite.id, allow: BigInt(overwrite.allow) })),
+  );
 }
 
 /** The facts read over REST: for a guild this process may not hold (another shard's). */

@@ -479,7 +479,7 @@ export const en = {
       `The bot couldn't give ${role} to ${member} for paid link ${linkId}. ${problem} It won't try again for this payment: once that is fixed, give the role by hand.`,
     roleRemovalFailedTitle: 'An ended role could not be removed',
     roleRemovalFailed: (role: string, member: string, problem: string) =>
-      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} It tries again every few minutes and removes it once that is fixed (or remove it by hand).`,
+      `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} The bot won't try again (each refusal counts against the bot with Discord): once that is fixed, remove the role by hand.`,
     roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
     roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
       `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
@@ -531,6 +531,7 @@ export const en = {
     refused: (role: string, problems: string) => `${role} can't be given to buyers. ${problems} Nothing was saved.`,
     problem: {
       'member-left': (_role: string) => 'The member is no longer on the server.',
+      'bot-left': (_role: string) => 'The bot is no longer on the server.',
       'no-manage-roles': (_role: string) => "The bot needs the Manage Roles permission: give it to the bot's role in Server Settings → Roles.",
       'role-above-bot': (role: string) => `${role} is not below the bot's highest role: in Server Settings → Roles, drag the bot's role above ${role}.`,
       'role-managed': (role: string) => `${role} is managed by Discord for a bot or an integration: nobody can give it by hand. Pick another role.`,
@@ -558,6 +559,15 @@ export const en = {
       BanMembers: 'Ban Members',
       ModerateMembers: 'Timeout Members',
       MentionEveryone: 'Mention @everyone, @here and All Roles',
+      MuteMembers: 'Mute Members',
+      DeafenMembers: 'Deafen Members',
+      MoveMembers: 'Move Members',
+      ManageNicknames: 'Manage Nicknames',
+      ManageThreads: 'Manage Threads and Posts',
+      ManageEvents: 'Manage Events',
+      ManageGuildExpressions: 'Manage Expressions',
+      ViewAuditLog: 'View Audit Log',
+      PinMessages: 'Pin Messages',
     },
     giveRole: 'Give role',
     giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
@@ -569,6 +579,10 @@ export const en = {
     giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
+    statusRefusedTitle: 'Ended roles Discord refused to take back',
+    statusRefusedLine: (member: string, role: string, problem: string) => `• ${member}: ${role}. ${problem}`,
+    statusRefused: (lines: string) =>
+      `${lines}\nThe bot won't try these again: once that is fixed, remove the roles by hand. Each is shown here once (and was posted in the log channel).`,
     choiceProduct: (product: string, category: string, server: string) => `${product} · ${category} · ${server}`,
     choiceReward: (item: string, role: string, duration: string) => `${item} → @${role}, ${duration}`,
   },
@@ -838,6 +852,7 @@ export const en = {
     invalidCode: 'That is not a voucher code: type it exactly as you got it (no spaces).',
     nickNeeded: 'Give your Minecraft nick in the `nick` option: the code is redeemed for it (next time the bot remembers it).',
     demo: "The demo shop has no voucher codes: they work once the server's admins sell from a real SpaceIs shop.",
+    defaultNotListed: `Voucher codes are money, and this server sells from the bot operator's own shop license: codes can be generated on it only in Discord servers the operator listed (DEFAULT_LICENSE_GUILDS). Ask the operator, or set your own shop's license with ${cmd.licenseSet}. Nothing was asked of the shop.`,
     logRedeemTitle: 'Voucher code tried',
     logRedeem: (member: string, code: string, nick: string, outcome: string) => `${member} tried the code **${code}** for the nick **${nick}**: ${outcome}`,
     outcome: {

@@ -525,7 +525,7 @@ export const pl: Messages = {
       `Bot nie mógł nadać roli ${role} członkowi ${member} (opłacony link ${linkId}). ${problem} Przy tej płatności bot nie spróbuje ponownie — po usunięciu problemu nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot próbuje ponownie co kilka minut i odbierze ją, gdy to naprawisz (możesz też odebrać ją ręcznie).`,
+      `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot nie spróbuje ponownie (Discord liczy botowi każdą odmowę): po usunięciu problemu odbierz rolę ręcznie.`,
     roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
     roleTooPowerful: (role, member, linkId, permissions) =>
       `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie (bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach). Sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
@@ -572,6 +572,7 @@ export const pl: Messages = {
     refused: (role, problems) => `Nie można nadawać kupującym roli ${role}. ${problems} Nic nie zapisano.`,
     problem: {
       'member-left': () => 'Tego członka nie ma już na tym Discordzie.',
+      'bot-left': () => 'Bota nie ma już na tym Discordzie.',
       'no-manage-roles': () => 'Bot potrzebuje uprawnienia „Zarządzanie rolami”: nadaj je roli bota w Ustawieniach serwera → Role.',
       'role-above-bot': (role) => `Rola ${role} nie jest niżej niż najwyższa rola bota: w Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
       'role-managed': (role) => `Rolą ${role} zarządza Discord (dla bota lub integracji): nikt nie nada jej ręcznie. Wybierz inną rolę.`,
@@ -599,6 +600,15 @@ export const pl: Messages = {
       BanMembers: 'Banowanie członków',
       ModerateMembers: 'Wyciszanie członków czasowo',
       MentionEveryone: 'Wzmiankowanie @everyone, @here i wszystkich ról',
+      MuteMembers: 'Wyciszanie członków',
+      DeafenMembers: 'Ogłuszanie członków',
+      MoveMembers: 'Przenoszenie członków',
+      ManageNicknames: 'Zarządzanie pseudonimami',
+      ManageThreads: 'Zarządzanie wątkami',
+      ManageEvents: 'Zarządzanie wydarzeniami',
+      ManageGuildExpressions: 'Zarządzanie wyrażeniami',
+      ViewAuditLog: 'Wyświetlanie dziennika zdarzeń',
+      PinMessages: 'Przypinanie wiadomości',
     },
     giveRole: 'Nadaj rolę',
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
@@ -610,6 +620,10 @@ export const pl: Messages = {
     giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `${plCount(count, nouns.reward)}; bot może nadać każdą rolę.`),
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
+    statusRefusedTitle: 'Wygasłe role, których Discord nie pozwolił odebrać',
+    statusRefusedLine: (member, role, problem) => `• ${member}: ${role}. ${problem}`,
+    statusRefused: (lines) =>
+      `${lines}\nBot nie spróbuje ponownie: po usunięciu problemu odbierz te role ręcznie. Każda pojawia się tu tylko raz (trafiła też na kanał logów).`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
     choiceReward: (item, role, duration) => `${item} → @${role}, ${duration}`,
   },
@@ -862,6 +876,7 @@ export const pl: Messages = {
     invalidCode: 'To nie jest kod vouchera: wpisz go tak, jak go dostałeś(-aś), bez spacji.',
     nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\`: kod zostanie zrealizowany dla niego (bot zapamięta go na następny raz).`,
     demo: 'Sklep demo nie ma kodów voucherów: zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
+    defaultNotListed: `Kody voucherów to pieniądze, a ten serwer Discord sprzedaje z licencji sklepu należącej do operatora bota: kody na niej można generować tylko na serwerach, które operator wpisał na listę (DEFAULT_LICENSE_GUILDS). Poproś operatora albo ustaw licencję własnego sklepu komendą ${cmd.licenseSet}. Sklep o nic nie został zapytany.`,
     logRedeemTitle: 'Próba użycia kodu vouchera',
     logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** dla nicku **${nick}**: ${outcome}`,
     outcome: {

@@ -1,6 +1,7 @@
 import { checkoutViolation, paymentItems, type CartLine, type RuleViolation } from '../cart/rules.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { fingerprintOf } from '../security/license-id.js';
 import { isStoreError, type StoreError } from '../spaceis/errors.js';
 import type { CheckoutTimes } from '../storage/checkout-times.js';
 import type { NickRepository } from '../storage/nicks.js';
@@ -189,7 +190,8 @@ export class CheckoutService {
           nick: link.nick,
           items: link.items,
           createdAt: link.createdAt,
-          license: link.license, // the fingerprint, never the key
+          // The license's short fingerprint: its full id is a hash of the key, a name for it worth no one's reading.
+          license: fingerprintOf(link.license),
           storage: { operation: error.operation, key: error.key },
         },
         'payment link delivered but its record could not be saved',

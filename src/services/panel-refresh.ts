@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.js';
-import type { Coordination } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
 import type { Server } from '../spaceis/schemas.js';
 import type { GuildSettingsRepository, PanelRecord } from '../storage/guild-settings.js';
 import type { PanelGoalsRepository } from '../storage/panel-goals.js';
 import { goalsHash, type ServerGoals, type ShopCommunity } from './community.js';
-import { scheduleJob, type ScheduledJob } from './scheduled-job.js';
+import { doublingBackoff } from './jobs/backoff.js';
+import type { BackgroundJob } from './jobs/runner.js';
 import type { StoreDirectory } from './store-directory.js';
 
 /** The panel is edited at most this often, and its goals read at most this often. */
@@ -144,15 +144,23 @@ export class PanelRefresher {
   }
 }
 
-/** The refresher on its timer: one round a minute; processes sharing storage refresh the guilds of their own shards. */
-export function schedulePanelRefresh(refresher: PanelRefresher, name: string, logger: Logger, coordination: Pick<Coordination, 'runAlone'>): ScheduledJob {
-  return scheduleJob({
+/**
+ * The refresher as a job (src/services/jobs/runner.ts): one round a minute; processes sharing storage
+ * refresh the guilds of their own shards (`name` carries them). Its edits back off per panel (above);
+ * a round that fails as a whole (storage down) waits 1, 2, 4 … 15 minutes, said once.
+ */
+export function panelRefreshJob(refresher: PanelRefresher, name: string): BackgroundJob {
+  return {
     name: `panel-goals:${name}`,
     everyMs: PANEL_TICK_MS,
-    logger,
-    coordination,
+    backoff: doublingBackoff(PANEL_TICK_MS, 15 * 60_000),
+    cost: {
+      storeRequestsPerHour: '12 per offered server of a guild with a panel (goals, shared by the license)',
+      readsPerRound: '2 per guild with a panel (settings, cached; panel state)',
+      writesPerRound: '1 per panel edited',
+    },
     doing: 'refreshing shop panels',
     failed: 'could not refresh shop panels',
     work: () => refresher.tick(),
-  });
+  };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { PaymentLink } from '../storage/payment-link-record.js';
 import type { Reward, RoleRewardRepository } from '../storage/role-rewards.js';
+import type { RefusedRemoval, RoleWorkEnds } from '../storage/role-work-ends.js';
 import type { SettledPayment } from './payment-events.js';
 import { RoleExpiry } from './rewards/expiry.js';
 import { beneficiaryOf, RoleGranter, type GrantResult, type MemberLinks, type NickOwners } from './rewards/granting.js';
@@ -9,10 +10,11 @@ import { earnedRoles, RewardList, type AddRewardResult } from './rewards/reward-
 import type { MemberRoles, RewardCounters, RewardItem, RewardNotices } from './rewards/types.js';
 
 export { MAX_REWARDS_PER_GUILD, REWARD_DAYS, type Reward } from '../storage/role-rewards.js';
+export type { RefusedRemoval } from '../storage/role-work-ends.js';
 export { earnedRoles, rewardId, type AddRewardResult } from './rewards/reward-list.js';
 export { nextGrant, type GrantResult, type NickOwners } from './rewards/granting.js';
 export { findRewardItem } from './rewards/reward-item.js';
-export { scheduleRoleExpiry } from './rewards/expiry.js';
+export { roleExpiryJob } from './rewards/expiry.js';
 export * from './rewards/types.js';
 
 /**
@@ -27,6 +29,8 @@ export * from './rewards/types.js';
 
 export interface RoleRewardsOptions {
   repository: RoleRewardRepository;
+  /** Where role work ends for good: guilds the bot left, removals Discord refused (src/storage/role-work-ends.ts). */
+  ends: RoleWorkEnds;
   roles: MemberRoles;
   notices: RewardNotices;
   clock: Clock;
@@ -49,19 +53,23 @@ export class RoleRewards {
   readonly #granter: RoleGranter;
   readonly #expiry: RoleExpiry;
   readonly #repository: RoleRewardRepository;
+  readonly #ends: RoleWorkEnds;
+  readonly #clock: Clock;
   readonly #links: RoleRewardsOptions['links'];
   readonly #nicks: NickOwners;
 
   constructor(options: RoleRewardsOptions) {
-    const { repository, roles, notices, clock, logger, counters } = options;
+    const { repository, ends, roles, notices, clock, logger, counters } = options;
+    this.#ends = ends;
+    this.#clock = clock;
     this.#repository = repository;
     this.#links = options.links;
     this.#list = new RewardList(repository, clock);
     const nicks = options.nicks ?? { usedByOthers: async () => false, record: async () => undefined };
     this.#nicks = nicks;
     const links = options.links?.listForMemberSince ? (options.links as MemberLinks) : undefined;
-    this.#granter = new RoleGranter({ repository, roles, notices, nicks, links, clock, logger, counters });
-    this.#expiry = new RoleExpiry({ repository, roles, notices, clock, logger, counters });
+    this.#granter = new RoleGranter({ repository, ends, roles, notices, nicks, links, clock, logger, counters });
+    this.#expiry = new RoleExpiry({ repository, ends, roles, notices, clock, logger, counters });
   }
 
   list(guildId: string): Promise<Reward[]> {
@@ -109,6 +117,23 @@ export class RoleRewards {
     const days = marker?.days !== undefined ? marker.days : earned?.days;
     if (days === undefined) return { outcome: { kind: 'not-earned' }, userId: beneficiaryOf(link) };
     return { outcome: await this.#granter.grant(link, { roleId, days }, by), userId: beneficiaryOf(link) };
+  }
+
+  /**
+   * The bot was removed from a guild (GUILD_DELETE) or joined it again (GUILD_CREATE): while it is
+   * out, the grants and removals owed there are dropped without a request to Discord.
+   */
+  async botLeft(guildId: string): Promise<void> {
+    await this.#ends.noteBotLeft(guildId, this.#clock.now());
+  }
+
+  async botJoined(guildId: string): Promise<void> {
+    await this.#ends.forgetBotLeft(guildId);
+  }
+
+  /** Ended roles Discord refused to take back since the last status: each shown once (/shop-admin status). */
+  takeRefusedRemovals(guildId: string): Promise<RefusedRemoval[]> {
+    return this.#ends.takeRefused(guildId);
   }
 
   /** Takes back every timed role whose time is up (expiry.ts). */

@@ -71,6 +71,11 @@ export class StoreDirectory {
     return this.options.secretBox !== undefined;
   }
 
+  /** Whether the operator listed this guild by name in DEFAULT_LICENSE_GUILDS (not merely left the list unset): voucher codes on the default license are money. */
+  defaultLicenseListed(guildId: string): boolean {
+    return this.#defaultLicenseGuilds?.has(guildId) === true;
+  }
+
   /** Whether the bot has a default license that this guild may not sell from (DEFAULT_LICENSE_GUILDS leaves it out). */
   defaultLicenseRefused(guildId: string): boolean {
     return this.hasDefaultLicense && this.#defaultLicenseGuilds !== undefined && !this.#defaultLicenseGuilds.has(guildId);

@@ -83,12 +83,17 @@ export interface VoucherServiceOptions {
   logger: Logger;
   /** VOUCHER_CODES_PER_DAY: codes generate may ask for per guild per day. */
   codesPerDay: number;
+  /** The shop a license reaches, the same for each of its keys (StoreDirectory.shopKey); without it, the license. */
+  shopKey?: (license: string) => Promise<string>;
 }
 
-/** `•••XYZ`: the last three characters only, whatever the code's length (a code of 3 or fewer shows none). */
+/**
+ * `•••YZ`: the last two characters at most, whatever the code's length (a code of 6 or fewer shows
+ * none): enough for an admin to tell two codes apart, too little to narrow a guess (issue 36, point 6).
+ */
 export function maskCode(code: string): string {
   const trimmed = code.trim();
-  return `•••${trimmed.length > 3 ? trimmed.slice(-3) : ''}`;
+  return `•••${trimmed.length > 6 ? trimmed.slice(-2) : ''}`;
 }
 
 /** `text` with every occurrence of the code masked, whatever its case (the store may echo it, in capitals say). */
@@ -121,7 +126,8 @@ export class VoucherService {
     const windows = [
       { key: `user:${request.userId}`, ...VOUCHER_LIMITS.member },
       { key: `guild:${request.guildId}`, ...VOUCHER_LIMITS.guild },
-      { key: `shop:${shop.license}`, ...VOUCHER_LIMITS.shop },
+      // The shop, not the key: a second key of the same shop gets no fresh 60 a minute (issue 36, point 6).
+      { key: `shop:${await (this.deps.shopKey?.(shop.license) ?? shop.license)}`, ...VOUCHER_LIMITS.shop },
     ];
     const admission = await attempts.admit(windows);
     if (admission.kind === 'full') {

@@ -51,8 +51,8 @@ const grantSchema = z.object({
   /** The link that gave or last extended it. */
   linkId: z.string(),
   /**
-   * Discord refused to take the role back when its time was up (the admins were told once): the
-   * grant is kept, so the next pass tries again and a rebuy meanwhile stays timed.
+   * Discord refused to take the role back when its time was up (the admins were told once): final,
+   * never sent again (src/services/rewards/expiry.ts); the grant is kept so a rebuy stays timed.
    */
   removalFailed: z.object({ at: z.number(), problem: z.string() }).optional(),
   /**

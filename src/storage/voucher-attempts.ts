@@ -10,7 +10,7 @@ import { KeyLock } from '../coordination/key-lock.js';
  * so a crowd pressing at once can never get more tries past a limit than it allows.
  *
  * - On Redis (several processes): one Lua script per step (sorted sets, a member per try), atomic
- *   in Redis whichever process runs it.
+ *   in Redis whichever process runs it, on the Redis server's clock.
  * - Otherwise (SQLite or memory: one process by design): the step runs alone in this process
  *   (one queue for all windows) and the windows are kept in storage, so they hold across restarts.
  *
@@ -32,9 +32,14 @@ export interface Window {
 /** Admitted (counted in every window, `id` to refund it), or the seconds until the first full window has room. */
 export type Admission = { kind: 'admitted'; id: string } | { kind: 'full'; window: string; retryAfterSeconds: number };
 
-/** Checks every window and counts `weight` tries in all of them, or in none when one is full. */
+/**
+ * Checks every window and counts `weight` tries in all of them, or in none when one is full. The
+ * time is the Redis server's (TIME, read inside the script): processes whose clocks disagree share
+ * one timeline, and none can widen a window by running ahead (issue 36, point 6). ARGV[1] is unused.
+ */
 const TAKE_SCRIPT = `
-local now = tonumber(ARGV[1])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local id = ARGV[2]
 local weight = tonumber(ARGV[3])
 for i, key in ipairs(KEYS) do
@@ -84,7 +89,7 @@ export class VoucherAttempts {
     if (this.redis) {
       const { client, key } = this.redis;
       const args = windows.flatMap((window) => [window.limit, window.spanMs]);
-      const answer = (await client.eval(TAKE_SCRIPT, windows.length, ...windows.map((window) => key(recordKey(window.key))), this.now(), id, weight, ...args)) as [number, number];
+      const answer = (await client.eval(TAKE_SCRIPT, windows.length, ...windows.map((window) => key(recordKey(window.key))), 0, id, weight, ...args)) as [number, number];
       const [full, leftMs] = answer;
       if (full === 0) return { kind: 'admitted', id: `${id}/${weight}` };
       return { kind: 'full', window: windows[full - 1]!.key, retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) };

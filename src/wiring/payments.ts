@@ -22,6 +22,7 @@ import { StaffReviewService } from '../services/payment-watch/review.js';
 import { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import { PurchaseFeed } from '../services/purchase-feed.js';
 import { RoleRewards } from '../services/rewards.js';
+import { followGuildDepartures } from '../discord/guild-departures.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { NickUses } from '../storage/nick-uses.js';
 import { WebsiteBuyerStore } from '../storage/website-buyers.js';
@@ -105,6 +106,7 @@ export function wirePayments(deps: {
   paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
   const rewards = new RoleRewards({
     repository: repositories.rewards,
+    ends: repositories.roleWorkEnds,
     roles: new DiscordMemberRoles(client, (guildId) => guildLog.localeFor(guildId), logger),
     notices: rewardNotices(guildLog, (linkId, roleId) => adminRoutes.giveRole.build(undefined, { link: linkId, role: roleId })),
     nicks: nickUses,
@@ -118,5 +120,6 @@ export function wirePayments(deps: {
     },
   });
   paymentEvents.on('roles', (event) => rewards.onPayment(event));
+  followGuildDepartures(client, rewards, logger);
   return { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards };
 }

@@ -11,6 +11,7 @@ import { PaymentReviewStore } from '../storage/payment-reviews.js';
 import { PaymentWatchStore } from '../storage/payment-watch.js';
 import { PurchaseFeedStore } from '../storage/purchase-feed.js';
 import { RoleRewardRepository } from '../storage/role-rewards.js';
+import { RoleWorkEnds } from '../storage/role-work-ends.js';
 import { VoucherAttempts } from '../storage/voucher-attempts.js';
 
 /**
@@ -28,6 +29,7 @@ export function openRepositories(deps: { keyv: Keyv; logger: Logger; locks: Lock
     paymentWatch: new PaymentWatchStore(keyv, logger, locks),
     paymentReviews: new PaymentReviewStore(keyv, logger, locks),
     rewards: new RoleRewardRepository(keyv, logger, locks),
+    roleWorkEnds: new RoleWorkEnds(keyv, logger, locks),
     purchaseFeed: new PurchaseFeedStore(keyv, logger, locks),
     voucherAttempts: new VoucherAttempts(keyv, redis, () => clock.now()),
   };

@@ -190,10 +190,13 @@ describe('two guilds selling from the same license', () => {
     const awayMod = s.moderator({ guildId: away });
     await awayMod.press(en.review.confirmButton(theirs.id), awayPost);
     expect((await s.record(theirs, away))!.payment).toMatchObject({ status: 'paid', confirmedBy: awayMod.user.id });
-    // The other guild's post is stale now: its button says who confirmed (to an admin with Manage Server too), and its link stays open.
+    // The other guild's post is stale now: its button says it was settled, never by whom nor which link of
+    // another Discord server (issue 36, point 6); its link stays open.
     const homeMod = new Member(h, { permissions: ADMIN });
     await homeMod.press(en.review.confirmButton(mine.id), homePost);
-    expect(textOf(homeMod.message!)).toBe(en.review.already(theirs.id, `<@${awayMod.user.id}>`));
+    expect(textOf(homeMod.message!)).toBe(en.review.alreadySettled);
+    expect(textOf(homeMod.message!)).not.toContain(awayMod.user.id);
+    expect(textOf(homeMod.message!)).not.toContain(theirs.id);
     expect((await s.record(mine, home))!.payment).toBeUndefined();
     expect(buttonLabels(s.dmNow(mine)!)).toEqual([en.checkout.pay]);
   });

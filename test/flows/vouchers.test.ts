@@ -12,7 +12,8 @@ const ADMIN = DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
 
 /** /redeem and /shop-admin vouchers generate, through the local Discord and the local store. */
 describe('voucher codes', () => {
-  const h = useHarness();
+  // Codes on the operator's default license only where the operator listed the guild (issue 36, point 6).
+  const h = useHarness({ env: (discord) => ({ DEFAULT_LICENSE_GUILDS: discord.defaultGuildId }) });
   let guildId: string;
   let admin: Member;
   let logChannel: string;
@@ -53,7 +54,7 @@ describe('voucher codes', () => {
     expect(h.store.redeemed.at(-1)).toEqual({ code: VOUCHER_VALID, nick: 'Kodziarz' });
 
     expect(post).toContain(en.vouchers.logRedeemTitle);
-    expect(post).toContain(en.vouchers.logRedeem(`<@${member.user.id}>`, '•••2MZ', 'Kodziarz', en.vouchers.outcome.redeemed));
+    expect(post).toContain(en.vouchers.logRedeem(`<@${member.user.id}>`, '•••MZ', 'Kodziarz', en.vouchers.outcome.redeemed));
 
     // Next time the nick may be left out: the one used last is remembered.
     const again = await redeem(member, { code: VOUCHER_USED });
@@ -79,7 +80,7 @@ describe('voucher codes', () => {
 
     const unknown = await redeem(member, { code: 'NIEMA-000111', nick: 'Kodziarz' });
     expect(unknown.reply).toBe(en.vouchers.unknown(VOUCHER_MESSAGES.unknown));
-    expect(unknown.post).toContain('•••111');
+    expect(unknown.post).toContain('•••11');
     expect(unknown.post).toContain(en.vouchers.outcome.unknown);
 
     h.store.failNext('voucher', { status: 409, body: { success: false, type: 'error', message: 'Voucher is being processed' } });
@@ -230,7 +231,7 @@ describe('voucher codes', () => {
       expect(posts).not.toContain(code);
       expect(metrics).not.toContain(code);
     }
-    expect(posts).toContain('•••2MZ');
+    expect(posts).toContain('•••MZ');
   });
 });
 
@@ -320,7 +321,7 @@ describe('voucher codes under a crowd and abuse (issue 29, points 2 and 3)', () 
 });
 
 describe('generating codes (issue 29, point 3)', () => {
-  const h = useHarness();
+  const h = useHarness({ env: (discord) => ({ DEFAULT_LICENSE_GUILDS: discord.defaultGuildId }) });
 
   it('generates at most 50 codes per server a day, and logs who generated how many even without a log channel', async () => {
     const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
@@ -344,5 +345,16 @@ describe('generating codes (issue 29, point 3)', () => {
     expect(textOf((await generate(3)).message!)).toContain(en.vouchers.generatedTitle(3));
     expect(pl.vouchers.dailyLimit(50, 10)).toContain('50 kodów');
     expect(pl.vouchers.dailyLimit(2, 10)).toContain('2 kody');
+  });
+});
+
+describe('voucher codes on the operator’s default license, DEFAULT_LICENSE_GUILDS unset', () => {
+  const h = useHarness();
+
+  it('refuses generate to an admin with Manage Server: codes are money, and the operator listed no guild; the shop is asked nothing', async () => {
+    const admin = new Member(h, { permissions: DEFAULT_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild });
+    const outcome = await admin.sub('shop-admin', 'vouchers generate', { product: 'VIP', variant: '30 dni', quantity: 1 });
+    expect(textOf(outcome.message!)).toBe(en.vouchers.defaultNotListed);
+    expect(h.store.requestsTo('voucherGenerate')).toHaveLength(0);
   });
 });

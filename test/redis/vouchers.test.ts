@@ -33,15 +33,29 @@ describe('two bots on one Redis and a crowd redeeming codes', () => {
   });
 
   it('counts one member across two guilds together: 5 tries in 10 minutes in all', async () => {
-    env.clock.advance(11 * 60_000);
+    // Fresh guilds: the windows run on Redis's clock, and the crowd above filled the first guild's minute.
+    const first = env.discord.addGuild({ name: 'First guild' });
     const other = env.discord.addGuild({ name: 'Second guild' });
     const before = env.store.requestsTo('voucher').length;
-    const user = new Member({ discord: env.discord });
+    const user = new Member({ discord: env.discord }, { guildId: first.id, channelId: first.channelId });
     const elsewhere = new Member({ discord: env.discord }, { guildId: other.id, channelId: other.channelId });
     Object.assign(elsewhere, { user: user.user });
     for (let index = 0; index < 4; index += 1) await user.run('redeem', { code: `DWA-${index}AB`, nick: 'Dwa_serwery' });
     for (let index = 0; index < 4; index += 1) await elsewhere.run('redeem', { code: `DWA-9${index}AB`, nick: 'Dwa_serwery' });
     expect(env.store.requestsTo('voucher').length - before).toBe(5);
     expect(textOf(elsewhere.last!.message!)).toContain(en.vouchers.memberLimit(600).slice(0, 30));
+  });
+
+  it("runs the windows on the Redis server's clock: a process whose clock runs ahead gets no fresh tries", async () => {
+    const guild = env.discord.addGuild({ name: 'Clock guild' });
+    const member = new Member({ discord: env.discord }, { guildId: guild.id, channelId: guild.channelId });
+    const before = env.store.requestsTo('voucher').length;
+    for (let index = 0; index < 5; index += 1) await member.run('redeem', { code: `ZEGAR-${index}AB`, nick: 'Zegarmistrz' });
+    expect(env.store.requestsTo('voucher').length - before).toBe(5);
+    // The bot's clock 11 minutes ahead (a skewed host): Redis has seen no time pass, so the 6th try still waits.
+    env.clock.advance(11 * 60_000);
+    await member.run('redeem', { code: 'ZEGAR-6AB', nick: 'Zegarmistrz' });
+    expect(env.store.requestsTo('voucher').length - before).toBe(5);
+    expect(textOf(member.last!.message!)).toContain(en.vouchers.memberLimit(600).slice(0, 30));
   });
 });

@@ -69,8 +69,8 @@ export interface HarnessOptions {
   shardCount?: number;
   /** How long the payment watcher waits for a busy store gate before skipping the license this round. */
   paymentQuietWaitMs?: number;
-  /** Further settings, as an operator writes them in .env; they win over the harness's own. */
-  env?: Record<string, string>;
+  /** Further settings, as an operator writes them in .env; they win over the harness's own (a function: built from the local Discord, e.g. its guild's id). */
+  env?: Record<string, string> | ((discord: FakeDiscord) => Record<string, string>);
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -100,7 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.shardCount !== undefined ? { SHARD_COUNT: String(options.shardCount) } : {}),
     // Any free port: test files run in parallel, each with its own demo pay page.
     DEMO_PORT: '0',
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env(discord) : options.env),
   };
   const config = loadConfig(env);
   const logSink = new Writable({

@@ -99,7 +99,8 @@ export class StaffReviewService implements StaffReview {
     let decided: { link: PaymentLink; review: StoredReview; tx: TxState; shop: string } | undefined;
     const outcome = await store.update<ConfirmOutcome>(ref, async (review) => {
       if (!review) return { result: { kind: 'not-waiting' } };
-      if (review.confirmed) return { result: { kind: 'already', linkId: review.confirmed.linkId, by: review.confirmed.by } };
+      // Who confirmed which link is named only to staff of the same Discord server (issue 36, point 6).
+      if (review.confirmed) return { result: review.confirmed.guildId === guildId ? { kind: 'already', linkId: review.confirmed.linkId, by: review.confirmed.by } : { kind: 'already', linkId: undefined, by: undefined } };
       const candidate = review.candidates.find((one) => one.guildId === guildId && one.linkId === linkId);
       if (!candidate) return { result: { kind: 'not-candidate' } };
       const link = await links.get(guildId, linkId);

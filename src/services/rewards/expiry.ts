@@ -1,27 +1,35 @@
 import type { Clock } from '../../clock.js';
-import type { Coordination } from '../../coordination/coordination.js';
 import type { Logger } from '../../logger.js';
 import { dayOf } from '../../storage/payment-link-record.js';
 import type { ExpiryEntry, RoleRewardRepository } from '../../storage/role-rewards.js';
-import { scheduleJob, type ScheduledJob } from '../scheduled-job.js';
+import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
+import { doublingBackoff } from '../jobs/backoff.js';
+import type { BackgroundJob } from '../jobs/runner.js';
 import type { MemberRoles, RewardCounters, RewardNotices } from './types.js';
 
 type Removal = 'removed' | 'failed' | 'gone' | 'later';
 
 /**
  * Takes back timed roles whose time is up. Each grant is read again under its lock, so a role
- * extended meanwhile stays, and two passes (two processes) never take one role twice. A removal
- * Discord refuses is told to the admins once and noted on the grant, which stays: the next pass
- * tries again (once they fixed the bot's rights, it goes), and a rebuy meanwhile runs on from now,
- * timed. One Discord did not answer is tried again at the next pass, untold.
+ * extended meanwhile stays, and two passes (two processes) never take one role twice.
  *
- * Cost per pass: one read of the index of days and one per due day; per due grant a read, one
- * DELETE to Discord (a refused one adds two reads of the guild's roles to say why) and one write.
+ * Every retry has an end (issue 36, point 3): a removal Discord refuses (403 50013, or a role and
+ * member it no longer knows) is final: noted on the grant, kept for the guild's next /shop-admin
+ * status, told once in the log channel, and never sent again (a rebuy meanwhile runs on from now,
+ * timed). In a guild the bot left (GUILD_DELETE noted it, or Discord answered 404 10004 / 403
+ * 50001 once), the grants are dropped without a request and nothing is posted. Only a removal
+ * Discord did not answer (timeout, 5xx) is tried again at the next pass, untold.
+ *
+ * Cost per pass: one read of the index of days and one per due day; one read per guild with due
+ * grants (did the bot leave it); per due grant a read, one DELETE to Discord (a refused one adds two
+ * reads of the guild's roles to say why, and two writes: the grant, the guild's refused list) and
+ * one write; in a guild the bot left, a read and a delete per grant and no request at all.
  */
 export class RoleExpiry {
   constructor(
     private readonly o: {
       repository: RoleRewardRepository;
+      ends: RoleWorkEnds;
       roles: MemberRoles;
       notices: RewardNotices;
       clock: Clock;
@@ -34,28 +42,36 @@ export class RoleExpiry {
     const now = this.o.clock.now();
     let removed = 0;
     let failed = 0;
+    // Per pass: whether the bot left each guild (read once per guild, set when Discord says so mid-pass).
+    const left = new Map<string, boolean>();
     for (const { day, entries } of await this.o.repository.dueDays(now)) {
       const handled: ExpiryEntry[] = [];
       for (const entry of entries) {
-        const outcome = await this.#removeIfDue(entry, day, now);
+        const outcome = await this.#removeIfDue(entry, day, now, left);
         if (outcome === 'removed') removed++;
         if (outcome === 'failed') failed++;
-        // A refused removal stays in its day: the next pass tries it again.
-        if (outcome === 'removed' || outcome === 'gone') handled.push(entry);
+        // Only a removal Discord did not answer stays in its day: the next pass tries it again.
+        if (outcome !== 'later') handled.push(entry);
       }
       await this.o.repository.dropFromDay(day, handled);
     }
     return { removed, failed };
   }
 
-  async #removeIfDue([guildId, userId, roleId]: ExpiryEntry, day: string, now: number): Promise<Removal> {
-    const { repository } = this.o;
+  async #removeIfDue([guildId, userId, roleId]: ExpiryEntry, day: string, now: number, left: Map<string, boolean>): Promise<Removal> {
+    const { repository, ends } = this.o;
+    if (!left.has(guildId)) left.set(guildId, await ends.botLeft(guildId));
     return repository.withGrant(guildId, userId, roleId, async (): Promise<Removal> => {
       const grant = await repository.grant(guildId, userId, roleId);
       // Gone, made permanent, or extended into another day (indexed there): nothing to do on this day.
       if (!grant || grant.expiresAt === null || dayOf(grant.expiresAt) !== day) return 'gone';
       if (grant.expiresAt > now) return 'later';
       const log = this.o.logger.child({ guild: guildId, user: userId, role: roleId, link: grant.linkId });
+      if (left.get(guildId)) {
+        await repository.deleteGrant(guildId, userId, roleId);
+        log.debug('the bot left this guild: ended role dropped, nothing sent');
+        return 'gone';
+      }
       const answer = await this.o.roles.remove(guildId, userId, roleId, { kind: 'ended', linkId: grant.linkId });
       if (answer.ok) {
         await repository.deleteGrant(guildId, userId, roleId);
@@ -67,16 +83,25 @@ export class RoleExpiry {
         log.warn('Discord did not answer while removing an ended role; trying again at the next pass');
         return 'later';
       }
+      if (answer.problem === 'bot-left') {
+        // Told once by Discord: the guild's other grants go without a request, now and at later passes.
+        left.set(guildId, true);
+        await ends.noteBotLeft(guildId, now);
+        await repository.deleteGrant(guildId, userId, roleId);
+        log.info('Discord says the bot is no longer in this guild: its ended roles are dropped');
+        return 'gone';
+      }
       // Nothing left to take: the member left, or the role was deleted.
       if (answer.problem === 'member-left' || answer.problem === 'role-gone') {
         await repository.deleteGrant(guildId, userId, roleId);
         log.info({ problem: answer.problem }, 'ended role had nothing left to remove');
         return 'gone';
       }
-      if (grant.removalFailed) return 'later';
+      // Refused: final. The grant stays (a rebuy stays timed), out of every day's index.
       await repository.updateGrant(guildId, userId, roleId, { ...grant, removalFailed: { at: now, problem: answer.problem } });
       this.o.counters?.failed('remove', answer.problem);
-      log.warn({ problem: answer.problem }, 'could not remove an ended buyer role; told the log channel, tried again every pass');
+      log.warn({ problem: answer.problem }, 'Discord refused to remove an ended buyer role; told once, not tried again');
+      await ends.noteRefused(guildId, { userId, roleId, problem: answer.problem, at: now });
       await this.o.notices.removalFailed({ guildId, userId, roleId, problem: answer.problem });
       return 'failed';
     });
@@ -87,20 +112,24 @@ export class RoleExpiry {
 const EXPIRY_EVERY_MS = 5 * 60_000;
 
 /**
- * Runs the removal pass of timed roles at start and then every few minutes, like the link pruner
- * (one process at a time on Redis); `stop()` waits for a pass in flight before Discord and storage close.
+ * The removal pass as a job (src/services/jobs/runner.ts): at start and then every few minutes, one
+ * process at a time on Redis; a failed pass (storage down) waits 1, 2, 4 … 30 minutes, said once.
  */
-export function scheduleRoleExpiry(rewards: { removeDue(): Promise<{ removed: number; failed: number }> }, logger: Logger, coordination: Pick<Coordination, 'runAlone'>): ScheduledJob {
-  return scheduleJob({
+export function roleExpiryJob(rewards: { removeDue(): Promise<{ removed: number; failed: number }> }, logger: Logger): BackgroundJob {
+  return {
     name: 'expire-roles',
     everyMs: EXPIRY_EVERY_MS,
-    logger,
-    coordination,
+    backoff: doublingBackoff(60_000, 30 * 60_000),
+    cost: {
+      storeRequestsPerHour: '0 (Discord: 1 DELETE per role due, never again once refused; 0 in a guild the bot left)',
+      readsPerRound: '1 + 1 per due day + 1 per guild with due grants + 1 per due grant',
+      writesPerRound: '1 per due grant + 1 per due day',
+    },
     doing: 'removing ended buyer roles',
     failed: 'could not remove ended buyer roles',
     work: async () => {
       const { removed, failed } = await rewards.removeDue();
       if (removed + failed > 0) logger.info({ removed, failed }, 'ended buyer roles handled');
     },
-  });
+  };
 }

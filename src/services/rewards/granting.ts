@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { PaymentLink } from '../../storage/payment-link-record.js';
 import type { RoleGrant, RoleRewardRepository } from '../../storage/role-rewards.js';
+import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
 import { NICK_USE_DAYS } from '../../storage/nick-uses.js';
 import { foreignUnpaidLinks, MANY_NICKS, MANY_NICKS_READ, MANY_NICKS_WINDOW_MS } from './copycat-signs.js';
 import type { EarnedRole, MemberRoles, RewardCounters, RewardNotices, RoleProblem } from './types.js';
@@ -36,6 +37,8 @@ export type GrantResult =
 
 export interface GranterOptions {
   repository: RoleRewardRepository;
+  /** Guilds the bot left: nothing is asked of Discord there. */
+  ends: RoleWorkEnds;
   roles: MemberRoles;
   notices: RewardNotices;
   nicks: NickOwners;
@@ -71,6 +74,7 @@ export class RoleGranter {
       if (by !== undefined && marker?.outcome !== 'withheld') return marker ? { kind: 'already', by: marker.by } : { kind: 'not-withheld' };
       const days = by !== undefined && marker?.days !== undefined ? marker.days : earned.days;
       const now = clock.now();
+      if (await this.o.ends.botLeft(guildId)) return this.#failed(link, roleId, 'bot-left', now);
 
       const powers = await roles.powers(guildId, roleId);
       if (!powers.ok) return this.#failed(link, roleId, powers.problem, now);
@@ -158,6 +162,12 @@ export class RoleGranter {
     }
     await this.o.repository.mark(guildId, link.id, roleId, { at: now, outcome: 'failed' });
     this.o.counters?.failed('grant', problem);
+    if (problem === 'bot-left') {
+      // Nobody there to tell, and a post would be one more refused request.
+      await this.o.ends.noteBotLeft(guildId, now);
+      log.info('the bot is no longer in this guild: role not given, not retried');
+      return { kind: 'failed', problem };
+    }
     log.warn({ problem }, 'could not give a buyer their role; told the log channel, not retried');
     await this.o.notices.grantFailed({ guildId, userId, roleId, linkId: link.id, problem });
     return { kind: 'failed', problem };

@@ -8,6 +8,8 @@
 export type RoleProblem =
   /** The member is not in the server any more. */
   | 'member-left'
+  /** The bot is not in the server any more (removed, or the server deleted: 404 10004, 403 50001). */
+  | 'bot-left'
   /** The bot has neither Manage Roles nor Administrator. */
   | 'no-manage-roles'
   /** The role is not below the bot's highest role. */
@@ -26,8 +28,9 @@ export type RoleProblem =
 export type RoleAnswer<T> = { ok: true; value: T } | { ok: false; problem: RoleProblem };
 
 /**
- * Permissions that give power over the server. A role carrying any of them is never a reward: a
- * purchase (or someone typing a buyer's nick) must not buy moderation or administration.
+ * Permissions that give power over the server. A role carrying any of them, server-wide or through
+ * one channel's overwrite, is never a reward: a purchase (or someone typing a buyer's nick) must not
+ * buy moderation or administration.
  * Named as Discord's permission flags are.
  */
 export const POWERFUL_PERMISSIONS = [
@@ -41,6 +44,16 @@ export const POWERFUL_PERMISSIONS = [
   'BanMembers',
   'ModerateMembers',
   'MentionEveryone',
+  // Moderation (issue 36, point 6): voice, nicknames, threads, events, emoji and stickers, the audit log, pins.
+  'MuteMembers',
+  'DeafenMembers',
+  'MoveMembers',
+  'ManageNicknames',
+  'ManageThreads',
+  'ManageEvents',
+  'ManageGuildExpressions',
+  'ViewAuditLog',
+  'PinMessages',
 ] as const;
 export type PowerfulPermission = (typeof POWERFUL_PERMISSIONS)[number];
 

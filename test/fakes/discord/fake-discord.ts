@@ -23,6 +23,7 @@ import {
   ApplicationCommandOptionType,
   ChannelType,
   ComponentType,
+  GatewayIntentBits,
   InteractionResponseType,
   InteractionType,
   PermissionFlagsBits,
@@ -415,6 +416,14 @@ export class FakeDiscord {
     this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel), channel.guildId);
   }
 
+  /** Allows a role permissions in one channel only (a role permission overwrite), announced with CHANNEL_UPDATE. */
+  allowRoleIn(channelId: string, roleId: string, allow: bigint): void {
+    const channel = this.channels.get(channelId);
+    if (!channel || channel.guildId === null) throw new Error(`FakeDiscord: unknown guild channel ${channelId}`);
+    channel.roleAllows = [...(channel.roleAllows ?? []).filter((overwrite) => overwrite.roleId !== roleId), { roleId, allow }];
+    this.gateway.broadcast('CHANNEL_UPDATE', channelJson(channel), channel.guildId);
+  }
+
   /**
    * A role made after login, announced to the bot. With `botId` it is the role Discord makes for a
    * bot when it joins: `managed` (no member can be given or lose it) and tagged with that bot's id.
@@ -496,12 +505,25 @@ export class FakeDiscord {
     return roles ? [...roles] : undefined;
   }
 
-  /** The member leaves the guild (GUILD_MEMBER_REMOVE); asking for them is then 404 / 10007 Unknown Member. */
+  /**
+   * The member leaves the guild; asking for them is then 404 / 10007 Unknown Member. As on Discord,
+   * GUILD_MEMBER_REMOVE goes only to a client that identified with the privileged GUILD_MEMBERS intent.
+   */
   removeMember(guildId: string, userId: string): void {
     const guild = this.requireGuild(guildId);
     const user = this.users.get(userId);
     if (!guild.members.delete(userId) || !user) return;
-    this.gateway.broadcast('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: userJson(user) }, guild.id);
+    this.gateway.broadcast('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: userJson(user) }, guild.id, GatewayIntentBits.GuildMembers);
+  }
+
+  /**
+   * The bot is removed from the guild (kicked, or the guild deleted): its client gets GUILD_DELETE
+   * (without `unavailable`), and every request about the guild is then 404 / 10004 Unknown Guild.
+   */
+  removeBot(guildId: string): void {
+    const guild = this.requireGuild(guildId);
+    this.gateway.broadcast('GUILD_DELETE', { id: guild.id }, guild.id);
+    this.guilds.delete(guild.id);
   }
 
   /**

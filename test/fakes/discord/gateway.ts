@@ -198,9 +198,16 @@ export class Gateway {
     return session.shard;
   }
 
-  /** To every live session whose shard owns the guild (guild and channel events). */
-  broadcast(t: string, d: unknown, guildId: string): void {
-    for (const session of this.sessions.values()) if (session.live && shardOwns(session.shard, guildId)) this.send(session, t, d);
+  /**
+   * To every live session whose shard owns the guild (guild and channel events); with `intent`, only
+   * to sessions that identified with it (GUILD_MEMBER_REMOVE needs GUILD_MEMBERS, a privileged one).
+   */
+  broadcast(t: string, d: unknown, guildId: string, intent?: number): void {
+    for (const session of this.sessions.values()) {
+      if (!session.live || !shardOwns(session.shard, guildId)) continue;
+      if (intent !== undefined && (session.intents & intent) === 0) continue;
+      this.send(session, t, d);
+    }
   }
 
   /**

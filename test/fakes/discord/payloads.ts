@@ -60,6 +60,8 @@ export interface ChannelState {
   recipientId?: string;
   /** Guild channels: permissions denied to the bot here (a member overwrite), e.g. SendMessages. */
   botDeny?: { botUserId: string; deny: bigint };
+  /** Guild channels: permissions allowed to a role here only (role overwrites), e.g. Manage Messages for a "helper" role. */
+  roleAllows?: { roleId: string; allow: bigint }[];
 }
 
 export interface MemberState {
@@ -174,9 +176,10 @@ export function channelJson(channel: ChannelState, recipient?: FakeUser): Json {
     guild_id: channel.guildId,
     name: channel.name,
     position: channel.position,
-    permission_overwrites: channel.botDeny
-      ? [{ id: channel.botDeny.botUserId, type: 1, allow: '0', deny: channel.botDeny.deny.toString() }]
-      : [],
+    permission_overwrites: [
+      ...(channel.botDeny ? [{ id: channel.botDeny.botUserId, type: 1, allow: '0', deny: channel.botDeny.deny.toString() }] : []),
+      ...(channel.roleAllows ?? []).map((overwrite) => ({ id: overwrite.roleId, type: 0, allow: overwrite.allow.toString(), deny: '0' })),
+    ],
     parent_id: null,
     nsfw: false,
     flags: 0,

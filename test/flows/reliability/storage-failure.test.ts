@@ -127,6 +127,8 @@ describe('when storage fails', () => {
     const lines = logLines('payment link delivered but its record could not be saved');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ link: reference, nick: 'Unrecorded', user: member.user.id, items: [{ quantity: 2, variantName: '30 dni' }] });
+    // The license by its short fingerprint (as /shop-admin status shows it), never its full id (issue 36, point 6).
+    expect(String(lines[0]!.license)).toMatch(/^[0-9a-f]{8}$/);
     expect(h.logs.some((line) => line.includes(url))).toBe(false);
     h.storage.recover();
     // The cart was checked out: the member is not invited to pay twice.

@@ -16,6 +16,7 @@ import {
 } from '../../../src/services/rewards.js';
 import type { PaymentLink } from '../../../src/storage/payment-link-record.js';
 import { RoleRewardRepository, type Reward } from '../../../src/storage/role-rewards.js';
+import { RoleWorkEnds } from '../../../src/storage/role-work-ends.js';
 
 const GUILD = '100000000000000001';
 const BUYER = '200000000000000002';
@@ -75,6 +76,7 @@ function setup() {
   const repository = new RoleRewardRepository(keyv, logger);
   const rewards = new RoleRewards({
     repository,
+    ends: new RoleWorkEnds(keyv, logger),
     roles,
     clock,
     logger,
@@ -360,7 +362,7 @@ describe('RoleRewards', () => {
   });
 
   describe('the removal pass', () => {
-    it('reports a removal Discord refuses once and keeps trying it; one Discord did not answer is tried again untold', async () => {
+    it('a removal Discord refuses is final: sent once, told once, listed once for the status; one Discord did not answer is tried again untold', async () => {
       const { rewards, roles, pay, link, clock, notices, repository, counts } = setup();
       await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
       await pay(link());
@@ -374,10 +376,29 @@ describe('RoleRewards', () => {
       expect(notices).toEqual([{ kind: 'removal', roleId: VIP_ROLE, problem: 'no-manage-roles' }]);
       expect(counts.failed).toEqual(['remove:no-manage-roles']);
       expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toMatchObject({ removalFailed: { problem: 'no-manage-roles' } });
+      // Fixed or not, never sent again: one unanswered DELETE and one refused, nothing after.
       roles.problem = undefined;
-      expect(await rewards.removeDue()).toEqual({ removed: 1, failed: 0 });
-      expect(roles.held.get(BUYER)?.has(VIP_ROLE)).toBe(false);
+      expect(await rewards.removeDue()).toEqual({ removed: 0, failed: 0 });
+      expect(roles.calls.filter((call) => call.action === 'remove')).toHaveLength(2);
+      expect((await rewards.takeRefusedRemovals(GUILD)).map(({ userId, roleId, problem }) => ({ userId, roleId, problem }))).toEqual([
+        { userId: BUYER, roleId: VIP_ROLE, problem: 'no-manage-roles' },
+      ]);
+      expect(await rewards.takeRefusedRemovals(GUILD)).toEqual([]);
+    });
+
+    it('in a guild the bot left, drops grants and removals without asking Discord or telling anyone', async () => {
+      const { rewards, roles, pay, link, clock, notices, repository } = setup();
+      await rewards.add(GUILD, { item: VIP_30, roleId: VIP_ROLE, days: 30, by: ADMIN });
+      await pay(link());
+      const asked = roles.calls.length;
+      await rewards.botLeft(GUILD);
+      await pay(link());
+      clock.advance(61 * DAY);
+      expect(await rewards.removeDue()).toEqual({ removed: 0, failed: 0 });
+      expect(roles.calls).toHaveLength(asked);
+      expect(notices).toEqual([]);
       expect(await repository.grant(GUILD, BUYER, VIP_ROLE)).toBeUndefined();
+      expect(await repository.dueDays(clock.now())).toEqual([]);
     });
 
     it('forgets a role whose member left, silently', async () => {

@@ -1,0 +1,166 @@
+import type { Clock } from '../../clock.js';
+import type { Coordination } from '../../coordination/coordination.js';
+import type { Logger } from '../../logger.js';
+import type { Backoff, Random } from './backoff.js';
+
+/**
+ * What a background job costs, stated where it is defined and printed by the bench (issue 36,
+ * point 3): store requests an hour, storage reads and writes per round, in words a reader can check.
+ */
+export interface JobCost {
+  storeRequestsPerHour: string;
+  readsPerRound: string;
+  writesPerRound: string;
+}
+
+/** One background job: a round every `everyMs`, one process at a time across processes sharing Redis. */
+export interface BackgroundJob {
+  /** The job's name across processes (`runAlone`) and in logs. */
+  name: string;
+  everyMs: number;
+  work: () => Promise<void>;
+  /** How long to wait after a failed round instead of `everyMs`. */
+  backoff: Backoff;
+  /** Failed rounds in a row after which the job ends for good (logged once as an error); none: it never gives up. */
+  giveUpAfter?: number;
+  /** What the logs say: "another process is <doing>; skipped here", "<failed>". */
+  doing: string;
+  failed: string;
+  /** What this process still does when another process ran the round (e.g. what only it remembers). */
+  skipped?: () => Promise<void>;
+  cost: JobCost;
+}
+
+/** Thrown by a job's work: the job ends here (a terminal failure), logged once, never run again. */
+export class JobEnded extends Error {}
+
+export interface JobState {
+  name: string;
+  state: 'waiting' | 'backing-off' | 'ended';
+  failures: number;
+  /** When the next round runs (NaN once ended). */
+  nextAt: number;
+  backoff: string;
+  cost: JobCost;
+}
+
+export interface Timers {
+  setTimeout(run: () => void, ms: number): { unref?(): void };
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: Timers = {
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+interface Entry {
+  job: BackgroundJob;
+  failures: number;
+  ended: boolean;
+  nextAt: number;
+  timer: unknown;
+  running: Promise<void> | undefined;
+}
+
+/**
+ * The one runner of the bot's background jobs (role expiry, the link pruner, the panel refresher):
+ * added in one place (app.ts), started and stopped together. A round that fails waits the job's
+ * named backoff (jitter drawn from the injected `random`) and is said once, not at every retry; its
+ * recovery is said once too; a job that gives up (or throws JobEnded) ends, said once. A round still
+ * running when the next is due is not started twice; `stop()` waits for the rounds in flight, so
+ * Discord and storage can close after them. Tests drive rounds with `runNow` and an injected clock.
+ */
+export class JobRunner {
+  readonly #entries = new Map<string, Entry>();
+  readonly #timers: Timers;
+  readonly #random: Random;
+  /** Not started yet, or stopped: a round run now (`runNow`) sets no timer. */
+  #stopped = true;
+
+  constructor(
+    private readonly o: { clock: Clock; logger: Logger; coordination: Pick<Coordination, 'runAlone'>; random?: Random; timers?: Timers },
+  ) {
+    this.#timers = o.timers ?? realTimers;
+    this.#random = o.random ?? Math.random;
+  }
+
+  add(job: BackgroundJob): void {
+    if (this.#entries.has(job.name)) throw new Error(`JobRunner: a job named ${job.name} was already added`);
+    this.#entries.set(job.name, { job, failures: 0, ended: false, nextAt: this.o.clock.now(), timer: undefined, running: undefined });
+  }
+
+  /** Runs each job's first round (awaited, in the order added), then each on its own timer. */
+  async start(): Promise<void> {
+    this.#stopped = false;
+    for (const entry of this.#entries.values()) await this.#round(entry);
+  }
+
+  /** Stops every timer and waits for the rounds in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const entry of this.#entries.values()) this.#timers.clearTimeout(entry.timer);
+    await Promise.all([...this.#entries.values()].map((entry) => entry.running));
+  }
+
+  /** One round of the job now, whatever its timer (tests, the bench); a round in flight is joined, not doubled. */
+  async runNow(name: string): Promise<void> {
+    const entry = this.#entries.get(name);
+    if (!entry) throw new Error(`JobRunner: no job named ${name}`);
+    await this.#round(entry);
+  }
+
+  status(): JobState[] {
+    return [...this.#entries.values()].map(({ job, failures, ended, nextAt }) => ({
+      name: job.name,
+      state: ended ? 'ended' : failures > 0 ? 'backing-off' : 'waiting',
+      failures,
+      nextAt: ended ? Number.NaN : nextAt,
+      backoff: job.backoff.name,
+      cost: job.cost,
+    }));
+  }
+
+  #round(entry: Entry): Promise<void> {
+    if (entry.ended) return Promise.resolve();
+    entry.running ??= this.#attempt(entry).finally(() => {
+      entry.running = undefined;
+      this.#schedule(entry);
+    });
+    return entry.running;
+  }
+
+  async #attempt(entry: Entry): Promise<void> {
+    const { job } = entry;
+    const logger = this.o.logger;
+    try {
+      const ran = await this.o.coordination.runAlone(job.name, job.work);
+      if (!ran) {
+        logger.debug(`another process is ${job.doing}; skipped here`);
+        await job.skipped?.();
+      }
+      if (entry.failures > 0) logger.info({ job: job.name, failures: entry.failures }, `${job.name}: working again`);
+      entry.failures = 0;
+    } catch (error) {
+      entry.failures++;
+      if (error instanceof JobEnded || (job.giveUpAfter !== undefined && entry.failures >= job.giveUpAfter)) {
+        entry.ended = true;
+        logger.error({ err: error, job: job.name, failures: entry.failures }, `${job.failed}; this job has stopped until the bot restarts`);
+        return;
+      }
+      // Said once per run of failures: the next ones are only counted.
+      if (entry.failures === 1) logger.warn({ err: error, job: job.name, backoff: job.backoff.name }, `${job.failed}; trying again with backoff (said once)`);
+    }
+  }
+
+  #schedule(entry: Entry): void {
+    if (this.#stopped || entry.ended) return;
+    this.#timers.clearTimeout(entry.timer);
+    const delay = entry.failures > 0 ? entry.job.backoff.delayMs(entry.failures, this.#random) : entry.job.everyMs;
+    entry.nextAt = this.o.clock.now() + delay;
+    const timer = this.#timers.setTimeout(() => void this.#round(entry), delay);
+    // The timer alone must not keep the process alive.
+    timer.unref?.();
+    entry.timer = timer;
+  }
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { createLogger } from '../../../src/logger.js';
+import { doublingBackoff, fixedBackoff, ROUND_BACKOFF } from '../../../src/services/jobs/backoff.js';
+import { KeyedRetry } from '../../../src/services/jobs/keyed-retry.js';
+import { JobEnded, JobRunner, type BackgroundJob, type Timers } from '../../../src/services/jobs/runner.js';
+
+const COST = { storeRequestsPerHour: '0', readsPerRound: '1', writesPerRound: '0' };
+
+/** Timers the test fires by hand: what is pending, and after how long. */
+class ManualTimers implements Timers {
+  pending: { run: () => void; ms: number; id: number }[] = [];
+  #next = 0;
+  setTimeout(run: () => void, ms: number) {
+    const id = ++this.#next;
+    this.pending.push({ run, ms, id });
+    return { id, unref: () => undefined };
+  }
+  clearTimeout(handle: unknown) {
+    const id = (handle as { id?: number } | undefined)?.id;
+    this.pending = this.pending.filter((timer) => timer.id !== id);
+  }
+  /** Fires the one pending timer; returns its delay. */
+  fire(): number {
+    const timer = this.pending.shift();
+    if (!timer) throw new Error('no timer pending');
+    timer.run();
+    return timer.ms;
+  }
+}
+
+function setup(random = () => 0.5) {
+  const clock = new ManualClock();
+  const lines: string[] = [];
+  const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
+  const timers = new ManualTimers();
+  const runner = new JobRunner({ clock, logger, coordination: { runAlone: async (_name, work) => (await work(), true) }, random, timers });
+  return { clock, lines, timers, runner, said: (text: string) => lines.filter((line) => line.includes(text)).length };
+}
+
+const settle = () => new Promise(setImmediate);
+
+describe('background jobs: one runner, named backoffs, an end to every retry', () => {
+  it('doubling with jitter: between half and all of base·2ⁿ⁻¹, capped; the payment rounds cap at 10 minutes', () => {
+    const backoff = doublingBackoff(1_000, 8_000);
+    expect(backoff.name).toBe('doubling 1s..8s, jitter');
+    expect([1, 2, 3, 4, 5].map((n) => backoff.delayMs(n, () => 0))).toEqual([500, 1_000, 2_000, 4_000, 4_000]);
+    expect([1, 2, 3, 4, 5].map((n) => backoff.delayMs(n, () => 0.999_999))).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+    expect(ROUND_BACKOFF.delayMs(40, () => 0.999_999)).toBe(600_000);
+    expect(fixedBackoff(300_000).name).toBe('fixed 5m');
+  });
+
+  it('runs the first round at start, then on its timer; a failure waits the backoff and is said once, the recovery once', async () => {
+    const { runner, timers, said } = setup();
+    let rounds = 0;
+    let failing = false;
+    const job: BackgroundJob = {
+      name: 'tick',
+      everyMs: 60_000,
+      backoff: doublingBackoff(10_000, 40_000),
+      doing: 'ticking',
+      failed: 'could not tick',
+      cost: COST,
+      work: async () => {
+        rounds++;
+        if (failing) throw new Error('storage down');
+      },
+    };
+    runner.add(job);
+    await runner.start();
+    expect(rounds).toBe(1);
+    expect(timers.pending.map((timer) => timer.ms)).toEqual([60_000]);
+
+    failing = true;
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      waits.push(timers.fire());
+      await settle();
+    }
+    // 60 s (healthy), then the backoff at jitter 0.5: 7.5 s, 15 s, 30 s; the next wait 30 s too (capped at 40 s).
+    expect(waits).toEqual([60_000, 7_500, 15_000, 30_000]);
+    expect(timers.pending.map((timer) => timer.ms)).toEqual([30_000]);
+    expect(said('could not tick')).toBe(1);
+    expect(runner.status()[0]).toMatchObject({ name: 'tick', state: 'backing-off', failures: 4, backoff: 'doubling 10s..40s, jitter' });
+
+    failing = false;
+    timers.fire();
+    await settle();
+    expect(said('tick: working again')).toBe(1);
+    expect(timers.pending.map((timer) => timer.ms)).toEqual([60_000]);
+    await runner.stop();
+    expect(timers.pending).toEqual([]);
+  });
+
+  it('a job that gives up, or throws JobEnded, ends: said once as an error, never run again', async () => {
+    const { runner, timers, said } = setup();
+    let rounds = 0;
+    runner.add({ name: 'fragile', everyMs: 1_000, backoff: fixedBackoff(1_000), giveUpAfter: 3, doing: 'x', failed: 'fragile failed', cost: COST, work: async () => {
+      rounds++;
+      throw new Error('no');
+    } });
+    runner.add({ name: 'ends', everyMs: 1_000, backoff: fixedBackoff(1_000), doing: 'y', failed: 'ends failed', cost: COST, work: async () => { throw new JobEnded('license removed'); } });
+    await runner.start();
+    while (timers.pending.length > 0) {
+      timers.fire();
+      await settle();
+    }
+    expect(runner.status().map(({ name, state }) => [name, state])).toEqual([['fragile', 'ended'], ['ends', 'ended']]);
+    await runner.runNow('fragile');
+    expect(said('this job has stopped until the bot restarts')).toBe(2);
+    expect(rounds).toBe(3);
+  });
+
+  it('per key (the payment rounds): each failing key waits its own doubling backoff, said once, up to a terminal state', () => {
+    const clock = new ManualClock();
+    const retry = new KeyedRetry({ backoff: ROUND_BACKOFF, clock, random: () => 0.5, giveUpAfter: 12 });
+    const first = retry.failed('license-a');
+    expect(first).toMatchObject({ failures: 1, sayIt: true, terminal: false, retryAt: clock.now() + 3_750 });
+    expect(retry.blocked('license-a')).toBe(true);
+    expect(retry.blocked('license-b')).toBe(false);
+    clock.advance(3_750);
+    expect(retry.blocked('license-a')).toBe(false);
+    expect(retry.failed('license-a')).toMatchObject({ failures: 2, sayIt: false, retryAt: clock.now() + 7_500 });
+    let last = retry.failed('license-a');
+    while (!last.terminal) last = retry.failed('license-a');
+    expect(last).toMatchObject({ failures: 12, sayIt: true, retryAt: Number.POSITIVE_INFINITY });
+    expect(retry.succeeded('license-a')).toBe(true);
+    expect(retry.succeeded('license-a')).toBe(false);
+    expect(retry.failingKeys).toBe(0);
+  });
+});
