@@ -5,7 +5,9 @@
  * then the bot as a separate process exactly as `npm start` runs it (`node dist/src/main.js`, SQLite in
  * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
  * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
- * Prints tables and writes bench/results/latest.json. Always exits 0: it measures, it does not judge.
+ * Prints tables and writes bench/results/latest.json. Exits 1, with one line per miss, when a gate of
+ * targets.ts (issue 39's targets) is missed, or when the bench itself failed; else 0. Three runs' results
+ * held together (the median of each figure): node dist-bench/bench/gate.js a.json b.json c.json
  *
  * Options (environment):
  *   BENCH_MEMBERS=200     simulated members per phase
@@ -62,7 +64,7 @@ import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
 import { storageAtScale, type StorageResult } from './storage-phase.js';
-import { evaluate } from './targets.js';
+import { evaluate, holdGates, missedLines } from './targets.js';
 import { closeWorld, openWorld, registerCommands, type World } from './world.js';
 
 const envNumber = (name: string, fallback: number): number => {
@@ -125,6 +127,9 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
   report.payments = result;
   if (printNow) printPaymentWatch(result, log);
 }
+
+/** The lines naming each missed gate, printed last so they are the run's last words. */
+let missed: string[] = [];
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -225,6 +230,7 @@ async function main(): Promise<void> {
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     printReport(report, log);
+    missed = missedLines(holdGates([report]));
   } finally {
     await closeWorld(world);
     writeResults(report);
@@ -233,9 +239,12 @@ async function main(): Promise<void> {
   }
 }
 
+let failed = false;
 try {
   await main();
 } catch (error) {
+  failed = true;
   process.stdout.write(`\nbench failed: ${String((error as Error).stack ?? error)}\n`);
 }
-process.exit(0);
+if (missed.length > 0) process.stderr.write(`\n${missed.join('\n')}\n`);
+process.exit(failed || missed.length > 0 ? 1 : 0);
