@@ -14,6 +14,11 @@
  *   BENCH_RATE=200        arrival rate of the paced phases, interactions per second overall
  *   BENCH_CARTS=100000    carts in the storage scale step (BENCH_LINKS=100000 link records)
  *   BENCH_RMW=1000        cart read/modify/write cycles timed at scale
+ *   BENCH_PROFILE=1       profile the bot through the inspector (bench/profiling-phase.ts): after the journeys, the
+ *                         crowd walks again under the CPU and sampling heap profilers, then step by step for the
+ *                         allocation per interaction of each step; the checkout crowd runs profiled (its figures
+ *                         are then not measured ones). Top functions by self time and by allocation are printed;
+ *                         the profiles go to bench/results/profiles/ (.cpuprofile, .heapprofile: Chrome DevTools)
  *   BENCH_CPU_PROF=1      run the bot under `node --cpu-prof`; profiles go to bench/results/profiles/
  *                         (summarize one with: node dist-bench/bench/profile-summary.js <file>)
  *   BENCH_NODE_ARGS="…"   extra node flags for the bot (e.g. --trace-gc); its output goes to bench/results/bot-output.log
@@ -54,6 +59,7 @@ import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.j
 import { memoryFloodPhase } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { rangeVariantRequests } from './phase-stats.js';
+import { profileCrowd, profiled, type Profiling } from './profiling-phase.js';
 import { machine, printReport } from './report.js';
 import { scaledBot } from './scaled-bot.js';
 import { startUpPhase } from './start-up.js';
@@ -92,6 +98,7 @@ const launch: BotLaunch = {
   probe: process.env.BENCH_PROBE === '1',
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   heapDir: process.env.BENCH_HEAP === '1' ? resolve(ROOT, 'bench/results/heap') : undefined,
+  inspect: process.env.BENCH_PROFILE === '1',
 };
 if (launch.heapDir) {
   launch.probe = true;
@@ -193,10 +200,20 @@ async function main(): Promise<void> {
     const journeys = await mainServerJourneys(world, bot, K, options.rate);
     // Measured in this process; targets.ts weighs it against the walk's bot CPU.
     if (runs('metrics')) report.metricsCost = await measureMetricsCost();
+    let profiling: Profiling | undefined;
+    if (launch.inspect) {
+      log(`[3p] profiles (BENCH_PROFILE=1): ${K} members walk the menus at ${options.rate}/s under the profilers, then step by step`);
+      profiling = await profileCrowd(world, bot, K, options.rate, log);
+    }
     if (runs('crowd')) {
       log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
-      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000);
+      const around = profiling ? <T>(work: () => Promise<T>) => profiled(profiling!, 'checkout-crowd', work, log) : undefined;
+      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000, world.store, around);
       await probe(world, bot, 'bot: after the checkout crowd');
+    }
+    if (profiling) {
+      profiling.inspector.close();
+      report.profiles = { phases: profiling.profiles, allocationPerStep: profiling.allocationPerStep };
     }
     if (runs('flood')) {
       log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
