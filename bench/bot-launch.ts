@@ -8,6 +8,8 @@ export const LICENSE_KEY = 'bench-license-key';
 export interface BotLaunch {
   logLevel: string;
   cpuProfile: boolean;
+  /** BENCH_PROFILE=1: the bot listens for the DevTools protocol (inspector.ts), to be profiled phase by phase. */
+  inspect?: boolean;
   /** Preload bench/probe.js, so that probe() can read the bot's memory and event-loop delay. */
   probe: boolean;
   /** Extra node flags for investigations, e.g. --trace-gc. */

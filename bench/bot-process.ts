@@ -50,6 +50,7 @@ export async function startProcess(world: World, kind: 'bot' | 'bare', storageFi
     mkdirSync(dir, { recursive: true });
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${kind}-${Date.now()}.cpuprofile`);
   }
+  if (world.launch.inspect && kind === 'bot') nodeArgs.push('--inspect=127.0.0.1:0');
   if (world.launch.probe) nodeArgs.push('--expose-gc', '--import', pathToFileURL(PROBE_ENTRY).href);
   nodeArgs.push(...world.launch.nodeArgs);
   const ready = world.discord.nextReady();

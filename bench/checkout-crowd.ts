@@ -4,6 +4,8 @@
  * Pay button: in their reply (when the DM would be slow) or in the DM. Timed from dispatch.
  */
 import type { FakeDiscord, FakeMessage } from '../test/fakes/discord/fake-discord.js';
+import type { FakeSpaceIs } from '../test/fakes/spaceis/fake-spaceis.js';
+import { storeStats, type StoreStats } from './phase-stats.js';
 import { buttons } from '../test/support/ui.js';
 import { BenchMember, Recorder, type Pick } from './members.js';
 import { round, summarize, type Summary } from './stats.js';
@@ -19,6 +21,8 @@ export interface CheckoutCrowdResult {
   /** DMs that arrived in the end (every link gets its DM, after the reply when the queue was long). */
   dmsDelivered: number;
   lastDmMs: number;
+  /** The store requests the crowd caused (the price check's variants reads among them), from pressing to the last DM. */
+  store?: StoreStats;
   failures: string[];
 }
 
@@ -34,7 +38,15 @@ async function dmChannelsOpened(discord: FakeDiscord, from: number, count: numbe
   return opened();
 }
 
-export async function checkoutCrowd(discord: FakeDiscord, picks: Pick[], nickPrefix: string, warmLimitMs: number): Promise<CheckoutCrowdResult> {
+/** `around` wraps the crowd itself, not the carts filled before it (BENCH_PROFILE=1 profiles it). */
+export async function checkoutCrowd(
+  discord: FakeDiscord,
+  picks: Pick[],
+  nickPrefix: string,
+  warmLimitMs: number,
+  store?: FakeSpaceIs,
+  around: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+): Promise<CheckoutCrowdResult> {
   const recorder = new Recorder();
   const members = picks.map((_pick, index) => new BenchMember(discord, recorder, `${nickPrefix}-${index}`));
   const requestsBefore = discord.requests.length;
@@ -58,7 +70,8 @@ export async function checkoutCrowd(discord: FakeDiscord, picks: Pick[], nickPre
   // The crowd: everyone at once.
   const failures: string[] = [];
   const started = performance.now();
-  const results = await Promise.all(
+  const storeBefore = store?.requests.length ?? 0;
+  const results = await around(() => Promise.all(
     members.map(async (member, index) => {
       // Every link gets its DM in the end; one that never comes within a minute counts as missing.
       const dm = Promise.race([
@@ -80,7 +93,7 @@ export async function checkoutCrowd(discord: FakeDiscord, picks: Pick[], nickPre
         return undefined;
       }
     }),
-  );
+  ));
   const done = results.filter((result): result is NonNullable<typeof result> => result !== undefined);
   const payButtonMs = summarize(done.map((result) => result.ms));
   return {
@@ -92,6 +105,7 @@ export async function checkoutCrowd(discord: FakeDiscord, picks: Pick[], nickPre
     shownInDm: done.filter((result) => !result.inReply).length,
     dmsDelivered: done.filter((result) => !Number.isNaN(result.dmAt)).length,
     lastDmMs: round(Math.max(0, ...done.map((result) => result.dmAt).filter((value) => !Number.isNaN(value))), 1),
+    ...(store ? { store: storeStats(store, storeBefore) } : {}),
     failures: failures.slice(0, 5),
   };
 }

@@ -13,6 +13,9 @@ import { ratio, round } from './stats.js';
 import { walkPhase, type WalkResult } from './walk.js';
 import type { World } from './world.js';
 
+/** The walk through a big shop: the coin pack's 300 variants, as the bare bot's menus are that size. */
+export const WALK_ROUTE = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
+
 export interface FirstStepResult {
   mode: 'paced' | 'burst';
   members: number;
@@ -92,9 +95,8 @@ export async function ourFirstSteps(world: World, members: number, rate: number,
   const oursPaced = await firstStep(world, bot, 'ours', 'paced', members, rate);
   const oursBurst = await firstStep(world, bot, 'ours', 'burst', members, rate);
   // The walk through a big shop, as the bare bot walked it (its menus are the same size).
-  const walkRoute = { server: 'Survival', category: 'Monety', product: RANGE_PRODUCT };
-  await walkPhase(world.discord, () => bot.proc.cpuMs(), Math.min(members, 50), rate, 'ours-warmup', walkRoute);
-  const walk = { ours: await walkPhase(world.discord, () => bot.proc.cpuMs(), members, rate, 'ours', walkRoute), bare: bare?.walk };
+  await walkPhase(world.discord, () => bot.proc.cpuMs(), Math.min(members, 50), rate, 'ours-warmup', WALK_ROUTE);
+  const walk = { ours: await walkPhase(world.discord, () => bot.proc.cpuMs(), members, rate, 'ours', WALK_ROUTE), bare: bare?.walk };
   await probe(world, bot, 'bot: after first steps');
   // Repeated starts, `npm start` among them, are the start-up phase's (start-up.ts): this is one start.
   const startup = {

@@ -3,29 +3,7 @@
  * function and by package/file. Usage: node dist-bench/bench/profile-summary.js <file.cpuprofile> [top]
  */
 import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-  endTime: number;
-}
-
-function owner(url: string): string {
-  if (!url) return '(native/vm)';
-  if (url.startsWith('node:')) return url.split('/')[0] ?? url;
-  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (modules) return modules[1]!;
-  const own = /\/(dist(?:-bench)?\/.+)$/.exec(url);
-  return own ? own[1]! : url;
-}
+import { owner, selfTimes, type CpuProfile } from './cpu-profile.js';
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) {
@@ -33,10 +11,9 @@ if (!file) {
   process.exit(1);
 }
 const top = Number(topArg ?? 25);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const selfUs = new Map<number, number>();
-profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+const selfUs = selfTimes(profile);
 const total = [...selfUs.values()].reduce((sum, value) => sum + value, 0);
 
 const byFunction = new Map<string, number>();

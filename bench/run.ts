@@ -5,13 +5,20 @@
  * then the bot as a separate process exactly as `npm start` runs it (`node dist/bundle/main.js`, SQLite in
  * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
  * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
- * Prints tables and writes bench/results/latest.json. Always exits 0: it measures, it does not judge.
+ * Prints tables and writes bench/results/latest.json. Exits 1, with one line per miss, when a gate of
+ * targets.ts (issue 39's targets) is missed, or when the bench itself failed; else 0. Three runs' results
+ * held together (the median of each figure): node dist-bench/bench/gate.js a.json b.json c.json
  *
  * Options (environment):
  *   BENCH_MEMBERS=200     simulated members per phase
  *   BENCH_RATE=200        arrival rate of the paced phases, interactions per second overall
  *   BENCH_CARTS=100000    carts in the storage scale step (BENCH_LINKS=100000 link records)
  *   BENCH_RMW=1000        cart read/modify/write cycles timed at scale
+ *   BENCH_PROFILE=1       profile the bot through the inspector (bench/profiling-phase.ts): after the journeys, the
+ *                         crowd walks again under the CPU and sampling heap profilers, then step by step for the
+ *                         allocation per interaction of each step; the checkout crowd runs profiled (its figures
+ *                         are then not measured ones). Top functions by self time and by allocation are printed;
+ *                         the profiles go to bench/results/profiles/ (.cpuprofile, .heapprofile: Chrome DevTools)
  *   BENCH_CPU_PROF=1      run the bot under `node --cpu-prof`; profiles go to bench/results/profiles/
  *                         (summarize one with: node dist-bench/bench/profile-summary.js <file>)
  *   BENCH_NODE_ARGS="…"   extra node flags for the bot (e.g. --trace-gc); its output goes to bench/results/bot-output.log
@@ -52,6 +59,7 @@ import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.j
 import { memoryFloodPhase } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { rangeVariantRequests } from './phase-stats.js';
+import { profileCrowd, profiled, type Profiling } from './profiling-phase.js';
 import { machine, printReport } from './report.js';
 import { scaledBot } from './scaled-bot.js';
 import { startUpPhase } from './start-up.js';
@@ -62,7 +70,7 @@ import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
 import { storageAtScale, type StorageResult } from './storage-phase.js';
-import { evaluate } from './targets.js';
+import { evaluate, holdGates, missedLines } from './targets.js';
 import { closeWorld, openWorld, registerCommands, type World } from './world.js';
 
 const envNumber = (name: string, fallback: number): number => {
@@ -90,6 +98,7 @@ const launch: BotLaunch = {
   probe: process.env.BENCH_PROBE === '1',
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   heapDir: process.env.BENCH_HEAP === '1' ? resolve(ROOT, 'bench/results/heap') : undefined,
+  inspect: process.env.BENCH_PROFILE === '1',
 };
 if (launch.heapDir) {
   launch.probe = true;
@@ -125,6 +134,9 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
   report.payments = result;
   if (printNow) printPaymentWatch(result, log);
 }
+
+/** The lines naming each missed gate, printed last so they are the run's last words. */
+let missed: string[] = [];
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -188,10 +200,20 @@ async function main(): Promise<void> {
     const journeys = await mainServerJourneys(world, bot, K, options.rate);
     // Measured in this process; targets.ts weighs it against the walk's bot CPU.
     if (runs('metrics')) report.metricsCost = await measureMetricsCost();
+    let profiling: Profiling | undefined;
+    if (launch.inspect) {
+      log(`[3p] profiles (BENCH_PROFILE=1): ${K} members walk the menus at ${options.rate}/s under the profilers, then step by step`);
+      profiling = await profileCrowd(world, bot, K, options.rate, log);
+    }
     if (runs('crowd')) {
       log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
-      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000);
+      const around = profiling ? <T>(work: () => Promise<T>) => profiled(profiling!, 'checkout-crowd', work, log) : undefined;
+      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000, world.store, around);
       await probe(world, bot, 'bot: after the checkout crowd');
+    }
+    if (profiling) {
+      profiling.inspector.close();
+      report.profiles = { phases: profiling.profiles, allocationPerStep: profiling.allocationPerStep };
     }
     if (runs('flood')) {
       log(`[4/6] journeys: ${K} new members, no pauses (flood), spread over all servers`);
@@ -225,6 +247,7 @@ async function main(): Promise<void> {
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     printReport(report, log);
+    missed = missedLines(holdGates([report]));
   } finally {
     await closeWorld(world);
     writeResults(report);
@@ -233,9 +256,12 @@ async function main(): Promise<void> {
   }
 }
 
+let failed = false;
 try {
   await main();
 } catch (error) {
+  failed = true;
   process.stdout.write(`\nbench failed: ${String((error as Error).stack ?? error)}\n`);
 }
-process.exit(0);
+if (missed.length > 0) process.stderr.write(`\n${missed.join('\n')}\n`);
+process.exit(failed || missed.length > 0 ? 1 : 0);

@@ -18,6 +18,8 @@ export interface WalkResult {
   members: number;
   interactions: number;
   settledMs: Summary;
+  /** Dispatch → the bot's first callback: the crowd's p99 is held against the bare bot's (targets.ts). */
+  firstAnswerMs: Summary;
   botCpuMsPerInteraction?: number;
   failures: string[];
 }
@@ -64,6 +66,7 @@ export async function walkPhase(
     members,
     interactions: samples.length,
     settledMs: summarize(samples.map((sample) => sample.settled)),
+    firstAnswerMs: summarize(samples.map((sample) => sample.ack)),
     ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerInteraction: round((cpuAfter - cpuBefore) / Math.max(1, samples.length), 3) } : {}),
     failures: failures.slice(0, 5),
   };
