@@ -22,9 +22,11 @@ describe('the price check before paying, under a crowd', () => {
   /** Members with `path` in their cart and a remembered nick: /checkout goes straight to the link. */
   async function buyers(count: number, path: typeof VIP_30, prefix: string): Promise<Member[]> {
     const members: Member[] = [];
+    // A remembered nick is kept per shop (the license's id).
+    const license = (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.license;
     for (let index = 0; index < count; index += 1) {
       const member = new Member(h);
-      await h.bot.services.storage.nicks.set(member.user.id, `${prefix}_${index}`);
+      await h.bot.services.storage.nicks.set(license, member.user.id, `${prefix}_${index}`);
       await addToCart(member, path);
       members.push(member);
     }
