@@ -678,7 +678,7 @@ export const en = {
   gift: {
     button: '🎁 Gift',
     title: 'Who is it for?',
-    intro: 'Buy this cart for a member of this server (their remembered nick is used when the bot knows it) or for any player by nick. The link comes to you; you pay.',
+    intro: 'Buy this cart for a member of this server (you type their Minecraft nick) or for any player by nick. The link comes to you; you pay.',
     memberPlaceholder: 'A member of this server…',
     byNick: 'A player by nick',
     forMyself: 'For myself',

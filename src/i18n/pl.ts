@@ -717,7 +717,7 @@ export const pl: Messages = {
   gift: {
     button: '🎁 Prezent',
     title: 'Dla kogo?',
-    intro: 'Kup ten koszyk dla członka tego Discorda (bot użyje jego zapamiętanego nicku, jeśli go zna) albo dla dowolnego gracza po nicku. Link do płatności trafi do Ciebie i to Ty płacisz.',
+    intro: 'Kup ten koszyk dla członka tego Discorda (wpiszesz jego nick z Minecrafta) albo dla dowolnego gracza po nicku. Link do płatności trafi do Ciebie i to Ty płacisz.',
     memberPlaceholder: 'Członek tego Discorda…',
     byNick: 'Podaj nick gracza',
     forMyself: 'Dla siebie',
@@ -911,7 +911,7 @@ export const pl: Messages = {
     needsEncryptionKey:
       'Adres webhooka jest tajny, a bot przechowuje go zaszyfrowany kluczem ENCRYPTION_KEY, którego ten bot nie dostał. Poproś operatora bota o ustawienie ENCRYPTION_KEY, potem połącz ponownie.',
     noPermission: (channel) =>
-      `Bot potrzebuje uprawnienia **Zarządzanie webhookami** na kanale ${channel}, by utworzyć tam webhook. Nadaj mu je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
+      `Bot potrzebuje uprawnienia „Zarządzanie webhookami” na kanale ${channel}, by utworzyć tam webhook. Nadaj mu je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
     notText: (channel) => `${channel} nie jest kanałem tekstowym: wybierz kanał tekstowy na wpisy sklepu o zakupach.`,
     webhookName: 'Zakupy SpaceIs',
     connectedTitle: 'Webhook sklepu utworzony',

@@ -198,6 +198,8 @@ describe('a copycat gets nothing', () => {
       await addToCart(giver, VIP_30);
       await giver.run('cart');
       await giver.press(en.gift.button);
+      // The choice says the giver types the nick: it promises no remembered one.
+      expect(textOf(giver.message!)).toContain('you type their Minecraft nick');
       const { username: _username, ...dispatch } = giver.options;
       const issued = h.store.issuedLinks.length;
       const outcome = await (await h.discord.selectUsers(giver.user, giver.message!, userSelectOf(giver.message!), [friend.user], dispatch)).settled();

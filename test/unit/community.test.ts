@@ -70,7 +70,7 @@ function listsOf(view: View): string[] {
 describe('the views', () => {
   it('draw goals with names and the store\'s text as plain text', () => {
     const shown = goalsText(en, { serverId: 's', serverName: '**S**', goals: [{ name: '[x](https://evil.example)', percentage: 100, text: '@everyone', reached: true }] });
-    expect(shown).toBe(`### 🎯 Goals · \\*\\*S\\*\\*\n\n**\\[x\\](https\\://evil.example)**\n▰▰▰▰▰▰▰▰▰▰ 100 % · ${en.community.goalReached}\n\\@everyone`);
+    expect(shown).toBe(`### 🎯 Goals · \\*\\*S\\*\\*\n\n**\\[x\\](https\\://evil.example)**\n▰▰▰▰▰▰▰▰▰▰ 100% · ${en.community.goalReached}\n\\@everyone`);
   });
 
   it('/shop-top: counts, never amounts; a player for a hidden nick; what the shop does not publish', () => {
@@ -81,7 +81,7 @@ describe('the views', () => {
       purchases: { kind: 'not-published' },
     });
     const [supporters, latest] = listsOf(view);
-    expect(supporters).toBe('🥇 **Steve** · 22 zakupy\n🥈 **gracz** · 5 zakupów\n🥉 **Alex**\n4. **Ktoś** · 1 zakup');
+    expect(supporters).toBe('🥇 **Steve** · 22 zakupy\n🥈 **Gracz** · 5 zakupów\n🥉 **Alex**\n4. **Ktoś** · 1 zakup');
     expect(latest).toBe(pl.community.notPublished);
     const failed = topView(en, { server, supporters: { kind: 'failed' }, purchases: { kind: 'ok', rows: [{ product: undefined, variant: undefined, nick: 'A', at: undefined }] } });
     expect(listsOf(failed)).toEqual([en.community.notNow, `• ${en.community.anItem} · A`]);

@@ -6,7 +6,7 @@ import type { ShopAccess } from '../store-directory.js';
 import type { LicenseRound, WatchDeps } from './context.js';
 import { notify } from './outbox.js';
 import { readOpenLinks, serversOf } from './open-links.js';
-import { askInfo, examineAnnounced, pollServer, seenOf } from './polling.js';
+import { askInfo, pollServer, seenOf } from './polling.js';
 import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S, UNKNOWN_RETRY_MS } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
 import { saveRound, saveTx, txOf } from './tx-state.js';
@@ -100,8 +100,6 @@ async function doWork(round: LicenseRound): Promise<void> {
     const tx = await txOf(round, transactionId);
     if (tx?.state === 'settled') await notify(round, transactionId);
     else if (tx?.state === 'matched' || tx?.state === 'seen') await askAgain(round, transactionId, tx);
-    // Announced by the store's webhook (PaymentWatcher.follow) and never seen: looked at as a polled purchase.
-    else if (!tx) await examineAnnounced(round, transactionId);
     else delete state.work[transactionId];
   }
 }
@@ -127,7 +125,9 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
     state.work[transactionId] = now + UNKNOWN_RETRY_MS;
     return;
   }
-  if (answer.kind === 'unknown' || answer.info.status === 'pending' || answer.info.status === 'unknown') {
+  // A pending payment of a transaction only seen so far (announced by the store's webhook, say) is
+  // decided as a polled one is: the link it matches shows it pending and follows it.
+  if (answer.kind === 'unknown' || answer.info.status === 'unknown' || (answer.info.status === 'pending' && tx.state !== 'seen')) {
     await saveTx(round, transactionId, { ...tx, at: now, attempt, ...(answer.kind === 'ok' ? { status: answer.info.status } : {}) });
     state.work[transactionId] = now + followUpDelay(tx.state === 'seen' ? attempt - 1 : attempt, deps.pollMs);
     return;

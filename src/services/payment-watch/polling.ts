@@ -102,23 +102,6 @@ async function examine(round: LicenseRound, candidate: Candidate): Promise<void>
   await decideAndSettle(round, seenOf(candidate.id, answer.info, candidate.nick, candidate.dated ? candidate.madeAt : undefined, candidate.madeAt, round.deps.clock.now()), answer.info.status, undefined);
 }
 
-/**
- * A transaction the store announced (its purchase webhook, PaymentWatcher.follow) and the watcher
- * never saw: asked about and decided once, as a polled one, under the same lock. When the store
- * could not be asked (a busy gate, a failure), it stays in the work for the next round.
- */
-export async function examineAnnounced(round: LicenseRound, transactionId: string): Promise<void> {
-  const { deps, state } = round;
-  delete state.work[transactionId];
-  if (transactionId.length > MAX_TRANSACTION_ID || transactionId.length === 0) return;
-  const now = deps.clock.now();
-  await deps.store.locks.run(`pay-decide:${round.shop}:${transactionId}`, async () => {
-    if (await txOf(round, transactionId)) return;
-    await examine(round, { id: transactionId, nick: undefined, madeAt: now, dated: false });
-    if (!(await txOf(round, transactionId))) state.work[transactionId] = now + deps.pollMs;
-  });
-}
-
 /** The transaction as the matcher sees it: the row's date when it had one, else the details', else when the watcher placed it. */
 export function seenOf(id: string, info: TransactionInfo, nick: string | undefined, dated: number | undefined, placed: number, now: number): SeenTransaction {
   const fromInfo = readDate(info.date, now);

@@ -75,7 +75,9 @@ describe('records that expire', () => {
 
     await h.restart();
 
-    expect(await rowsNamed(`nick:${gone.user.id}`, `nick:${back.user.id}`)).toEqual([`nick:${back.user.id}`]);
+    // A remembered nick is kept per shop (the license's id).
+    const license = (await h.bot.services.stores.forGuild(guild()))!.license;
+    expect(await rowsNamed(`nick:${license}:${gone.user.id}`, `nick:${license}:${back.user.id}`)).toEqual([`nick:${license}:${back.user.id}`]);
     await addToCart(back, VIP_30, 1);
     expect(textOf((await back.run('cart')).message!)).toContain('Comes\\_Back');
   });
