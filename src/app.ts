@@ -233,6 +233,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const jobs = new JobRunner({ clock, logger, coordination });
   jobs.add(pruneJob(services.storage.paymentLinks, storage.sweepExpired, clock, logger));
   jobs.add(roleExpiryJob(rewards, logger));
+  jobs.add(storeWebhooks.reloadJob);
   editPanel = panelEditor(client, services);
   // Each process refreshes the panels of the guilds on its own shards (client.guilds), so the job's name carries them.
   if (options.panelRefresh !== 'manual') jobs.add(panelRefreshJob(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(',')));

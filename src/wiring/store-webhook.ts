@@ -12,6 +12,9 @@ import { StoreWebhookConnections } from '../services/store-webhook/connections.j
 import { StorePostReader } from '../services/store-webhook/post-reader.js';
 import type { PaymentWatchStore } from '../storage/payment-watch.js';
 import { StoreWebhookRepository } from '../storage/store-webhooks.js';
+import { isStorageError } from '../storage/storage-error.js';
+import { doublingBackoff } from '../services/jobs/backoff.js';
+import type { BackgroundJob } from '../services/jobs/runner.js';
 
 /**
  * The store's purchase webhook (issue 38, docs/store-webhook.md), wired: the guilds' connections
@@ -50,14 +53,40 @@ export function wireStoreWebhooks(deps: {
     logger,
   });
   const gateway = new StoreWebhookGateway(client, connections, reader, logger);
+  const reload = () => connections.reload();
+  /**
+   * Every minute, in every process: the connected webhooks as storage has them now. Another
+   * process's connect reaches this one within a minute, and a registry that could not be read at
+   * start (storage locked or down) is read once storage answers; the intents follow (the gateway
+   * identifies again when the first webhook appears). Cost: one storage read a minute per process,
+   * no store request, no write.
+   */
+  const reloadJob: BackgroundJob = {
+    name: 'store-webhook-registry',
+    everyMs: 60_000,
+    backoff: doublingBackoff(5_000, 60_000),
+    cost: { storeRequestsPerHour: '0', readsPerRound: '1 (the registry of connected webhooks)', writesPerRound: '0' },
+    doing: 'reading the connected store webhooks',
+    failed: 'could not read the connected store webhooks',
+    work: reload,
+    skipped: reload,
+  };
   return {
     connections,
     reader,
     /** Before `client.login`: which webhooks are connected, and the intents they need. */
     async beforeLogin(): Promise<void> {
-      await connections.reload();
+      try {
+        await reload();
+      } catch (error) {
+        // Storage down or locked at start: the bot still starts (members are told about storage as
+        // anywhere else); the posts are read once reloadJob reads the registry.
+        if (!isStorageError(error)) throw error;
+        logger.warn({ storage: { operation: error.operation } }, 'store webhook: the connected webhooks could not be read at start; the shop’s posts are read once storage answers (tried every few seconds)');
+      }
       gateway.attach();
     },
+    reloadJob,
     async stop(): Promise<void> {},
   };
 }
