@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { Member, addToCart, VIP_30 } from '../support/buyer.js';
+import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
 import { BOT_ENTRY, processWorldPerTest, ROOT, runScript, startBotProcess, type BotProcess } from '../support/bot-process.js';
 import { optionLabels, textOf } from '../support/ui.js';
