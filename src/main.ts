@@ -54,9 +54,10 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 const wired = performance.now();
 try {
   await bot.start();
-  // Where the start-up went, for an operator timing restarts (docs/performance.md).
+  // Where the start-up went, for an operator timing restarts (docs/performance.md), and the Node
+  // release it runs on (the Docker image's, or the machine's: docs/running/docker.md).
   logger.info(
-    { startUpMs: { modules: Math.round(modulesLoaded), configAndStorage: Math.round(wired - modulesLoaded), gatewayAndJobs: Math.round(performance.now() - wired) } },
+    { node: process.version, startUpMs: { modules: Math.round(modulesLoaded), configAndStorage: Math.round(wired - modulesLoaded), gatewayAndJobs: Math.round(performance.now() - wired) } },
     'started',
   );
   await logStartUpHints(bot.client, logger);

@@ -9,15 +9,15 @@ import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { addToCart, Member, openVariant, VIP_30 } from '../support/buyer.js';
 import { freePort, halfSentRequest } from '../support/sockets.js';
 import { BOT_TOKEN, LICENSE_KEY } from '../support/harness.js';
-import { BOT_ENTRY, ROOT, runScript, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
-import { button, optionLabels, textOf } from '../support/ui.js';
+import { BOT_NODE_VERSION, ROOT, startBotProcess, type BotProcess as RunningBot } from '../support/bot-process.js';
+import { button, textOf } from '../support/ui.js';
 import { demoLandmarks } from '../../src/demo/demo-store.js';
 import { en } from '../../src/i18n/en.js';
-import { keyFingerprint } from '../../src/security/license-id.js';
 
 /**
  * The bot as a real process, started exactly as `npm start` starts it (node dist/bundle/main.js),
- * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing.
+ * stopped with signals: SIGTERM drains and exits 0; SIGKILL mid-purchase loses nothing. Run twice:
+ * under this Node, and under the Docker image's release (process-on-image-node, vitest.config.ts).
  */
 
 describe('the bot process', () => {
@@ -51,27 +51,6 @@ describe('the bot process', () => {
     return bot.outputContains(text);
   }
 
-  it('registers the slash commands with the register-commands script, for one guild or globally', async () => {
-    const script = join(ROOT, 'dist', 'src', 'register-commands.js');
-    const env = { PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl };
-    const guild = await runScript(script, ['--guild', discord.defaultGuildId], env);
-    expect(guild.stdout).toMatch(new RegExp(`^Registered 8 commands \\(/shop, /cart, /checkout, /shop-admin, /links, /shop-top, /redeem, Apps → Check payment link\\) in guild ${discord.defaultGuildId}\\.\n`));
-    expect(discord.registeredCommands(discord.defaultGuildId).map((command) => (command as { name: string }).name)).toEqual([
-      'shop',
-      'cart',
-      'checkout',
-      'shop-admin',
-      'links',
-      'shop-top',
-      'redeem',
-      'Check payment link',
-    ]);
-    expect((await runScript(script, [], env)).stdout).toContain('globally');
-    const missing = await runScript(script, [], { PATH: env.PATH });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('DISCORD_TOKEN is required');
-  });
-
   it('on SIGTERM finishes the checkout in flight, turns newcomers away politely, and exits 0', async () => {
     const bot = await startBot();
     const member = new Member({ discord });
@@ -94,6 +73,7 @@ describe('the bot process', () => {
     expect(await bot.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     expect(bot.output.join('')).toContain('"msg":"stopped"');
+    expect(bot.output.join('')).toContain(`"node":"${BOT_NODE_VERSION}"`);
   });
 
   it('on SIGTERM closes its listeners while clients hold half-sent requests, closes storage and exits 0', async () => {
@@ -162,73 +142,6 @@ describe('the bot process', () => {
     }
   });
 
-  it('stops at start with one sentence naming STORAGE_URL when its Redis is unreachable or the URL is bad, never echoing a password', async () => {
-    const main = BOT_ENTRY;
-    const env = { PATH: process.env.PATH ?? '', DISCORD_TOKEN: BOT_TOKEN, DISCORD_API_URL: discord.apiUrl, SPACEIS_API_URL: store.url };
-    // Port 1 on this machine: nothing listens there, the connection is refused at once.
-    const unreachable = await runScript(main, [], { ...env, STORAGE_URL: 'redis://:hunter2@127.0.0.1:1/0' });
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr.trim()).toBe('STORAGE_URL: cannot reach Redis at 127.0.0.1:1/0 (connect ECONNREFUSED 127.0.0.1:1). Start Redis there or correct STORAGE_URL.');
-    const bad = await runScript(main, [], { ...env, STORAGE_URL: 'redis://:hunter2@127.0.0.1:6379/main' });
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('STORAGE_URL must end in a database number');
-    for (const output of [unreachable, bad]) expect(output.stdout + output.stderr).not.toContain('hunter2');
-    // Neither got as far as Discord.
-    expect(discord.identifies).toHaveLength(0);
-  });
-
-  it('keeps a guild whose sealed license no longer opens answering, and lets its admins repair it', async () => {
-    const guildKey = 'guild-own-license-key-rotated-1';
-    store.otherKeys.add(guildKey);
-    const keyA = Buffer.alloc(32, 1).toString('base64');
-    const keyB = Buffer.alloc(32, 2).toString('base64');
-    const admin = new Member({ discord }, { permissions: PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ViewChannel });
-    const member = new Member({ discord });
-
-    const first = await startBot({ ENCRYPTION_KEY: keyA });
-    await admin.sub('shop-admin', 'license set');
-    expect((await admin.submit({ key: guildKey })).message!.text).toContain('License saved');
-    await addToCart(member, VIP_30, 2);
-    first.kill('SIGTERM');
-    await first.exited;
-
-    // The operator redeployed with another ENCRYPTION_KEY: every path answers, nothing is sold from the wrong license.
-    const second = await startBot({ ENCRYPTION_KEY: keyB });
-    const requestsBefore = store.requests.length;
-    expect((await member.run('shop')).message!.text).toBe(en.shop.misconfigured);
-    const cart = await member.run('cart');
-    expect(cart.message!.text).toContain(`⚠️ ${en.shop.misconfigured}`);
-    expect(textOf(cart.message!)).toContain('1. 2 × VIP — 30 dni'); // the cart is kept
-    expect((await member.run('checkout', { nick: 'Rotated' })).message!.text).toBe(en.shop.misconfigured);
-    const suggestions = await (await discord.autocomplete(member.user, 'shop', { name: 'server', value: '' })).settled();
-    expect(suggestions.choices).toEqual([]);
-    expect(store.requests.length).toBe(requestsBefore);
-    const status = textOf((await admin.sub('shop-admin', 'status')).message!);
-    expect(status).toContain(en.admin.statusLicenseUnreadable(keyFingerprint(guildKey)));
-    second.kill('SIGTERM');
-    await second.exited;
-
-    // Without any ENCRYPTION_KEY the guild's own license cannot be read either: said, never replaced by the default one.
-    const third = await startBot();
-    expect((await member.run('shop')).message!.text).toBe(en.shop.misconfigured);
-    expect(store.requests.length).toBe(requestsBefore);
-    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(en.admin.statusLicenseNoKey(keyFingerprint(guildKey)));
-    third.kill('SIGTERM');
-    await third.exited;
-
-    // Back on key B, the admins repair it from Discord: clear, then set the key again.
-    const fourth = await startBot({ ENCRYPTION_KEY: keyB });
-    expect((await admin.sub('shop-admin', 'license clear')).message!.text).toBe(en.admin.licenseCleared(keyFingerprint(LICENSE_KEY)));
-    await admin.sub('shop-admin', 'license set');
-    expect((await admin.submit({ key: guildKey })).message!.text).toContain('License saved');
-    const shop = await member.run('shop');
-    // The shop answers again: its servers to choose from, not the refusal.
-    expect(shop.message!.text).not.toContain(en.shop.misconfigured);
-    expect(optionLabels(shop.message!)).toEqual(['Survival', 'SkyBlock']);
-    expect(store.requests.at(-1)!.headers.authorization).toBe(`Bearer ${guildKey}`);
-    for (const bot of [first, second, third, fourth]) expect(bot.output.join('')).not.toContain(guildKey);
-  });
-
   it('starts through npm start without compiling when nothing changed since the build', async () => {
     // The build npm ci leaves behind (prepare); a no-op when it is already up to date.
     execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
@@ -236,7 +149,9 @@ describe('the bot process', () => {
     await outputContains(bot, '"msg":"started"');
     expect(bot.output.join('')).not.toContain('Compiling TypeScript');
     // One line names where the start-up went.
-    const started = JSON.parse(bot.output.join('').split('\n').find((line) => line.includes('"msg":"started"'))!) as { startUpMs: Record<string, number> };
+    const started = JSON.parse(bot.output.join('').split('\n').find((line) => line.includes('"msg":"started"'))!) as { node: string; startUpMs: Record<string, number> };
+    // The Node it runs on: under the process-on-image-node project, the Docker image's release (npm start included).
+    expect(started.node).toBe(BOT_NODE_VERSION);
     expect(Object.keys(started.startUpMs)).toEqual(['modules', 'configAndStorage', 'gatewayAndJobs']);
     for (const ms of Object.values(started.startUpMs)) expect(ms).toBeGreaterThanOrEqual(0);
     expect(bot.output.join('')).not.toContain('tsc -p');

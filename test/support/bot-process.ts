@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
 import { FakeSpaceIs } from '../fakes/spaceis/fake-spaceis.js';
 import { BOT_TOKEN, LICENSE_KEY } from './harness.js';
+import { imageNodeRelease } from './image-node.js';
 
 /**
  * The bot as a real process, started exactly as `npm start` starts it (node dist/bundle/main.js;
@@ -14,6 +15,19 @@ import { BOT_TOKEN, LICENSE_KEY } from './harness.js';
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** What `npm start` and the Docker image run (tools/bundle.mjs). */
 export const BOT_ENTRY = join(ROOT, 'dist', 'bundle', 'main.js');
+/**
+ * The Node that runs the bot's processes: this one, or the Docker image's release when the project
+ * sets SHOPBOT_TEST_NODE (process-on-image-node, vitest.config.ts; test/support/image-node.ts).
+ */
+export const BOT_NODE = process.env.SHOPBOT_TEST_NODE || process.execPath;
+
+/** What BOT_NODE says to --version, as the bot's `started` log line names it. */
+export const BOT_NODE_VERSION = process.env.SHOPBOT_TEST_NODE ? `v${imageNodeRelease()}` : process.version;
+
+/** PATH with BOT_NODE's folder first: `npm start`, and the `node` its script names, run under that Node too. */
+export function pathForBot(path = process.env.PATH ?? ''): string {
+  return process.env.SHOPBOT_TEST_NODE ? `${dirname(BOT_NODE)}${delimiter}${path}` : path;
+}
 
 export interface BotProcess {
   child: ChildProcess;
@@ -43,11 +57,11 @@ export interface BotProcessOptions {
 export async function startBotProcess(options: BotProcessOptions): Promise<BotProcess> {
   const { discord, store, viaNpm = false } = options;
   const ready = options.ready ?? discord.nextReady();
-  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [BOT_ENTRY]];
+  const [command, args] = viaNpm ? ['npm', ['start']] : [BOT_NODE, [BOT_ENTRY]];
   const child = spawn(command, args, {
     cwd: viaNpm ? ROOT : options.cwd,
     env: {
-      PATH: process.env.PATH ?? '',
+      PATH: pathForBot(),
       DISCORD_TOKEN: BOT_TOKEN,
       DISCORD_API_URL: discord.apiUrl,
       SPACEIS_API_URL: store.url,
@@ -106,13 +120,13 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
 export function runScript(
   script: string,
   args: string[],
-  env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' },
+  env: NodeJS.ProcessEnv = { PATH: pathForBot() },
   cwd = tmpdir(),
   /** Run as another user (a test running as root seeing what a non-root bot sees). */
   as?: { uid: number; gid: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; argv: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], ...as });
+    const child = spawn(BOT_NODE, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], ...as });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

