@@ -22,6 +22,8 @@ export interface PostReaderDeps {
   licenseOf(guildId: string): Promise<string | undefined>;
   /** PaymentWatcher.follow: the one hand-over to the payment wing. */
   follow(license: string, transactionIds: readonly string[]): Promise<boolean>;
+  /** The post named these ids (health.ts: a payment a post named is no miss), before any is handed over. */
+  announced(guildId: string, transactionIds: readonly string[]): Promise<void>;
   /** Whether the store's answer made this transaction a paid, settled link (for the status count). */
   settledPaid(license: string, transactionId: string): Promise<boolean>;
   asks: WindowCounter;
@@ -44,6 +46,7 @@ export class StorePostReader {
       deps.logger.debug({ guild: guildId, ids: ids.length }, 'store webhook: post read');
       return;
     }
+    await deps.announced(guildId, ids);
     const allowed: string[] = [];
     for (const id of ids) {
       if ((await deps.asks.hit(`store-webhook:${license}`, MINUTE_MS, deps.now())) <= ASKS_PER_MINUTE) allowed.push(id);
