@@ -15,7 +15,7 @@ export function loggedMore(h: Harness, message: string, more = 1): Promise<void>
   return h.logged(message, already + more);
 }
 
-export async function connectStoreWebhook(h: Harness, admin: Member): Promise<{ id: string; token: string; url: string; channelId: string }> {
+export async function connectStoreWebhook(h: Pick<Harness, 'discord'>, admin: Member): Promise<{ id: string; token: string; url: string; channelId: string }> {
   h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
   const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-posts' });
   const identified = h.discord.nextReady();
