@@ -107,4 +107,17 @@ describe('polling as the safety net of the store webhook', () => {
     await s.poll(4);
     expect(polls()).toBe(before);
   });
+
+  it('a server the purchase feed reads is still read once a minute while the webhook is healthy', async () => {
+    const feed = h.discord.addChannel(h.discord.defaultGuildId, { name: 'purchases' });
+    await admin.sub('shop-admin', 'settings', { 'purchase-feed-channel': feed });
+    await untilPolled();
+    const before = polls();
+    await s.poll(4);
+    // Each server the feed reads (the open link's among them): twice in 2 minutes.
+    const perServer = new Map<string, number>();
+    for (const request of h.store.requestsTo('latestBuyers').slice(before)) perServer.set(request.path, (perServer.get(request.path) ?? 0) + 1);
+    expect(perServer.size).toBeGreaterThan(1);
+    expect([...perServer.values()].every((count) => count === 2)).toBe(true);
+  });
 });
