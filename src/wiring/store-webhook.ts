@@ -11,7 +11,10 @@ import type { PaymentEvents } from '../services/payment-events.js';
 import type { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { StoreWebhookConnections } from '../services/store-webhook/connections.js';
+import { handPaidToFeed } from '../services/store-webhook/feed-handoff.js';
 import { StoreWebhookHealth } from '../services/store-webhook/health.js';
+import type { PurchaseFeed } from '../services/purchase-feed.js';
+import type { PaymentLinkRepository } from '../storage/payment-links.js';
 import { StorePostReader } from '../services/store-webhook/post-reader.js';
 import type { PaymentWatchStore } from '../storage/payment-watch.js';
 import { StoreWebhookRepository } from '../storage/store-webhooks.js';
@@ -35,6 +38,8 @@ export function wireStoreWebhooks(deps: {
   paymentWatch: PaymentWatchStore;
   events: Pick<PaymentEvents, 'on'>;
   guildLog: Pick<GuildLog, 'post'>;
+  feed: Pick<PurchaseFeed, 'handOff'>;
+  links: Pick<PaymentLinkRepository, 'get'>;
 }) {
   const { client, logger, clock, directory } = deps;
   const repository = new StoreWebhookRepository(deps.keyv, logger, deps.locks);
@@ -69,6 +74,8 @@ export function wireStoreWebhooks(deps: {
       const tx = await deps.paymentWatch.tx(await directory.shopKey(license), id);
       return (tx?.state === 'settled' || tx?.state === 'notified') && tx.status === 'paid';
     },
+    paid: (license, ids) =>
+      handPaidToFeed({ feed: deps.feed, tx: async (key, id) => deps.paymentWatch.tx(await directory.shopKey(key), id), link: (guildId, linkId) => deps.links.get(guildId, linkId) }, license, ids),
     // Forged ids are limited per license across every process on Redis.
     asks: deps.redis ? new RedisWindowCounter(deps.redis) : new InProcessWindowCounter(),
     now: () => clock.now(),

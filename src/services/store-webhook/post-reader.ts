@@ -26,6 +26,8 @@ export interface PostReaderDeps {
   announced(guildId: string, transactionIds: readonly string[]): Promise<void>;
   /** Whether the store's answer made this transaction a paid, settled link (for the status count). */
   settledPaid(license: string, transactionId: string): Promise<boolean>;
+  /** The transactions the post named that are paid on one of the bot's links: to the purchase feed at once (feed-handoff.ts). */
+  paid(license: string, transactionIds: readonly string[]): Promise<void>;
   asks: WindowCounter;
   now(): number;
   logger: Logger;
@@ -54,8 +56,10 @@ export class StorePostReader {
     }
     if (allowed.length < ids.length) deps.logger.info({ guild: guildId, dropped: ids.length - allowed.length, total: this.dropped }, 'store webhook: more transaction ids than the license may ask about this minute; dropped');
     const followed = allowed.length > 0 && (await deps.follow(license, allowed));
-    let confirmed = 0;
-    if (followed) for (const id of allowed) if (await deps.settledPaid(license, id)) confirmed += 1;
+    const paid: string[] = [];
+    if (followed) for (const id of allowed) if (await deps.settledPaid(license, id)) paid.push(id);
+    const confirmed = paid.length;
+    if (paid.length > 0) await deps.paid(license, paid);
     await deps.connections.notePost(guildId, confirmed);
     deps.logger.debug({ guild: guildId, ids: ids.length, asked: allowed.length, followed, confirmed }, 'store webhook: post read');
   }
