@@ -58,7 +58,7 @@ export function wireStoreWebhooks(deps: {
   deps.payments.setPollIntervalFor((license, guildIds) => health.pollIntervalFor(license, guildIds));
   // A payment a poll settled before any post named it: a miss unless a post names it soon (a named step: recorded once per transaction).
   deps.events.on('store-webhook-health', async (event) => {
-    if (event.status !== 'paid') return;
+    if (event.status !== 'paid' || !health.covers(event.link.guildId)) return;
     const tx = await deps.paymentWatch.tx(await directory.shopKey(event.link.license), event.transactionId);
     await health.noteSettled(event.link.guildId, event.transactionId, tx && 'madeAt' in tx ? tx.madeAt : undefined);
   });

@@ -52,6 +52,11 @@ export class StoreWebhookHealth {
     return undefined;
   }
 
+  /** Whether the guild has a webhook whose health is kept (checked before anything is read for it). */
+  covers(guildId: string): boolean {
+    return this.deps.connected(guildId);
+  }
+
   /** A post named these transactions (called before they are handed to the watcher); a post with ids ends "seems off". */
   async noteAnnounced(guildId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
