@@ -182,7 +182,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     linkDelivery: options.linkDelivery,
     quietWaitMs: options.paymentQuietWaitMs,
   });
-  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch });
+  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;

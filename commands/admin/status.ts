@@ -59,6 +59,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
       storeWebhook: storeWebhook.connected
         ? ctx.t.storeWebhook.statusOn(`<#${storeWebhook.channelId}>`, storeWebhook.lastPostAt === undefined ? ctx.t.storeWebhook.statusNoPost : discordTime(storeWebhook.lastPostAt, 'R'), storeWebhook.confirmedLastDay)
+          + (storeWebhook.seemsOffAt !== undefined ? `\n${ctx.t.storeWebhook.seemsOff}` : '')
         : ctx.t.storeWebhook.statusOff,
       ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),

@@ -909,6 +909,8 @@ export const en = {
       `The store webhook in ${channel} was deleted. Payments are found by polling the shop again. Remove it from the panel too (Dodatki → Webhooki).`,
     statusOn: (channel: string, lastPost: string, confirmed: number) =>
       `Connected in ${channel}. Last post from the shop: ${lastPost}. Payments it confirmed in the last 24 h: ${confirmed}.`,
+    seemsOffTitle: 'The store webhook seems off',
+    seemsOff: "⚠️ The shop's webhook seems off: three payments in a day were found by polling, not by its posts. Check in the panel (Dodatki → Webhooki) that the webhook is on, that its URL is this channel's, and that its text keeps {TRANSACTION_ID}. Until a post names a payment again, the bot polls the shop as often as without a webhook.",
     statusNoPost: 'none yet',
     statusOff: `Not connected: payments are found by polling the shop. ${cmd.webhookConnect} confirms them in seconds.`,
     settingConnected: (channel: string) => `connected in ${channel}`,

@@ -929,6 +929,8 @@ export const pl: Messages = {
       `Webhook sklepu na kanale ${channel} został usunięty. Płatności są znów wykrywane odpytywaniem sklepu. Usuń go też w panelu (Dodatki → Webhooki).`,
     statusOn: (channel, lastPost, confirmed) =>
       `Połączony na kanale ${channel}. Ostatni wpis sklepu: ${lastPost}. Płatności potwierdzone przez niego w ostatnich 24 godz.: ${confirmed}.`,
+    seemsOffTitle: 'Webhook sklepu chyba nie działa',
+    seemsOff: '⚠️ Webhook sklepu chyba nie działa: trzy płatności w ciągu doby bot znalazł odpytywaniem sklepu, a nie z jego wiadomości. Sprawdź w panelu (Dodatki → Webhooki), czy webhook jest włączony, czy jego URL prowadzi do tego kanału i czy tekst zawiera {TRANSACTION_ID}. Dopóki wiadomość nie wskaże znów płatności, bot odpytuje sklep tak często jak bez webhooka.',
     statusNoPost: 'jeszcze żadnego',
     statusOff: `Niepołączony: płatności są wykrywane odpytywaniem sklepu. ${cmd.webhookConnect} potwierdza je w kilka sekund.`,
     settingConnected: (channel) => `połączony na kanale ${channel}`,

@@ -28,7 +28,17 @@ export interface StoreWebhookRecord {
   lastPostAt?: number | undefined;
   /** When each payment the posts confirmed was confirmed, within the last 24 h. */
   confirmedAt: number[];
+  /** Health (services/store-webhook/health.ts): transaction ids the posts named lately, with when. */
+  announced?: { id: string; at: number }[] | undefined;
+  /** Paid transactions a poll settled before any post named them, with when: a miss if no post names them within 2 minutes. */
+  unannounced?: { id: string; at: number }[] | undefined;
+  /** When each miss was counted, within the last 24 h. */
+  misses?: number[] | undefined;
+  /** Since when the webhook seems off (three misses in a day); cleared by the next post. */
+  seemsOffAt?: number | undefined;
 }
+
+const stamped = z.array(z.object({ id: z.string(), at: z.number() }));
 
 const recordSchema = z.object({
   webhookId: z.string(),
@@ -38,6 +48,10 @@ const recordSchema = z.object({
   connectedBy: z.string(),
   lastPostAt: z.number().optional(),
   confirmedAt: z.array(z.number()),
+  announced: stamped.optional(),
+  unannounced: stamped.optional(),
+  misses: z.array(z.number()).optional(),
+  seemsOffAt: z.number().optional(),
 }) satisfies z.ZodType<StoreWebhookRecord>;
 
 const registrySchema = z.record(z.string(), z.string());
@@ -92,6 +106,18 @@ export class StoreWebhookRepository {
       const recent = record.confirmedAt.filter((at) => at > now - DAY_MS);
       for (let index = 0; index < confirmed; index += 1) recent.push(now);
       await this.keyv.set(recordKey(guildId), { ...record, lastPostAt: now, confirmedAt: recent.slice(-CONFIRMED_KEPT) });
+    });
+  }
+
+  /** Changes the guild's record under its lock (nothing when it is not connected); returns what `change` returned. */
+  async update<T>(guildId: string, change: (record: StoreWebhookRecord) => { record: StoreWebhookRecord; result: T } | undefined): Promise<T | undefined> {
+    return this.locks.run(recordKey(guildId), async () => {
+      const record = await this.get(guildId);
+      if (!record) return undefined;
+      const changed = change(record);
+      if (!changed) return undefined;
+      await this.keyv.set(recordKey(guildId), changed.record);
+      return changed.result;
     });
   }
 

@@ -6,9 +6,15 @@ import { InProcessWindowCounter, RedisWindowCounter } from '../coordination/wind
 import { StoreWebhookGateway } from '../discord/store-webhook-gateway.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../security/secret-box.js';
+import type { GuildLog } from '../discord/guild-log.js';
+import type { PaymentEvents } from '../services/payment-events.js';
 import type { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { StoreWebhookConnections } from '../services/store-webhook/connections.js';
+import { handPaidToFeed } from '../services/store-webhook/feed-handoff.js';
+import { StoreWebhookHealth } from '../services/store-webhook/health.js';
+import type { PurchaseFeed } from '../services/purchase-feed.js';
+import type { PaymentLinkRepository } from '../storage/payment-links.js';
 import { StorePostReader } from '../services/store-webhook/post-reader.js';
 import type { PaymentWatchStore } from '../storage/payment-watch.js';
 import { StoreWebhookRepository } from '../storage/store-webhooks.js';
@@ -33,20 +39,46 @@ export function wireStoreWebhooks(deps: {
   payments: PaymentWatcher;
   directory: StoreDirectory;
   paymentWatch: PaymentWatchStore;
+  events: Pick<PaymentEvents, 'on'>;
+  guildLog: Pick<GuildLog, 'post'>;
+  feed: Pick<PurchaseFeed, 'handOff'>;
+  links: Pick<PaymentLinkRepository, 'get'>;
 }) {
   const { client, logger, clock, directory } = deps;
-  const connections = new StoreWebhookConnections(new StoreWebhookRepository(deps.keyv, logger, deps.locks), deps.secretBox, () => clock.now());
+  const repository = new StoreWebhookRepository(deps.keyv, logger, deps.locks);
+  const connections = new StoreWebhookConnections(repository, deps.secretBox, () => clock.now());
+  const connectedGuilds = () => new Set(connections.known().values());
+  let guilds = connectedGuilds();
+  connections.onChange(() => (guilds = connectedGuilds()));
+  const health = new StoreWebhookHealth({
+    repository,
+    connected: (guildId) => guilds.has(guildId),
+    noticeOff: async (guildId) => void (await deps.guildLog.post(guildId, { kind: 'store-webhook-off', channelId: (await repository.get(guildId))?.channelId ?? '' })),
+    now: () => clock.now(),
+    logger,
+  });
+  // Polling becomes the safety net: the watcher's one cadence input.
+  deps.payments.setPollIntervalFor((license, guildIds) => health.pollIntervalFor(license, guildIds));
+  // A payment a poll settled before any post named it: a miss unless a post names it soon (a named step: recorded once per transaction).
+  deps.events.on('store-webhook-health', async (event) => {
+    if (event.status !== 'paid' || !health.covers(event.link.guildId)) return;
+    const tx = await deps.paymentWatch.tx(await directory.shopKey(event.link.license), event.transactionId);
+    await health.noteSettled(event.link.guildId, event.transactionId, tx && 'madeAt' in tx ? tx.madeAt : undefined);
+  });
   const reader = new StorePostReader({
     connections,
     licenseOf: async (guildId) => {
       const shop = await directory.forGuild(guildId);
       return shop && shop.source !== 'demo' ? shop.license : undefined;
     },
+    announced: (guildId, ids) => health.noteAnnounced(guildId, ids),
     follow: (license, ids) => deps.payments.follow(license, ids),
     settledPaid: async (license, id) => {
       const tx = await deps.paymentWatch.tx(await directory.shopKey(license), id);
       return (tx?.state === 'settled' || tx?.state === 'notified') && tx.status === 'paid';
     },
+    paid: (license, ids) =>
+      handPaidToFeed({ feed: deps.feed, tx: async (key, id) => deps.paymentWatch.tx(await directory.shopKey(key), id), link: (guildId, linkId) => deps.links.get(guildId, linkId) }, license, ids),
     // Forged ids are limited per license across every process on Redis.
     asks: deps.redis ? new RedisWindowCounter(deps.redis) : new InProcessWindowCounter(),
     now: () => clock.now(),
@@ -73,6 +105,7 @@ export function wireStoreWebhooks(deps: {
   };
   return {
     connections,
+    health,
     reader,
     /** Before `client.login`: which webhooks are connected, and the intents they need. */
     async beforeLogin(): Promise<void> {

@@ -1,10 +1,10 @@
-import { GatewayIntentBits, PermissionFlagsBits } from 'discord.js';
+import { GatewayIntentBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
-import { DEFAULT_BOT_PERMISSIONS } from '../fakes/discord/fake-discord.js';
 import { Member, VIP_30 } from '../support/buyer.js';
-import { useHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { linkSteps } from '../support/links.js';
+import { ADMIN, connectStoreWebhook as connect, loggedMore, postAsStore, TEMPLATE } from '../support/store-webhook.js';
 import { textOf } from '../support/ui.js';
 
 /**
@@ -13,25 +13,6 @@ import { textOf } from '../support/ui.js';
  * confirms the payment with the store (transaction/info) with no poll in between. The post is never
  * trusted: a forged id costs one question at most, and 10 a minute per license.
  */
-
-const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
-const TEMPLATE = 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}';
-
-/** Resolves once the bot logged `more` further lines with this message (h.logged counts from the start). */
-function loggedMore(h: Harness, message: string, more = 1): Promise<void> {
-  const already = h.logs.filter((line) => (JSON.parse(line) as { msg?: string }).msg === message).length;
-  return h.logged(message, already + more);
-}
-
-async function connect(h: Harness, admin: Member): Promise<{ id: string; token: string; url: string; channelId: string }> {
-  h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
-  const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-posts' });
-  const identified = h.discord.nextReady();
-  await admin.sub('shop-admin', 'store-webhook connect', { channel });
-  await identified;
-  const [hook] = h.discord.webhooksIn(channel);
-  return { id: hook!.id, token: hook!.token, url: `${h.discord.apiUrl}/webhooks/${hook!.id}/${hook!.token}`, channelId: channel };
-}
 
 describe('the store webhook confirms payments', () => {
   const h = useHarness();
@@ -164,9 +145,3 @@ describe('the store webhook, in the cases around the fast path', () => {
     expect((await s.record(issued))!.payment?.status).toBe('paid');
   });
 });
-
-/** A post made with the webhook's URL, as the store (or whoever holds the URL) makes it. */
-async function postAsStore(hook: { url: string }, content: string): Promise<void> {
-  const response = await fetch(`${hook.url}?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
-  expect(response.status).toBe(200);
-}

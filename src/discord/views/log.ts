@@ -40,6 +40,8 @@ export type LogEvent =
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }
   /** The shop panel refused the bot's edits 3 times in a row: no longer refreshed. */
   | { kind: 'panel-lost'; channelId: string }
+  /** Three payments in a day were found by polling, not by the store's posts (services/store-webhook/health.ts). */
+  | { kind: 'store-webhook-off'; channelId: string }
   /** A /redeem attempt: the code only as `maskCode` gives it (services/vouchers.ts), never in full. */
   | {
       kind: 'voucher-tried';
@@ -67,6 +69,7 @@ const COLORS = {
   'role-held-back': 0xf08c00,
   'feed-refused': 0xe03131,
   'panel-lost': 0xe03131,
+  'store-webhook-off': 0xf08c00,
   'voucher-tried': 0x7048e8,
   'vouchers-generated': 0x7048e8,
 } as const;
@@ -158,6 +161,8 @@ function logPost(t: Messages, event: LogEvent): LogPost {
       return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
     case 'panel-lost':
       return { title: t.panel.lostTitle, description: t.panel.lost(`<#${event.channelId}>`) };
+    case 'store-webhook-off':
+      return { title: t.storeWebhook.seemsOffTitle, description: `${t.storeWebhook.seemsOff} (${event.channelId ? `<#${event.channelId}>` : '—'})` };
     case 'voucher-tried':
       return {
         title: t.vouchers.logRedeemTitle,

@@ -40,7 +40,16 @@ export interface WatchDeps extends Omit<PaymentWatcherOptions, 'pollSeconds' | '
   stopping(): boolean;
   /** StoreDirectory.shopKey, remembered for a while (the shop's other keys are looked up at each decision). */
   shopKeyOf(license: string): Promise<string>;
+  /** The poll interval for the servers of a license's open links, when something other than `pollMs` decides it (PaymentWatcher.setPollIntervalFor). */
+  pollIntervalFor?: PollIntervalFor;
 }
+
+/**
+ * The one outside input to the watcher's schedule: how often (ms) the servers of this license's open
+ * links are polled, given the guilds of those links; undefined: every `pollMs`. The store's purchase
+ * webhook gives it (src/services/store-webhook/health.ts: every 5 minutes while it is healthy).
+ */
+export type PollIntervalFor = (license: string, guildIds: readonly string[]) => Promise<number | undefined>;
 
 /** An open link as the watcher matches it: its record's fields, and until when it is watched. */
 export interface OpenLink extends WatchedLink {

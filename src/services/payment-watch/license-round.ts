@@ -61,7 +61,13 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
   const forLinks = new Set(serversOf(round.open));
   const servers = [...new Set([...forLinks, ...feedServers])].sort();
   // A server read for the feed alone is read once a minute; one an open link buys from, every poll interval.
-  const interval = (serverId: string) => (forLinks.has(serverId) ? deps.pollMs : Math.max(deps.pollMs, FEED_POLL_MS));
+  // Polls for open links come every pollMs, or as the cadence input says (the store webhook's safety net).
+  const linkPollMs = (forLinks.size > 0 ? await deps.pollIntervalFor?.(license, round.open.map((link) => link.guildId)) : undefined) ?? deps.pollMs;
+  const feedPollMs = Math.max(deps.pollMs, FEED_POLL_MS);
+  // A server the feed reads too is read at least once a minute, whatever the cadence of open links.
+  const interval = (serverId: string) => (!forLinks.has(serverId) ? feedPollMs : feedServers.has(serverId) ? Math.min(linkPollMs, feedPollMs) : linkPollMs);
+  // A cadence that became shorter applies at once: no next poll further than one interval away (a server skipped after a 404 keeps its wait).
+  for (const [serverId, poll] of Object.entries(state.servers)) if (forLinks.has(serverId) && !state.missing[serverId] && poll.nextAt > now + interval(serverId)) poll.nextAt = now + interval(serverId);
   for (const serverId of Object.keys(state.servers)) if (!servers.includes(serverId)) delete state.servers[serverId];
   for (const serverId of Object.keys(state.missing)) if (!servers.includes(serverId)) delete state.missing[serverId];
   const due = state.unsupported ? [] : servers.filter((serverId) => isDue(state.servers[serverId]?.nextAt ?? 0, now));

@@ -3,7 +3,7 @@ import { slotOf } from '../../storage/payment-watch-index.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { FeedDemand } from '../purchase-feed.js';
 import type { ShopAccess } from '../store-directory.js';
-import type { PaymentWatcherOptions, WatchDeps } from './context.js';
+import type { PaymentWatcherOptions, PollIntervalFor, WatchDeps } from './context.js';
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
 import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay, TICK_MS } from './schedule.js';
@@ -129,6 +129,11 @@ export class PaymentWatcher {
       await run;
     }
     return true;
+  }
+
+  /** The one outside input to the schedule (context.ts, PollIntervalFor): the store webhook's safety-net cadence. */
+  setPollIntervalFor(pollIntervalFor: PollIntervalFor): void {
+    this.#deps.pollIntervalFor = pollIntervalFor;
   }
 
   /** Whether payments are followed for this license, for the admins' status page. */

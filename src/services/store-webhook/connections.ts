@@ -14,7 +14,7 @@ import { DAY_MS, type StoreWebhookRecord, type StoreWebhookRepository } from '..
 
 export type StoreWebhookStatus =
   | { connected: false }
-  | { connected: true; channelId: string; lastPostAt: number | undefined; confirmedLastDay: number };
+  | { connected: true; channelId: string; lastPostAt: number | undefined; confirmedLastDay: number; seemsOffAt: number | undefined };
 
 /** A connection as the one who deletes its webhook needs it: the token is opened, if it still can be. */
 export interface OpenedWebhook {
@@ -85,7 +85,7 @@ export class StoreWebhookConnections {
     const record = await this.repository.get(guildId);
     if (!record) return { connected: false };
     const since = this.now() - DAY_MS;
-    return { connected: true, channelId: record.channelId, lastPostAt: record.lastPostAt, confirmedLastDay: record.confirmedAt.filter((at) => at > since).length };
+    return { connected: true, channelId: record.channelId, lastPostAt: record.lastPostAt, confirmedLastDay: record.confirmedAt.filter((at) => at > since).length, seemsOffAt: record.seemsOffAt };
   }
 
   /** The token of the guild's webhook, if it is this one and opens with this key. */

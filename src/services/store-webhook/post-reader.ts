@@ -22,8 +22,12 @@ export interface PostReaderDeps {
   licenseOf(guildId: string): Promise<string | undefined>;
   /** PaymentWatcher.follow: the one hand-over to the payment wing. */
   follow(license: string, transactionIds: readonly string[]): Promise<boolean>;
+  /** The post named these ids (health.ts: a payment a post named is no miss), before any is handed over. */
+  announced(guildId: string, transactionIds: readonly string[]): Promise<void>;
   /** Whether the store's answer made this transaction a paid, settled link (for the status count). */
   settledPaid(license: string, transactionId: string): Promise<boolean>;
+  /** The transactions the post named that are paid on one of the bot's links: to the purchase feed at once (feed-handoff.ts). */
+  paid(license: string, transactionIds: readonly string[]): Promise<void>;
   asks: WindowCounter;
   now(): number;
   logger: Logger;
@@ -44,6 +48,7 @@ export class StorePostReader {
       deps.logger.debug({ guild: guildId, ids: ids.length }, 'store webhook: post read');
       return;
     }
+    await deps.announced(guildId, ids);
     const allowed: string[] = [];
     for (const id of ids) {
       if ((await deps.asks.hit(`store-webhook:${license}`, MINUTE_MS, deps.now())) <= ASKS_PER_MINUTE) allowed.push(id);
@@ -51,8 +56,10 @@ export class StorePostReader {
     }
     if (allowed.length < ids.length) deps.logger.info({ guild: guildId, dropped: ids.length - allowed.length, total: this.dropped }, 'store webhook: more transaction ids than the license may ask about this minute; dropped');
     const followed = allowed.length > 0 && (await deps.follow(license, allowed));
-    let confirmed = 0;
-    if (followed) for (const id of allowed) if (await deps.settledPaid(license, id)) confirmed += 1;
+    const paid: string[] = [];
+    if (followed) for (const id of allowed) if (await deps.settledPaid(license, id)) paid.push(id);
+    const confirmed = paid.length;
+    if (paid.length > 0) await deps.paid(license, paid);
     await deps.connections.notePost(guildId, confirmed);
     deps.logger.debug({ guild: guildId, ids: ids.length, asked: allowed.length, followed, confirmed }, 'store webhook: post read');
   }
