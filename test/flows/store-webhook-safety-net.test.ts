@@ -3,7 +3,7 @@ import { en } from '../../src/i18n/en.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { linkSteps } from '../support/links.js';
-import { ADMIN, connectStoreWebhook, postAsStore, TEMPLATE } from '../support/store-webhook.js';
+import { ADMIN, connectStoreWebhook, loggedMore, postAsStore, TEMPLATE } from '../support/store-webhook.js';
 import { textOf } from '../support/ui.js';
 
 /**
@@ -95,9 +95,12 @@ describe('polling as the safety net of the store webhook', () => {
     h.store.purchaseWebhooks.configs.splice(0, Infinity, { url: hook.url, template: TEMPLATE });
     const issued = await s.checkout(new Member(h), 'Safety_Five', VIP_30);
     await s.poll();
+    // The post is read on its own (the gateway's event): wait for the reading, not for a poll.
+    const read = loggedMore(h, 'store webhook: post read');
     const transactionId = h.store.pay(issued.url);
     await h.store.purchaseWebhooks.settled();
     await postAsStore(hook, `Zakup Safety_Five: ${transactionId}`).catch(() => undefined);
+    await read;
     await s.poll();
     expect((await s.record(issued))!.payment?.status).toBe('paid');
     expect(await status()).not.toContain(en.storeWebhook.seemsOff);

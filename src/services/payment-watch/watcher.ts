@@ -123,11 +123,12 @@ export class PaymentWatcher {
     }
     const now = clock.now();
     await store.index.schedule(license, now, now);
-    if (!this.#running.has(license) && !this.#stopping) {
-      const run = this.#watch(license, undefined, true).finally(() => this.#running.delete(license));
-      this.#running.set(license, run);
-      await run;
-    }
+    // A round that started before these ids were written may not see them: wait for it, then run one that does.
+    for (let running = this.#running.get(license); running; running = this.#running.get(license)) await running;
+    if (this.#stopping) return true;
+    const run = this.#watch(license, undefined, true).finally(() => this.#running.delete(license));
+    this.#running.set(license, run);
+    await run;
     return true;
   }
 
