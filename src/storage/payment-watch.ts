@@ -84,6 +84,11 @@ const txStateSchema = z.object({
   steps: z.record(z.string(), z.number()).optional(),
   /** Who confirmed it, when staff chose the link. */
   confirmedBy: z.string().optional(),
+  /**
+   * Named by a post in the store's webhook, not seen in the store's list: whoever holds the URL can
+   * post any id, so a 404 about it ends it at once (see services/payment-watch/license-round.ts).
+   */
+  announced: z.literal(true).optional(),
 });
 export type TxState = z.infer<typeof txStateSchema>;
 

@@ -124,6 +124,14 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
   const answer = await askInfo(round, transactionId);
   if (answer.kind === 'skipped') return;
   const attempt = tx.attempt + 1;
+  if (answer.kind === 'unknown' && tx.state === 'seen' && tx.announced) {
+    // Only a webhook post named it and the store does not know it: a forged or mistyped id, never
+    // asked again (a real purchase the post named is still found by the polls).
+    round.log.debug({ transaction: transactionId }, 'payment watch: the store does not know a transaction its webhook post named; not followed');
+    await saveTx(round, transactionId, { ...tx, state: 'unknown', at: now, attempt });
+    delete state.work[transactionId];
+    return;
+  }
   if (answer.kind === 'unknown' && tx.state === 'seen' && attempt >= UNKNOWN_AFTER_404S) {
     // Still unknown to the store: asked rarely now, until 30 days have passed.
     if (attempt === UNKNOWN_AFTER_404S) round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; asked every few hours now');

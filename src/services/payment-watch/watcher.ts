@@ -118,7 +118,7 @@ export class PaymentWatcher {
         const now = clock.now();
         // The work hint first (dropped if the record is not written), then the transaction's record.
         await store.addWork(license, transactionId, now);
-        await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now });
+        await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now, announced: true });
       });
     }
     const now = clock.now();
