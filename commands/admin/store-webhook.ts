@@ -1,4 +1,4 @@
-import { DiscordAPIError, PermissionFlagsBits, RESTJSONErrorCodes, type Client, type GuildBasedChannel } from 'discord.js';
+import { DiscordAPIError, GuildMember, PermissionFlagsBits, RESTJSONErrorCodes, type Client, type GuildBasedChannel } from 'discord.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
 import { screen, separator, text, textView } from '../../src/discord/views/display.js';
@@ -28,6 +28,10 @@ export async function connectStoreWebhook(interaction: CommandInteraction, ctx: 
   const mention = `<#${target.id}>`;
   const channel = (await interaction.guild?.channels.fetch(target.id).catch(() => null)) ?? null;
   if (!channel || !(TEXT_CHANNELS as readonly number[]).includes(channel.type)) return ctx.respond.show(textView(t.storeWebhook.notText(mention)));
+  // Made with the bot's power on the admin's behalf: only for an admin who could make it themselves
+  // (Manage Server is not Manage Webhooks), seeing the channel it posts into.
+  const caller = interaction.member instanceof GuildMember ? (channel as GuildBasedChannel).permissionsFor(interaction.member) : interaction.memberPermissions;
+  if (!caller?.has(PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ManageWebhooks)) return ctx.respond.show(textView(t.storeWebhook.callerNoPermission(mention)));
   const me = interaction.guild?.members.me;
   if (!me || !(channel as GuildBasedChannel).permissionsFor(me).has(PermissionFlagsBits.ManageWebhooks)) return ctx.respond.show(textView(t.storeWebhook.noPermission(mention)));
 

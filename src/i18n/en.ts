@@ -888,6 +888,9 @@ export const en = {
   storeWebhook: {
     needsEncryptionKey:
       "The webhook's address is a secret, and the bot keeps it sealed with ENCRYPTION_KEY, which this bot was not given. Ask the bot's operator to set ENCRYPTION_KEY, then connect again.",
+    /** The admin lacks Manage Webhooks: the bot makes no webhook for someone who could not make it themselves. */
+    callerNoPermission: (channel: string) =>
+      `Connecting the store webhook makes a webhook in ${channel}, and anyone holding its address can post there: it takes the **Manage Webhooks** permission in that channel, which you do not have. Ask someone who has it (or choose a channel where you have it).`,
     noPermission: (channel: string) =>
       `The bot needs the **Manage Webhooks** permission in ${channel} to make the webhook there. Give it that permission in the channel's settings (or choose another channel), then try again.`,
     notText: (channel: string) => `${channel} is not a text channel: choose a text channel for the shop's purchase posts.`,

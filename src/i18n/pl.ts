@@ -910,6 +910,8 @@ export const pl: Messages = {
   storeWebhook: {
     needsEncryptionKey:
       'Adres webhooka jest tajny, a bot przechowuje go zaszyfrowany kluczem ENCRYPTION_KEY, którego ten bot nie dostał. Poproś operatora bota o ustawienie ENCRYPTION_KEY, potem połącz ponownie.',
+    callerNoPermission: (channel) =>
+      `Połączenie webhooka sklepu tworzy webhook na kanale ${channel}, a każdy, kto zna jego adres, może tam pisać: potrzebne jest do tego uprawnienie „Zarządzanie webhookami” na tym kanale, którego nie masz. Poproś kogoś, kto je ma (albo wybierz kanał, na którym je masz).`,
     noPermission: (channel) =>
       `Bot potrzebuje uprawnienia „Zarządzanie webhookami” na kanale ${channel}, by utworzyć tam webhook. Nadaj mu je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
     notText: (channel) => `${channel} nie jest kanałem tekstowym: wybierz kanał tekstowy na wpisy sklepu o zakupach.`,

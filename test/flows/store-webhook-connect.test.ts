@@ -14,7 +14,7 @@ import { pl } from '../../src/i18n/pl.js';
  * reconnect, deleted on disconnect, and what status says.
  */
 
-const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
+const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageWebhooks;
 
 describe('/shop-admin store-webhook', () => {
   const h = useHarness();
@@ -26,6 +26,17 @@ describe('/shop-admin store-webhook', () => {
   function storedText(): string {
     return readFileSync(h.storageFile, 'utf8') + readFileSync(`${h.storageFile}-wal`, { encoding: 'utf8', flag: 'a+' });
   }
+
+  it('makes no webhook for an admin with Manage Server but not Manage Webhooks, and says why', async () => {
+    h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
+    const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'staff-only' });
+    const serverManager = new Member(h, { permissions: ADMIN & ~PermissionFlagsBits.ManageWebhooks, username: 'manager' });
+    const reply = await serverManager.sub('shop-admin', 'store-webhook connect', { channel });
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.message!.text).toBe(en.storeWebhook.callerNoPermission(`<#${channel}>`));
+    expect(h.discord.webhooksIn(channel)).toEqual([]);
+    h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS);
+  });
 
   it('names the missing Manage Webhooks permission with the channel, and makes nothing', async () => {
     const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'purchases' });

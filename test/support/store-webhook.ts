@@ -6,7 +6,8 @@ import type { Harness } from './harness.js';
 
 /** The store's purchase webhook in tests (issue 38): an admin connects it, the store (or anyone with its URL) posts. */
 
-export const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild;
+/** An admin who may connect the store webhook: Manage Server, and Manage Webhooks (the bot makes one on their behalf). */
+export const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageWebhooks;
 export const TEMPLATE = 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}';
 
 /** Resolves once the bot logged `more` further lines with this message (h.logged counts from the start). */
