@@ -21,6 +21,8 @@ export interface CheckoutCrowdResult {
   /** DMs that arrived in the end (every link gets its DM, after the reply when the queue was long). */
   dmsDelivered: number;
   lastDmMs: number;
+  /** The bot's CPU (user + system) from pressing to the last DM, per member: what the crowd costs it. */
+  botCpuMsPerCheckout?: number;
   /** The store requests the crowd caused (the price check's variants reads among them), from pressing to the last DM. */
   store?: StoreStats;
   failures: string[];
@@ -46,6 +48,7 @@ export async function checkoutCrowd(
   warmLimitMs: number,
   store?: FakeSpaceIs,
   around: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+  botCpuMs: () => number | undefined = () => undefined,
 ): Promise<CheckoutCrowdResult> {
   const recorder = new Recorder();
   const members = picks.map((_pick, index) => new BenchMember(discord, recorder, `${nickPrefix}-${index}`));
@@ -71,6 +74,7 @@ export async function checkoutCrowd(
   const failures: string[] = [];
   const started = performance.now();
   const storeBefore = store?.requests.length ?? 0;
+  const cpuBefore = botCpuMs();
   const results = await around(() => Promise.all(
     members.map(async (member, index) => {
       // Every link gets its DM in the end; one that never comes within a minute counts as missing.
@@ -94,6 +98,7 @@ export async function checkoutCrowd(
       }
     }),
   ));
+  const cpuAfter = botCpuMs();
   const done = results.filter((result): result is NonNullable<typeof result> => result !== undefined);
   const payButtonMs = summarize(done.map((result) => result.ms));
   return {
@@ -105,6 +110,7 @@ export async function checkoutCrowd(
     shownInDm: done.filter((result) => !result.inReply).length,
     dmsDelivered: done.filter((result) => !Number.isNaN(result.dmAt)).length,
     lastDmMs: round(Math.max(0, ...done.map((result) => result.dmAt).filter((value) => !Number.isNaN(value))), 1),
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerCheckout: round((cpuAfter - cpuBefore) / members.length, 2) } : {}),
     ...(store ? { store: storeStats(store, storeBefore) } : {}),
     failures: failures.slice(0, 5),
   };

@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     if (runs('crowd')) {
       log(`[3b] checkout crowd: ${K} members with one line each press /checkout nick: at once`);
       const around = profiling ? <T>(work: () => Promise<T>) => profiled(profiling!, 'checkout-crowd', work, log) : undefined;
-      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000, world.store, around);
+      report.checkoutCrowd = await checkoutCrowd(world.discord, crowdPicks(shop, K), 'Tlum', 60_000, world.store, around, () => bot.proc.cpuMs());
       await probe(world, bot, 'bot: after the checkout crowd');
     }
     if (profiling) {

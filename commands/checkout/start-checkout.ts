@@ -1,4 +1,5 @@
 import { normalizeNick } from '../../src/cart/nick.js';
+import type { CartLine } from '../../src/cart/rules.js';
 import { linkInReplyView, sentToDmView } from '../../src/discord/payment-links/dm-views.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import { answerStoreFailure } from '../../src/discord/store-failure.js';
@@ -15,19 +16,21 @@ import { textView } from '../../src/discord/views/display.js';
  */
 export async function startCheckout(ctx: ShopContext, options: { typedNick?: string; askNick?: boolean }): Promise<void> {
   const { t, userId, services } = ctx;
-  if ((await services.carts.lines(ctx)).length === 0) return ctx.respond.show(textView(t.checkout.emptyCart));
+  const lines = await services.carts.lines(ctx);
+  if (lines.length === 0) return ctx.respond.show(textView(t.checkout.emptyCart));
 
-  if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick);
+  // The cart just read is the one priced: read once, not again after the acknowledgement (issue 39).
+  if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick, lines);
   const remembered = await services.checkout.rememberedNick(ctx.shop.license, userId);
   if (options.askNick || !remembered) return ctx.respond.showModal(nickModal(t, userId, remembered));
-  await checkoutAs(ctx, remembered);
+  await checkoutAs(ctx, remembered, { cartLines: lines });
 }
 
 /** A nick the member typed (option or form): checked against the store's rule first. */
-export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise<void> {
+export async function checkoutWithNick(ctx: ShopContext, typed: string, cartLines?: CartLine[]): Promise<void> {
   const nick = normalizeNick(typed);
   if (!nick) return ctx.respond.show(textView(ctx.t.nick.invalid(clip(typed, 40))));
-  await checkoutAs(ctx, nick);
+  await checkoutAs(ctx, nick, cartLines ? { cartLines } : {});
 }
 
 /**
@@ -36,11 +39,16 @@ export async function checkoutWithNick(ctx: ShopContext, typed: string): Promise
  * to; the question comes again when the offer differs from it); lines no longer on
  * offer are left out of the link and named. The shop unreachable: the link is asked for as before.
  */
-export async function checkoutAs(ctx: ShopContext, nick: string, options: { pricesAccepted?: string; gift?: { recipientId?: string } } = {}): Promise<void> {
+export async function checkoutAs(
+  ctx: ShopContext,
+  nick: string,
+  options: { pricesAccepted?: string; gift?: { recipientId?: string }; /** The cart as read just before (startCheckout). */ cartLines?: CartLine[] } = {},
+): Promise<void> {
   const { t, services, guildId, userId, respond, shop } = ctx;
   // Acknowledge first: the nick is written to storage, and storage is busiest when checkouts crowd in.
   await respond.defer();
-  const lines = await services.carts.lines(ctx);
+  // The link itself is made from the cart as it stands under its lock (CheckoutService.checkout).
+  const lines = options.cartLines ?? (await services.carts.lines(ctx));
   const prices = lines.length > 0 ? await currentPrices(shop, lines, { lane: guildId, beforeStoreCall: async () => undefined, log: ctx.log }) : undefined;
   const changes = prices?.kind === 'read' ? compareWithOffer(lines, prices.variants) : undefined;
   const shown = prices?.kind === 'read' ? offerDigest(lines, prices.variants) : undefined;

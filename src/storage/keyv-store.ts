@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { isRedisUrl, parseRedisUrl } from '../coordination/redis-url.js';
 import { keepExpiryOnClock } from './clocked-expiry.js';
 import { guardAdapter } from './guarded-adapter.js';
+import { serializeRecord, deserializeRecord } from './record-text.js';
 import { openSqliteAdapter } from './sqlite-adapter.js';
 import type { Logger } from '../logger.js';
 
@@ -87,6 +88,9 @@ export async function openStorage(
     // Redis' adapter adds the namespace itself; Keyv adding it again would write `shopbot::shopbot:…`.
     useKeyPrefix: backend === 'sqlite',
     throwOnErrors: true,
+    // Keyv's own text, made and read without its cost (record-text.ts).
+    serialize: serializeRecord,
+    deserialize: deserializeRecord,
   });
   keepExpiryOnClock(keyv, clock);
 

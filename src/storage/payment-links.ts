@@ -42,6 +42,8 @@ const DAY_MS = 86_400_000;
 export const RECENT_LIMIT = 50;
 /** Records read at once when walking a member's index. */
 const READ_BATCH = 10;
+/** Records read in one statement by `getEach`: a bounded statement, whatever the number of open links. */
+const READ_MANY = 100;
 
 export class PaymentLinkRepository {
   readonly #locks: Locks;
@@ -117,6 +119,21 @@ export class PaymentLinkRepository {
     const raw: unknown = await this.keyv.get(key);
     if (raw === undefined) return undefined;
     return parseRecord(paymentLinkSchema.optional(), raw, () => undefined, this.logger, key);
+  }
+
+  /**
+   * The records of several links, in the order asked (undefined where one is gone), read in one
+   * statement per READ_MANY refs instead of one per link: the payment watcher reads every open link
+   * of a license each round it is due, and a crowd of checkouts makes hundreds (issue 39).
+   */
+  async getEach(refs: readonly { guildId: string; linkId: string }[]): Promise<(PaymentLink | undefined)[]> {
+    const found: (PaymentLink | undefined)[] = [];
+    for (let start = 0; start < refs.length; start += READ_MANY) {
+      const keys = refs.slice(start, start + READ_MANY).map((ref) => recordKey(ref.guildId, ref.linkId));
+      const raws: unknown[] = await this.keyv.getMany(keys);
+      raws.forEach((raw, index) => found.push(raw === undefined ? undefined : parseRecord(paymentLinkSchema.optional(), raw, () => undefined, this.logger, keys[index]!)));
+    }
+    return found;
   }
 
   async update(guildId: string, id: string, change: (link: PaymentLink) => PaymentLink): Promise<PaymentLink | undefined> {

@@ -124,6 +124,14 @@ export class SqliteAdapter extends KeyvSqlite {
     this.#retry = setTimeout(attempt, REOPEN_EVERY_MS).unref();
   }
 
+  /** @keyv/sqlite finds each asked key among the rows by a scan of them all: here, one lookup each. */
+  override async getMany<Value>(keys: string[]): Promise<(Value | undefined)[]> {
+    if (keys.length === 0) return [];
+    const rows = (await this.query(`SELECT key, value FROM ${this.opts.table} WHERE key IN (SELECT value FROM json_each(?))`, JSON.stringify(keys))) as { key: string; value: Value }[];
+    const values = new Map(rows.map((row) => [row.key, row.value]));
+    return keys.map((key) => values.get(key));
+  }
+
   async setMany(entries: { key: string; value: unknown }[]): Promise<void> {
     if (entries.length === 0) return;
     const rows = entries.map(() => '(?, ?)').join(', ');

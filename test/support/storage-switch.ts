@@ -23,6 +23,8 @@ export class StorageSwitch {
   readonly readKeys: string[] = [];
   /** Keys read (a `getMany` counts each key). */
   reads = 0;
+  /** Calls that read (a `getMany` of any size is one: one statement on SQLite, one MGET on Redis). */
+  readStatements = 0;
   readonly writtenKeys: string[] = [];
 
   #held: { keys: KeyFilter; released: Promise<void>; reached: () => void }[] = [];
@@ -77,6 +79,7 @@ export class StorageSwitch {
             }
           }
           if (operation === 'read') {
+            this.readStatements += 1;
             this.reads += keys.length;
             this.readKeys.push(...keys);
           } else this.writtenKeys.push(...keys);

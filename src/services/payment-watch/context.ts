@@ -13,7 +13,7 @@ import type { ReviewReason, SeenTransaction, WatchedLink } from './matcher.js';
 /** What the payment watcher is built with (app.ts wires it: src/wiring/payments.ts). */
 export interface PaymentWatcherOptions {
   store: PaymentWatchStore;
-  links: Pick<PaymentLinkRepository, 'get' | 'update'>;
+  links: Pick<PaymentLinkRepository, 'get' | 'getEach' | 'update'>;
   settings: Pick<GuildSettingsRepository, 'get'>;
   stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
   coordination: Pick<Coordination, 'runAlone'>;

@@ -28,8 +28,11 @@ export interface OpenRead {
 export async function readOpenLinks(deps: WatchDeps, license: string, now: number): Promise<OpenRead> {
   const read: OpenRead = { open: [], closed: [], expired: [] };
   const lifetimes = new Map<string, number>();
-  for (const ref of await deps.store.openLinks(license)) {
-    const record = await deps.links.get(ref.guildId, ref.linkId);
+  const refs = await deps.store.openLinks(license);
+  // Read together (one statement per hundred links), not one after another.
+  const records = await deps.links.getEach(refs);
+  for (const [index, ref] of refs.entries()) {
+    const record = records[index];
     if (!record || record.revoked || record.payment?.settledAt !== undefined || !watchable(record)) {
       read.closed.push(ref);
       continue;

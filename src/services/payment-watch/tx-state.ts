@@ -42,7 +42,7 @@ export type Claim = 'paid' | 'pending' | 'failed' | 'expired';
  * `confirmedBy`: the moderator who chose this link (review.ts).
  */
 export async function claimLink(
-  round: { deps: Pick<WatchDeps, 'links' | 'clock'> },
+  round: { deps: { links: Pick<WatchDeps['links'], 'get' | 'update'>; clock: WatchDeps['clock'] } },
   ref: OpenRef,
   transactionId: string,
   claim: Claim,

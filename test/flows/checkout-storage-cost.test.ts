@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { addToCart, Member, VIP_30 } from '../support/buyer.js';
+import { useHarness } from '../support/harness.js';
+import { textOf } from '../support/ui.js';
+import { en } from '../../src/i18n/en.js';
+
+/**
+ * What checking out asks of storage, held (issue 39): when checkouts crowd in, every statement is
+ * main-thread work for the bot and a turn at the SQLite file, so a checkout reads the member's cart
+ * once before the link and once under its lock (the link is made from that one), and the payment
+ * watcher reads a license's open links together, not one statement per link.
+ */
+describe('what checking out asks of storage', () => {
+  const h = useHarness();
+  const cartReads = () => h.storage.readKeys.filter((key) => key.startsWith('shopbot:cart:')).length;
+
+  it('a /checkout with a nick reads the member’s cart twice: once to price it, once under its lock', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const before = cartReads();
+    const reply = await member.run('checkout', { nick: 'Costly_1' });
+    expect(textOf(reply.message!)).toContain(en.checkout.sentTitle);
+    expect(cartReads() - before).toBe(2);
+  });
+
+  it('the payment watcher reads 150 open links in two reads of storage, not 150', async () => {
+    const members = Array.from({ length: 150 }, () => new Member(h));
+    for (const [index, member] of members.entries()) {
+      await addToCart(member, VIP_30);
+      const reply = await member.run('checkout', { nick: `Open_${index}` });
+      expect(textOf(reply.message!)).toContain(en.checkout.sentTitle);
+      // Past the cooldown and the hourly limit of links, which count per member anyway.
+      h.clock.advance(1_000);
+    }
+    const readsBefore = h.storage.readKeys.length;
+    const statementsBefore = h.storage.readStatements;
+    await h.bot.services.payments.tick();
+    const linkReads = h.storage.readKeys.slice(readsBefore).filter((key) => key.startsWith('shopbot:link:')).length;
+    expect(linkReads).toBeGreaterThanOrEqual(150);
+    // Every link record in ceil(150 / 100) statements; the rest of the round is a handful more.
+    expect(h.storage.readStatements - statementsBefore).toBeLessThan(20);
+  });
+});
