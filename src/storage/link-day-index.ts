@@ -20,6 +20,8 @@ import { parseRecord } from './records.js';
 export type DayEntry = [guildId: string, linkId: string];
 
 const BUCKET_SIZE = 100;
+/** Notes kept by `addOnce` before it starts over: a day's guilds at most, in practice. */
+const MAX_NOTED = 10_000;
 const entriesSchema = z.array(z.tuple([z.string(), z.string()]));
 const countSchema = z.number().int().nonnegative();
 const daysSchema = z.array(z.string());
@@ -29,6 +31,14 @@ const guildsSchema = z.array(z.string());
 const SHARED_SCOPE = '';
 
 export class LinkDayIndex {
+  /**
+   * Lists this process has seen holding an item (`<key> <item>`): the next checkout of the day in that
+   * guild reads neither list again (two reads saved on every checkout). Only pruning takes an item
+   * out, and only of a day past the retention period, never of a day links are still created on;
+   * this process forgets its own note when it does (`remove`).
+   */
+  readonly #noted = new Set<string>();
+
   constructor(
     private readonly keyv: Keyv,
     private readonly locks: Locks,
@@ -80,6 +90,8 @@ export class LinkDayIndex {
   async rewriteDay<T>(day: string, sift: (entries: DayEntry[]) => Promise<{ keep: DayEntry[]; result: T }>): Promise<T[]> {
     const results: T[] = [];
     let left = 0;
+    // Pruning may take items out of the lists: what this process noted is read again afterwards.
+    this.#noted.clear();
     for (const scope of [SHARED_SCOPE, ...(await this.guildsOf(day))]) {
       const { result, kept } = await this.rewriteScope(day, scope, sift);
       results.push(result);
@@ -121,17 +133,24 @@ export class LinkDayIndex {
 
   /** Adds `item` to the list at `key` unless it is there (checked before and under the list's lock). */
   private async addOnce(key: string, item: string, sorted: boolean): Promise<void> {
+    const note = `${key} ${item}`;
+    if (this.#noted.has(note)) return;
     const read = async () => parseRecord(guildsSchema, await this.keyv.get(key), () => [], this.logger, key);
-    if ((await read()).includes(item)) return;
-    await this.locks.run(key, async () => {
-      const items = await read();
-      if (items.includes(item)) return;
-      const next = [...items, item];
-      await this.keyv.set(key, sorted ? next.sort() : next);
-    });
+    if (!(await read()).includes(item)) {
+      await this.locks.run(key, async () => {
+        const items = await read();
+        if (items.includes(item)) return;
+        const next = [...items, item];
+        await this.keyv.set(key, sorted ? next.sort() : next);
+      });
+    }
+    // Bounded: a process running for months starts over now and then (a read, not a write).
+    if (this.#noted.size >= MAX_NOTED) this.#noted.clear();
+    this.#noted.add(note);
   }
 
   private async remove(key: string, item: string): Promise<void> {
+    this.#noted.delete(`${key} ${item}`);
     await this.locks.run(key, async () => {
       const items = parseRecord(guildsSchema, await this.keyv.get(key), () => [], this.logger, key);
       if (!items.includes(item)) return;

@@ -23,6 +23,18 @@ describe('what checking out asks of storage', () => {
     expect(cartReads() - before).toBe(2);
   });
 
+  it('after a guild’s first link of the day, a checkout reads neither of the lists pruning walks (days, and the day’s guilds)', async () => {
+    const [first, second] = [new Member(h), new Member(h)];
+    await addToCart(first, VIP_30);
+    await addToCart(second, VIP_30);
+    await first.run('checkout', { nick: 'Daily_1' });
+    const before = h.storage.readKeys.length;
+    const reply = await second.run('checkout', { nick: 'Daily_2' });
+    expect(textOf(reply.message!)).toContain(en.checkout.sentTitle);
+    const dayLists = h.storage.readKeys.slice(before).filter((key) => key === 'shopbot:link-days' || key.startsWith('shopbot:link-day-guilds:'));
+    expect(dayLists).toEqual([]);
+  });
+
   it('the payment watcher reads 150 open links in two reads of storage, not 150', async () => {
     const members = Array.from({ length: 150 }, () => new Member(h));
     for (const [index, member] of members.entries()) {
