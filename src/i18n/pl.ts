@@ -192,7 +192,8 @@ const voucherStates: Readonly<Record<string, string>> = {
  * API words are replaced by the Polish meaning the text already gives (the log channel keeps them).
  */
 function shopSays(message: string | undefined): string {
-  return message && /[ąćęłńóśźż]/i.test(message) ? `Sklep odpowiada: „${message}”. ` : '';
+  // Polish letters (ąćęłńóśźż), escaped: the bundle stays ASCII (src/services/search-words.ts says why).
+  return message && /[\u0105\u0107\u0119\u0142\u0144\u00f3\u015b\u017a\u017c]/i.test(message) ? `Sklep odpowiada: „${message}”. ` : '';
 }
 
 /** The store's English messages at checkout, by their meaning: said instead of quoted (`storeErrors.refused`). */

@@ -105,7 +105,8 @@ export function withoutCode(text: string | undefined, code: string): string | un
 
 /** Whether the store's own words say the code was used: "used" is never said on the bot's guess. */
 function saysUsed(message: string | undefined): boolean {
-  return message !== undefined && /\bused\b|wykorzyst|użyt/i.test(message);
+  // "użyt", escaped: the bundle stays ASCII (src/services/search-words.ts says why).
+  return message !== undefined && /\bused\b|wykorzyst|u\u017cyt/i.test(message);
 }
 
 export class VoucherService {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,5 +40,16 @@ process.stdout.write(JSON.stringify({ messagesKept: messages.size, usersMax: use
     await build({ ...bundleOptions(entry, outdir), sourcemap: false, absWorkingDir: ROOT, nodePaths: [join(ROOT, 'node_modules')] });
     const printed = execFileSync(process.execPath, [join(outdir, 'entry.js')], { cwd: ROOT, encoding: 'utf8' });
     expect(JSON.parse(printed)).toEqual({ messagesKept: 0, usersMax: 10_000 });
+  });
+
+  it('is ASCII only, so V8 keeps its source at one byte a character (a single ł in a regular expression doubled the 3 MB it holds for good)', () => {
+    const dir = join(ROOT, 'dist', 'bundle');
+    const offending = readdirSync(dir)
+      .filter((name) => name.endsWith('.js'))
+      .flatMap((name) => {
+        const found = /[^\x00-\x7f].{0,30}/u.exec(readFileSync(join(dir, name), 'utf8'));
+        return found ? [`${name}: ${found[0]}`] : [];
+      });
+    expect(offending).toEqual([]);
   });
 });
