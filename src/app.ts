@@ -19,7 +19,8 @@ import { GuildLog } from './discord/guild-log.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
 import { pruneJob } from './services/link-pruner.js';
-import { JobRunner } from './services/jobs/runner.js';
+import { JobRunner, type Timers } from './services/jobs/runner.js';
+import { paymentWatchJob } from './services/payment-watch/job.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { LinkCheck } from './services/link-check.js';
@@ -64,10 +65,13 @@ export interface BotOptions {
   /** On Redis: how long a dead process's record lock lasts, and (tests only) locks kept in-process. */
   coordination?: Pick<CoordinationOptions, 'lockTimeoutMs' | 'lockScope'>;
   /**
-   * `manual`: the payment watcher runs no timer; the caller runs its rounds with
-   * `services.payments.tick()` and moves the clock (tests and benchmarks). Default: every few seconds.
+   * `manual`: the payment-watch job runs no timer; the caller runs its rounds with
+   * `services.jobs.runNow('payment-watch')` (or `services.payments.tick()`) and moves the clock
+   * (tests and benchmarks). Default: every few seconds, on the JobRunner.
    */
   paymentWatch?: 'timer' | 'manual';
+  /** The background jobs' timers; tests pass timers they fire by hand (src/services/jobs/runner.ts). */
+  jobTimers?: Timers;
   /** How long the watcher waits for a busy license's store gate before skipping it this round (default 1 s). */
   paymentQuietWaitMs?: number;
   /** `manual`: the shop panels' goals are refreshed only by `services.panels.tick()` (tests). Default: every minute. */
@@ -199,8 +203,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       await guildLog.post(guildId, { kind: 'panel-lost', channelId: panel.channelId });
     },
   });
+  // Background jobs, started and stopped together (src/services/jobs/runner.ts).
+  const jobs = new JobRunner({ clock, logger, coordination, ...(options.jobTimers ? { timers: options.jobTimers } : {}) });
   const services: BotServices = {
     logger,
+    jobs,
     clock,
     metrics,
     stores: directory,
@@ -229,11 +236,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storageCheck(storage.probe, clock),
   };
 
-  // Background jobs, started and stopped together (src/services/jobs/runner.ts); the payment rounds run on the watcher's own tick.
-  const jobs = new JobRunner({ clock, logger, coordination });
   jobs.add(pruneJob(services.storage.paymentLinks, storage.sweepExpired, clock, logger));
   jobs.add(roleExpiryJob(rewards, logger));
   jobs.add(storeWebhooks.reloadJob);
+  // The payment rounds (and the purchase feed that rides them): after the pruner and role expiry at start.
+  jobs.add(paymentWatchJob(payments), { manual: options.paymentWatch === 'manual' });
   editPanel = panelEditor(client, services);
   // Each process refreshes the panels of the guilds on its own shards (client.guilds), so the job's name carries them.
   if (options.panelRefresh !== 'manual') jobs.add(panelRefreshJob(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(',')));
@@ -269,7 +276,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       // Pruning first (a restarted bot never serves records it should have forgotten); ended roles are taken back from the moment the bot is connected.
       await jobs.start();
-      if (options.paymentWatch !== 'manual') payments.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -287,9 +293,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    await payments.stop();
-    await purchaseFeed.settled();
+    // The payment rounds stop before their next store request; the feed then posts what they handed over.
     await jobs.stop();
+    await purchaseFeed.settled();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { JobRunner } from './services/jobs/runner.js';
 import type { GuildLog } from './discord/guild-log.js';
 import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
@@ -59,6 +60,8 @@ export interface BotStorage {
  */
 export interface BotServices {
   logger: Logger;
+  /** The background jobs (payment rounds, role expiry, pruner, panels, webhook reload): `status()`, and `runNow(name)` for tests and the bench. */
+  jobs: JobRunner;
   clock: Clock;
   stores: StoreDirectory;
   /** Follows the payments of issued links at the store (its rounds: `tick()`), and says whether it can for a license. */
