@@ -18,14 +18,11 @@ import { secretBoxFrom } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
-import { pruneJob } from './services/link-pruner.js';
 import { JobRunner, type Timers } from './services/jobs/runner.js';
-import { paymentWatchJob } from './services/payment-watch/job.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { LinkCheck } from './services/link-check.js';
 import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
-import { roleExpiryJob } from './services/rewards.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartService } from './services/cart-service.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
@@ -34,12 +31,13 @@ import { storageLocks } from './storage/storage-locks.js';
 import { openCoordination, type CoordinationOptions } from './coordination/open.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
-import { PanelRefresher, panelRefreshJob } from './services/panel-refresh.js';
+import { PanelRefresher } from './services/panel-refresh.js';
 import { PanelGoalsRepository } from './storage/panel-goals.js';
 import { VoucherService } from './services/vouchers.js';
 import { createDiscordClient, logGatewayEvents } from './wiring/discord-client.js';
 import { wireStoreWebhooks } from './wiring/store-webhook.js';
 import { wirePayments } from './wiring/payments.js';
+import { addBackgroundJobs } from './wiring/jobs.js';
 import { openRepositories } from './wiring/repositories.js';
 import type { LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 
@@ -65,9 +63,8 @@ export interface BotOptions {
   /** On Redis: how long a dead process's record lock lasts, and (tests only) locks kept in-process. */
   coordination?: Pick<CoordinationOptions, 'lockTimeoutMs' | 'lockScope'>;
   /**
-   * `manual`: the payment-watch job runs no timer; the caller runs its rounds with
-   * `services.jobs.runNow('payment-watch')` (or `services.payments.tick()`) and moves the clock
-   * (tests and benchmarks). Default: every few seconds, on the JobRunner.
+   * `manual`: the payment-watch job has no timer; the caller runs `services.payments.tick()` or
+   * `services.jobs.runNow('payment-watch')` and moves the clock (tests, benchmarks). Default: every 5 s.
    */
   paymentWatch?: 'timer' | 'manual';
   /** The background jobs' timers; tests pass timers they fire by hand (src/services/jobs/runner.ts). */
@@ -170,7 +167,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   stores = directory;
   const guildLog = new GuildLog(client, guildSettings, logger, clock);
-  const { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards } = wirePayments({
+  const { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps } = wirePayments({
     config,
     client,
     keyv: storage.keyv,
@@ -214,6 +211,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     payments,
     feed: purchaseFeed,
     paymentEvents,
+    refusedSteps,
     reviews,
     carts,
     checkout,
@@ -236,14 +234,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storageCheck(storage.probe, clock),
   };
 
-  jobs.add(pruneJob(services.storage.paymentLinks, storage.sweepExpired, clock, logger));
-  jobs.add(roleExpiryJob(rewards, logger));
-  jobs.add(storeWebhooks.reloadJob);
-  // The payment rounds (and the purchase feed that rides them): after the pruner and role expiry at start.
-  jobs.add(paymentWatchJob(payments), { manual: options.paymentWatch === 'manual' });
+  const { paymentWatch, panelRefresh } = options;
+  addBackgroundJobs(jobs, { links: repositories.paymentLinks, sweepExpired: storage.sweepExpired, rewards, storeWebhooksReload: storeWebhooks.reloadJob, payments, panels, shards: config.SHARDS, clock, logger, paymentWatch, panelRefresh });
   editPanel = panelEditor(client, services);
-  // Each process refreshes the panels of the guilds on its own shards (client.guilds), so the job's name carries them.
-  if (options.panelRefresh !== 'manual') jobs.add(panelRefreshJob(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(',')));
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
@@ -293,7 +286,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    // The payment rounds stop before their next store request; the feed then posts what they handed over.
     await jobs.stop();
     await purchaseFeed.settled();
     dmWarmer.stop();

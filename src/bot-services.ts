@@ -25,6 +25,8 @@ import type { StaffReviewService } from './services/payment-watch/review.js';
 import type { PaymentReviewStore } from './storage/payment-reviews.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { RoleWorkEnds } from './storage/role-work-ends.js';
+import type { PaymentStepRefusals } from './storage/payment-step-refusals.js';
+import type { RefusedPaymentSteps } from './services/payment-watch/refused-steps.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
@@ -48,6 +50,8 @@ export interface BotStorage {
   rewards: RoleRewardRepository;
   /** Where role work ends for good: guilds the bot left, removals Discord refused. */
   roleWorkEnds: RoleWorkEnds;
+  /** A settled payment's Discord steps Discord refused for good, per guild, until /shop-admin status shows them once. */
+  paymentStepRefusals: PaymentStepRefusals;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
   purchaseFeed: PurchaseFeedStore;
   /** Recent voucher attempts per member and guild: the limits against guessing codes. */
@@ -70,6 +74,8 @@ export interface BotServices {
   feed: PurchaseFeed;
   /** Where settled payments are told: the DM and log listener is registered by app.ts; others (buyers' roles) may add theirs. */
   paymentEvents: PaymentEvents;
+  /** A settled payment's Discord steps Discord refused for good: told once in the log channel, and `take`n by /shop-admin status. */
+  refusedSteps: RefusedPaymentSteps;
   /** Purchases several members' links could have paid, waiting for a moderator to choose the link (issue 28). */
   reviews: StaffReviewService;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */
