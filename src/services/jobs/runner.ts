@@ -34,6 +34,12 @@ export interface BackgroundJob {
    * processes share the licenses due instead of one doing them all). Default `one-process`.
    */
   processes?: 'one-process' | 'each-process';
+  /**
+   * `after-interval`: the first round runs `everyMs` after start, not awaited by `start()` (the
+   * payment rounds: their first round after a restart visits every watched license, which must not
+   * hold up the bot's start or the jobs after it). Default `at-start`.
+   */
+  firstRound?: 'at-start' | 'after-interval';
   /** Told first when the runner stops (before it waits for the round in flight): a long round ends early (the payment rounds' store waits). */
   stop?: () => Promise<void>;
   cost: JobCost;
@@ -103,10 +109,14 @@ export class JobRunner {
     this.#entries.set(job.name, { job, failures: 0, ended: false, nextAt: this.o.clock.now(), timer: undefined, running: undefined, manual: options.manual ?? false });
   }
 
-  /** Runs each job's first round (awaited, in the order added), then each on its own timer. */
+  /** Runs each job's first round (awaited, in the order added; `after-interval` ones only timed), then each on its own timer. */
   async start(): Promise<void> {
     this.#stopped = false;
-    for (const entry of this.#entries.values()) if (!entry.manual) await this.#round(entry);
+    for (const entry of this.#entries.values()) {
+      if (entry.manual) continue;
+      if (entry.job.firstRound === 'after-interval') this.#schedule(entry);
+      else await this.#round(entry);
+    }
   }
 
   /** Stops every timer, tells each job that has a `stop` (its round in flight ends early), and waits for the rounds in flight. */

@@ -30,6 +30,8 @@ export function paymentWatchJob(watcher: PaymentWatcher): BackgroundJob {
     work: () => watcher.round(),
     backoff: TICK_BACKOFF,
     processes: 'each-process',
+    // Its first round after a restart visits every watched license: not awaited by the bot's start.
+    firstRound: 'after-interval',
     stop: () => watcher.stop(),
     doing: 'following payments',
     failed: 'payment watch: a round failed (what is due could not be read)',
