@@ -42,7 +42,7 @@ export type PaymentListener = (event: SettledPayment) => Promise<void | 'done' |
 /** How one step went: finished ('done'), to be offered the same event again later ('retry'), or refused for good. */
 export type StepOutcome = 'done' | 'retry' | StepRefused;
 
-/** Who is told, once, of a step refused for good (the log channel and /shop-admin status: src/wiring/payments.ts). */
+/** Who is told, once, of a step refused for good (the log channel and /shop-admin status: src/services/payment-watch/refused-steps.ts). */
 export type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;
 
 export class PaymentEvents {
