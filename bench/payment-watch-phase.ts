@@ -136,7 +136,8 @@ async function pollingHour(shop: ShopFixture, open: number, withPurchases: boole
         }
       }
       const began = performance.now();
-      await bot.services.payments.tick();
+      // Through the runner, as production runs it (the payment-watch job, src/services/payment-watch/job.ts).
+      await bot.services.jobs.runNow('payment-watch');
       roundTimes.push(performance.now() - began);
     }
     const requests = store.requests.slice(requestsBefore);

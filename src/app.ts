@@ -18,13 +18,11 @@ import { secretBoxFrom } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
-import { pruneJob } from './services/link-pruner.js';
-import { JobRunner } from './services/jobs/runner.js';
+import { JobRunner, type Timers } from './services/jobs/runner.js';
 import { GuildSetup } from './services/guild-setup.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { LinkCheck } from './services/link-check.js';
 import { InProcessWindowCounter, RedisWindowCounter } from './coordination/window-counter.js';
-import { roleExpiryJob } from './services/rewards.js';
 import { DmChannelSweeper } from './discord/dm-channel-sweeper.js';
 import { CartService } from './services/cart-service.js';
 import { GuildSettingsRepository } from './storage/guild-settings.js';
@@ -33,12 +31,13 @@ import { storageLocks } from './storage/storage-locks.js';
 import { openCoordination, type CoordinationOptions } from './coordination/open.js';
 import { ShopIdentityRepository } from './storage/shop-identities.js';
 import { ShopCommunity } from './services/community.js';
-import { PanelRefresher, panelRefreshJob } from './services/panel-refresh.js';
+import { PanelRefresher } from './services/panel-refresh.js';
 import { PanelGoalsRepository } from './storage/panel-goals.js';
 import { VoucherService } from './services/vouchers.js';
 import { createDiscordClient, logGatewayEvents } from './wiring/discord-client.js';
 import { wireStoreWebhooks } from './wiring/store-webhook.js';
 import { wirePayments } from './wiring/payments.js';
+import { addBackgroundJobs } from './wiring/jobs.js';
 import { openRepositories } from './wiring/repositories.js';
 import type { LinkDeliveryOptions } from './discord/payment-links/delivery.js';
 
@@ -64,10 +63,12 @@ export interface BotOptions {
   /** On Redis: how long a dead process's record lock lasts, and (tests only) locks kept in-process. */
   coordination?: Pick<CoordinationOptions, 'lockTimeoutMs' | 'lockScope'>;
   /**
-   * `manual`: the payment watcher runs no timer; the caller runs its rounds with
-   * `services.payments.tick()` and moves the clock (tests and benchmarks). Default: every few seconds.
+   * `manual`: the payment-watch job has no timer; the caller runs `services.payments.tick()` or
+   * `services.jobs.runNow('payment-watch')` and moves the clock (tests, benchmarks). Default: every 5 s.
    */
   paymentWatch?: 'timer' | 'manual';
+  /** The background jobs' timers; tests pass timers they fire by hand (src/services/jobs/runner.ts). */
+  jobTimers?: Timers;
   /** How long the watcher waits for a busy license's store gate before skipping it this round (default 1 s). */
   paymentQuietWaitMs?: number;
   /** `manual`: the shop panels' goals are refreshed only by `services.panels.tick()` (tests). Default: every minute. */
@@ -166,7 +167,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   stores = directory;
   const guildLog = new GuildLog(client, guildSettings, logger, clock);
-  const { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards } = wirePayments({
+  const { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps } = wirePayments({
     config,
     client,
     keyv: storage.keyv,
@@ -199,14 +200,18 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       await guildLog.post(guildId, { kind: 'panel-lost', channelId: panel.channelId });
     },
   });
+  // Background jobs, started and stopped together (src/services/jobs/runner.ts).
+  const jobs = new JobRunner({ clock, logger, coordination, ...(options.jobTimers ? { timers: options.jobTimers } : {}) });
   const services: BotServices = {
     logger,
+    jobs,
     clock,
     metrics,
     stores: directory,
     payments,
     feed: purchaseFeed,
     paymentEvents,
+    refusedSteps,
     reviews,
     carts,
     checkout,
@@ -229,14 +234,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     storageWorks: storageCheck(storage.probe, clock),
   };
 
-  // Background jobs, started and stopped together (src/services/jobs/runner.ts); the payment rounds run on the watcher's own tick.
-  const jobs = new JobRunner({ clock, logger, coordination });
-  jobs.add(pruneJob(services.storage.paymentLinks, storage.sweepExpired, clock, logger));
-  jobs.add(roleExpiryJob(rewards, logger));
-  jobs.add(storeWebhooks.reloadJob);
+  const { paymentWatch, panelRefresh } = options;
+  addBackgroundJobs(jobs, { links: repositories.paymentLinks, sweepExpired: storage.sweepExpired, rewards, storeWebhooksReload: storeWebhooks.reloadJob, payments, panels, shards: config.SHARDS, clock, logger, paymentWatch, panelRefresh });
   editPanel = panelEditor(client, services);
-  // Each process refreshes the panels of the guilds on its own shards (client.guilds), so the job's name carries them.
-  if (options.panelRefresh !== 'manual') jobs.add(panelRefreshJob(panels, config.SHARDS === 'auto' ? 'auto' : config.SHARDS.join(',')));
   const view = operatorView({ config, client, metrics, storageWorks: services.storageWorks });
   operator = view;
 
@@ -269,7 +269,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
       logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, ...shardsOf(client) }, 'bot ready');
       // Pruning first (a restarted bot never serves records it should have forgotten); ended roles are taken back from the moment the bot is connected.
       await jobs.start();
-      if (options.paymentWatch !== 'manual') payments.start();
     },
     async settled() {
       while (!(await inFlight.drain(60_000)));
@@ -287,9 +286,8 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     if (!drained) logger.warn({ pending: inFlight.size }, 'stopping with interactions still in flight');
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    await payments.stop();
-    await purchaseFeed.settled();
     await jobs.stop();
+    await purchaseFeed.settled();
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

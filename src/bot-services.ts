@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { JobRunner } from './services/jobs/runner.js';
 import type { GuildLog } from './discord/guild-log.js';
 import type { LinkDelivery } from './discord/payment-links/delivery.js';
 import type { Logger } from './logger.js';
@@ -24,6 +25,8 @@ import type { StaffReviewService } from './services/payment-watch/review.js';
 import type { PaymentReviewStore } from './storage/payment-reviews.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { RoleWorkEnds } from './storage/role-work-ends.js';
+import type { PaymentStepRefusals } from './storage/payment-step-refusals.js';
+import type { RefusedPaymentSteps } from './services/payment-watch/refused-steps.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
@@ -47,6 +50,8 @@ export interface BotStorage {
   rewards: RoleRewardRepository;
   /** Where role work ends for good: guilds the bot left, removals Discord refused. */
   roleWorkEnds: RoleWorkEnds;
+  /** A settled payment's Discord steps Discord refused for good, per guild, until /shop-admin status shows them once. */
+  paymentStepRefusals: PaymentStepRefusals;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
   purchaseFeed: PurchaseFeedStore;
   /** Recent voucher attempts per member and guild: the limits against guessing codes. */
@@ -59,6 +64,8 @@ export interface BotStorage {
  */
 export interface BotServices {
   logger: Logger;
+  /** The background jobs (payment rounds, role expiry, pruner, panels, webhook reload): `status()`, and `runNow(name)` for tests and the bench. */
+  jobs: JobRunner;
   clock: Clock;
   stores: StoreDirectory;
   /** Follows the payments of issued links at the store (its rounds: `tick()`), and says whether it can for a license. */
@@ -67,6 +74,8 @@ export interface BotServices {
   feed: PurchaseFeed;
   /** Where settled payments are told: the DM and log listener is registered by app.ts; others (buyers' roles) may add theirs. */
   paymentEvents: PaymentEvents;
+  /** A settled payment's Discord steps Discord refused for good: told once in the log channel, and `take`n by /shop-admin status. */
+  refusedSteps: RefusedPaymentSteps;
   /** Purchases several members' links could have paid, waiting for a moderator to choose the link (issue 28). */
   reviews: StaffReviewService;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */

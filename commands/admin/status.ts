@@ -1,7 +1,7 @@
 import type { CommunityOff } from '../../src/services/community.js';
 import type { CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { View } from '../../src/discord/respond.js';
-import { clip, plain } from '../../src/discord/text.js';
+import { clip, LIMITS, plain } from '../../src/discord/text.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { LicenseProblem } from '../../src/services/store-directory.js';
 import { isStoreError } from '../../src/spaceis/errors.js';
@@ -9,6 +9,8 @@ import { BOT_VERSION } from '../../src/version.js';
 import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import type { PaymentWatchStatus } from '../../src/services/payment-watch/watcher.js';
 import { ADMIN_COLOR } from './colors.js';
+import type { RefusedStep } from '../../src/storage/payment-step-refusals.js';
+import { refusedReasonText, refusedStepText } from '../../src/discord/views/log.js';
 import { fact, line } from './parts.js';
 import { screen, separator, text } from '../../src/discord/views/display.js';
 import { issuesOf, refusedRemovalsText, rewardsStatusText } from './rewards.js';
@@ -39,6 +41,8 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   const rewards = await ctx.services.rewards.list(ctx.guildId);
   // Taken off the record as they are shown: each refused removal appears in one status (issue 36).
   const refused = await ctx.services.rewards.takeRefusedRemovals(ctx.guildId);
+  // The same for a settled payment's Discord steps refused for good (DMs closed, the log channel closed to the bot).
+  const refusedSteps = await ctx.services.refusedSteps.take(ctx.guildId);
   const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
   const feed = ctx.settings.purchaseFeed;
   const storeWebhook = await ctx.services.storeWebhooks.status(ctx.guildId);
@@ -55,6 +59,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       latencyMs: interaction.client.ws.ping,
       ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
       ...(refused.length > 0 ? { refusedRemovals: refusedRemovalsText(ctx.t, refused) } : {}),
+      ...(refusedSteps.length > 0 ? { refusedSteps: refusedStepsText(ctx.t, refusedSteps) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
       storeWebhook: storeWebhook.connected
@@ -90,6 +95,8 @@ export interface StatusFacts {
   rewards?: string;
   /** Ended roles Discord refused to take back since the last status (shown once). */
   refusedRemovals?: string;
+  /** Paid links' messages Discord refused for good since the last status (shown once). */
+  refusedSteps?: string;
   /** The community endpoints (goals, top supporters) a 404 switched off for the license. */
   community?: CommunityOff[];
   /** The purchase feed, when it is on: where it posts, or why it stopped. */
@@ -142,6 +149,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
   const features: string[] = [];
   if (facts.rewards) features.push(fact(t.rewards.title, facts.rewards));
   if (facts.refusedRemovals) features.push(fact(t.rewards.statusRefusedTitle, facts.refusedRemovals));
+  if (facts.refusedSteps) features.push(fact(t.payments.statusRefusedTitle, facts.refusedSteps));
   const off = facts.community ?? [];
   const first = off[0];
   if (first) {
@@ -157,6 +165,12 @@ export function statusView(t: Messages, facts: StatusFacts): View {
     title: a.statusTitle,
     body: [...shop.map(text), separator(), text(bot), ...(features.length > 0 ? [separator(), ...features.map(text)] : [])],
   });
+}
+
+/** A settled payment's steps Discord refused for good (src/services/payment-watch/outbox.ts), one a line with why. */
+export function refusedStepsText(t: Messages, refused: readonly RefusedStep[]): string {
+  const lines = refused.map((entry) => t.payments.statusRefusedLine(`<@${entry.userId}>`, entry.linkId, refusedStepText(t, entry.step), refusedReasonText(t, entry.reason)));
+  return clip(t.payments.statusRefused(lines.join('\n')), LIMITS.fieldValue);
 }
 
 function paymentsLine(t: Messages, payments: NonNullable<StatusFacts['payments']>): string {

@@ -4,6 +4,7 @@ import type { StoreError } from '../spaceis/errors.js';
 import { localeOf, messages, type Locale, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
+import { discordRefusalOf, type DiscordRefusal } from './refusals.js';
 import { messageOptions, type View } from './respond.js';
 import { demoMarked } from './views/demo-mark.js';
 import { logEventView, type LogEvent } from './views/log.js';
@@ -59,14 +60,27 @@ export class GuildLog {
 
   /** True when posted, or when the guild has no log channel; false when the post failed (logged). */
   async post(guildId: string, event: LogEvent): Promise<boolean> {
-    return this.postView(guildId, event.kind, (t) => logEventView(t, event));
+    return (await this.#send(guildId, event.kind, (t) => logEventView(t, event))) === 'posted';
+  }
+
+  /**
+   * A post whose failure decides what comes next (a settled payment's log step): `posted` (or no
+   * log channel), `failed` (may pass: asked again later), or Discord's final refusal (the channel
+   * deleted, or closed to the bot: src/discord/refusals.ts), never asked again.
+   */
+  async postOrRefusal(guildId: string, event: LogEvent): Promise<'posted' | 'failed' | { refused: DiscordRefusal }> {
+    return this.#send(guildId, event.kind, (t) => logEventView(t, event));
   }
 
   /** A post drawn by its feature (one with buttons: a payment waiting for staff), in the guild's language. */
   async postView(guildId: string, kind: string, draw: (t: Messages) => View): Promise<boolean> {
+    return (await this.#send(guildId, kind, draw)) === 'posted';
+  }
+
+  async #send(guildId: string, kind: string, draw: (t: Messages) => View): Promise<'posted' | 'failed' | { refused: DiscordRefusal }> {
     try {
       const settings = await this.settings.get(guildId);
-      if (!settings.logChannelId) return true;
+      if (!settings.logChannelId) return 'posted';
       await this.#guild(guildId);
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
@@ -74,10 +88,11 @@ export class GuildLog {
       const view = draw(t);
       // Read after the change it reports: switching to the demo is posted marked, leaving it unmarked.
       await channel.send({ ...messageOptions(settings.demo ? demoMarked(t, view) : view, 'create'), allowedMentions: { parse: [] } });
-      return true;
+      return 'posted';
     } catch (error) {
-      this.logger.warn({ guild: guildId, event: kind, err: error }, 'could not post to the log channel');
-      return false;
+      const refused = discordRefusalOf(error);
+      this.logger.warn({ guild: guildId, event: kind, err: error, ...(refused ? { refused } : {}) }, 'could not post to the log channel');
+      return refused ? { refused } : 'failed';
     }
   }
 }

@@ -1,8 +1,9 @@
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type APIGuildMember, type APIRole, type Client } from 'discord.js';
+import { DiscordAPIError, Routes, type APIGuildMember, type APIRole, type Client } from 'discord.js';
 import { messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { MemberRoles, PowerfulPermission, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
 import type { GuildLog } from './guild-log.js';
+import { discordRefusalOf } from './refusals.js';
 import { fetchedChannelAllows, fetchedRoleFacts, roleIssues, rolePowers } from './role-check.js';
 import type { IdFor } from './routes.js';
 
@@ -76,10 +77,11 @@ export class DiscordMemberRoles implements MemberRoles {
       this.logger.warn({ err: error, guild: guildId }, 'Discord did not answer a role change');
       return 'unreachable';
     }
-    if (error.code === RESTJSONErrorCodes.UnknownMember) return 'member-left';
-    if (error.code === RESTJSONErrorCodes.UnknownGuild || error.code === RESTJSONErrorCodes.MissingAccess) return 'bot-left';
-    if (error.code === RESTJSONErrorCodes.UnknownRole) return 'role-gone';
-    if (error.code !== RESTJSONErrorCodes.MissingPermissions) return error.status >= 500 ? 'unreachable' : 'refused';
+    const refusal = discordRefusalOf(error);
+    if (refusal === 'unknown-member') return 'member-left';
+    if (refusal === 'unknown-guild' || refusal === 'missing-access') return 'bot-left';
+    if (refusal === 'unknown-role') return 'role-gone';
+    if (refusal !== 'missing-permissions') return error.status >= 500 ? 'unreachable' : 'refused';
     try {
       return roleIssues(await fetchedRoleFacts(this.client.rest, guildId, this.client.user?.id ?? ''), roleId)[0] ?? 'refused';
     } catch (diagnosis) {

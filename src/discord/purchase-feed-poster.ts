@@ -3,11 +3,8 @@ import { messages, type Messages } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { FeedPost, FeedPostOutcome, FeedPoster, FeedPurchase, FeedRefusal } from '../services/purchase-feed.js';
 import type { GuildLog } from './guild-log.js';
+import { discordRefusalOf } from './refusals.js';
 import { messageOptions, type View } from './respond.js';
-
-/** Discord error codes that mean the channel refuses the bot (docs: JSON error codes). */
-const GONE = new Set([10003]);
-const NO_ACCESS = new Set([50001, 50013]);
 
 /**
  * The purchase feed's side in Discord: posts in the guild's feed channel, in the guild's channel
@@ -41,9 +38,10 @@ export function purchaseFeedPoster(client: Client, guildLog: GuildLog, logger: L
 }
 
 function refusalOf(error: unknown): FeedRefusal | undefined {
-  const { code, status } = (error ?? {}) as { code?: unknown; status?: unknown };
-  if (typeof code === 'number' && GONE.has(code)) return 'gone';
-  if (typeof code === 'number' && NO_ACCESS.has(code)) return 'no-access';
+  const refusal = discordRefusalOf(error);
+  if (refusal === 'unknown-channel') return 'gone';
+  if (refusal === 'missing-access' || refusal === 'missing-permissions') return 'no-access';
+  const { status } = (error ?? {}) as { status?: unknown };
   if (status === 403) return 'no-access';
   if (status === 404) return 'gone';
   return undefined;

@@ -486,6 +486,10 @@ export const en = {
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
+    // Issue 36: a settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
+    paymentStepRefusedTitle: 'Discord refused a message about a paid link',
+    paymentStepRefused: (member: string, linkId: string, step: string, reason: string) =>
+      `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,
     // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
     roleHeldManyNicks: (role: string, member: string, linkId: string, count: number) =>
@@ -494,6 +498,30 @@ export const en = {
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
   payments: {
+    /** A settled payment's steps, as the admins read them when Discord refused one for good. */
+    refusedStep: {
+      dm: "the edit of the member's DM",
+      log: 'the post in the log channel',
+      gift: 'the gift message to its recipient',
+      roles: 'the roles',
+      metrics: 'the metrics',
+    },
+    /** Discord's final refusals (src/discord/refusals.ts), as the admins read them. */
+    refusedReason: {
+      'missing-access': "the bot can't see that channel (Missing Access)",
+      'missing-permissions': 'the bot lacks a permission there (Missing Permissions)',
+      'dms-closed': "that member doesn't accept DMs from the bot",
+      'unknown-channel': 'the channel was deleted',
+      'unknown-guild': 'the bot is no longer in this server',
+      'unknown-member': 'the member left the server',
+      'unknown-message': 'the message was deleted',
+      'unknown-role': 'the role was deleted',
+      'unknown-user': 'that Discord account no longer exists',
+    },
+    statusRefusedTitle: 'Payment messages Discord refused',
+    statusRefusedLine: (member: string, linkId: string, step: string, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
+    statusRefused: (lines: string) =>
+      `${lines}\nThe bot won't try these again; the payments themselves are recorded. Each is shown here once (and was posted in the log channel, unless that post was what Discord refused).`,
     dmPaidTitle: (guild: string) => `Order paid — ${guild}`,
     dmPaid: (time: string) => `The shop reports this order as paid (${time}).`,
     dmDelivery: 'Your items are delivered by the game server, not by this bot: usually once you are on the server with this nick.',

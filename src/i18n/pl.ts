@@ -533,6 +533,10 @@ export const pl: Messages = {
     roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
       `${member} opłacił(a) link ${linkId} na nick **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał na ten nick. Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
+    // Issue 36: krok opłaconej płatności, którego Discord odmówił na dobre (services/payment-watch/outbox.ts).
+    paymentStepRefusedTitle: 'Discord odrzucił wiadomość o opłaconym linku',
+    paymentStepRefused: (member, linkId, step, reason) =>
+      `Link ${linkId} członka ${member} jest opłacony, ale Discord odrzucił ${step}: ${reason}. Bot nie spróbuje ponownie (Discord liczy botowi każdą odmowę); sama płatność jest zapisana.`,
     // Issue 36: członek prosił o linki dla wielu cudzych nicków (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana: ten członek zamawiał dla wielu nicków',
     roleHeldManyNicks: (role, member, linkId, count) =>
@@ -540,6 +544,28 @@ export const pl: Messages = {
   },
 
   payments: {
+    refusedStep: {
+      dm: 'zmianę wiadomości prywatnej członka',
+      log: 'wpis na kanale logów',
+      gift: 'wiadomość o prezencie do obdarowanego',
+      roles: 'nadanie ról',
+      metrics: 'metryki',
+    },
+    refusedReason: {
+      'missing-access': 'bot nie widzi tego kanału (brak dostępu)',
+      'missing-permissions': 'botowi brakuje tam uprawnień',
+      'dms-closed': 'ten członek nie przyjmuje wiadomości prywatnych od bota',
+      'unknown-channel': 'kanał został usunięty',
+      'unknown-guild': 'bota nie ma już na tym Discordzie',
+      'unknown-member': 'członek opuścił ten Discord',
+      'unknown-message': 'wiadomość została usunięta',
+      'unknown-role': 'rola została usunięta',
+      'unknown-user': 'to konto Discord już nie istnieje',
+    },
+    statusRefusedTitle: 'Wiadomości o płatnościach odrzucone przez Discorda',
+    statusRefusedLine: (member, linkId, step, reason) => `• ${member}, link ${linkId}: ${step} (${reason})`,
+    statusRefused: (lines) =>
+      `${lines}\nBot nie spróbuje ponownie; same płatności są zapisane. Każda z nich pojawia się tu tylko raz (trafiła też na kanał logów, chyba że Discord odrzucił właśnie ten wpis).`,
     dmPaidTitle: (guild) => `Zamówienie opłacone — ${guild}`,
     dmPaid: (time) => `Sklep potwierdził płatność za to zamówienie (${time}).`,
     dmDelivery: 'Produkty wyda serwer gry (nie bot) — zwykle po tym, jak wejdziesz na serwer z tym nickiem.',

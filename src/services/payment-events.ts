@@ -6,8 +6,10 @@ import type { PaymentLink } from '../storage/payment-links.js';
  * (docs/spaceis-api.md, "transaction/info"), and the steps that tell Discord about it: the member's
  * DM, the log channel, metrics, buyers' roles. Each step has a name; the payment watcher records
  * each step when it is done and offers the event again, on a later round with backoff, to a step
- * that asked for it ('retry') or threw (src/services/payment-watch/outbox.ts). A step that failed
- * never stops the others.
+ * that asked for it ('retry') or threw (src/services/payment-watch/outbox.ts). A step Discord
+ * refused for good (`{ refused }`: src/discord/refusals.ts) ends at once: recorded on the
+ * transaction as refused, told once (`onRefused`), never sent again. A step that failed never stops
+ * the others.
  */
 export interface SettledPayment {
   /** The link as recorded after the change (its `payment` set). */
@@ -24,18 +26,28 @@ export interface SettledPayment {
   confirmedBy?: string;
 }
 
+/** A step Discord refused for good: why, in Discord's terms (src/discord/refusals.ts, e.g. `dms-closed`). */
+export interface StepRefused {
+  refused: string;
+}
+
 /**
  * A listener's answer: nothing (or 'done') when its step is finished, 'retry' when Discord did not
  * answer and the same event must be offered to it again later (the payment watcher keeps the step as
- * not done and offers it again on a later round, with backoff).
+ * not done and offers it again on a later round, with backoff), `{ refused }` when Discord's answer
+ * is final (asking again would get the same 4xx, each one counted against the bot).
  */
-export type PaymentListener = (event: SettledPayment) => Promise<void | 'done' | 'retry'>;
+export type PaymentListener = (event: SettledPayment) => Promise<void | 'done' | 'retry' | StepRefused>;
 
-/** How one step went: finished ('done'), or to be offered the same event again later ('retry'). */
-export type StepOutcome = 'done' | 'retry';
+/** How one step went: finished ('done'), to be offered the same event again later ('retry'), or refused for good. */
+export type StepOutcome = 'done' | 'retry' | StepRefused;
+
+/** Who is told, once, of a step refused for good (the log channel and /shop-admin status: src/services/payment-watch/refused-steps.ts). */
+export type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;
 
 export class PaymentEvents {
   readonly #steps = new Map<string, PaymentListener>();
+  #refusalListener: RefusalListener | undefined;
 
   constructor(private readonly logger: Logger) {}
 
@@ -45,17 +57,36 @@ export class PaymentEvents {
     this.#steps.set(name, listener);
   }
 
+  /** Who is told of a step refused for good (one listener: the wiring's). */
+  onRefused(listener: RefusalListener): void {
+    this.#refusalListener = listener;
+  }
+
+  /**
+   * Tells of a step refused for good, once: called after the refusal is recorded on the transaction,
+   * so a failure here (logged) never makes the step run again.
+   */
+  async refused(event: SettledPayment, step: string, reason: string): Promise<void> {
+    try {
+      await this.#refusalListener?.(event, step, reason);
+    } catch (error) {
+      this.logger.warn({ err: error, step, reason, link: event.link.id }, 'a refused payment step could not be shown to the admins');
+    }
+  }
+
   /** The steps' names, in the order they run. */
   steps(): string[] {
     return [...this.#steps.keys()];
   }
 
-  /** Runs one step: 'retry' when it asked for it or threw (logged). */
+  /** Runs one step: 'retry' when it asked for it or threw (logged), `{ refused }` when Discord refused it for good. */
   async run(name: string, event: SettledPayment): Promise<StepOutcome> {
     const listener = this.#steps.get(name);
     if (!listener) return 'done';
     try {
-      return (await listener(event)) === 'retry' ? 'retry' : 'done';
+      const outcome = await listener(event);
+      if (typeof outcome === 'object') return outcome;
+      return outcome === 'retry' ? 'retry' : 'done';
     } catch (error) {
       this.logger.error({ err: error, step: name, link: event.link.id, status: event.status }, 'a payment step failed; offered again later');
       return 'retry';

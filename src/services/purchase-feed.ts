@@ -15,7 +15,8 @@ import type { ShopAccess, StoreDirectory } from './store-directory.js';
  * makes its offered servers due once a minute (FEED_POLL_MS) even with no open link, and every
  * round hands what it read over (`handOff`) and goes on: the feed posts outside the watcher's lock,
  * each guild on its own (src/services/per-key-queue.ts), so a slow channel never delays a payment
- * confirmation or another guild.
+ * confirmation or another guild. So the feed has no timer of its own: it runs, backs off and stops
+ * with the payment rounds, the JobRunner's `payment-watch` job (src/services/payment-watch/job.ts).
  *
  * Cost: one read of the registry (`feed-guilds`) per watcher tick, and the guilds' settings from
  * their in-process cache; per guild and round, a claim (a read and a write) for each listed

@@ -82,6 +82,11 @@ const txStateSchema = z.object({
   attempt: z.number().int().default(0),
   /** What is done of the settled → notified step: each step's name and when it was done. */
   steps: z.record(z.string(), z.number()).optional(),
+  /**
+   * The steps Discord refused for good (issue 36, point 3: 403 50007 DMs closed, 50013, 404 10003…):
+   * each also in `steps` (ended: never run again), here with Discord's reason, written in the same write.
+   */
+  refused: z.record(z.string(), z.object({ reason: z.string(), at: z.number() })).optional(),
   /** Who confirmed it, when staff chose the link. */
   confirmedBy: z.string().optional(),
   /**

@@ -3,7 +3,7 @@ import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
 import type { Logger } from '../logger.js';
-import { parseRecord } from './records.js';
+import { MAX_SHOWN_ONCE_KEPT, ShownOnceList } from './shown-once.js';
 
 /**
  * Where role work for buyers ends for good (issue 36, point 3): every 4xx Discord answers counts
@@ -17,20 +17,20 @@ import { parseRecord } from './records.js';
  */
 
 /** The refused removals a guild keeps until its status shows them: the newest, a bound not a list that grows. */
-export const MAX_REFUSED_KEPT = 10;
+export const MAX_REFUSED_KEPT = MAX_SHOWN_ONCE_KEPT;
 
 const refusedSchema = z.array(z.object({ userId: z.string(), roleId: z.string(), problem: z.string(), at: z.number() }));
 export type RefusedRemoval = z.infer<typeof refusedSchema>[number];
 
 export class RoleWorkEnds {
-  readonly #locks: Locks;
+  readonly #refusedList: ShownOnceList<RefusedRemoval>;
 
   constructor(
     private readonly keyv: Keyv,
-    private readonly logger: Logger,
+    logger: Logger,
     locks: Locks = new KeyLock(),
   ) {
-    this.#locks = locks;
+    this.#refusedList = new ShownOnceList({ keyv, logger, locks, schema: refusedSchema, key: refusedKey });
   }
 
   async botLeft(guildId: string): Promise<boolean> {
@@ -47,27 +47,12 @@ export class RoleWorkEnds {
 
   /** Notes a removal Discord refused, for the guild's next status (one read-modify-write under the guild's lock). */
   async noteRefused(guildId: string, refused: RefusedRemoval): Promise<void> {
-    const key = refusedKey(guildId);
-    await this.#locks.run(key, async () => {
-      const kept = await this.#refused(key);
-      await this.keyv.set(key, [...kept, refused].slice(-MAX_REFUSED_KEPT));
-    });
+    await this.#refusedList.note(guildId, refused);
   }
 
   /** The refused removals not shown yet, taken off the record: a status shows each once. */
-  async takeRefused(guildId: string): Promise<RefusedRemoval[]> {
-    const key = refusedKey(guildId);
-    // One read when there is nothing to show (the usual case); the lock only when there is.
-    if ((await this.keyv.get(key)) === undefined) return [];
-    return this.#locks.run(key, async () => {
-      const kept = await this.#refused(key);
-      await this.keyv.delete(key);
-      return kept;
-    });
-  }
-
-  async #refused(key: string): Promise<RefusedRemoval[]> {
-    return parseRecord(refusedSchema, await this.keyv.get(key), () => [], this.logger, key);
+  takeRefused(guildId: string): Promise<RefusedRemoval[]> {
+    return this.#refusedList.take(guildId);
   }
 }
 

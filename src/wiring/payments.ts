@@ -1,4 +1,5 @@
 import type { Client } from 'discord.js';
+import { RefusedPaymentSteps } from '../services/payment-watch/refused-steps.js';
 import type Keyv from 'keyv';
 import { adminRoutes } from '../../commands/admin/routes.js';
 import { feedPostView } from '../../commands/shop/feed-views.js';
@@ -120,6 +121,13 @@ export function wirePayments(deps: {
     },
   });
   paymentEvents.on('roles', (event) => rewards.onPayment(event));
+  // A step Discord refused for good, told once (issue 36): the log channel and the next /shop-admin status.
+  const refusedSteps = new RefusedPaymentSteps({
+    store: repositories.paymentStepRefusals,
+    clock,
+    post: (guildId, refused) => guildLog.post(guildId, { kind: 'payment-step-refused', ...refused }),
+  });
+  paymentEvents.onRefused((event, step, reason) => refusedSteps.tell(event, step, reason));
   followGuildDepartures(client, rewards, logger);
-  return { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards };
+  return { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps };
 }

@@ -7,6 +7,7 @@ import { CheckoutTimes } from '../storage/checkout-times.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
 import { NickRepository } from '../storage/nicks.js';
 import { PaymentLinkRepository } from '../storage/payment-links.js';
+import { PaymentStepRefusals } from '../storage/payment-step-refusals.js';
 import { PaymentReviewStore } from '../storage/payment-reviews.js';
 import { PaymentWatchStore } from '../storage/payment-watch.js';
 import { PurchaseFeedStore } from '../storage/purchase-feed.js';
@@ -30,6 +31,7 @@ export function openRepositories(deps: { keyv: Keyv; logger: Logger; locks: Lock
     paymentReviews: new PaymentReviewStore(keyv, logger, locks),
     rewards: new RoleRewardRepository(keyv, logger, locks),
     roleWorkEnds: new RoleWorkEnds(keyv, logger, locks),
+    paymentStepRefusals: new PaymentStepRefusals(keyv, logger, locks),
     purchaseFeed: new PurchaseFeedStore(keyv, logger, locks),
     voucherAttempts: new VoucherAttempts(keyv, redis, () => clock.now()),
   };

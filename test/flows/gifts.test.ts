@@ -181,6 +181,27 @@ describe('A gift for a friend', () => {
     h.clock.advance(COOLDOWN);
   });
 
+  // Issue 36, point 3. Before: a closed DM was taken as done, silently: the admins never knew the recipient was not told.
+  it('a recipient whose DMs are closed (403 50007): the gift DM is tried once, never again, and the admins are told once in status', async () => {
+    const friend = await serverMember('Closed_Gift');
+    h.discord.refuseDms(friend.user.id);
+    await paidGift(friend);
+    const paid = await lastRecord();
+    expect(paid.payment?.status).toBe('paid');
+    // Two hours more of rounds: longer than any step's backoff.
+    for (let round = 0; round < 240; round += 1) {
+      h.clock.advance(30_000);
+      await h.bot.services.payments.tick();
+    }
+    const channel = h.discord.dmChannelOf(friend.user.id)!;
+    expect(h.discord.requests.filter((request) => request.method === 'POST' && request.path === `/channels/${channel}/messages`).map((request) => request.status)).toEqual([403]);
+    const admin = new Member(h, { permissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild, username: 'owner' });
+    const line = en.payments.statusRefusedLine(`<@${paid.userId}>`, paid.id, en.payments.refusedStep.gift, en.payments.refusedReason['dms-closed']);
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(line);
+    expect(textOf((await admin.sub('shop-admin', 'status')).message!)).not.toContain(line);
+    h.discord.acceptDms(friend.user.id);
+  });
+
   it('in Polish', async () => {
     const friend = new Member(h);
     friendNicks.set(friend.user.id, 'Kolega_PL');

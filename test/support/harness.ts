@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { createBot, registerBotCommands, type Bot } from '../../src/app.js';
+import type { Timers } from '../../src/services/jobs/runner.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -69,6 +70,10 @@ export interface HarnessOptions {
   shardCount?: number;
   /** How long the payment watcher waits for a busy store gate before skipping the license this round. */
   paymentQuietWaitMs?: number;
+  /** `timer`: the payment rounds run on the JobRunner's timers (pass `jobTimers` to fire them by hand); default `manual`. */
+  paymentWatch?: 'timer' | 'manual';
+  /** The background jobs' timers, made on the harness's clock (e.g. test/support/manual-timers.ts); real timers otherwise. */
+  jobTimers?: (clock: ManualClock) => Timers;
   /** Further settings, as an operator writes them in .env; they win over the harness's own (a function: built from the local Discord, e.g. its guild's id). */
   env?: Record<string, string> | ((discord: FakeDiscord) => Record<string, string>);
 }
@@ -80,6 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const clock = new ManualClock();
   // Purchases at the local store are dated on the bot's clock.
   store.now = () => clock.now();
+  const jobTimers = options.jobTimers?.(clock);
   const logs: string[] = [];
   const logWaiters = new Set<() => void>();
   const countLogged = (message: string) => logs.filter((line) => (JSON.parse(line) as { msg?: string }).msg === message).length;
@@ -122,8 +128,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
       ...(options.dmWaitMs !== undefined ? { linkDelivery: { dmWaitMs: options.dmWaitMs } } : {}),
       storageAdapter: storage.wrap,
-      // Rounds of the payment watcher run when a test calls services.payments.tick(), on the test's clock.
-      paymentWatch: 'manual',
+      // Rounds of the payment watcher run when a test calls services.payments.tick() (or jobs.runNow('payment-watch')), on the test's clock.
+      paymentWatch: options.paymentWatch ?? 'manual',
+      ...(jobTimers ? { jobTimers } : {}),
       // So do the shop panels' goal refreshes: services.panels.tick().
       panelRefresh: 'manual',
       ...(options.ackGuardMs !== undefined ? { ackGuardMs: options.ackGuardMs } : {}),

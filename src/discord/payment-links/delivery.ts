@@ -11,6 +11,7 @@ import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';
 import { settledDmClassicView, withdrawnDmClassicView } from './dm-views-classic.js';
 import { ReplyHandles } from './reply-handles.js';
+import { discordRefusalOf, type DiscordRefusal } from '../refusals.js';
 
 /**
  * The one way a payment link reaches its buyer, used by checkout, "send it to my DMs again" and a
@@ -59,6 +60,8 @@ interface Rewritten {
 /** What a withdrawal did to the member's copies: the DM, and the reply the link was shown in. */
 export interface Withdrawal {
   dm: 'edited' | 'not-edited' | 'none';
+  /** Not edited because Discord refused for good (DMs closed, the DM deleted: src/discord/refusals.ts): asking again gets the same answer. */
+  dmRefused?: DiscordRefusal;
   /** `gone`: shown in a reply the bot can no longer change (over 15 minutes old, or from before a restart). */
   reply: 'edited' | 'gone' | 'none';
 }
@@ -168,6 +171,8 @@ export class LinkDelivery {
       } catch (error) {
         log.info({ err: error, link: link.id, why }, 'could not edit the DM of a payment link');
         withdrawal.dm = 'not-edited';
+        const refused = discordRefusalOf(error);
+        if (refused) withdrawal.dmRefused = refused;
       }
     } else if (delivery?.kind === 'dm') {
       withdrawal.dm = 'not-edited';

@@ -5,6 +5,7 @@ import type { GiftMessages } from '../../services/gift-messages.js';
 import type { PaymentListener } from '../../services/payment-events.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { GuildLog } from '../guild-log.js';
+import { discordRefusalOf } from '../refusals.js';
 import { messageOptions, type View } from '../respond.js';
 import { clip, plain } from '../text.js';
 import { button, row } from '../views/components.js';
@@ -16,6 +17,7 @@ import { itemLines } from './link-text.js';
  * The recipient's one DM once a gift is paid (`status === 'paid'`; when the shop's report is trusted
  * is the payment watcher's call): who gave what, for which nick and server, and a button to stop
  * them. Not sent when the guild turned gift messages off, the member opted out, or left the server.
+ * A DM Discord refuses for good (the recipient's DMs closed: 403 50007) ends the step, told once.
  * Written in the guild's language (the recipient's own is not known to the bot).
  */
 export function giftDmListener(deps: {
@@ -40,9 +42,12 @@ export function giftDmListener(deps: {
       await user.send(messageOptions(giftDmView(t, link, guildName, decision.recipientId), 'create'));
       log.info('gift paid: the recipient told');
     } catch (error) {
-      if (error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
-        log.info('gift paid: the recipient’s DMs are closed');
-        return;
+      // DMs closed, the recipient's account gone, the bot out of the server: final (src/discord/refusals.ts).
+      // The claim stays (never sent again); the admins are told once (PaymentEvents.refused).
+      const refused = discordRefusalOf(error);
+      if (refused) {
+        log.info({ refused }, 'gift paid: Discord refused the recipient’s DM for good');
+        return { refused };
       }
       // Discord did not answer: the claim is given back and the event offered again later.
       await deps.gifts.release(link);

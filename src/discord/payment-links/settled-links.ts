@@ -17,17 +17,19 @@ const POSTED_TTL_MS = 30 * 86_400_000;
  * - `dm`: the member's DM, and the reply the link was shown in while Discord still allows editing
  *   it, lose the Pay button and say what the shop reported, in the member's language from checkout
  *   (the guild's for records from before it was kept). Editing it again writes the same message, so
- *   a DM Discord did not take is simply asked for again ('retry').
+ *   a DM Discord did not take is simply asked for again ('retry'); one Discord refused for good (DMs
+ *   closed, the DM deleted: src/discord/refusals.ts) ends the step (`{ refused }`), told once.
  * - `log`: a paid link is posted to the log channel (member, nick, items, reference, transaction id:
  *   never the URL or the buyer's e-mail, which the bot never has). The post is claimed per link
  *   first (OncePerId), so a second offer of the event never posts it again; a post Discord did not
- *   take gives the claim back and asks for a retry.
+ *   take gives the claim back and asks for a retry; a channel deleted or closed to the bot ends the
+ *   step (`{ refused }`), told in the bot's log and /shop-admin status only.
  * - `metrics`: the settled links counter.
  */
 export function settledLinkSteps(deps: {
   client: Client;
   delivery: Pick<LinkDelivery, 'settle'>;
-  guildLog: Pick<GuildLog, 'post' | 'localeFor'>;
+  guildLog: Pick<GuildLog, 'postOrRefusal' | 'localeFor'>;
   metrics: Pick<BotMetrics, 'linksSettled'>;
   posted: Pick<OncePerId, 'claim' | 'release'>;
   logger: Logger;
@@ -39,13 +41,15 @@ export function settledLinkSteps(deps: {
       const guildName = deps.client.guilds.cache.get(link.guildId)?.name ?? '';
       const copies = await deps.delivery.settle(t, link, { status, at, transactionId }, guildName, log);
       log.info({ status, transaction: transactionId, ...copies }, 'payment link settled: the member’s copies rewritten');
+      // DMs closed, the DM deleted: Discord's answer is final (src/discord/refusals.ts), the step ends here.
+      if (copies.dmRefused) return { refused: copies.dmRefused };
       return copies.dm === 'not-edited' ? 'retry' : 'done';
     },
     log: async ({ link, status, transactionId, confirmedBy }) => {
       if (status !== 'paid') return 'done';
       const id = `${link.guildId}:${link.id}`;
       if (!(await deps.posted.claim(id, POSTED_TTL_MS))) return 'done';
-      const posted = await deps.guildLog.post(link.guildId, {
+      const posted = await deps.guildLog.postOrRefusal(link.guildId, {
         kind: 'link-paid',
         userId: link.userId,
         nick: link.nick,
@@ -54,7 +58,9 @@ export function settledLinkSteps(deps: {
         items: link.items,
         ...(confirmedBy ? { confirmedBy } : {}),
       });
-      if (posted) return 'done';
+      if (posted === 'posted') return 'done';
+      // Refused for good (the channel deleted or closed to the bot): the claim stays, the step ends.
+      if (posted !== 'failed') return posted;
       await deps.posted.release(id);
       return 'retry';
     },

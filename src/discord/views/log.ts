@@ -36,6 +36,8 @@ export type LogEvent =
   | { kind: 'role-too-powerful'; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }
   /** Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks: the role is held back; `giveId` is the Give role button (Manage Roles). */
   | { kind: 'role-held-back'; userId: string; roleId: string; linkId: string; nick: string; giveId: IdFor<'button'>; manyNicks?: number }
+  /** A settled payment's step (its name: `dm`, `gift`…) Discord refused for good: told once, never sent again (issue 36). */
+  | { kind: 'payment-step-refused'; userId: string; linkId: string; step: string; reason: string }
   /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }
   /** The shop panel refused the bot's edits 3 times in a row: no longer refreshed. */
@@ -67,6 +69,7 @@ const COLORS = {
   'role-removal-failed': 0xe03131,
   'role-too-powerful': 0xe03131,
   'role-held-back': 0xf08c00,
+  'payment-step-refused': 0xe03131,
   'feed-refused': 0xe03131,
   'panel-lost': 0xe03131,
   'store-webhook-off': 0xf08c00,
@@ -157,6 +160,8 @@ function logPost(t: Messages, event: LogEvent): LogPost {
           : t.log.roleHeldBack(`<@&${event.roleId}>`, `<@${event.userId}>`, event.linkId, plain(event.nick)),
         controls: [row(button(event.giveId, t.rewards.giveRole, ButtonStyle.Primary))],
       };
+    case 'payment-step-refused':
+      return { title: t.log.paymentStepRefusedTitle, description: t.log.paymentStepRefused(`<@${event.userId}>`, event.linkId, refusedStepText(t, event.step), refusedReasonText(t, event.reason)) };
     case 'feed-refused':
       return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
     case 'panel-lost':
@@ -185,4 +190,14 @@ const ITEMS_MAX = 3_000;
 /** Permissions by the names Discord's settings show, in the reader's language. */
 export function permissionNames(t: Messages, permissions: readonly PowerfulPermission[]): string {
   return permissions.map((permission) => t.rewards.permission[permission]).join(', ');
+}
+
+/** A settled payment's step as the admins read it (its stored name when a later version added one this text does not know). */
+export function refusedStepText(t: Messages, step: string): string {
+  return (t.payments.refusedStep as Record<string, string | undefined>)[step] ?? step;
+}
+
+/** Discord's final refusal (src/discord/refusals.ts) as the admins read it; an unknown one by its name. */
+export function refusedReasonText(t: Messages, reason: string): string {
+  return (t.payments.refusedReason as Record<string, string | undefined>)[reason] ?? reason;
 }

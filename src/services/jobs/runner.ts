@@ -28,6 +28,20 @@ export interface BackgroundJob {
   failed: string;
   /** What this process still does when another process ran the round (e.g. what only it remembers). */
   skipped?: () => Promise<void>;
+  /**
+   * `each-process`: the round runs in every process, not under one `runAlone` for the job: the job
+   * keeps to one process per key itself (the payment rounds: one `runAlone` per license, so two
+   * processes share the licenses due instead of one doing them all). Default `one-process`.
+   */
+  processes?: 'one-process' | 'each-process';
+  /**
+   * `after-interval`: the first round runs `everyMs` after start, not awaited by `start()` (the
+   * payment rounds: their first round after a restart visits every watched license, which must not
+   * hold up the bot's start or the jobs after it). Default `at-start`.
+   */
+  firstRound?: 'at-start' | 'after-interval';
+  /** Told first when the runner stops (before it waits for the round in flight): a long round ends early (the payment rounds' store waits). */
+  stop?: () => Promise<void>;
   cost: JobCost;
 }
 
@@ -45,12 +59,13 @@ export interface JobState {
 }
 
 export interface Timers {
-  setTimeout(run: () => void, ms: number): { unref?(): void };
+  /** `run` returns the round it started (tests that fire timers by hand wait for it). */
+  setTimeout(run: () => Promise<void>, ms: number): { unref?(): void };
   clearTimeout(handle: unknown): void;
 }
 
 const realTimers: Timers = {
-  setTimeout: (run, ms) => setTimeout(run, ms),
+  setTimeout: (run, ms) => setTimeout(() => void run(), ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
@@ -61,10 +76,13 @@ interface Entry {
   nextAt: number;
   timer: unknown;
   running: Promise<void> | undefined;
+  /** Run only by `runNow` (tests and the bench drive it on their clock): no timer. */
+  manual: boolean;
 }
 
 /**
- * The one runner of the bot's background jobs (role expiry, the link pruner, the panel refresher):
+ * The one runner of the bot's background jobs (the payment rounds, role expiry, the link pruner,
+ * the panel refresher, the store webhooks' reload):
  * added in one place (app.ts), started and stopped together. A round that fails waits the job's
  * named backoff (jitter drawn from the injected `random`) and is said once, not at every retry; its
  * recovery is said once too; a job that gives up (or throws JobEnded) ends, said once. A round still
@@ -85,22 +103,30 @@ export class JobRunner {
     this.#random = o.random ?? Math.random;
   }
 
-  add(job: BackgroundJob): void {
+  /** `manual`: the job runs only when `runNow` is called (tests, the bench), never on a timer; it is listed in `status()` all the same. */
+  add(job: BackgroundJob, options: { manual?: boolean } = {}): void {
     if (this.#entries.has(job.name)) throw new Error(`JobRunner: a job named ${job.name} was already added`);
-    this.#entries.set(job.name, { job, failures: 0, ended: false, nextAt: this.o.clock.now(), timer: undefined, running: undefined });
+    this.#entries.set(job.name, { job, failures: 0, ended: false, nextAt: this.o.clock.now(), timer: undefined, running: undefined, manual: options.manual ?? false });
   }
 
-  /** Runs each job's first round (awaited, in the order added), then each on its own timer. */
+  /** Runs each job's first round (awaited, in the order added; `after-interval` ones only timed), then each on its own timer. */
   async start(): Promise<void> {
     this.#stopped = false;
-    for (const entry of this.#entries.values()) await this.#round(entry);
+    for (const entry of this.#entries.values()) {
+      if (entry.manual) continue;
+      if (entry.job.firstRound === 'after-interval') this.#schedule(entry);
+      else await this.#round(entry);
+    }
   }
 
-  /** Stops every timer and waits for the rounds in flight. */
+  /** Stops every timer, tells each job that has a `stop` (its round in flight ends early), and waits for the rounds in flight. */
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const entry of this.#entries.values()) this.#timers.clearTimeout(entry.timer);
-    await Promise.all([...this.#entries.values()].map((entry) => entry.running));
+    await Promise.all([...this.#entries.values()].map(async (entry) => {
+      await entry.job.stop?.();
+      await entry.running;
+    }));
   }
 
   /** One round of the job now, whatever its timer (tests, the bench); a round in flight is joined, not doubled. */
@@ -134,7 +160,7 @@ export class JobRunner {
     const { job } = entry;
     const logger = this.o.logger;
     try {
-      const ran = await this.o.coordination.runAlone(job.name, job.work);
+      const ran = job.processes === 'each-process' ? (await job.work(), true) : await this.o.coordination.runAlone(job.name, job.work);
       if (!ran) {
         logger.debug(`another process is ${job.doing}; skipped here`);
         await job.skipped?.();
@@ -154,11 +180,11 @@ export class JobRunner {
   }
 
   #schedule(entry: Entry): void {
-    if (this.#stopped || entry.ended) return;
+    if (this.#stopped || entry.ended || entry.manual) return;
     this.#timers.clearTimeout(entry.timer);
     const delay = entry.failures > 0 ? entry.job.backoff.delayMs(entry.failures, this.#random) : entry.job.everyMs;
     entry.nextAt = this.o.clock.now() + delay;
-    const timer = this.#timers.setTimeout(() => void this.#round(entry), delay);
+    const timer = this.#timers.setTimeout(() => this.#round(entry), delay);
     // The timer alone must not keep the process alive.
     timer.unref?.();
     entry.timer = timer;

@@ -17,7 +17,7 @@ export interface PaymentWatcherOptions {
   settings: Pick<GuildSettingsRepository, 'get'>;
   stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
   coordination: Pick<Coordination, 'runAlone'>;
-  events: Pick<PaymentEvents, 'steps' | 'run'>;
+  events: Pick<PaymentEvents, 'steps' | 'run' | 'refused'>;
   clock: Clock;
   logger: Logger;
   /** PAYMENT_POLL_SECONDS: how often each server is polled while its license has open links. */

@@ -9,7 +9,10 @@ import { claimLink, saveRound, saveTx, txOf } from './tx-state.js';
  * state until every step of PaymentEvents (the DM edit, the log post, metrics, roles) is done: each
  * step's name is written on the transaction's state when it is done, so a round after a crash, or
  * after Discord failed a step, runs only the steps not done yet. A step that failed is offered again
- * with backoff (notifyDelay), NOTIFY_ATTEMPTS times at most, then given up with a warning.
+ * with backoff (notifyDelay), NOTIFY_ATTEMPTS times at most, then given up with a warning. A step
+ * Discord refused for good (DMs closed, the log channel closed to the bot, a deleted message:
+ * src/discord/refusals.ts) ends at once: recorded as refused with its reason in the same write that
+ * ends it, told once (PaymentEvents.refused: the log channel, /shop-admin status), never sent again.
  */
 export async function notify(round: LicenseRound, transactionId: string): Promise<void> {
   const { deps } = round;
@@ -39,9 +42,9 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
     return;
   }
   const event: SettledPayment = { link: record, status: payment.status, transactionId, at: payment.settledAt, ...(tx.confirmedBy ? { confirmedBy: tx.confirmedBy } : {}) };
-  const { steps, left } = await runSteps(deps, tx, event, (done) => saveTx(round, transactionId, done));
+  const { done, left } = await runSteps(deps, tx, event, (next) => saveTx(round, transactionId, next));
   if (left.length === 0) {
-    await saveTx(round, transactionId, { ...tx, steps, state: 'notified', at: deps.clock.now() });
+    await saveTx(round, transactionId, { ...done, state: 'notified', at: deps.clock.now() });
     delete round.state.work[transactionId];
     await saveRound(round);
     return;
@@ -49,11 +52,11 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
   const attempt = tx.attempt + 1;
   if (attempt >= NOTIFY_ATTEMPTS) {
     round.log.warn({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left }, 'payment watch: Discord kept failing these steps of a settled payment; given up');
-    await saveTx(round, transactionId, { ...tx, steps, state: 'notified', at: deps.clock.now(), attempt });
+    await saveTx(round, transactionId, { ...done, state: 'notified', at: deps.clock.now(), attempt });
     delete round.state.work[transactionId];
   } else {
     round.log.info({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left, attempt }, 'payment watch: steps of a settled payment offered again later');
-    await saveTx(round, transactionId, { ...tx, steps, at: deps.clock.now(), attempt });
+    await saveTx(round, transactionId, { ...done, at: deps.clock.now(), attempt });
     round.state.work[transactionId] = deps.clock.now() + notifyDelay(attempt, deps.pollMs);
   }
   await saveRound(round);
@@ -61,27 +64,44 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
 
 /**
  * Runs the steps of PaymentEvents not yet recorded on the transaction, recording each one as soon as
- * it is done (`save`): a crash after a step never runs it again. What asked to be offered again is `left`.
+ * it is done (`save`): a crash after a step never runs it again. A step Discord refused for good is
+ * recorded the same way (in `steps`, and in `refused` with the reason: one write), then told once
+ * (`events.refused`); a crash between the two loses the telling, never sends the step again.
+ * `done` is the record with every step recorded so far; what asked to be offered again is `left`.
  * Shared by the rounds (notify) and a moderator's confirmation (review.ts), which runs them at once.
  */
 export async function runSteps(
-  deps: Pick<WatchDeps, 'events' | 'clock'>,
+  deps: Pick<WatchDeps, 'events' | 'clock' | 'logger'>,
   tx: TxState,
   event: SettledPayment,
   save: (tx: TxState) => Promise<void>,
-): Promise<{ steps: Record<string, number>; left: string[] }> {
+): Promise<{ done: TxState; left: string[] }> {
   const steps = { ...tx.steps };
+  const refused = { ...tx.refused };
   const left: string[] = [];
+  const record = () => ({ ...tx, steps, ...(Object.keys(refused).length > 0 ? { refused } : {}), at: deps.clock.now() });
   for (const name of deps.events.steps()) {
     if (steps[name] !== undefined) continue;
-    if ((await deps.events.run(name, event)) === 'retry') {
+    const outcome = await deps.events.run(name, event);
+    if (outcome === 'retry') {
       left.push(name);
       continue;
     }
-    steps[name] = deps.clock.now();
-    await recordStep(() => save({ ...tx, steps, at: deps.clock.now() }));
+    const now = deps.clock.now();
+    steps[name] = now;
+    if (outcome === 'done') {
+      await recordStep(() => save(record()));
+      continue;
+    }
+    refused[name] = { reason: outcome.refused, at: now };
+    await recordStep(() => save(record()));
+    deps.logger.warn(
+      { guild: event.link.guildId, link: event.link.id, transaction: event.transactionId, step: name, reason: outcome.refused },
+      'payment watch: Discord refused a step of a settled payment for good; recorded, told once, not sent again',
+    );
+    await deps.events.refused(event, name, outcome.refused);
   }
-  return { steps, left };
+  return { done: record(), left };
 }
 
 /**

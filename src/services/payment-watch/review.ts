@@ -41,7 +41,7 @@ export interface StaffReviewOptions {
   /** The watcher's records: the transaction's state and steps, the open-link index, and its inbox of work. */
   watch: Pick<PaymentWatchStore, 'tx' | 'saveTx' | 'addWork' | 'index'>;
   stores: Pick<StoreDirectory, 'shopKey'>;
-  events: Pick<PaymentEvents, 'steps' | 'run'>;
+  events: Pick<PaymentEvents, 'steps' | 'run' | 'refused'>;
   clock: Clock;
   logger: Logger;
   /** The log channel's post (app.ts); without it nothing is posted, and /links user still shows the buttons. */
@@ -151,8 +151,8 @@ export class StaffReviewService implements StaffReview {
     if (!paid?.payment || paid.payment.settledAt === undefined) return;
     const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy! };
     await this.#afterwards('the payment’s steps', async () => {
-      const { steps, left } = await runSteps(this.options, tx, event, (done) => watch.saveTx(shop, transactionId, done));
-      if (left.length === 0) await watch.saveTx(shop, transactionId, { ...tx, steps, state: 'notified', at: clock.now() });
+      const { done, left } = await runSteps(this.options, tx, event, (next) => watch.saveTx(shop, transactionId, next));
+      if (left.length === 0) await watch.saveTx(shop, transactionId, { ...done, state: 'notified', at: clock.now() });
     });
   }
 

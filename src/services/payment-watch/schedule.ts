@@ -3,6 +3,7 @@
  * (docs/spaceis-api.md, "Rate limiting"): every figure here is chosen to cost little, and the
  * license's gate (pause after a 429, breaker, four slots) still decides whether a request goes.
  */
+import { doublingBackoff } from '../jobs/backoff.js';
 import { CLOCK_SKEW_MS } from './matcher.js';
 
 const MINUTE_MS = 60_000;
@@ -87,3 +88,10 @@ export const RATE_LIMIT_PAUSE_MS = 60_000;
 export const ROWS_PER_POLL = 30;
 /** Longer transaction ids are refused before they reach a storage key. */
 export const MAX_TRANSACTION_ID = 64;
+
+/**
+ * The payment-watch job's own backoff (job.ts), when a whole round fails (the due-time index or the
+ * feed's registry unreadable): doubling from one tick, with jitter, at most a minute, so rounds come
+ * back within a minute of storage. A single license's failed round has its own (roundRetryDelay).
+ */
+export const TICK_BACKOFF = doublingBackoff(TICK_MS, MINUTE_MS);

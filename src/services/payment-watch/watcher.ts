@@ -6,7 +6,7 @@ import type { ShopAccess } from '../store-directory.js';
 import type { PaymentWatcherOptions, PollIntervalFor, WatchDeps } from './context.js';
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
-import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay, TICK_MS } from './schedule.js';
+import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay } from './schedule.js';
 
 /**
  * Learns from the store whether the links the bot issued were paid (docs/spaceis-api.md,
@@ -36,8 +36,10 @@ import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, 
  * has the measured figures and docs/running/costs.md the store requests.
  *
  * On Redis one process watches a license at a time (runAlone); a link's payment changes under its
- * record's lock; a restart carries on from storage. Its unit of work is `tick()`, driven by the
- * injected clock: production runs it every few seconds (`start()`), tests call it and move the clock.
+ * record's lock; a restart carries on from storage. Its unit of work is `round()`, driven by the
+ * injected clock: production runs it every few seconds as the JobRunner's `payment-watch` job
+ * (job.ts: its backoff and cost; started and stopped with the other jobs in app.ts), tests call
+ * `tick()` or `jobs.runNow('payment-watch')` and move the clock.
  */
 export type { PaymentWatcherOptions } from './context.js';
 
@@ -67,7 +69,6 @@ export class PaymentWatcher {
   readonly #lowBudget = new Map<string, number>();
   /** Each license's shop key, with when it was read (StoreDirectory.shopKey reads storage). */
   readonly #shopKeys = new Map<string, { key: string; at: number }>();
-  #timer: NodeJS.Timeout | undefined;
   #stopping = false;
   /** Resolves when stop() is called: a round waiting for a quiet gate gives up then. */
   readonly #stopped: Promise<void>;
@@ -146,19 +147,20 @@ export class PaymentWatcher {
   }
 
   /**
-   * One round over the licenses due. A license whose round from an earlier tick still runs in this
-   * process is skipped; on Redis one process takes a license at a time. Resolves when the rounds it
-   * started are done.
+   * One round over the licenses due, as the job runs it (job.ts): throws when what is due could not
+   * be read (storage), so the runner backs off and says so once. A license whose round from an
+   * earlier tick still runs in this process is skipped; on Redis one process takes a license at a
+   * time. Resolves when the rounds it started are done.
    */
-  async tick(): Promise<void> {
-    const { logger } = this.options;
+  async round(): Promise<void> {
     const licenses = await this.#dueLicenses();
-    if (!licenses) return;
     let feed = new Map<string, FeedDemand>();
+    let feedUnread: unknown;
     try {
       if (this.options.feed) feed = await this.options.feed.demand();
     } catch (error) {
-      logger.warn({ err: error }, 'payment watch: could not read what the purchase feed wants; read next round');
+      // The payments due still go round; the failure is the round's, said once by the runner.
+      feedUnread = error;
     }
     // A license only the feed reads is visited when its minute is up (FeedDemand.due), not every tick.
     const forFeed = [...feed].filter(([, demand]) => demand.due).map(([license]) => license);
@@ -174,22 +176,25 @@ export class PaymentWatcher {
       }
     };
     await Promise.all(Array.from({ length: Math.min(LICENSES_AT_ONCE, queue.length) }, worker));
+    if (feedUnread !== undefined) throw new Error('payment watch: could not read what the purchase feed wants', { cause: feedUnread });
   }
 
-  /** Production: a round every few seconds (only what is due costs anything), until stop(). */
-  start(): void {
-    this.#timer = setInterval(() => {
-      void this.tick();
-    }, TICK_MS);
-    // The timer alone must not keep the process alive.
-    this.#timer.unref();
+  /**
+   * One round for tests and the bench that drive the watcher by hand: `round()`, with a failure
+   * logged (a warning each time) instead of thrown. Production runs `round()` on the JobRunner (job.ts).
+   */
+  async tick(): Promise<void> {
+    try {
+      await this.round();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'payment watch: a round failed; tried again next round');
+    }
   }
 
-  /** Ends the timer and waits for the rounds in flight, which stop before their next store request. */
+  /** Ends the rounds in flight, which stop before their next store request, and waits for them (the JobRunner calls it when it stops). */
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#stop();
-    clearInterval(this.#timer);
     await Promise.all(this.#running.values());
   }
 
@@ -202,19 +207,14 @@ export class PaymentWatcher {
     return key;
   }
 
-  /** The licenses listed in the due-time slots since the last round; every watched license after a gap. Undefined when storage failed. */
-  async #dueLicenses(): Promise<string[] | undefined> {
-    const { store, clock, logger } = this.options;
+  /** The licenses listed in the due-time slots since the last round; every watched license after a gap. Throws when storage failed (the slots are read again next round). */
+  async #dueLicenses(): Promise<string[]> {
+    const { store, clock } = this.options;
     const slot = slotOf(clock.now());
-    try {
-      const last = this.#lastSlot;
-      const licenses = last === undefined || slot - last > MAX_SLOTS_READ ? await store.licenses() : await store.index.due(last, slot);
-      this.#lastSlot = Math.max(slot, last ?? slot);
-      return licenses;
-    } catch (error) {
-      logger.warn({ err: error }, 'payment watch: could not read the licenses due; read next round');
-      return undefined;
-    }
+    const last = this.#lastSlot;
+    const licenses = last === undefined || slot - last > MAX_SLOTS_READ ? await store.licenses() : await store.index.due(last, slot);
+    this.#lastSlot = Math.max(slot, last ?? slot);
+    return licenses;
   }
 
   async #watch(license: string, feed: FeedDemand | undefined, watched: boolean): Promise<void> {

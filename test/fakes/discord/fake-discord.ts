@@ -863,7 +863,7 @@ export class FakeDiscord {
     );
   }
 
-  /** Messages the bot sends to this user's DM channel now fail with 403 / 50007. */
+  /** Messages the bot sends to this user's DM channel, and its edits of those already there, now fail with 403 / 50007. */
   refuseDms(userId: string): void {
     this.refusedDms.add(userId);
   }
@@ -1205,7 +1205,10 @@ export class FakeDiscord {
       r('GET', '/channels/:channel/messages/:message', (q) => this.withChannelMessage(q, (m) => json(messageJson(m)))),
       r('PATCH', '/channels/:channel/messages/:message', (q) => {
         // A channel the bot may no longer see or post in refuses its edits, as Discord does (50001).
-        const deny = this.channels.get(q.params.channel ?? '')?.botDeny?.deny ?? 0n;
+        const channel = this.channels.get(q.params.channel ?? '');
+        // A member who closed their DMs to the bot (or blocked it): its edits there are refused too (50007).
+        if (channel?.recipientId && this.refusedDms.has(channel.recipientId)) return cannotDm();
+        const deny = channel?.botDeny?.deny ?? 0n;
         if ((deny & (PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages)) !== 0n) return apiError(403, 50001, 'Missing Access');
         return this.withChannelMessage(q, (m) => this.editMessage(m, q));
       }),

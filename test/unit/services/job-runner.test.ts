@@ -111,6 +111,37 @@ describe('background jobs: one runner, named backoffs, an end to every retry', (
     expect(rounds).toBe(3);
   });
 
+  it('a manual job runs only on runNow; an each-process job skips runAlone; after-interval waits one interval; stop tells the job first', async () => {
+    const clock = new ManualClock();
+    const logger = createLogger('silent');
+    const timers = new ManualTimers();
+    const alone: string[] = [];
+    const runner = new JobRunner({ clock, logger, coordination: { runAlone: async (name, work) => (alone.push(name), await work(), true) }, random: () => 0.5, timers });
+    const ran: string[] = [];
+    const events: string[] = [];
+    const job = (name: string, extra: Partial<BackgroundJob> = {}): BackgroundJob => ({ name, everyMs: 5_000, backoff: fixedBackoff(5_000), doing: name, failed: name, cost: COST, work: async () => void ran.push(name), ...extra });
+    runner.add(job('by-hand'), { manual: true });
+    runner.add(job('rounds', { processes: 'each-process', firstRound: 'after-interval', stop: async () => void events.push('told to stop') }));
+    await runner.start();
+    // Neither ran at start: one is manual, the other waits one interval.
+    expect(ran).toEqual([]);
+    expect(timers.pending.map((timer) => timer.ms)).toEqual([5_000]);
+    timers.fire();
+    await settle();
+    expect(ran).toEqual(['rounds']);
+    // Not under runAlone: each process runs it (it keeps to one process per key itself).
+    expect(alone).toEqual([]);
+    await runner.runNow('by-hand');
+    expect(ran).toEqual(['rounds', 'by-hand']);
+    expect(alone).toEqual(['by-hand']);
+    // A manual job never sets a timer.
+    expect(timers.pending).toHaveLength(1);
+    expect(runner.status().map(({ name }) => name)).toEqual(['by-hand', 'rounds']);
+    await runner.stop();
+    expect(events).toEqual(['told to stop']);
+    expect(timers.pending).toEqual([]);
+  });
+
   it('per key (the payment rounds): each failing key waits its own doubling backoff, said once, up to a terminal state', () => {
     const clock = new ManualClock();
     const retry = new KeyedRetry({ backoff: ROUND_BACKOFF, clock, random: () => 0.5, giveUpAfter: 12 });
