@@ -616,6 +616,7 @@ export const en = {
     issuedTo: (member: string) => `Member: ${member}`,
     linkLabel: 'Payment link',
     linkTooLong: `The link is too long to show here: check it with ${cmd.linksVerify}.`,
+    linkUnreadable: `Payment link: can't be shown: it is stored encrypted with another ENCRYPTION_KEY than the one the bot uses now. ${cmd.linksVerify} still recognises it.`,
     ago: (amount: number, unit: 'min' | 'h' | 'd') => `${amount} ${unit} ago`,
     more: (count: number) => `and ${count} more`,
 
@@ -655,6 +656,7 @@ export const en = {
     resendPlaceholder: 'Send a pending link to my DMs again…',
     resent: (id: string) => `Link ${id} is in your DMs again: the same link as before.`,
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
+    resendUnreadable: (id: string) => `Link ${id} can't be sent again: I can no longer read it (the bot's encryption key was changed). Check out again to get a new link.`,
   },
 
   linkCheck: {

@@ -655,6 +655,7 @@ export const pl: Messages = {
     issuedTo: (member) => `Członek: ${member}`,
     linkLabel: 'Link do płatności',
     linkTooLong: `Link jest za długi, by go tu pokazać: sprawdź go komendą ${cmd.linksVerify}.`,
+    linkUnreadable: `Link do płatności: nie mogę go pokazać, bo jest zaszyfrowany innym kluczem ENCRYPTION_KEY niż ten, którego bot używa teraz. Komenda ${cmd.linksVerify} nadal go rozpozna.`,
     ago: (amount, unit) =>
       unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : `${plCount(amount, nouns.day)} temu`,
     more: (count) => `i ${plCount(count, nouns.otherLine)}`,
@@ -695,6 +696,7 @@ export const pl: Messages = {
     resendPlaceholder: 'Wyślij mi ponownie oczekujący link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
+    resendUnreadable: (id) => `Linku ${id} nie mogę wysłać ponownie: nie potrafię go już odczytać (zmieniono klucz szyfrowania bota). Zamów ponownie, aby dostać nowy link.`,
   },
 
   linkCheck: {
