@@ -11,7 +11,7 @@ import type { PaymentWatchStatus } from '../../src/services/payment-watch/watche
 import { ADMIN_COLOR } from './colors.js';
 import { fact, line } from './parts.js';
 import { screen, separator, text } from '../../src/discord/views/display.js';
-import { issuesOf, refusedRemovalsText, rewardsStatusText } from './rewards.js';
+import { issuesOf, readsAuditLog, refusedRemovalsText, rewardsStatusText } from './rewards.js';
 
 /**
  * /shop-admin status: which license, whether the store answers it, the cache, storage, version and
@@ -53,7 +53,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
-      ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
+      ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild), readsAuditLog(interaction.guild)) } : {}),
       ...(refused.length > 0 ? { refusedRemovals: refusedRemovalsText(ctx.t, refused) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),

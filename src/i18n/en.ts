@@ -578,6 +578,8 @@ export const en = {
     giveRetry: "Discord didn't answer, so nothing was given. Press Give role again in a moment.",
     giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
+    statusNoAuditLog:
+      "⚠ The bot can't read the audit log (View Audit Log): when a timed role ends, it can't tell whether staff gave that role by hand in the meantime, so it takes it back all the same. Give the bot's role View Audit Log to keep roles given by hand.",
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
     statusRefusedTitle: 'Ended roles Discord refused to take back',
     statusRefusedLine: (member: string, role: string, problem: string) => `• ${member}: ${role}. ${problem}`,

@@ -619,6 +619,8 @@ export const pl: Messages = {
     giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
     giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `${plCount(count, nouns.reward)}; bot może nadać każdą rolę.`),
+    statusNoAuditLog:
+      '⚠ Bot nie ma uprawnienia „Wyświetlanie dziennika zdarzeń”: gdy kończy się czas roli, nie wie, czy ktoś z moderacji nadał ją w międzyczasie ręcznie, więc i tak ją odbiera. Nadaj roli bota uprawnienie „Wyświetlanie dziennika zdarzeń”, aby role nadane ręcznie zostawały.',
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     statusRefusedTitle: 'Wygasłe role, których Discord nie pozwolił odebrać',
     statusRefusedLine: (member, role, problem) => `• ${member}: ${role}. ${problem}`,
