@@ -3,7 +3,6 @@ import { on, type Feature } from '../../src/discord/feature.js';
 import { shopConfigured } from '../../src/discord/preconditions.js';
 import { linkInReplyView } from '../../src/discord/payment-links/dm-views.js';
 import { clip } from '../../src/discord/text.js';
-import { hasReadableUrl } from '../../src/storage/payment-links.js';
 import { myLinksRoutes } from './routes.js';
 import { buyAgain } from './buy-again.js';
 import { showMyLinks } from './list.js';
@@ -28,10 +27,12 @@ export const myLinksFeature: Feature = {
  */
 async function resendMyLink(ctx: HandlerContext, id: string, page: number): Promise<void> {
   const { t, services, guildId, userId, settings } = ctx;
-  const link = await services.links.pendingMemberLink(guildId, userId, id, settings.linkLifetimeHours);
-  if (!link) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
+  const pending = await services.links.pendingMemberLink(guildId, userId, id, settings.linkLifetimeHours);
+  if (!pending) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
   // Its URL is sealed with a key this bot no longer has (docs/running/settings.md): said, never a wrong or empty link.
-  if (!hasReadableUrl(link)) return showMyLinks(ctx, page, t.links.resendUnreadable(link.id));
+  const { url } = pending;
+  if (url === undefined) return showMyLinks(ctx, page, t.links.resendUnreadable(pending.id));
+  const link = { ...pending, url };
 
   await ctx.respond.defer();
   const delivery = await services.delivery.resend(ctx.respond.interaction.user, t, link, ctx.guildName, ctx.log);

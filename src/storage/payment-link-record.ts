@@ -107,10 +107,6 @@ export type PaymentLink = z.infer<typeof linkFieldsSchema> & {
 export type ReadableLink = PaymentLink & { url: string };
 export type NewPaymentLink = Omit<ReadableLink, 'id'>;
 
-export function hasReadableUrl(link: PaymentLink): link is ReadableLink {
-  return link.url !== undefined;
-}
-
 /**
  * A link the store issued but storage could not record: it gets a reference all the same, so the
  * member's DM and the operator's log line name the same link.

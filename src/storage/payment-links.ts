@@ -43,7 +43,7 @@ import { isStorageError } from './storage-error.js';
  * sealed at its next change; one never changed again leaves with the retention period.
  */
 export type { NewPaymentLink, PaymentLink, ReadableLink } from './payment-link-record.js';
-export { hasReadableUrl, unrecordedLink } from './payment-link-record.js';
+export { unrecordedLink } from './payment-link-record.js';
 
 /** How long records are kept: long enough to answer "what did I order last month?", not forever. */
 export const LINK_RETENTION_DAYS = 90;
