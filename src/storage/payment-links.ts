@@ -75,11 +75,6 @@ export class PaymentLinkRepository {
     this.#pruning = new LinkPruning(keyv, this.#locks, this.#days, logger, (guildId, id) => this.#prunable(guildId, id));
   }
 
-  /** Whether the URLs this process writes are sealed. */
-  get sealsUrls(): boolean {
-    return this.secretBox !== undefined;
-  }
-
   /**
    * Keeps a new link: its record, its URL index entry, its place in the member's and the guild's
    * recent index and in its day's index, written together in one statement (see sqlite-adapter.ts;
