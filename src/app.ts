@@ -134,7 +134,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const guildSettings = new GuildSettingsRepository(storage.keyv, logger, { secretBox, coordination, now: () => clock.now() });
   // The demo shop's pay page; it opens its port only when a demo guild first asks the demo store.
   const demo = lazyDemo({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL, now: () => clock.now() });
-  const repositories = openRepositories({ keyv: storage.keyv, logger, locks, clock, redis: coordination.redis, guildSettings });
+  const repositories = openRepositories({ keyv: storage.keyv, logger, locks, clock, redis: coordination.redis, guildSettings, secretBox });
   const { paymentLinks } = repositories;
   // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
   const dmWarmer = new DmWarmer(client, logger);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { CartRepository } from '../../src/storage/carts.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
-import { PaymentLinkRepository, type PaymentLink } from '../../src/storage/payment-links.js';
+import { PaymentLinkRepository, type PaymentLink, type ReadableLink } from '../../src/storage/payment-links.js';
 import { shortRef } from '../../src/services/short-ref.js';
 import { readProcMemory } from '../process.js';
 import { summarize, roundSummary, round } from '../stats.js';
@@ -61,7 +61,7 @@ export async function measure(file: string, carts: number, links: number, cycles
 
   // Link records at scale: creating one (record + 4 indexes) and the moderators' lookups.
   const creates: number[] = [];
-  const created: PaymentLink[] = [];
+  const created: ReadableLink[] = [];
   const createCount = Math.min(200, cycles);
   for (let n = 0; n < createCount; n++) {
     const start = performance.now();

@@ -1,4 +1,4 @@
-import type { AutocompleteInteraction, Guild } from 'discord.js';
+import { PermissionFlagsBits, type AutocompleteInteraction, type Guild } from 'discord.js';
 import type { AutocompleteContext, CommandInteraction, HandlerContext } from '../../src/discord/context.js';
 import type { ShopContext } from '../../src/discord/preconditions.js';
 import type { View } from '../../src/discord/respond.js';
@@ -183,12 +183,19 @@ export function rewardText(t: Messages, reward: Reward): string {
 }
 
 /** The line of /shop-admin status: how many rewards, or the ones whose role the bot cannot give now. */
-export function rewardsStatusText(t: Messages, rewards: readonly Reward[], issues: RoleIssuesOf): string {
+export function rewardsStatusText(t: Messages, rewards: readonly Reward[], issues: RoleIssuesOf, readsAuditLog = true): string {
   const problems = rewards.flatMap((reward) => {
     const found = issues(reward.roleId);
     return found.length > 0 ? [t.rewards.statusLine(itemText(t, reward), `<@&${reward.roleId}>`, issuesText(t, found, reward.roleId))] : [];
   });
-  return clip(problems.length > 0 ? problems.join('\n') : t.rewards.statusOk(rewards.length), LIMITS.fieldValue);
+  // A timed role ends by itself; without the audit log a role staff gave by hand meanwhile ends with it (services/rewards/expiry.ts).
+  const auditNote = !readsAuditLog && rewards.some((reward) => reward.days !== null) ? [t.rewards.statusNoAuditLog] : [];
+  return clip([problems.length > 0 ? problems.join('\n') : t.rewards.statusOk(rewards.length), ...auditNote].join('\n'), LIMITS.fieldValue);
+}
+
+/** Whether the bot may read the guild's audit log (View Audit Log), as its cached roles say; true when not known here. */
+export function readsAuditLog(guild: Guild | null): boolean {
+  return guild?.members.me?.permissions.has(PermissionFlagsBits.ViewAuditLog) ?? true;
 }
 
 /** Ended roles Discord refused to take back (final, src/services/rewards/expiry.ts), one a line with why. */

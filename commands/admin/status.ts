@@ -13,7 +13,7 @@ import type { RefusedStep } from '../../src/storage/payment-step-refusals.js';
 import { refusedReasonText, refusedStepText } from '../../src/discord/views/log.js';
 import { fact, line } from './parts.js';
 import { screen, separator, text } from '../../src/discord/views/display.js';
-import { issuesOf, refusedRemovalsText, rewardsStatusText } from './rewards.js';
+import { issuesOf, readsAuditLog, refusedRemovalsText, rewardsStatusText } from './rewards.js';
 
 /**
  * /shop-admin status: which license, whether the store answers it, the cache, storage, version and
@@ -57,7 +57,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
       latencyMs: interaction.client.ws.ping,
-      ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild)) } : {}),
+      ...(rewards.length > 0 ? { rewards: rewardsStatusText(ctx.t, rewards, issuesOf(interaction.guild), readsAuditLog(interaction.guild)) } : {}),
       ...(refused.length > 0 ? { refusedRemovals: refusedRemovalsText(ctx.t, refused) } : {}),
       ...(refusedSteps.length > 0 ? { refusedSteps: refusedStepsText(ctx.t, refusedSteps) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),

@@ -27,8 +27,12 @@ export const myLinksFeature: Feature = {
  */
 async function resendMyLink(ctx: HandlerContext, id: string, page: number): Promise<void> {
   const { t, services, guildId, userId, settings } = ctx;
-  const link = await services.links.pendingMemberLink(guildId, userId, id, settings.linkLifetimeHours);
-  if (!link) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
+  const pending = await services.links.pendingMemberLink(guildId, userId, id, settings.linkLifetimeHours);
+  if (!pending) return showMyLinks(ctx, page, t.links.resendGone(clip(id, 20)));
+  // Its URL is sealed with a key this bot no longer has (docs/running/settings.md): said, never a wrong or empty link.
+  const { url } = pending;
+  if (url === undefined) return showMyLinks(ctx, page, t.links.resendUnreadable(pending.id));
+  const link = { ...pending, url };
 
   await ctx.respond.defer();
   const delivery = await services.delivery.resend(ctx.respond.interaction.user, t, link, ctx.guildName, ctx.log);

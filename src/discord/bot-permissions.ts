@@ -14,9 +14,14 @@ export const FILE_PERMISSION = PermissionFlagsBits.AttachFiles;
 export const HISTORY_PERMISSION = PermissionFlagsBits.ReadMessageHistory;
 /** Giving and taking back reward roles. */
 export const ROLE_PERMISSION = PermissionFlagsBits.ManageRoles;
+/**
+ * Reading the audit log when a timed reward role ends: a role staff gave by hand meanwhile is left
+ * alone (src/services/rewards/expiry.ts). Without it the role is taken back all the same.
+ */
+export const AUDIT_LOG_PERMISSION = PermissionFlagsBits.ViewAuditLog;
 
 /** Everything above, as the number Discord's invite link carries. */
-export const BOT_PERMISSIONS: bigint = [...POST_PERMISSIONS, FILE_PERMISSION, HISTORY_PERMISSION, ROLE_PERMISSION].reduce((all, bit) => all | bit, 0n);
+export const BOT_PERMISSIONS: bigint = [...POST_PERMISSIONS, FILE_PERMISSION, HISTORY_PERMISSION, ROLE_PERMISSION, AUDIT_LOG_PERMISSION].reduce((all, bit) => all | bit, 0n);
 
 /** The link a server owner opens to add the bot with its slash commands and the permissions it uses. */
 export function inviteUrl(applicationId: string): string {

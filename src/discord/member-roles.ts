@@ -1,4 +1,4 @@
-import { DiscordAPIError, Routes, type APIGuildMember, type APIRole, type Client } from 'discord.js';
+import { AuditLogEvent, DiscordAPIError, PermissionFlagsBits, RESTJSONErrorCodes, Routes, SnowflakeUtil, type APIGuildMember, type APIRole, type Client, type RESTGetAPIAuditLogResult } from 'discord.js';
 import { messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import type { MemberRoles, PowerfulPermission, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
@@ -9,6 +9,13 @@ import type { IdFor } from './routes.js';
 
 /** Discord cuts an audit-log reason at 512 characters. */
 const REASON_LIMIT = 512;
+/** Audit-log entries Discord gives per page (its most). */
+const AUDIT_PAGE = 100;
+/**
+ * Pages read back at most per ended role: a bound in a guild whose roles change all day (other bots).
+ * History that does not reach back to the grant's start within them is `unknown` (taken back, as before).
+ */
+const AUDIT_PAGES = 3;
 
 /**
  * Buyers' roles in Discord: one `PUT` or `DELETE /guilds/{guild}/members/{user}/roles/{role}` each,
@@ -44,6 +51,44 @@ export class DiscordMemberRoles implements MemberRoles {
       if (!role) return { ok: false, problem: 'role-gone' };
       return { ok: true, value: rolePowers({ guildId, botRoleIds: [], roles: [{ id: role.id, position: role.position, managed: role.managed, permissions: BigInt(role.permissions) }], channelAllows }, roleId) };
     } catch (error) {
+      return { ok: false, problem: await this.#problem(error, guildId, roleId) };
+    }
+  }
+
+  /**
+   * Reads the guild's audit log of member role updates (action 25), newest first: the newest change
+   * of this role for this member decides. Made by anyone but the bot (staff by hand, another bot) and
+   * giving the role: true. The bot's own give (the grant's start) or a removal: false. Reading stops
+   * at the first such entry, or at one older than `since` (nothing changed the role since the grant
+   * began; Discord's clock and the bot's are taken to agree within seconds), or after AUDIT_PAGES
+   * pages (`unknown`). Needs View Audit Log: checked in the cache first when the guild is on this
+   * process's shards, so a guild without it costs no refused request; otherwise the refusal (403
+   * 50013) says so. Cost: 1 to AUDIT_PAGES requests per ended role.
+   */
+  async givenByOthersSince(guildId: string, userId: string, roleId: string, since: number): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>> {
+    const me = this.client.guilds.cache.get(guildId)?.members.me;
+    if (me && !me.permissions.has(PermissionFlagsBits.ViewAuditLog)) return { ok: true, value: 'no-audit-log' };
+    const botId = this.client.user?.id ?? '';
+    const floor = BigInt(SnowflakeUtil.generate({ timestamp: since }).toString()) >> 22n;
+    let before: string | undefined;
+    try {
+      for (let page = 0; page < AUDIT_PAGES; page += 1) {
+        const query = new URLSearchParams({ action_type: String(AuditLogEvent.MemberRoleUpdate), limit: String(AUDIT_PAGE), ...(before ? { before } : {}) });
+        const { audit_log_entries: entries } = (await this.client.rest.get(Routes.guildAuditLog(guildId), { query })) as RESTGetAPIAuditLogResult;
+        for (const entry of entries) {
+          const touching = entry.target_id !== userId ? [] : (entry.changes ?? []).filter(
+            (change) => (change.key === '$add' || change.key === '$remove') && ((change.new_value ?? []) as { id: string }[]).some((role) => role.id === roleId),
+          );
+          if (touching.length > 0) return { ok: true, value: entry.user_id !== botId && touching.some((change) => change.key === '$add') };
+          if (BigInt(entry.id) >> 22n < floor) return { ok: true, value: false };
+        }
+        const last = entries.at(-1);
+        if (entries.length < AUDIT_PAGE || !last) return { ok: true, value: false };
+        before = last.id;
+      }
+      return { ok: true, value: 'unknown' };
+    } catch (error) {
+      if (error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.MissingPermissions) return { ok: true, value: 'no-audit-log' };
       return { ok: false, problem: await this.#problem(error, guildId, roleId) };
     }
   }

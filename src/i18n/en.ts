@@ -606,6 +606,8 @@ export const en = {
     giveRetry: "Discord didn't answer, so nothing was given. Press Give role again in a moment.",
     giveNothing: "There's nothing to give for this post any more: the link's record is gone, or its reward was removed.",
     statusOk: (count: number) => (count === 1 ? '1 reward; the bot can give its role.' : `${count} rewards; the bot can give every role.`),
+    statusNoAuditLog:
+      "⚠ The bot can't read the audit log (View Audit Log): when a timed role ends, it can't tell whether staff gave that role by hand in the meantime, so it takes it back all the same. Give the bot's role View Audit Log to keep roles given by hand.",
     statusLine: (item: string, role: string, problems: string) => `⚠ ${item} → ${role}: ${problems}`,
     statusRefusedTitle: 'Ended roles Discord refused to take back',
     statusRefusedLine: (member: string, role: string, problem: string) => `• ${member}: ${role}. ${problem}`,
@@ -644,6 +646,7 @@ export const en = {
     issuedTo: (member: string) => `Member: ${member}`,
     linkLabel: 'Payment link',
     linkTooLong: `The link is too long to show here: check it with ${cmd.linksVerify}.`,
+    linkUnreadable: `Payment link: can't be shown: it is stored encrypted with another ENCRYPTION_KEY than the one the bot uses now. ${cmd.linksVerify} still recognises it.`,
     ago: (amount: number, unit: 'min' | 'h' | 'd') => `${amount} ${unit} ago`,
     more: (count: number) => `and ${count} more`,
 
@@ -683,6 +686,7 @@ export const en = {
     resendPlaceholder: 'Send a pending link to my DMs again…',
     resent: (id: string) => `Link ${id} is in your DMs again: the same link as before.`,
     resendGone: (id: string) => `Link ${id} can no longer be sent: it expired or was withdrawn.`,
+    resendUnreadable: (id: string) => `Link ${id} can't be sent again: I can no longer read it (the bot's encryption key was changed). Check out again to get a new link.`,
   },
 
   linkCheck: {

@@ -646,6 +646,8 @@ export const pl: Messages = {
     giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
     giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `${plCount(count, nouns.reward)}; bot może nadać każdą rolę.`),
+    statusNoAuditLog:
+      '⚠ Bot nie ma uprawnienia „Wyświetlanie dziennika zdarzeń”: gdy kończy się czas roli, nie wie, czy ktoś z moderacji nadał ją w międzyczasie ręcznie, więc i tak ją odbiera. Nadaj roli bota uprawnienie „Wyświetlanie dziennika zdarzeń”, aby role nadane ręcznie zostawały.',
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     statusRefusedTitle: 'Wygasłe role, których Discord nie pozwolił odebrać',
     statusRefusedLine: (member, role, problem) => `• ${member}: ${role}. ${problem}`,
@@ -682,6 +684,7 @@ export const pl: Messages = {
     issuedTo: (member) => `Członek: ${member}`,
     linkLabel: 'Link do płatności',
     linkTooLong: `Link jest za długi, by go tu pokazać: sprawdź go komendą ${cmd.linksVerify}.`,
+    linkUnreadable: `Link do płatności: nie mogę go pokazać, bo jest zaszyfrowany innym kluczem ENCRYPTION_KEY niż ten, którego bot używa teraz. Komenda ${cmd.linksVerify} nadal go rozpozna.`,
     ago: (amount, unit) =>
       unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : `${plCount(amount, nouns.day)} temu`,
     more: (count) => `i ${plCount(count, nouns.otherLine)}`,
@@ -722,6 +725,7 @@ export const pl: Messages = {
     resendPlaceholder: 'Wyślij mi ponownie oczekujący link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
+    resendUnreadable: (id) => `Linku ${id} nie mogę wysłać ponownie: nie potrafię go już odczytać (zmieniono klucz szyfrowania bota). Zamów ponownie, aby dostać nowy link.`,
   },
 
   linkCheck: {

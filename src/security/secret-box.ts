@@ -5,10 +5,11 @@ const TAG_LENGTH = 16;
 const IV_LENGTH = 12;
 
 /**
- * Seals secrets (guilds' license keys) for storage with AES-256-GCM: a fresh 96-bit IV per
- * secret, and the auth tag makes any tampering or a wrong key fail loudly instead of
- * returning garbage. Each secret is bound to where it belongs (a guild id, as associated
- * data), so a sealed value copied into another guild's record does not open there.
+ * Seals secrets (guilds' license keys, store webhooks' tokens, payment links' URLs) for storage
+ * with AES-256-GCM: a fresh 96-bit IV per secret, and the auth tag makes any tampering or a wrong
+ * key fail loudly instead of returning garbage. Each secret is bound to where it belongs (a guild
+ * id, or a payment link's record key, as associated data), so a sealed value copied into another
+ * record does not open there.
  *
  * Sealed forms, in base64url:
  * - `v2.<iv>.<tag>.<ciphertext>`: bound to its guild (what `seal` writes);

@@ -5,7 +5,7 @@ import { fingerprintOf } from '../security/license-id.js';
 import { isStoreError, type StoreError } from '../spaceis/errors.js';
 import type { CheckoutTimes } from '../storage/checkout-times.js';
 import type { NickRepository } from '../storage/nicks.js';
-import { unrecordedLink, type NewPaymentLink, type PaymentLink, type PaymentLinkRepository } from '../storage/payment-links.js';
+import { unrecordedLink, type NewPaymentLink, type PaymentLink, type PaymentLinkRepository, type ReadableLink } from '../storage/payment-links.js';
 import { isStorageError } from '../storage/storage-error.js';
 import type { CartOwner, CartService } from './cart-service.js';
 import { paymentUrlProblem } from './payment-url.js';
@@ -19,7 +19,7 @@ import type { ShopAccess } from './store-directory.js';
  */
 
 export type CheckoutOutcome =
-  | { kind: 'link'; link: PaymentLink }
+  | { kind: 'link'; link: ReadableLink }
   | { kind: 'rule'; violation: RuleViolation }
   | { kind: 'too-soon'; retryAfterSeconds: number; reason: 'cooldown' | 'hourly-limit' }
   | { kind: 'store-error'; error: StoreError }
@@ -87,7 +87,7 @@ export class CheckoutService {
     const { carts, checkoutTimes, clock, logger } = this.deps;
     // A gift's nick is the friend's, not the one the buyer checks out with next time.
     if (!request.gift) await this.deps.nicks.set(shop.license, userId, nick);
-    let issued: PaymentLink | undefined;
+    let issued: ReadableLink | undefined;
     try {
       return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole) => {
         const leaveOut = request.leaveOut;
@@ -172,9 +172,9 @@ export class CheckoutService {
    * everything needed to rebuild the record (never the URL: the member has it in their DM). Once the
    * record is written, `create` keeps its id whatever fails after (its day index is repaired later).
    */
-  async #keepRecordOf(draft: NewPaymentLink): Promise<PaymentLink> {
+  async #keepRecordOf(draft: NewPaymentLink): Promise<ReadableLink> {
     const { paymentLinks, checkoutTimes, logger } = this.deps;
-    let link: PaymentLink;
+    let link: ReadableLink;
     let recorded = false;
     try {
       link = await paymentLinks.create(draft);

@@ -84,7 +84,7 @@ export class LinkCheck {
 
   private async shopHosts(guildId: string): Promise<string[]> {
     const recent = await this.links.listRecent(guildId, HOST_SAMPLE);
-    return [...new Set(recent.map((link) => hostOf(link.url)).filter((host): host is string => host !== undefined))];
+    return [...new Set(recent.map((link) => (link.url === undefined ? undefined : hostOf(link.url))).filter((host): host is string => host !== undefined))];
   }
 }
 

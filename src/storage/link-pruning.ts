@@ -2,11 +2,13 @@ import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import type { Locks } from '../coordination/coordination.js';
 import type { DayEntry, LinkDayIndex } from './link-day-index.js';
-import { idListSchema, memberKey, recentKey, recordKey, urlKey, type PaymentLink } from './payment-link-record.js';
+import { idListSchema, memberKey, recentKey, recordKey, urlKeyOfHash, type PaymentLink } from './payment-link-record.js';
 import { parseRecord } from './records.js';
 
+/** What pruning needs of a record: where it is indexed. Its URL by hash only, so nothing sealed is opened. */
+export type PrunedLink = Pick<PaymentLink, 'guildId' | 'id' | 'userId' | 'createdAt'> & { urlHash: string };
 /** The repository's own record read, so a damaged record is logged and skipped the same way everywhere. */
-type ReadRecord = (guildId: string, id: string) => Promise<PaymentLink | undefined>;
+type ReadRecord = (guildId: string, id: string) => Promise<PrunedLink | undefined>;
 
 /**
  * Deletes payment-link records created before a cutoff, with their URL index entry and their place
@@ -36,7 +38,7 @@ export class LinkPruning {
   private async pruneDay(day: string, cutoff: number): Promise<number> {
     const old = await this.days.rewriteDay(day, async (entries) => {
       const records = await Promise.all(entries.map(([guildId, id]) => this.read(guildId, id)));
-      const old: PaymentLink[] = [];
+      const old: PrunedLink[] = [];
       const keep: DayEntry[] = [];
       entries.forEach((entry, index) => {
         const link = records[index];
@@ -51,15 +53,15 @@ export class LinkPruning {
     return old.length;
   }
 
-  private async deleteRecord(link: PaymentLink): Promise<void> {
+  private async deleteRecord(link: PrunedLink): Promise<void> {
     await this.keyv.delete(recordKey(link.guildId, link.id));
-    const byUrl = urlKey(link.guildId, link.url);
+    const byUrl = urlKeyOfHash(link.guildId, link.urlHash);
     // Another record may own the URL index entry (a store that returned the same URL twice): leave it.
     if ((await this.keyv.get(byUrl)) === link.id) await this.keyv.delete(byUrl);
   }
 
   /** One write per member and per guild, however many of their links were deleted. */
-  private async removeFromIndexes(links: PaymentLink[]): Promise<void> {
+  private async removeFromIndexes(links: PrunedLink[]): Promise<void> {
     const gone = new Map<string, Set<string>>();
     for (const link of links) {
       for (const key of [memberKey(link.guildId, link.userId), recentKey(link.guildId)]) {

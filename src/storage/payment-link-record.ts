@@ -18,14 +18,12 @@ const linkItemSchema = z.object({
   productId: z.string().optional(),
 });
 
-export const paymentLinkSchema = z.object({
+const linkFieldsSchema = z.object({
   id: z.string(),
   guildId: z.string(),
   userId: z.string(),
   nick: z.string(),
   items: z.array(linkItemSchema),
-  /** Exactly as the store returned it. */
-  url: z.string(),
   /** The license's full id; records from before it existed hold its 8-character fingerprint. */
   license: z.string(),
   createdAt: z.number(),
@@ -81,14 +79,39 @@ export const paymentLinkSchema = z.object({
   locale: z.enum(['en', 'pl']).optional(),
 });
 
-export type PaymentLink = z.infer<typeof paymentLinkSchema>;
-export type NewPaymentLink = Omit<PaymentLink, 'id'>;
+/**
+ * A link record as stored. Its URL is a capability (whoever holds it can pay and see the order), so
+ * with ENCRYPTION_KEY set it is kept sealed (`sealedUrl`, src/security/secret-box.ts, bound to the
+ * record's key) beside `urlHash`, the SHA-256 the URL index is keyed by (payment-links.ts compares a
+ * pasted URL by it, without opening anything). Without the key, and in records written before
+ * sealing, `url` holds it in the clear.
+ */
+export const storedLinkSchema = linkFieldsSchema
+  .extend({
+    url: z.string().optional(),
+    sealedUrl: z.string().optional(),
+    urlHash: z.string().optional(),
+  })
+  .refine((record) => record.url !== undefined || (record.sealedUrl !== undefined && record.urlHash !== undefined), 'a link record needs its URL, clear or sealed');
+export type StoredLink = z.infer<typeof storedLinkSchema>;
+
+export type PaymentLink = z.infer<typeof linkFieldsSchema> & {
+  /**
+   * Exactly as the store returned it. Undefined when the record holds it sealed and this process
+   * cannot open it (ENCRYPTION_KEY changed or removed since): whoever would be shown the link is told
+   * so instead (never another link, never a crash).
+   */
+  url: string | undefined;
+};
+/** A link whose URL this process can read: what a Pay button or a DM needs. */
+export type ReadableLink = PaymentLink & { url: string };
+export type NewPaymentLink = Omit<ReadableLink, 'id'>;
 
 /**
  * A link the store issued but storage could not record: it gets a reference all the same, so the
  * member's DM and the operator's log line name the same link.
  */
-export function unrecordedLink(link: NewPaymentLink): PaymentLink {
+export function unrecordedLink(link: NewPaymentLink): ReadableLink {
   return { ...link, id: newLinkId() };
 }
 
@@ -117,7 +140,17 @@ export function recentKey(guildId: string): string {
 export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
-/** URLs can be long; the index key is their hash, and the record's own URL is compared in full. */
+/**
+ * URLs can be long; the index key is their hash, and the record's own URL (or, sealed, its hash) is
+ * compared in full. An unkeyed hash reveals nothing here: a payment URL carries the store's random
+ * token, so it cannot be guessed back from its hash.
+ */
 export function urlKey(guildId: string, url: string): string {
-  return `link-url:${guildId}:${createHash('sha256').update(url).digest('hex')}`;
+  return urlKeyOfHash(guildId, urlHashOf(url));
+}
+export function urlKeyOfHash(guildId: string, hash: string): string {
+  return `link-url:${guildId}:${hash}`;
+}
+export function urlHashOf(url: string): string {
+  return createHash('sha256').update(url).digest('hex');
 }

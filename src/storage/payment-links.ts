@@ -5,18 +5,23 @@ import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
 import { LinkDayIndex } from './link-day-index.js';
 import { LinkDayRepairs } from './link-day-repairs.js';
-import { LinkPruning } from './link-pruning.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { LinkPruning, type PrunedLink } from './link-pruning.js';
+import { PaymentLinkSeal } from './payment-link-seal.js';
 import {
   dayOf,
   idListSchema,
   memberKey,
   newLinkId,
-  paymentLinkSchema,
   recentKey,
   recordKey,
+  storedLinkSchema,
+  urlHashOf,
   urlKey,
   type NewPaymentLink,
   type PaymentLink,
+  type ReadableLink,
+  type StoredLink,
 } from './payment-link-record.js';
 import { parseRecord } from './records.js';
 import { isStorageError } from './storage-error.js';
@@ -31,8 +36,14 @@ import { isStorageError } from './storage-error.js';
  * The record and its indexes are one write; noting its day in the lists pruning walks is a second
  * one (see `create`). When only that second write fails, the link keeps its id and the day is
  * noted on the next prune pass (`repairIndexes`).
+ *
+ * With ENCRYPTION_KEY set, a record's URL is written sealed (payment-link-record.ts, `StoredLink`):
+ * every read opens it (AES-256-GCM of a few hundred bytes, microseconds beside the storage read),
+ * and a URL that does not open reads as `url: undefined`, which a change written back keeps sealed
+ * as it was. A record written in the clear (before sealing, or without the key) is read as it is and
+ * sealed at its next change; one never changed again leaves with the retention period.
  */
-export type { NewPaymentLink, PaymentLink } from './payment-link-record.js';
+export type { NewPaymentLink, PaymentLink, ReadableLink } from './payment-link-record.js';
 export { unrecordedLink } from './payment-link-record.js';
 
 /** How long records are kept: long enough to answer "what did I order last month?", not forever. */
@@ -52,17 +63,22 @@ export class PaymentLinkRepository {
   readonly #repairs: LinkDayRepairs;
   /** Deletes what the retention period no longer keeps, with every index entry pointing at it. */
   readonly #pruning: LinkPruning;
+  /** The URL as stored: sealed with ENCRYPTION_KEY, or in the clear without it (payment-link-seal.ts). */
+  readonly #seal: PaymentLinkSeal;
 
   constructor(
     private readonly keyv: Keyv,
     private readonly logger: Logger,
     /** Shared by every process on one Redis (src/coordination); this process's own otherwise. */
     locks: Locks = new KeyLock(),
+    /** Seals the URLs written (ENCRYPTION_KEY); undefined: they are kept in the clear, as before sealing existed. */
+    secretBox?: SecretBox,
   ) {
+    this.#seal = new PaymentLinkSeal(logger, secretBox);
     this.#locks = locks;
     this.#days = new LinkDayIndex(keyv, this.#locks, logger);
     this.#repairs = new LinkDayRepairs(keyv, this.#locks, this.#days, logger);
-    this.#pruning = new LinkPruning(keyv, this.#locks, this.#days, logger, (guildId, id) => this.get(guildId, id));
+    this.#pruning = new LinkPruning(keyv, this.#locks, this.#days, logger, (guildId, id) => this.#prunable(guildId, id));
   }
 
   /**
@@ -74,8 +90,8 @@ export class PaymentLinkRepository {
    * fails the link: it keeps its id (the one the member is shown), and the day is remembered and
    * noted on the next prune pass (`repairIndexes`).
    */
-  async create(link: NewPaymentLink): Promise<PaymentLink> {
-    const record: PaymentLink = { ...link, id: await this.freshId(link.guildId) };
+  async create(link: NewPaymentLink): Promise<ReadableLink> {
+    const record: ReadableLink = { ...link, id: await this.freshId(link.guildId) };
     const member = memberKey(record.guildId, record.userId);
     const recent = recentKey(record.guildId);
     const day = dayOf(record.createdAt);
@@ -88,7 +104,7 @@ export class PaymentLinkRepository {
             this.#days.addition(day, [record.guildId, record.id]),
           ]);
           await this.keyv.setMany([
-            { key: recordKey(record.guildId, record.id), value: record },
+            { key: recordKey(record.guildId, record.id), value: this.#seal.toStored(record, undefined) },
             { key: urlKey(record.guildId, record.url), value: record.id },
             { key: member, value: [record.id, ...memberIds] },
             { key: recent, value: [record.id, ...recentIds].slice(0, RECENT_LIMIT) },
@@ -115,10 +131,8 @@ export class PaymentLinkRepository {
   }
 
   async get(guildId: string, id: string): Promise<PaymentLink | undefined> {
-    const key = recordKey(guildId, id);
-    const raw: unknown = await this.keyv.get(key);
-    if (raw === undefined) return undefined;
-    return parseRecord(paymentLinkSchema.optional(), raw, () => undefined, this.logger, key);
+    const stored = await this.#stored(guildId, id);
+    return stored && this.#seal.fromStored(stored);
   }
 
   /**
@@ -131,17 +145,20 @@ export class PaymentLinkRepository {
     for (let start = 0; start < refs.length; start += READ_MANY) {
       const keys = refs.slice(start, start + READ_MANY).map((ref) => recordKey(ref.guildId, ref.linkId));
       const raws: unknown[] = await this.keyv.getMany(keys);
-      raws.forEach((raw, index) => found.push(raw === undefined ? undefined : parseRecord(paymentLinkSchema.optional(), raw, () => undefined, this.logger, keys[index]!)));
+      raws.forEach((raw, index) => {
+        const stored = raw === undefined ? undefined : parseRecord<StoredLink | undefined>(storedLinkSchema, raw, () => undefined, this.logger, keys[index]!);
+        found.push(stored && this.#seal.fromStored(stored));
+      });
     }
     return found;
   }
 
   async update(guildId: string, id: string, change: (link: PaymentLink) => PaymentLink): Promise<PaymentLink | undefined> {
     return this.#locks.run(recordKey(guildId, id), async () => {
-      const current = await this.get(guildId, id);
-      if (!current) return undefined;
-      const next = change(current);
-      await this.keyv.set(recordKey(guildId, id), next);
+      const stored = await this.#stored(guildId, id);
+      if (!stored) return undefined;
+      const next = change(this.#seal.fromStored(stored));
+      await this.keyv.set(recordKey(guildId, id), this.#seal.toStored(next, stored));
       return next;
     });
   }
@@ -163,8 +180,12 @@ export class PaymentLinkRepository {
   async findByUrl(guildId: string, url: string): Promise<PaymentLink | undefined> {
     const id = z.string().safeParse(await this.keyv.get(urlKey(guildId, url)));
     if (!id.success) return undefined;
-    const record = await this.get(guildId, id.data);
-    return record?.url === url ? record : undefined;
+    const stored = await this.#stored(guildId, id.data);
+    if (!stored) return undefined;
+    // Sealed, the URL's hash stands for it (SHA-256: equal hashes are equal URLs), so a link sealed
+    // with another key is still recognised, and nothing is opened to compare.
+    const same = stored.url !== undefined ? stored.url === url : stored.urlHash === urlHashOf(url);
+    return same ? this.#seal.fromStored(stored) : undefined;
   }
 
   /** A page of one member's links, newest first. */
@@ -212,6 +233,19 @@ export class PaymentLinkRepository {
    */
   async pruneOlderThan(cutoff: number): Promise<number> {
     return this.#pruning.olderThan(cutoff);
+  }
+
+  async #stored(guildId: string, id: string): Promise<StoredLink | undefined> {
+    const key = recordKey(guildId, id);
+    const raw: unknown = await this.keyv.get(key);
+    if (raw === undefined) return undefined;
+    return parseRecord<StoredLink | undefined>(storedLinkSchema, raw, () => undefined, this.logger, key);
+  }
+
+  async #prunable(guildId: string, id: string): Promise<PrunedLink | undefined> {
+    const stored = await this.#stored(guildId, id);
+    if (!stored) return undefined;
+    return { ...stored, urlHash: stored.urlHash ?? urlHashOf(stored.url ?? '') };
   }
 
   private async getMany(guildId: string, ids: string[]): Promise<PaymentLink[]> {

@@ -48,6 +48,12 @@ const grantSchema = z.object({
   /** When the role is taken back; null: never (a reward for good, or a timed one on top of it). */
   expiresAt: z.number().nullable(),
   grantedAt: z.number(),
+  /**
+   * Since when the role has been timed without a break (the first purchase; `grantedAt` moves with
+   * each extension): a role staff gave by hand after it is theirs (services/rewards/expiry.ts).
+   * Grants written before it: `grantedAt`.
+   */
+  timedSince: z.number().optional(),
   /** The link that gave or last extended it. */
   linkId: z.string(),
   /**

@@ -6,6 +6,7 @@ import { CartRepository } from '../storage/carts.js';
 import { CheckoutTimes } from '../storage/checkout-times.js';
 import type { GuildSettingsRepository } from '../storage/guild-settings.js';
 import { NickRepository } from '../storage/nicks.js';
+import type { SecretBox } from '../security/secret-box.js';
 import { PaymentLinkRepository } from '../storage/payment-links.js';
 import { PaymentStepRefusals } from '../storage/payment-step-refusals.js';
 import { PaymentReviewStore } from '../storage/payment-reviews.js';
@@ -19,14 +20,14 @@ import { VoucherAttempts } from '../storage/voucher-attempts.js';
  * The repositories over the one Keyv store (services.storage): each takes the locks storage work
  * runs under (in this process on SQLite, through Redis when processes share it).
  */
-export function openRepositories(deps: { keyv: Keyv; logger: Logger; locks: Locks; clock: Clock; redis: Coordination['redis']; guildSettings: GuildSettingsRepository }) {
-  const { keyv, logger, locks, clock, redis, guildSettings } = deps;
+export function openRepositories(deps: { keyv: Keyv; logger: Logger; locks: Locks; clock: Clock; redis: Coordination['redis']; guildSettings: GuildSettingsRepository; secretBox: SecretBox | undefined }) {
+  const { keyv, logger, locks, clock, redis, guildSettings, secretBox } = deps;
   return {
     carts: new CartRepository(keyv, logger),
     nicks: new NickRepository(keyv),
     checkoutTimes: new CheckoutTimes(keyv),
     guildSettings,
-    paymentLinks: new PaymentLinkRepository(keyv, logger, locks),
+    paymentLinks: new PaymentLinkRepository(keyv, logger, locks, secretBox),
     paymentWatch: new PaymentWatchStore(keyv, logger, locks),
     paymentReviews: new PaymentReviewStore(keyv, logger, locks),
     rewards: new RoleRewardRepository(keyv, logger, locks),

@@ -65,7 +65,8 @@ describe('timed roles: what Discord refused, or a guild the bot left, is never a
     h.clock.advance(60 * DAY);
     await h.bot.services.rewards.removeDue();
     await h.bot.services.rewards.removeDue();
-    expect(requestsAbout(gone).map((request) => [request.method, request.status])).toEqual([['DELETE', 404]]);
+    // The one request is the audit log's read (was a role given by hand meanwhile?), before any DELETE.
+    expect(requestsAbout(gone).map((request) => [request.method, request.status])).toEqual([['GET', 404]]);
     expect(await h.bot.services.storage.rewards.dueDays(h.clock.now())).toEqual([]);
   });
 

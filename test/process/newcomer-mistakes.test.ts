@@ -14,7 +14,7 @@ import { BOT_ENTRY, processWorldPerTest, ROOT, runScript, startBotProcess, type 
  */
 
 const REGISTER = join(ROOT, 'dist', 'src', 'register-commands.js');
-/** What the bot uses in a server (posts with embeds and files, the panel's old message, reward roles). */
+/** What the bot uses in a server (posts with embeds and files, the panel's old message, reward roles, the audit log when a timed role ends). */
 const PERMISSIONS = [
   PermissionFlagsBits.ViewChannel,
   PermissionFlagsBits.SendMessages,
@@ -22,6 +22,7 @@ const PERMISSIONS = [
   PermissionFlagsBits.AttachFiles,
   PermissionFlagsBits.ReadMessageHistory,
   PermissionFlagsBits.ManageRoles,
+  PermissionFlagsBits.ViewAuditLog,
 ].reduce((all, bit) => all | bit, 0n);
 
 describe('a newcomer’s mistakes', () => {

@@ -7,7 +7,7 @@ import { en } from '../../src/i18n/en.js';
 import { createLogger } from '../../src/logger.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
 import { LinkDayIndex, type DayEntry } from '../../src/storage/link-day-index.js';
-import { dayOf, memberKey, newLinkId, recordKey, urlKey, type PaymentLink } from '../../src/storage/payment-link-record.js';
+import { dayOf, memberKey, newLinkId, recordKey, urlKey, type PaymentLink, type ReadableLink } from '../../src/storage/payment-link-record.js';
 import { NickRepository } from '../../src/storage/nicks.js';
 import { PaymentLinkRepository } from '../../src/storage/payment-links.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
@@ -88,7 +88,7 @@ describe('moving an installation from SQLite to Redis', () => {
       );
     }
     const now = Date.now();
-    const links: PaymentLink[] = Array.from({ length: LINKS - 1 }, (_unused, index) => ({
+    const links: ReadableLink[] = Array.from({ length: LINKS - 1 }, (_unused, index) => ({
       ...issued,
       id: newLinkId(),
       userId: index < 2 ? friend.user.id : members[index % members.length]!,

@@ -37,7 +37,8 @@ function repositories(storage: Storage) {
     carts: new CartRepository(storage.keyv, logger),
     nicks: new NickRepository(storage.keyv),
     settings: new GuildSettingsRepository(storage.keyv, logger, { secretBox: box }),
-    links: new PaymentLinkRepository(storage.keyv, logger),
+    // URLs sealed, as with ENCRYPTION_KEY set (issue 36): carried as stored, opened on the target with the same key.
+    links: new PaymentLinkRepository(storage.keyv, logger, undefined, box),
     times: new CheckoutTimes(storage.keyv),
   };
 }
@@ -171,6 +172,28 @@ describe('migrating storage from SQLite to Redis', () => {
     expect(await onRedis.links.prune(now)).toBe(1);
     expect(await onRedis.links.get(GUILD, old.id)).toBeUndefined();
     expect((await onRedis.links.listForMember(GUILD, BUYER, 0, 10)).total).toBe(3);
+  });
+
+  it('carries payment links with sealed URLs byte for byte: no URL in the clear on the target, and each still opens there', async () => {
+    const now = Date.now();
+    const { recent } = await installation(now);
+    await migrateStorage({ from: sqliteUrl, to: redis.url });
+    const sqlite = await open(sqliteUrl);
+    const client = new Redis(`${redisUrl()}/${TEST_DB}`);
+    try {
+      for (const each of recent) {
+        const onTarget = await client.get(`${redis.prefix}:link:${GUILD}:${each.id}`);
+        expect(onTarget).toBe(await sqlite.keyv.opts.store.get(`${sqlite.keyv.opts.namespace}:link:${GUILD}:${each.id}`));
+        expect(onTarget).toContain('sealedUrl');
+        expect(onTarget).not.toContain(each.url);
+        expect(onTarget).not.toContain('/order/');
+      }
+    } finally {
+      client.disconnect();
+    }
+    const onRedis = repositories(await open(redis.url));
+    for (const each of recent) expect((await onRedis.links.get(GUILD, each.id))?.url).toBe(each.url);
+    expect((await onRedis.links.findByUrl(GUILD, recent[0]!.url))?.id).toBe(recent[0]!.id);
   });
 
   it('run twice, gives the same target and the same counts; the second run writes nothing', async () => {

@@ -47,7 +47,7 @@ import { StoreClient } from '../../src/spaceis/client.js';
 import { StoreError } from '../../src/spaceis/errors.js';
 import type { Category, Server, ServerOffer } from '../../src/spaceis/schemas.js';
 import { DEFAULT_GUILD_SETTINGS } from '../../src/storage/guild-settings.js';
-import type { PaymentLink } from '../../src/storage/payment-links.js';
+import type { ReadableLink as PaymentLink } from '../../src/storage/payment-links.js';
 import type { Reward } from '../../src/storage/role-rewards.js';
 import { SCREEN_NOW } from './frame.js';
 

@@ -4,7 +4,7 @@ import type { Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
 import type { CheckoutService } from '../../services/checkout-service.js';
-import type { PaymentLink } from '../../storage/payment-links.js';
+import type { PaymentLink, ReadableLink } from '../../storage/payment-links.js';
 import { DEMO_LICENSE } from '../../demo/license.js';
 import { editOriginalReply, messageOptions, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
@@ -96,7 +96,7 @@ export class LinkDelivery {
   async deliver(
     user: User,
     t: Messages,
-    link: PaymentLink,
+    link: ReadableLink,
     guildName: string,
     reply: ReplyHandle & { receivedAt: number },
     log: Logger,
@@ -140,7 +140,7 @@ export class LinkDelivery {
    * "Send it to my DMs again": waits for the DM (the member asked for it there). The new DM replaces
    * the earlier one; DMs closed leave the record as it was.
    */
-  async resend(user: User, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
+  async resend(user: User, t: Messages, link: ReadableLink, guildName: string, log: Logger): Promise<Delivery> {
     const sent = await this.#sendDm(user, t, link, guildName, log);
     if (!sent) return { kind: 'reply', dmFollows: false };
     return this.#settleDm(sent, t, link, guildName, log);
@@ -190,7 +190,7 @@ export class LinkDelivery {
   }
 
   /** The DM, or undefined when it cannot be sent (DMs closed, or any other failure, logged). */
-  async #sendDm(user: User, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Message | undefined> {
+  async #sendDm(user: User, t: Messages, link: ReadableLink, guildName: string, log: Logger): Promise<Message | undefined> {
     this.#dmsOnTheirWay += 1;
     const started = performance.now();
     try {

@@ -1,5 +1,5 @@
 import type { Messages } from '../../i18n/index.js';
-import type { PaymentLink } from '../../storage/payment-links.js';
+import type { PaymentLink, ReadableLink } from '../../storage/payment-links.js';
 import type { ActionRow, View } from '../respond.js';
 import { clip, LIMITS, plain } from '../text.js';
 import { linkButton, row } from '../views/components.js';
@@ -42,7 +42,7 @@ function withItems(t: Messages, link: PaymentLink, draw: (items: string) => View
 }
 
 /** The link with its order: the heading, the order, what the link is (and is not), the Pay button. */
-function linkScreen(t: Messages, link: PaymentLink, guildName: string, why?: string): View {
+function linkScreen(t: Messages, link: ReadableLink, guildName: string, why?: string): View {
   const pay = payParts(t, link.url);
   return withItems(t, link, (items) =>
     screen({
@@ -55,7 +55,7 @@ function linkScreen(t: Messages, link: PaymentLink, guildName: string, why?: str
   );
 }
 
-export function paymentLinkDm(t: Messages, link: PaymentLink, guildName: string): View {
+export function paymentLinkDm(t: Messages, link: ReadableLink, guildName: string): View {
   return linkScreen(t, link, guildName);
 }
 
@@ -74,7 +74,7 @@ export function sentToDmView(t: Messages, link: PaymentLink, dmChannelId: string
  * The link in the member's ephemeral reply: their DMs are closed, or (`dmFollows`) the DM is
  * queued behind a crowd and a copy follows. Same order, safety note and Pay button as the DM.
  */
-export function linkInReplyView(t: Messages, link: PaymentLink, guildName: string, dmFollows = false): View {
+export function linkInReplyView(t: Messages, link: ReadableLink, guildName: string, dmFollows = false): View {
   return linkScreen(t, link, guildName, dmFollows ? t.checkout.dmOnItsWay(plain(link.nick)) : t.checkout.dmClosed(plain(link.nick)));
 }
 

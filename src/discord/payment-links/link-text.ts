@@ -107,7 +107,8 @@ export function linkField(t: Messages, link: PaymentLink, input: { lifetimeHours
     ...paymentLines(t, link, state, input.audience),
     nickLine(t, link),
   ];
-  let tail = input.audience === 'moderator' ? [maskedLink(t.links.linkLabel, link.url)] : [];
+  // A URL sealed with another ENCRYPTION_KEY (or none now) is said to be unreadable, never left out silently.
+  let tail = input.audience === 'moderator' ? [link.url === undefined ? t.links.linkUnreadable : maskedLink(t.links.linkLabel, link.url)] : [];
   if (lines(head, tail) + 60 > budget) tail = [t.links.linkTooLong];
   const room = budget - lines(head, tail) - 2;
   const items = clip(itemLines(t, link).join('\n'), Math.max(1, room));

@@ -5,7 +5,7 @@ import type { ExpiryEntry, RoleRewardRepository } from '../../storage/role-rewar
 import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
 import { doublingBackoff } from '../jobs/backoff.js';
 import type { BackgroundJob } from '../jobs/runner.js';
-import type { MemberRoles, RewardCounters, RewardNotices } from './types.js';
+import type { MemberRoles, RewardCounters, RewardNotices, RoleAnswer } from './types.js';
 
 type Removal = 'removed' | 'failed' | 'gone' | 'later';
 
@@ -20,12 +20,23 @@ type Removal = 'removed' | 'failed' | 'gone' | 'later';
  * 50001 once), the grants are dropped without a request and nothing is posted. Only a removal
  * Discord did not answer (timeout, 5xx) is tried again at the next pass, untold.
  *
+ * A role staff gave by hand while it was timed stays (issue 36, point 6): before the DELETE the
+ * guild's audit log is read back to the grant's start (MemberRoles.givenByOthersSince); the newest
+ * change of that role for that member made by anyone but the bot, if it gave the role, keeps it.
+ * Without View Audit Log the role is taken back as before, said once (the log here, /shop-admin
+ * status). Only Discord's own log can tell, as the bot asks for no privileged intent (it sees no
+ * member updates).
+ *
  * Cost per pass: one read of the index of days and one per due day; one read per guild with due
- * grants (did the bot leave it); per due grant a read, one DELETE to Discord (a refused one adds two
+ * grants (did the bot leave it); per due grant 1 to 3 GETs of the audit log (none where it may not
+ * read it), a read, one DELETE to Discord (a refused one adds two
  * reads of the guild's roles to say why, and two writes: the grant, the guild's refused list) and
  * one write; in a guild the bot left, a read and a delete per grant and no request at all.
  */
 export class RoleExpiry {
+  /** Guilds this process already said cannot have their audit log read. */
+  readonly #toldNoAuditLog = new Set<string>();
+
   constructor(
     private readonly o: {
       repository: RoleRewardRepository;
@@ -42,12 +53,14 @@ export class RoleExpiry {
     const now = this.o.clock.now();
     let removed = 0;
     let failed = 0;
-    // Per pass: whether the bot left each guild (read once per guild, set when Discord says so mid-pass).
+    // Per pass: whether the bot left each guild (read once per guild, set when Discord says so mid-pass),
+    // and the guilds whose audit log it may not read (asked once per pass).
     const left = new Map<string, boolean>();
+    const noAuditLog = new Set<string>();
     for (const { day, entries } of await this.o.repository.dueDays(now)) {
       const handled: ExpiryEntry[] = [];
       for (const entry of entries) {
-        const outcome = await this.#removeIfDue(entry, day, now, left);
+        const outcome = await this.#removeIfDue(entry, day, now, left, noAuditLog);
         if (outcome === 'removed') removed++;
         if (outcome === 'failed') failed++;
         // Only a removal Discord did not answer stays in its day: the next pass tries it again.
@@ -58,7 +71,7 @@ export class RoleExpiry {
     return { removed, failed };
   }
 
-  async #removeIfDue([guildId, userId, roleId]: ExpiryEntry, day: string, now: number, left: Map<string, boolean>): Promise<Removal> {
+  async #removeIfDue([guildId, userId, roleId]: ExpiryEntry, day: string, now: number, left: Map<string, boolean>, noAuditLog: Set<string>): Promise<Removal> {
     const { repository, ends } = this.o;
     if (!left.has(guildId)) left.set(guildId, await ends.botLeft(guildId));
     return repository.withGrant(guildId, userId, roleId, async (): Promise<Removal> => {
@@ -72,7 +85,16 @@ export class RoleExpiry {
         log.debug('the bot left this guild: ended role dropped, nothing sent');
         return 'gone';
       }
-      const answer = await this.o.roles.remove(guildId, userId, roleId, { kind: 'ended', linkId: grant.linkId });
+      // A role staff gave by hand while it was timed is theirs: the time bought ends, the role stays.
+      const byHand = await this.#givenByHand(guildId, userId, roleId, grant.timedSince ?? grant.grantedAt, noAuditLog, log);
+      if (byHand === 'later') return 'later';
+      if (byHand === true) {
+        await repository.deleteGrant(guildId, userId, roleId);
+        log.info('staff gave the role by hand during the timed grant: left as it is');
+        return 'gone';
+      }
+      // Discord already said the bot is not in the guild: no DELETE to be refused as well.
+      const answer: RoleAnswer<void> = byHand === 'bot-left' ? { ok: false, problem: 'bot-left' } : await this.o.roles.remove(guildId, userId, roleId, { kind: 'ended', linkId: grant.linkId });
       if (answer.ok) {
         await repository.deleteGrant(guildId, userId, roleId);
         this.o.counters?.removed();
@@ -106,6 +128,31 @@ export class RoleExpiry {
       return 'failed';
     });
   }
+  /**
+   * Whether someone other than the bot gave the role since the grant began (the guild's audit log).
+   * Without View Audit Log, or history that does not reach back that far: false, the role is taken
+   * back as before (said once per guild and process here, and in /shop-admin status). `later`:
+   * Discord did not answer; the next pass asks again. `bot-left`: Discord answered that the bot is
+   * not in the guild (404 10004 / 403 50001).
+   */
+  async #givenByHand(guildId: string, userId: string, roleId: string, since: number, noAuditLog: Set<string>, log: Logger): Promise<boolean | 'later' | 'bot-left'> {
+    if (noAuditLog.has(guildId)) return false;
+    const answer = await this.o.roles.givenByOthersSince(guildId, userId, roleId, since);
+    if (!answer.ok) return answer.problem === 'unreachable' ? 'later' : answer.problem === 'bot-left' ? 'bot-left' : false;
+    if (answer.value === 'no-audit-log') {
+      noAuditLog.add(guildId);
+      if (!this.#toldNoAuditLog.has(guildId)) {
+        this.#toldNoAuditLog.add(guildId);
+        log.warn('the bot may not read the audit log (View Audit Log): a role staff gave by hand during a timed grant is taken back with it');
+      }
+      return false;
+    }
+    if (answer.value === 'unknown') {
+      log.info('the audit log does not reach back to the grant within the pages read: the role is taken back');
+      return false;
+    }
+    return answer.value;
+  }
 }
 
 /** How often the removal pass runs while the bot runs (it also runs once at start). */
@@ -121,7 +168,7 @@ export function roleExpiryJob(rewards: { removeDue(): Promise<{ removed: number;
     everyMs: EXPIRY_EVERY_MS,
     backoff: doublingBackoff(60_000, 30 * 60_000),
     cost: {
-      storeRequestsPerHour: '0 (Discord: 1 DELETE per role due, never again once refused; 0 in a guild the bot left)',
+      storeRequestsPerHour: '0 (Discord: per role due 1 to 3 GETs of the audit log and 1 DELETE, never again once refused; without View Audit Log no GET where the guild is on this process, else one refused GET per guild and pass; 0 in a guild the bot left)',
       readsPerRound: '1 + 1 per due day + 1 per guild with due grants + 1 per due grant',
       writesPerRound: '1 per due grant + 1 per due day',
     },

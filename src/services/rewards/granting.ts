@@ -180,8 +180,9 @@ export class RoleGranter {
  */
 export function nextGrant(current: RoleGrant | undefined, days: number | null, now: number, linkId: string): RoleGrant {
   if (days === null || current?.expiresAt === null) return { expiresAt: null, grantedAt: now, linkId };
-  const from = current && current.expiresAt > now ? current.expiresAt : now;
-  return { expiresAt: from + days * DAY_MS, grantedAt: now, linkId };
+  const runsOn = current !== undefined && current.expiresAt > now;
+  const from = runsOn ? current.expiresAt : now;
+  return { expiresAt: from + days * DAY_MS, grantedAt: now, timedSince: runsOn ? (current.timedSince ?? current.grantedAt) : now, linkId };
 }
 
 /**

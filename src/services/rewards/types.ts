@@ -66,6 +66,12 @@ export interface MemberRoles {
   holds(guildId: string, userId: string, roleId: string): Promise<RoleAnswer<boolean>>;
   /** The powerful permissions the role carries now (empty: none); `role-gone` when it was deleted. */
   powers(guildId: string, roleId: string): Promise<RoleAnswer<PowerfulPermission[]>>;
+  /**
+   * Whether someone other than the bot gave the member the role since `since` (the guild's audit log,
+   * MEMBER_ROLE_UPDATE): `unknown` when the bot may not read the audit log (View Audit Log) or its
+   * history does not reach back that far within the pages read.
+   */
+  givenByOthersSince(guildId: string, userId: string, roleId: string, since: number): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>>;
   add(guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>>;
   remove(guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>>;
 }

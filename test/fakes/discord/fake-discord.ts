@@ -95,6 +95,7 @@ import {
   type StoredMessage,
 } from './payloads.js';
 import type {
+  AuditEntry,
   AutocompleteOptions,
   DispatchOptions,
   FakeMessage,
@@ -120,6 +121,7 @@ import {
 import { checkChoices, checkCommands, checkMessage, checkModal, type FormErrors } from './validation.js';
 
 export type {
+  AuditEntry,
   AutocompleteOptions,
   DispatchOptions,
   FakeMessage,
@@ -265,6 +267,8 @@ export class FakeDiscord {
   readonly requests: RecordedRequest[] = [];
   /** Every request to give or take a member's role, in arrival order, with its audit-log reason and the answer. */
   readonly roleChanges: RoleChange[] = [];
+  /** Each guild's audit log of member role updates (action 25), oldest first: the bot's changes and staff's by hand. */
+  readonly #roleAudit = new Map<string, AuditEntry[]>();
   /** What `GET /gateway/bot` recommends; change it before the client logs in. */
   recommendedShards: number;
   /** `session_start_limit.max_concurrency` of `GET /gateway/bot`. */
@@ -1224,6 +1228,7 @@ export class FakeDiscord {
       r('GET', '/guilds/:guild/channels', (q) => this.withGuild(q, (g) => json(this.channelsOf(g).map((c) => channelJson(c))))),
       r('GET', '/guilds/:guild/roles', (q) => this.withGuild(q, (g) => json(g.roles.map(roleJson)))),
       r('GET', '/guilds/:guild/members/:user', (q) => this.withGuild(q, (g) => this.getMember(g, q.params.user ?? ''))),
+      r('GET', '/guilds/:guild/audit-logs', (q) => this.withGuild(q, (g) => this.auditLog(g, q))),
       r('PUT', '/guilds/:guild/members/:user/roles/:role', (q) => this.withGuild(q, (g) => this.changeMemberRole(g, q, 'PUT'))),
       r('DELETE', '/guilds/:guild/members/:user/roles/:role', (q) => this.withGuild(q, (g) => this.changeMemberRole(g, q, 'DELETE'))),
 
@@ -1774,12 +1779,64 @@ export class FakeDiscord {
     else if (!role) reply = unknownRole();
     else if (!this.botManages(guild, role)) reply = missingPermissions();
     else {
-      if (method === 'PUT' && !member.roles.includes(roleId)) member.roles.push(roleId);
-      if (method === 'DELETE') member.roles = member.roles.filter((held) => held !== roleId);
+      this.#applyRoleChange(guild, this.botUser.id, userId, role, method === 'PUT' ? '$add' : '$remove', header === undefined ? undefined : safeDecode(header));
       reply = noContent();
     }
     this.roleChanges.push({ method, guildId: guild.id, userId, roleId, reason: header === undefined ? undefined : safeDecode(header), status: reply.status });
     return reply;
+  }
+
+  /**
+   * Gives (`$add`) or takes (`$remove`) a role and, as Discord does, writes a MEMBER_ROLE_UPDATE
+   * entry (action 25) naming who did it, only when something changed.
+   */
+  #applyRoleChange(guild: GuildState, actorId: string, userId: string, role: RoleState, key: '$add' | '$remove', reason: string | undefined): void {
+    const member = guild.members.get(userId);
+    if (!member) throw new Error(`FakeDiscord: ${userId} is not a member of ${guild.id}`);
+    const holds = member.roles.includes(role.id);
+    if (key === '$add' ? holds : !holds) return;
+    member.roles = key === '$add' ? [...member.roles, role.id] : member.roles.filter((held) => held !== role.id);
+    const entries = this.#roleAudit.get(guild.id) ?? [];
+    entries.push({ id: this.ids.next(), action_type: 25, user_id: actorId, target_id: userId, changes: [{ key, new_value: [{ id: role.id, name: role.name }] }], ...(reason ? { reason } : {}) });
+    this.#roleAudit.set(guild.id, entries);
+  }
+
+  /**
+   * `GET /guilds/{guild}/audit-logs`, as Discord answers it for role updates: the bot needs View Audit
+   * Log (or Administrator), else 403 / 50013; `action_type`, `user_id` (who acted), `before` (entry id)
+   * and `limit` (1–100, default 50) filter; newest first. Only action 25 is kept by the fake.
+   */
+  private auditLog(guild: GuildState, req: RouteRequest): Reply {
+    if ((this.botGuildPermissions(guild) & (PermissionFlagsBits.ViewAuditLog | PermissionFlagsBits.Administrator)) === 0n) return missingPermissions();
+    const action = req.query.get('action_type');
+    const actor = req.query.get('user_id');
+    const before = req.query.get('before');
+    const limit = Math.min(100, Math.max(1, Number(req.query.get('limit') ?? 50)));
+    const entries = (action === null || action === '25' ? [...(this.#roleAudit.get(guild.id) ?? [])] : [])
+      .reverse()
+      .filter((entry) => (actor === null || entry.user_id === actor) && (before === null || BigInt(entry.id) < BigInt(before)))
+      .slice(0, limit);
+    const users = [...new Set(entries.flatMap((entry) => [entry.user_id, entry.target_id]))].flatMap((id) => {
+      const user = this.users.get(id);
+      return user ? [userJson(user, id === this.botUser.id)] : [];
+    });
+    return json({ audit_log_entries: entries, users, integrations: [], webhooks: [], guild_scheduled_events: [], threads: [], application_commands: [], auto_moderation_rules: [] });
+  }
+
+  /** A member of staff gives `roleId` to `userId` by hand (Server Settings → Members, or a right click): Discord's audit log names them. */
+  giveRoleByHand(guildId: string, actorId: string, userId: string, roleId: string): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    if (!role) throw new Error(`FakeDiscord.giveRoleByHand: no role ${roleId}`);
+    this.#applyRoleChange(guild, actorId, userId, role, '$add', undefined);
+  }
+
+  /** A member of staff takes `roleId` from `userId` by hand. */
+  takeRoleByHand(guildId: string, actorId: string, userId: string, roleId: string): void {
+    const guild = this.requireGuild(guildId);
+    const role = guild.roles.find((candidate) => candidate.id === roleId);
+    if (!role) throw new Error(`FakeDiscord.takeRoleByHand: no role ${roleId}`);
+    this.#applyRoleChange(guild, actorId, userId, role, '$remove', undefined);
   }
 
   /** Whether the bot may give and take `role`: Manage Roles (or Administrator) and a highest role above it; never @everyone nor a managed role. */

@@ -153,6 +153,18 @@ export interface RecordedRequest {
   response?: unknown;
 }
 
+/** One MEMBER_ROLE_UPDATE entry of a guild's audit log, in Discord's shape. */
+export interface AuditEntry {
+  id: string;
+  action_type: 25;
+  /** Who made the change (the bot, or staff by hand). */
+  user_id: string;
+  /** Whose roles changed. */
+  target_id: string;
+  changes: { key: '$add' | '$remove'; new_value: { id: string; name: string }[] }[];
+  reason?: string;
+}
+
 /** A role given (`PUT`) or taken (`DELETE`) through `/guilds/:guild/members/:user/roles/:role`. */
 export interface RoleChange {
   method: 'PUT' | 'DELETE';

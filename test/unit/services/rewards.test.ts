@@ -45,6 +45,10 @@ class RolesInMemory implements MemberRoles {
   }
   /** Discord gives the role but its answer never arrives (a time-out after the change). */
   lostAnswer = false;
+  /** Nobody but the bot changes roles here (the audit log's side is tested in test/flows/hand-given-roles.test.ts). */
+  async givenByOthersSince(): Promise<RoleAnswer<boolean>> {
+    return { ok: true, value: false };
+  }
 
   async add(_guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>> {
     this.calls.push({ action: 'add', userId, roleId, reason });
@@ -191,7 +195,11 @@ describe('RoleRewards', () => {
 
     it('extends a running grant from its end, an ended one from now, and never shortens one for good', () => {
       const now = 1_000 * DAY;
-      expect(nextGrant(undefined, 30, now, 'L')).toEqual({ expiresAt: now + 30 * DAY, grantedAt: now, linkId: 'L' });
+      expect(nextGrant(undefined, 30, now, 'L')).toEqual({ expiresAt: now + 30 * DAY, grantedAt: now, timedSince: now, linkId: 'L' });
+      // A running grant keeps when it began (a role given by hand after that is the member's: expiry.ts).
+      expect(nextGrant({ expiresAt: now + 5 * DAY, grantedAt: 7, timedSince: 3, linkId: 'K' }, 30, now, 'L').timedSince).toBe(3);
+      expect(nextGrant({ expiresAt: now + 5 * DAY, grantedAt: 7, linkId: 'K' }, 30, now, 'L').timedSince).toBe(7);
+      expect(nextGrant({ expiresAt: now - DAY, grantedAt: 7, timedSince: 3, linkId: 'K' }, 30, now, 'L').timedSince).toBe(now);
       expect(nextGrant({ expiresAt: now + 5 * DAY, grantedAt: 0, linkId: 'K' }, 30, now, 'L').expiresAt).toBe(now + 35 * DAY);
       expect(nextGrant({ expiresAt: now - DAY, grantedAt: 0, linkId: 'K' }, 30, now, 'L').expiresAt).toBe(now + 30 * DAY);
       expect(nextGrant({ expiresAt: null, grantedAt: 0, linkId: 'K' }, 30, now, 'L').expiresAt).toBeNull();

@@ -8,7 +8,7 @@ import { countComponents, isDisplayView, textDisplays, textLength } from '../../
 import { en } from '../../../../src/i18n/en.js';
 import { pl } from '../../../../src/i18n/pl.js';
 import { MAX_PAYMENT_URL_LENGTH, paymentUrlProblem } from '../../../../src/services/payment-url.js';
-import type { PaymentLink } from '../../../../src/storage/payment-links.js';
+import type { ReadableLink as PaymentLink } from '../../../../src/storage/payment-links.js';
 
 const all = (view: View) => textDisplays(view.components ?? []).map((display) => display.content).join('\n');
 

@@ -10,7 +10,7 @@ import { demoMarked } from '../../../../src/discord/views/demo-mark.js';
 import { countComponents, isDisplayView, textDisplays, textLength } from '../../../../src/discord/views/display.js';
 import { en } from '../../../../src/i18n/en.js';
 import { pl } from '../../../../src/i18n/pl.js';
-import type { PaymentLink } from '../../../../src/storage/payment-links.js';
+import type { ReadableLink as PaymentLink } from '../../../../src/storage/payment-links.js';
 
 /**
  * The worst each screen of the cart, the link's messages, My payment links and /redeem can be (the
