@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import type { Locks } from '../coordination/coordination.js';
-import { parseRecord } from './records.js';
+import { parseRecord, stringListSchema, stringPairListSchema } from './records.js';
 
 /**
  * Which links were created on each UTC day, read only when pruning, so pruning reads what it
@@ -22,11 +22,11 @@ export type DayEntry = [guildId: string, linkId: string];
 const BUCKET_SIZE = 100;
 /** Notes kept by `addOnce` before it starts over: a day's guilds at most, in practice. */
 const MAX_NOTED = 10_000;
-const entriesSchema = z.array(z.tuple([z.string(), z.string()]));
+const entriesSchema = stringPairListSchema();
 const countSchema = z.number().int().nonnegative();
-const daysSchema = z.array(z.string());
+const daysSchema = stringListSchema();
 const DAYS_KEY = 'link-days';
-const guildsSchema = z.array(z.string());
+const guildsSchema = stringListSchema();
 /** The index of every guild at once, as written before each guild had its own. */
 const SHARED_SCOPE = '';
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { stringListSchema } from './records.js';
 
 /** What one payment link record holds, its id, and the keys it and its indexes are stored under. */
 
@@ -125,7 +126,7 @@ export function newLinkId(): string {
 }
 
 /** A member's or the guild's recent index: link ids, newest first. */
-export const idListSchema = z.array(z.string());
+export const idListSchema = stringListSchema();
 
 export function recordKey(guildId: string, id: string): string {
   return `link:${guildId}:${id}`;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
-import { parseRecord } from './records.js';
+import { parseRecord, stringListSchema } from './records.js';
 
 /**
  * Which licenses the payment watcher visits, and when (src/services/payment-watch/). Three indexes,
@@ -30,7 +30,7 @@ export const DUE_SLOT_MS = 5_000;
 const DUE_TTL_MS = 86_400_000;
 const REGISTRY = 'pay-licenses';
 const listedKey = (license: string) => `pay-listed:${license}`;
-const idsSchema = z.array(z.string());
+const idsSchema = stringListSchema();
 
 const dueKey = (slot: number) => `pay-due:${slot}`;
 const chunkKey = (slot: number, n: number) => `pay-due:${slot}:${n}`;

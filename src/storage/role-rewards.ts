@@ -5,7 +5,7 @@ import { KeyLock } from '../coordination/key-lock.js';
 import type { Logger } from '../logger.js';
 import { LINK_RETENTION_DAYS } from './payment-links.js';
 import { dayOf } from './payment-link-record.js';
-import { parseRecord } from './records.js';
+import { parseRecord, stringListSchema, stringTripleListSchema } from './records.js';
 
 /**
  * Roles for buyers (/shop-admin rewards): which role a paid link's product or variant earns in a
@@ -87,8 +87,8 @@ export type GrantMarker = z.infer<typeof markerSchema>;
 
 /** One timed grant in a day's expiry index. */
 export type ExpiryEntry = [guildId: string, userId: string, roleId: string];
-const entriesSchema = z.array(z.tuple([z.string(), z.string(), z.string()]));
-const daysSchema = z.array(z.string());
+const entriesSchema = stringTripleListSchema();
+const daysSchema = stringListSchema();
 const DAYS_KEY = 'role-expiry-days';
 const MARKER_TTL_MS = LINK_RETENTION_DAYS * 86_400_000;
 
