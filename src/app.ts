@@ -16,6 +16,7 @@ import { storageCheck } from './ops/storage-check.js';
 import { lazyDemo } from './demo/lazy-demo.js';
 import { secretBoxFrom } from './security/secret-box.js';
 import { GuildLog } from './discord/guild-log.js';
+import { DmChannels } from './discord/dm-channels.js';
 import { DmWarmer } from './discord/payment-links/dm-warmer.js';
 import { InFlight } from './discord/in-flight.js';
 import { JobRunner, type Timers } from './services/jobs/runner.js';
@@ -136,8 +137,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const demo = lazyDemo({ keyv: storage.keyv, logger, port: config.DEMO_PORT, host: config.DEMO_HOST, publicUrl: config.DEMO_PUBLIC_URL, now: () => clock.now() });
   const repositories = openRepositories({ keyv: storage.keyv, logger, locks, clock, redis: coordination.redis, guildSettings, secretBox });
   const { paymentLinks } = repositories;
-  // A member who starts a cart gets their DM channel opened in the background, so checkout's DM is one request.
-  const dmWarmer = new DmWarmer(client, logger);
+  // A member who starts a cart gets their DM channel opened in the background (checkout's DM is one request), found by member (dm-channels.ts).
+  const memberDms = new DmChannels(client);
+  const dmWarmer = new DmWarmer(memberDms, logger);
   const carts = new CartService({
     repository: repositories.carts,
     nicks: repositories.nicks,
@@ -180,8 +182,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     metrics,
     clock,
     logger,
-    linkDelivery: options.linkDelivery,
-    quietWaitMs: options.paymentQuietWaitMs,
+    linkDelivery: options.linkDelivery, dmChannels: memberDms, quietWaitMs: options.paymentQuietWaitMs,
   });
   const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Coordination, Locks } from '../coordination/coordination.js';
 import type { GuildLog } from '../discord/guild-log.js';
 import { DiscordMemberRoles, rewardNotices } from '../discord/member-roles.js';
+import type { DmChannels } from '../discord/dm-channels.js';
 import { LinkDelivery, type LinkDeliveryOptions } from '../discord/payment-links/delivery.js';
 import { giftDmListener } from '../discord/payment-links/gift-dm.js';
 import { reviewNotices } from '../discord/payment-links/review-posts.js';
@@ -50,6 +51,7 @@ export function wirePayments(deps: {
   clock: Clock;
   logger: Logger;
   linkDelivery: Pick<LinkDeliveryOptions, 'dmWaitMs' | 'dmQueueLimit'> | undefined;
+  dmChannels: DmChannels;
   quietWaitMs: number | undefined;
 }) {
   const { config, client, keyv, locks, coordination, repositories, directory, guildLog, metrics, clock, logger } = deps;
@@ -96,7 +98,7 @@ export function wirePayments(deps: {
   });
   const nickUses = new NickUses(keyv, logger, locks);
   const checkout = new CheckoutService({ carts: deps.carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
-  const delivery = new LinkDelivery({ client, logger, records: checkout, clock, metrics, ...deps.linkDelivery });
+  const delivery = new LinkDelivery({ client, dmChannels: deps.dmChannels, logger, records: checkout, clock, metrics, ...deps.linkDelivery });
   // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
   const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger });
   paymentEvents.on('dm', settledSteps.dm);

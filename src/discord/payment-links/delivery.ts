@@ -1,6 +1,7 @@
 import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type Client, type Message, type MessageManager, type User } from 'discord.js';
 import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
+import type { DmChannels } from '../dm-channels.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
 import type { CheckoutService } from '../../services/checkout-service.js';
@@ -26,6 +27,8 @@ import { discordRefusalOf, type DiscordRefusal } from '../refusals.js';
  */
 export interface LinkDeliveryOptions {
   client: Client;
+  /** Members' DM channels, shared with the DM warmer (src/discord/dm-channels.ts). */
+  dmChannels: DmChannels;
   logger: Logger;
   /** Where each delivery is written down (the checkout service owns the link's record). */
   records: Pick<CheckoutService, 'recordDelivery'>;
@@ -194,7 +197,9 @@ export class LinkDelivery {
     this.#dmsOnTheirWay += 1;
     const started = performance.now();
     try {
-      const sent = await user.send(messageOptions(marked(t, link, paymentLinkDm(t, link, guildName)), 'create'));
+      // The member's DM channel through the index (dm-channels.ts), not discord.js's walk over its cache.
+      const channel = await this.options.dmChannels.open(user.id);
+      const sent = await channel.send(messageOptions(marked(t, link, paymentLinkDm(t, link, guildName)), 'create'));
       this.options.metrics?.dmDelivery.observe((performance.now() - started) / 1000);
       return sent;
     } catch (error) {

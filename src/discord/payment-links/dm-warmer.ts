@@ -1,4 +1,4 @@
-import type { Client } from 'discord.js';
+import type { DmChannels } from '../dm-channels.js';
 import type { Logger } from '../../logger.js';
 
 /**
@@ -15,7 +15,7 @@ export class DmWarmer {
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly client: Client,
+    private readonly dms: DmChannels,
     private readonly logger: Logger,
   ) {}
 
@@ -38,12 +38,12 @@ export class DmWarmer {
     if (userId === undefined) return;
     this.#waiting.delete(userId);
     if (!this.#isOpen(userId)) {
-      this.client.users.createDM(userId).catch((error: unknown) => this.logger.debug({ err: error }, 'could not open a DM channel ahead of checkout'));
+      this.dms.open(userId).catch((error: unknown) => this.logger.debug({ err: error }, 'could not open a DM channel ahead of checkout'));
     }
     if (this.#waiting.size > 0) this.#timer = setTimeout(() => this.#openNext(), 1000 / PER_SECOND).unref();
   }
 
   #isOpen(userId: string): boolean {
-    return this.client.users.cache.get(userId)?.dmChannel != null;
+    return this.dms.isOpen(userId);
   }
 }
