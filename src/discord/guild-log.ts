@@ -1,4 +1,4 @@
-import type { Client, Guild } from 'discord.js';
+import { DiscordAPIError, type Client, type Guild } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { StoreError } from '../spaceis/errors.js';
 import { localeOf, messages, type Locale, type Messages } from '../i18n/index.js';
@@ -11,6 +11,13 @@ import { logEventView, type LogEvent } from './views/log.js';
 export type { LogEvent };
 
 const LICENSE_REPORT_EVERY_MS = 60 * 60_000;
+/**
+ * After Discord refused a post in a log channel (403: the bot may not post there; 404: the channel is
+ * gone), the channel is not asked again for this long in this process: its posts fail at once (a paid
+ * link's log step then backs off and ends as always). Each refusal counts towards Discord's ban of the
+ * bot's IP (10 000 invalid requests in 10 minutes): one a channel every 10 minutes, not one a post.
+ */
+export const REFUSED_LOG_PAUSE_MS = 10 * 60_000;
 
 /**
  * Posts what admins and moderators should know to the guild's log channel, in the guild's
@@ -20,6 +27,8 @@ const LICENSE_REPORT_EVERY_MS = 60 * 60_000;
 export class GuildLog {
   /** When each guild was last told about a license problem. */
   readonly #licenseReported = new Map<string, number>();
+  /** `<guild>:<channel>` → when Discord last refused a post there (REFUSED_LOG_PAUSE_MS). */
+  readonly #refused = new Map<string, number>();
 
   constructor(
     private readonly client: Client,
@@ -64,9 +73,16 @@ export class GuildLog {
 
   /** A post drawn by its feature (one with buttons: a payment waiting for staff), in the guild's language. */
   async postView(guildId: string, kind: string, draw: (t: Messages) => View): Promise<boolean> {
+    let channelKey: string | undefined;
     try {
       const settings = await this.settings.get(guildId);
       if (!settings.logChannelId) return true;
+      channelKey = `${guildId}:${settings.logChannelId}`;
+      const refusedAt = this.#refused.get(channelKey);
+      if (refusedAt !== undefined && this.clock.now() - refusedAt < REFUSED_LOG_PAUSE_MS) {
+        this.logger.debug({ guild: guildId, event: kind }, 'the log channel refused the bot’s last post: not asked again yet');
+        return false;
+      }
       await this.#guild(guildId);
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
@@ -77,6 +93,7 @@ export class GuildLog {
       return true;
     } catch (error) {
       this.logger.warn({ guild: guildId, event: kind, err: error }, 'could not post to the log channel');
+      if (channelKey && error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) this.#refused.set(channelKey, this.clock.now());
       return false;
     }
   }
