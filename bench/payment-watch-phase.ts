@@ -28,7 +28,8 @@ import type { FakeSpaceIs, ShopFixture } from '../test/fakes/spaceis/fake-spacei
 import { LICENSE_KEY, startProcess, TOKEN } from './bot-process.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
 import { round, roundSummary, type Summary } from './stats.js';
-import { licensesCost, printLicensesCost, type LicensesCost } from './payment-licenses.js';
+import { benchRedis, licensesCost, printLicensesCost, type LicensesCost } from './payment-licenses.js';
+import { invalidRequests, printInvalidRequests, type InvalidRequests } from './invalid-requests.js';
 import { walkPhase } from './walk.js';
 import { startStore, type World } from './world.js';
 
@@ -57,8 +58,10 @@ export interface CrowdBesidePolling {
 
 export interface PaymentWatchResult {
   pollingCost: PollingCost[];
-  /** 1, 100 and 1 000 licenses with one open link each: store requests per hour, storage per idle tick. */
+  /** 1, 1 000 and 10 000 licenses with one open link each (SQLite; 1 000 and 10 000 on Redis too): store requests per hour, storage per tick, a checkout's registry cost. */
   licenses: LicensesCost[];
+  /** Invalid requests to Discord per 10 minutes from all background work (issue 36, point 3). */
+  invalidRequests?: InvalidRequests;
   crowd?: CrowdBesidePolling;
 }
 
@@ -237,23 +240,46 @@ export async function paymentWatchPhase(
   log: (text: string) => void,
 ): Promise<PaymentWatchResult> {
   const licenses: LicensesCost[] = [];
-  for (const [count, minutes] of [[1, 30], [100, 10], [1000, 5]] as const) {
-    log(`  ${count} license(s) with one open link each, a simulated ${minutes} minutes`);
-    licenses.push(await licensesCost(world.shop, count, minutes));
+  for (const [count, minutes] of licenseSizes()) {
+    log(`  ${count} license(s) with one open link each on SQLite, a simulated ${minutes} minutes`);
+    licenses.push(await licensesCost(world.shop, count, minutes, { kind: 'sqlite' }));
   }
-  if (options.licensesOnly) return { pollingCost: [], licenses };
+  for (const [count, minutes] of licenseSizes().filter(([count]) => count >= 1000)) {
+    const redis = await benchRedis(log);
+    if (!redis) break;
+    try {
+      log(`  ${count} licenses with one open link each on Redis, a simulated ${minutes} minutes`);
+      licenses.push(await licensesCost(world.shop, count, minutes, { kind: 'redis', url: redis.url }));
+    } finally {
+      await redis.cleanUp();
+    }
+  }
+  log('  invalid requests to Discord from background work: 5 000 timed roles in guilds the bot left or where Discord refuses, a simulated hour');
+  const invalid = await invalidRequests(world.shop);
+  if (options.licensesOnly) return { pollingCost: [], licenses, invalidRequests: invalid };
   const pollingCost: PollingCost[] = [];
   for (const [open, withPurchases] of [[0, false], [1, false], [10, false], [200, false], [200, true]] as const) {
     log(`  a simulated hour with ${open} open link(s)${withPurchases ? ', half of them paid during it' : ''}`);
     pollingCost.push(await pollingHour(world.shop, open, withPurchases));
   }
-  if (!options.crowd) return { pollingCost, licenses };
+  if (!options.crowd) return { pollingCost, licenses, invalidRequests: invalid };
   log(`  a paced walk at ${options.rate}/s for ${options.walkSeconds} s, without polling, then beside polling 200 open links`);
-  return { pollingCost, licenses, crowd: await crowdBesidePolling(world, options.members, options.rate, options.walkSeconds) };
+  return { pollingCost, licenses, invalidRequests: invalid, crowd: await crowdBesidePolling(world, options.members, options.rate, options.walkSeconds) };
+}
+
+/** BENCH_PAY_LICENSES=count:minutes,…: the sizes of the many-licenses part (default 1:30,1000:5,10000:2). */
+function licenseSizes(): [number, number][] {
+  const text = process.env.BENCH_PAY_LICENSES?.trim() || '1:30,1000:5,10000:2';
+  return text.split(',').map((part) => {
+    const [count, minutes] = part.split(':').map(Number);
+    if (!Number.isInteger(count) || !(count! > 0) || !(minutes! > 0)) throw new Error(`BENCH_PAY_LICENSES: ${part} is not count:minutes`);
+    return [count!, minutes!];
+  });
 }
 
 export function printPaymentWatch(result: PaymentWatchResult, log: (text: string) => void): void {
   printLicensesCost(result.licenses, log);
+  if (result.invalidRequests) printInvalidRequests(result.invalidRequests, log);
   if (result.pollingCost.length === 0) return;
   log('\nPayments: store requests per hour (a round every 5 s, PAYMENT_POLL_SECONDS=30, four servers)');
   log('| open links | purchases | latest_buyers/h | transaction/info/h | all requests/h | links settled | round (median / max) |');

@@ -1,4 +1,4 @@
-import type { Client, Guild } from 'discord.js';
+import { DiscordAPIError, type Client, type Guild } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { StoreError } from '../spaceis/errors.js';
 import { localeOf, messages, type Locale, type Messages } from '../i18n/index.js';
@@ -12,6 +12,13 @@ import { logEventView, type LogEvent } from './views/log.js';
 export type { LogEvent };
 
 const LICENSE_REPORT_EVERY_MS = 60 * 60_000;
+/**
+ * After Discord refused a post in a log channel (403: the bot may not post there; 404: the channel is
+ * gone), the channel is not asked again for this long in this process: its posts fail at once (a paid
+ * link's log step then backs off and ends as always). Each refusal counts towards Discord's ban of the
+ * bot's IP (10 000 invalid requests in 10 minutes): one a channel every 10 minutes, not one a post.
+ */
+export const REFUSED_LOG_PAUSE_MS = 10 * 60_000;
 
 /**
  * Posts what admins and moderators should know to the guild's log channel, in the guild's
@@ -21,6 +28,8 @@ const LICENSE_REPORT_EVERY_MS = 60 * 60_000;
 export class GuildLog {
   /** When each guild was last told about a license problem. */
   readonly #licenseReported = new Map<string, number>();
+  /** `<guild>:<channel>` → when Discord last refused a post there (REFUSED_LOG_PAUSE_MS), and how when final. */
+  readonly #refused = new Map<string, { at: number; refused?: DiscordRefusal }>();
 
   constructor(
     private readonly client: Client,
@@ -78,9 +87,17 @@ export class GuildLog {
   }
 
   async #send(guildId: string, kind: string, draw: (t: Messages) => View): Promise<'posted' | 'failed' | { refused: DiscordRefusal }> {
+    let channelKey: string | undefined;
     try {
       const settings = await this.settings.get(guildId);
       if (!settings.logChannelId) return 'posted';
+      channelKey = `${guildId}:${settings.logChannelId}`;
+      const last = this.#refused.get(channelKey);
+      if (last !== undefined && this.clock.now() - last.at < REFUSED_LOG_PAUSE_MS) {
+        this.logger.debug({ guild: guildId, event: kind }, 'the log channel refused the bot’s last post: not asked again yet');
+        // The refusal Discord gave, when it was a final one: a paid link's log step ends as refused, as if asked.
+        return last.refused ? { refused: last.refused } : 'failed';
+      }
       await this.#guild(guildId);
       const channel = await this.client.channels.fetch(settings.logChannelId);
       if (!channel?.isSendable()) throw new Error('the log channel is not a text channel');
@@ -92,6 +109,9 @@ export class GuildLog {
     } catch (error) {
       const refused = discordRefusalOf(error);
       this.logger.warn({ guild: guildId, event: kind, err: error, ...(refused ? { refused } : {}) }, 'could not post to the log channel');
+      if (channelKey && error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+        this.#refused.set(channelKey, { at: this.clock.now(), ...(refused ? { refused } : {}) });
+      }
       return refused ? { refused } : 'failed';
     }
   }

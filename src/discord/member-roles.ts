@@ -101,6 +101,15 @@ export class DiscordMemberRoles implements MemberRoles {
     return this.#change('delete', guildId, userId, roleId, reason);
   }
 
+  async removable(guildId: string, roleId: string): Promise<RoleAnswer<void>> {
+    try {
+      const issue = roleIssues(await fetchedRoleFacts(this.client.rest, guildId, this.client.user?.id ?? ''), roleId)[0];
+      return issue ? { ok: false, problem: issue } : { ok: true, value: undefined };
+    } catch (error) {
+      return { ok: false, problem: await this.#problem(error, guildId, roleId) };
+    }
+  }
+
   async #change(method: 'put' | 'delete', guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>> {
     try {
       await this.client.rest[method](Routes.guildMemberRole(guildId, userId, roleId), { reason: await this.#reason(guildId, reason) });

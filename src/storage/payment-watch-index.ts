@@ -8,11 +8,14 @@ import { parseRecord, stringListSchema } from './records.js';
  * Which licenses the payment watcher visits, and when (src/services/payment-watch/). Three indexes,
  * each written only when it changes, none rewritten whole on every checkout:
  *
- * - `pay-licenses`: the licenses with open links or transactions to follow. Read when a process
- *   starts (or after a long gap), not every round, nor by a checkout: `pay-listed:<license>` says
- *   whether one license is in it (one small record read per checkout; the list is rewritten only
- *   when a license joins or leaves it). A license listed by a version before issue 36 has no such
- *   record yet: its first checkout reads the list once and writes it.
+ * - `pay-licenses:<n>`: the licenses with open links or transactions to follow, in REGISTRY_BUCKETS
+ *   records by a hash of the license (about 40 ids, 2.6 KB each at 10 000 licenses). Read whole
+ *   (one read of every bucket) when a process starts (or after a long gap), not every round, nor by a
+ *   checkout: `pay-listed:<license>` says whether one license is in it (one small record read per
+ *   checkout). A license joining or leaving rewrites its bucket only, never the list of every
+ *   license (before: one `pay-licenses` array, 670 KB at 10 000 licenses, rewritten whole). The
+ *   one list of a version before this change is moved into the buckets the first time the
+ *   registry is read whole, then deleted.
  * - `pay-due:<slot>`: the licenses due in one 5 s slot of time (the due-time index). A round reads
  *   the slots that passed since its last round, usually one record, and visits only the licenses
  *   listed there: a license with nothing due is not read at all. Each record lives a day. A slot is
@@ -28,7 +31,13 @@ import { parseRecord, stringListSchema } from './records.js';
 
 export const DUE_SLOT_MS = 5_000;
 const DUE_TTL_MS = 86_400_000;
-const REGISTRY = 'pay-licenses';
+/** The registry's one list as versions before the buckets wrote it: moved into the buckets when read. */
+const LEGACY_REGISTRY = 'pay-licenses';
+/** Buckets of the registry: a license joining or leaving rewrites one (a few KB even at 10 000 licenses). */
+const REGISTRY_BUCKETS = 256;
+const bucketKey = (n: number) => `pay-licenses:${n}`;
+/** A license id is the hex sha256 of its key (security/license-id.ts): its last hex digits spread evenly. */
+const bucketOf = (license: string) => (Number.parseInt(license.slice(-4), 16) || 0) % REGISTRY_BUCKETS;
 const listedKey = (license: string) => `pay-listed:${license}`;
 const idsSchema = stringListSchema();
 
@@ -57,8 +66,25 @@ export class PaymentWatchIndex {
     private readonly locks: Locks,
   ) {}
 
+  /** Every license in the registry: one read of each bucket (and of the list before the buckets, moved into them once). */
   async licenses(): Promise<string[]> {
-    return this.#ids(REGISTRY);
+    const keys = [LEGACY_REGISTRY, ...Array.from({ length: REGISTRY_BUCKETS }, (_, n) => bucketKey(n))];
+    const values: unknown[] = await this.keyv.get(keys);
+    const found = new Set<string>();
+    values.forEach((value, index) => {
+      for (const license of parseRecord(idsSchema, value, () => [], this.logger, keys[index]!)) found.add(license);
+    });
+    const legacy = parseRecord(idsSchema, values[0], () => [], this.logger, LEGACY_REGISTRY);
+    if (legacy.length > 0) await this.#moveLegacy(legacy);
+    return [...found];
+  }
+
+  /** The list of a version before the buckets: each license into its bucket, then the list deleted (a failure midway: moved again next time). */
+  async #moveLegacy(legacy: readonly string[]): Promise<void> {
+    const byBucket = new Map<number, string[]>();
+    for (const license of legacy) byBucket.set(bucketOf(license), [...(byBucket.get(bucketOf(license)) ?? []), license]);
+    for (const [bucket, joining] of byBucket) await this.#change(bucketKey(bucket), (ids) => [...ids, ...joining.filter((license) => !ids.includes(license))]);
+    await this.keyv.delete(LEGACY_REGISTRY);
   }
 
   /** The licenses listed in the slots after `afterSlot` up to `untilSlot`, each once. */
@@ -162,7 +188,7 @@ export class PaymentWatchIndex {
    * license is then put back. True when it stays out.
    */
   async retire(license: string): Promise<boolean> {
-    await this.#change(REGISTRY, (licenses) => licenses.filter((known) => known !== license));
+    await this.#change(bucketKey(bucketOf(license)), (licenses) => licenses.filter((known) => known !== license));
     await this.keyv.delete(listedKey(license));
     if ((await this.openRefs(license)).length === 0) return true;
     await this.#list(license);
@@ -179,9 +205,9 @@ export class PaymentWatchIndex {
     return (await this.keyv.get(listedKey(license))) !== undefined;
   }
 
-  /** The list first, then the record that says so (a failure between the two costs one more read of the list later). */
+  /** Its bucket first, then the record that says so (a failure between the two costs one more read of the bucket later). */
   async #list(license: string): Promise<void> {
-    await this.#change(REGISTRY, (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
+    await this.#change(bucketKey(bucketOf(license)), (licenses) => (licenses.includes(license) ? licenses : [...licenses, license]));
     await this.keyv.set(listedKey(license), 1);
   }
 

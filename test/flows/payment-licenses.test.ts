@@ -5,6 +5,8 @@ import { useHarness, type Harness } from '../support/harness.js';
 import { linkSteps, type Issued } from '../support/links.js';
 import { guildsWithOwnLicenses, type LicensedGuild } from '../support/own-licenses.js';
 import { buttons } from '../support/ui.js';
+import { licenseId } from '../../src/security/license-id.js';
+import { openStorage } from '../../src/storage/keyv-store.js';
 
 /**
  * Issue 28, point 6: licenses are watched independently and idle costs nothing. Many guilds, each
@@ -177,5 +179,71 @@ describe('a license whose store gate is busy with members', () => {
     // A skipped poll waits for its next turn, one interval later.
     await s.poll();
     expect(h.store.requestsTo('latestBuyers').length).toBe(polls + 1);
+  });
+});
+
+describe('the registry of watched licenses at 2 000 licenses (issue 36, point 4)', () => {
+  const h = useHarness();
+
+  /** A link as checkout records it, on a license of its own. */
+  async function linkOn(license: string, index: number) {
+    const { server, category, product, variant } = findVariant(h.store.shop, VIP_30.product, VIP_30.variant, { server: VIP_30.server });
+    return h.bot.services.storage.paymentLinks.create({
+      guildId: h.discord.defaultGuildId,
+      userId: String(900_000_000_000_000_000n + BigInt(index)),
+      nick: `Gracz_${index}`,
+      url: `https://sklep.example.pl/pay/registry-${index}`,
+      license,
+      createdAt: h.clock.now(),
+      items: [{ variantId: variant.id, quantity: 1, serverName: server.name, productName: product.name, variantName: variant.name, serverId: server.id, categoryId: category.id, productId: product.id }],
+    });
+  }
+
+  it('a license joining it (its first open link) and leaving it writes a few KB, not the list of every license', { timeout: 120_000 }, async () => {
+    const index = h.bot.services.storage.paymentWatch.index;
+    for (let n = 0; n < 2_000; n++) await index.enlist(licenseId(`registry-license-${n}`));
+    const joining = licenseId('registry-license-new');
+    const registryBytes = () => h.storage.bytesWritten;
+    const link = await linkOn(joining, 1);
+    const before = registryBytes();
+    const writes = h.storage.writtenKeys.length;
+    await h.bot.services.payments.watch(link);
+    const registryWrites = h.storage.writtenKeys.slice(writes).filter((key) => key.includes('pay-licenses'));
+    // From the watch only (the link's record is written before): the registry and the indexes.
+    // Before: `pay-licenses` (2 000 ids, about 134 KB; 670 KB at 10 000) rewritten whole for one license.
+    expect(registryWrites.length).toBe(1);
+    expect(registryBytes() - before).toBeLessThan(8_000);
+    expect(await h.bot.services.storage.paymentWatch.licenses()).toContain(joining);
+
+    // Leaving it (nothing open, nothing to follow) is as small.
+    await index.closeOpen(joining, [{ guildId: h.discord.defaultGuildId, linkId: link.id }]);
+    const leaving = registryBytes();
+    expect(await index.retire(joining)).toBe(true);
+    expect(registryBytes() - leaving).toBeLessThan(8_000);
+    const licenses = await h.bot.services.storage.paymentWatch.licenses();
+    expect(licenses).not.toContain(joining);
+    expect(licenses).toHaveLength(2_000);
+  });
+});
+
+describe('the registry written by a version before its buckets', () => {
+  const h = useHarness();
+
+  it('is read whole once, its licenses moved into the buckets, and deleted', async () => {
+    const listed = [0, 1, 2, 3, 4].map((n) => licenseId(`legacy-registry-${n}`));
+    await h.bot.services.storage.paymentWatch.index.enlist(licenseId('bucketed-already'));
+    // As the earlier version wrote it: one list of every license.
+    const storage = await openStorage(h.config.STORAGE_URL);
+    try {
+      await storage.keyv.set('pay-licenses', listed);
+    } finally {
+      await storage.close();
+    }
+    expect((await h.bot.services.storage.paymentWatch.licenses()).sort()).toEqual([...listed, licenseId('bucketed-already')].sort());
+    const registryReads = h.storage.readKeys.length;
+    expect((await h.bot.services.storage.paymentWatch.licenses()).sort()).toEqual([...listed, licenseId('bucketed-already')].sort());
+    // The old list is gone: the second read finds nothing there (and moves nothing).
+    expect(h.storage.writtenKeys.filter((key) => key.endsWith(':pay-licenses'))).toEqual(['shopbot:pay-licenses']);
+    expect(h.storage.readKeys.slice(registryReads).filter((key) => key.endsWith(':pay-licenses'))).toHaveLength(1);
   });
 });

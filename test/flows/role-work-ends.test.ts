@@ -70,6 +70,36 @@ describe('timed roles: what Discord refused, or a guild the bot left, is never a
     expect(await h.bot.services.storage.rewards.dueDays(h.clock.now())).toEqual([]);
   });
 
+  it('300 timed roles of one role Discord refuses to take, ending over an hour: one refused request in all, every grant noted refused', { timeout: 120_000 }, async () => {
+    const refusing = h.discord.addGuild({ name: 'Role dragged up' }).id;
+    h.discord.setBotPermissions(refusing, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles);
+    const role = h.discord.addRole(refusing, 'Timed above', { position: 30 });
+    const users = Array.from({ length: 300 }, (_, i) => String(510_000_000_000_000_000n + BigInt(i)));
+    h.discord.addMembers(refusing, users, [role]);
+    const start = h.clock.now();
+    const { rewards } = h.bot.services.storage;
+    for (const [i, userId] of users.entries()) await rewards.saveGrant(refusing, userId, role, { expiresAt: start + 60_000 + i * 12_000, grantedAt: start - DAY, linkId: `R${i}` });
+    for (let pass = 0; pass < 13; pass++) {
+      h.clock.advance(5 * 60_000);
+      await h.bot.services.rewards.removeDue();
+    }
+    // Before: one DELETE answered 403 per grant (300; about 50 in every 10 minutes, each an invalid request).
+    const deletes = h.discord.roleChanges.filter((change) => change.guildId === refusing && change.method === 'DELETE');
+    expect(deletes.map((change) => change.status)).toEqual([403]);
+    for (const userId of users) expect((await rewards.grant(refusing, userId, role))?.removalFailed?.problem).toBe('role-above-bot');
+    expect(users.every((userId) => h.discord.memberRoles(refusing, userId)?.includes(role))).toBe(true);
+    expect(await h.bot.services.storage.rewards.dueDays(h.clock.now())).toEqual([]);
+
+    // Fixed by the admins: the next ending role is taken (checked with reads first, then one DELETE).
+    h.discord.moveRole(refusing, role, 0);
+    const late = String(520_000_000_000_000_000n);
+    h.discord.addMembers(refusing, [late], [role]);
+    await rewards.saveGrant(refusing, late, role, { expiresAt: h.clock.now() + 60_000, grantedAt: start, linkId: 'R-late' });
+    h.clock.advance(5 * 60_000);
+    await h.bot.services.rewards.removeDue();
+    expect(h.discord.memberRoles(refusing, late)).not.toContain(role);
+  });
+
   it('a refused removal is sent once, posted once in the log channel and shown once in /shop-admin status', async () => {
     const role = h.discord.addRole(guildId, 'Timed', { position: 1 });
     expect(textOf((await admin.sub('shop-admin', 'rewards add', { product: await vipRef(), role, days: 30 })).message!)).toContain('Saved:');

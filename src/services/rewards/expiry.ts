@@ -5,9 +5,12 @@ import type { ExpiryEntry, RoleRewardRepository } from '../../storage/role-rewar
 import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
 import { doublingBackoff } from '../jobs/backoff.js';
 import type { BackgroundJob } from '../jobs/runner.js';
-import type { MemberRoles, RewardCounters, RewardNotices, RoleAnswer } from './types.js';
+import type { MemberRoles, RewardCounters, RewardNotices, RoleAnswer, RoleProblem } from './types.js';
 
 type Removal = 'removed' | 'failed' | 'gone' | 'later';
+
+/** Refusals that hold for every member with the role (the role's place, the bot's permissions), not one grant. */
+const ROLE_WIDE: ReadonlySet<RoleProblem> = new Set(['no-manage-roles', 'role-above-bot', 'role-managed', 'role-everyone']);
 
 /**
  * Takes back timed roles whose time is up. Each grant is read again under its lock, so a role
@@ -26,6 +29,12 @@ type Removal = 'removed' | 'failed' | 'gone' | 'later';
  * Without View Audit Log the role is taken back as before, said once (the log here, /shop-admin
  * status). Only Discord's own log can tell, as the bot asks for no privileged intent (it sees no
  * member updates).
+ *
+ * A refusal that holds for the whole role (its place above the bot's, Manage Roles taken away) is
+ * remembered in this process: the role's later removals in that guild are checked first with reads
+ * of the guild's roles (once per pass), and while the check finds the same problem they are noted
+ * refused without a request. So a role Discord refuses costs one invalid request per process, not one
+ * per member (1 000 members' roles ending in a guild that dragged the role up: 1, not 1 000).
  *
  * Cost per pass: one read of the index of days and one per due day; one read per guild with due
  * grants (did the bot leave it); per due grant 1 to 3 GETs of the audit log (none where it may not
@@ -49,6 +58,9 @@ export class RoleExpiry {
     },
   ) {}
 
+  /** `<guild>:<role>` → the role-wide refusal Discord answered in this process (ROLE_WIDE). */
+  readonly #refusedRoles = new Map<string, RoleProblem>();
+
   async removeDue(): Promise<{ removed: number; failed: number }> {
     const now = this.o.clock.now();
     let removed = 0;
@@ -57,10 +69,12 @@ export class RoleExpiry {
     // and the guilds whose audit log it may not read (asked once per pass).
     const left = new Map<string, boolean>();
     const noAuditLog = new Set<string>();
+    // Per pass: a refused role checked again with reads, once (undefined: nothing in the way now).
+    const checked = new Map<string, RoleProblem | undefined>();
     for (const { day, entries } of await this.o.repository.dueDays(now)) {
       const handled: ExpiryEntry[] = [];
       for (const entry of entries) {
-        const outcome = await this.#removeIfDue(entry, day, now, left, noAuditLog);
+        const outcome = await this.#removeIfDue(entry, day, now, left, noAuditLog, checked);
         if (outcome === 'removed') removed++;
         if (outcome === 'failed') failed++;
         // Only a removal Discord did not answer stays in its day: the next pass tries it again.
@@ -71,7 +85,27 @@ export class RoleExpiry {
     return { removed, failed };
   }
 
-  async #removeIfDue([guildId, userId, roleId]: ExpiryEntry, day: string, now: number, left: Map<string, boolean>, noAuditLog: Set<string>): Promise<Removal> {
+  /** The role-wide refusal still in the way of taking this role (reads, no change sent), for a role Discord refused before. */
+  async #stillRefused(guildId: string, roleId: string, checked: Map<string, RoleProblem | undefined>): Promise<RoleAnswer<void>> {
+    const key = `${guildId}:${roleId}`;
+    if (!this.#refusedRoles.has(key)) return { ok: true, value: undefined };
+    if (!checked.has(key)) {
+      const answer = await this.o.roles.removable(guildId, roleId);
+      checked.set(key, answer.ok ? undefined : answer.problem);
+      if (answer.ok) this.#refusedRoles.delete(key);
+    }
+    const problem = checked.get(key);
+    return problem === undefined ? { ok: true, value: undefined } : { ok: false, problem };
+  }
+
+  async #removeIfDue(
+    [guildId, userId, roleId]: ExpiryEntry,
+    day: string,
+    now: number,
+    left: Map<string, boolean>,
+    noAuditLog: Set<string>,
+    checked: Map<string, RoleProblem | undefined>,
+  ): Promise<Removal> {
     const { repository, ends } = this.o;
     if (!left.has(guildId)) left.set(guildId, await ends.botLeft(guildId));
     return repository.withGrant(guildId, userId, roleId, async (): Promise<Removal> => {
@@ -85,16 +119,22 @@ export class RoleExpiry {
         log.debug('the bot left this guild: ended role dropped, nothing sent');
         return 'gone';
       }
-      // A role staff gave by hand while it was timed is theirs: the time bought ends, the role stays.
-      const byHand = await this.#givenByHand(guildId, userId, roleId, grant.timedSince ?? grant.grantedAt, noAuditLog, log);
-      if (byHand === 'later') return 'later';
-      if (byHand === true) {
-        await repository.deleteGrant(guildId, userId, roleId);
-        log.info('staff gave the role by hand during the timed grant: left as it is');
-        return 'gone';
+      // A role Discord refused before is checked with reads first: the same refusal is not asked for again,
+      // and neither is the audit log (nothing could be taken anyway).
+      const blocked = await this.#stillRefused(guildId, roleId, checked);
+      let answer: RoleAnswer<void> = blocked;
+      if (blocked.ok) {
+        // A role staff gave by hand while it was timed is theirs: the time bought ends, the role stays.
+        const byHand = await this.#givenByHand(guildId, userId, roleId, grant.timedSince ?? grant.grantedAt, noAuditLog, log);
+        if (byHand === 'later') return 'later';
+        if (byHand === true) {
+          await repository.deleteGrant(guildId, userId, roleId);
+          log.info('staff gave the role by hand during the timed grant: left as it is');
+          return 'gone';
+        }
+        // Discord already said the bot is not in the guild: no DELETE to be refused as well.
+        answer = byHand === 'bot-left' ? { ok: false, problem: 'bot-left' } : await this.o.roles.remove(guildId, userId, roleId, { kind: 'ended', linkId: grant.linkId });
       }
-      // Discord already said the bot is not in the guild: no DELETE to be refused as well.
-      const answer: RoleAnswer<void> = byHand === 'bot-left' ? { ok: false, problem: 'bot-left' } : await this.o.roles.remove(guildId, userId, roleId, { kind: 'ended', linkId: grant.linkId });
       if (answer.ok) {
         await repository.deleteGrant(guildId, userId, roleId);
         this.o.counters?.removed();
@@ -120,6 +160,10 @@ export class RoleExpiry {
         return 'gone';
       }
       // Refused: final. The grant stays (a rebuy stays timed), out of every day's index.
+      if (ROLE_WIDE.has(answer.problem) && blocked.ok) {
+        this.#refusedRoles.set(`${guildId}:${roleId}`, answer.problem);
+        checked.set(`${guildId}:${roleId}`, answer.problem);
+      }
       await repository.updateGrant(guildId, userId, roleId, { ...grant, removalFailed: { at: now, problem: answer.problem } });
       this.o.counters?.failed('remove', answer.problem);
       log.warn({ problem: answer.problem }, 'Discord refused to remove an ended buyer role; told once, not tried again');
@@ -168,7 +212,7 @@ export function roleExpiryJob(rewards: { removeDue(): Promise<{ removed: number;
     everyMs: EXPIRY_EVERY_MS,
     backoff: doublingBackoff(60_000, 30 * 60_000),
     cost: {
-      storeRequestsPerHour: '0 (Discord: per role due 1 to 3 GETs of the audit log and 1 DELETE, never again once refused; without View Audit Log no GET where the guild is on this process, else one refused GET per guild and pass; 0 in a guild the bot left)',
+      storeRequestsPerHour: '0 (Discord: per role due 1 to 3 GETs of the audit log and 1 DELETE, never again once refused; without View Audit Log no GET where the guild is on this process, else one refused GET per guild and pass; a role refused as a whole: 1 refused DELETE per process, then 2 reads of the guild per pass and no audit read while it stays refused; 0 in a guild the bot left)',
       readsPerRound: '1 + 1 per due day + 1 per guild with due grants + 1 per due grant',
       writesPerRound: '1 per due grant + 1 per due day',
     },

@@ -74,6 +74,11 @@ export interface MemberRoles {
   givenByOthersSince(guildId: string, userId: string, roleId: string, since: number): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>>;
   add(guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>>;
   remove(guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>>;
+  /**
+   * Whether the bot could take the role now, from reads of the guild's roles and its own (no change
+   * sent: a read Discord answers is not an invalid request); the problem when it could not.
+   */
+  removable(guildId: string, roleId: string): Promise<RoleAnswer<void>>;
 }
 
 /** What the admins are told in the log channel: once per failure, with what to fix. */

@@ -503,6 +503,15 @@ export class FakeDiscord {
     if (!this.webhooks.delete(webhookId)) throw new Error(`FakeDiscord.removeWebhook: no webhook ${webhookId}`);
   }
 
+  /**
+   * Members already in the guild, holding `roles`, without each having interacted (their users are
+   * not known to the fake: enough for role changes, which Discord answers by member).
+   */
+  addMembers(guildId: string, userIds: readonly string[], roles: readonly string[]): void {
+    const guild = this.requireGuild(guildId);
+    for (const userId of userIds) guild.members.set(userId, { roles: [...roles], joinedAt: this.nowIso() });
+  }
+
   /** The roles a member holds now; undefined when they are not in the guild. */
   memberRoles(guildId: string, userId: string): string[] | undefined {
     const roles = this.requireGuild(guildId).members.get(userId)?.roles;

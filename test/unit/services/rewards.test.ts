@@ -38,6 +38,9 @@ class RolesInMemory implements MemberRoles {
   async powers(_guildId: string, roleId: string): Promise<RoleAnswer<PowerfulPermission[]>> {
     return { ok: true, value: this.powerful.get(roleId) ?? [] };
   }
+  async removable(): Promise<RoleAnswer<void>> {
+    return this.problem ? { ok: false, problem: this.problem } : { ok: true, value: undefined };
+  }
   async holds(_guildId: string, userId: string, roleId: string): Promise<RoleAnswer<boolean>> {
     const roles = this.held.get(userId);
     if (!roles) return { ok: false, problem: 'member-left' };
