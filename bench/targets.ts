@@ -83,6 +83,24 @@ export const GATES: readonly Gate[] = [
     figure: (r) => (defined(r.startUp?.median?.npm?.ratio) ? r.startUp.median.npm.ratio : undefined),
     detail: (r) => `median of ${r.startUp.starts} starts: ours ${ms(r.startUp.median.npm.ours)} ms, bare ${ms(r.startUp.median.npm.bare)} ms`,
   },
+  {
+    name: 'store webhook: payment → DM edited, max',
+    limit: 5000,
+    unit: 'ms',
+    figure: (r) => (defined(r.storeWebhook?.paidToDm?.withWebhook?.ms?.max) ? (r.storeWebhook.paidToDm.withWebhook.missing > 0 ? Number.POSITIVE_INFINITY : r.storeWebhook.paidToDm.withWebhook.ms.max) : undefined),
+    detail: (r) => `${r.storeWebhook.paidToDm.withWebhook.payments} payments, ${r.storeWebhook.paidToDm.withWebhook.missing} missing; p50 ${ms(r.storeWebhook.paidToDm.withWebhook.ms.median)} ms; polling only: max ${ms(r.storeWebhook.paidToDm.withoutWebhook.ms.max)} ms`,
+  },
+  {
+    name: 'store webhook: store requests per hour per server, webhook connected and healthy',
+    limit: 15,
+    unit: 'requests',
+    figure: (r) => {
+      const rows = (r.storeWebhook?.requestsPerHour ?? []) as Json[];
+      const connected = rows.filter((row) => row.webhook && !row.feed);
+      return connected.length > 0 ? Math.max(...connected.map((row) => row.allPerServer as number)) : undefined;
+    },
+    detail: (r) => `without the webhook: ${((r.storeWebhook.requestsPerHour ?? []) as Json[]).find((row) => !row.webhook && !row.feed)?.allPerServer ?? '?'} per server`,
+  },
 ];
 
 export interface GateResult {
