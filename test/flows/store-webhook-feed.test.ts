@@ -134,4 +134,15 @@ describe('the purchase feed resting on the store webhook', () => {
     expect(feedPosts('Late\\_Post')).toHaveLength(1);
     h.store.purchaseWebhooks.configs.push(...saved);
   });
+
+  it('posts nothing for a forged id: the store is asked once and answers it does not know it', async () => {
+    const asked = h.store.requestsTo('transactionInfo').length;
+    const posts = h.discord.messagesIn(feed).length;
+    const read = loggedMore(h, 'store webhook: post read');
+    await fetch(`${hook.url}?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Zakup Forger: VIP, 0b5c7e2a-1f3d-4c1e-9a8b-7d6e5f4a3b2c' }) });
+    await read;
+    await h.bot.services.feed.settled();
+    expect(h.store.requestsTo('transactionInfo')).toHaveLength(asked + 1);
+    expect(h.discord.messagesIn(feed)).toHaveLength(posts);
+  });
 });
