@@ -7,6 +7,7 @@ import type { StepStats } from './phase-stats.js';
 import { printScaleOut } from './scale-out.js';
 import type { CrowdRun, WarmUpBenchResult } from './search-warm-up.js';
 import { printPaymentWatch } from './payment-watch-phase.js';
+import { printStoreWebhook } from './store-webhook-phase.js';
 import { mb, ms, table } from './stats.js';
 import { journeyPhases, type Json, type Target } from './report-shape.js';
 
@@ -173,6 +174,7 @@ export function printReport(report: Json, log: (text: string) => void): void {
 
   if (report.scaleOut) printScaleOut(report.scaleOut, log);
   if (report.payments) printPaymentWatch(report.payments, log);
+  if (report.storeWebhook) printStoreWebhook(report.storeWebhook, log);
 
   if (report.botLogs) log(`\nbot log lines: ${JSON.stringify(report.botLogs.levels)}${report.botLogs.first.length ? `; first: ${report.botLogs.first.join(' | ')}` : ''}`);
 

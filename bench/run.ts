@@ -28,9 +28,10 @@
  *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,startup,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments   leave phases out
+ *   BENCH_SKIP=bare,startup,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
- *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments likewise
+ *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments and
+ *                         BENCH_ONLY=webhook likewise
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 1 000, 10 000 licenses on
  *                         SQLite, 1 000 and 10 000 on Redis: REDIS_URL or 127.0.0.1:6379, database 12, prefix
  *                         bench-pay-<random>, deleted afterwards; left out with one line when Redis does not answer)
@@ -39,6 +40,10 @@
  *   Payments (bench/payment-watch-phase.ts): store requests per simulated hour for 0, 1, 10 and 200 open
  *   links, and a paced walk beside polling 200 open links against the same walk without.
  *     BENCH_PAY_WALK_S=40 (the walk's length: two poll rounds at PAYMENT_POLL_SECONDS=15)  BENCH_PAY_RATE=100
+ *   Store webhook (bench/store-webhook-phase.ts, BENCH_SKIP=webhook leaves it out): payment → DM edited with the
+ *   store's purchase webhook and without it, store requests per hour per server with and without, and the cost
+ *   of 1 000 other chat messages a second with the Guild Messages intent on against off.
+ *     BENCH_HOOK_PAYMENTS=100 (paid links; with the webhook at most 10 a minute: about 12 minutes)  BENCH_HOOK_FLOOD_S=10
  *   Scale-out (bench/scale-out.ts): the same crowd against one process on SQLite, one on Redis, and two
  *   processes (one shard each) on Redis; ramps the arrival rate and reports the highest rate whose p99
  *   first callback is ≤ 100 ms, store calls per product, Redis commands per interaction, CPU and RSS.
@@ -71,6 +76,7 @@ import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js'
 import { searchMatcher } from './search-phase.js';
 import { warmUpBench } from './search-warm-up.js';
 import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
+import { printStoreWebhook, storeWebhookPhase } from './store-webhook-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
 import { storageAtScale, type StorageResult } from './storage-phase.js';
@@ -139,17 +145,26 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
   if (printNow) printPaymentWatch(result, log);
 }
 
+/** Prints the store webhook's tables at once when the phase runs alone, else with the report. */
+async function webhookPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
+  log('[10] store webhook: payment → DM edited with and without it, store requests per hour per server, a chat flood with the intent');
+  const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
+  report.storeWebhook = result;
+  if (printNow) printStoreWebhook(result, log);
+}
+
 /** The lines naming each missed gate, printed last so they are the run's last words. */
 let missed: string[] = [];
 
 async function main(): Promise<void> {
   const began = performance.now();
   const report: Record<string, unknown> = { when: new Date().toISOString(), machine: machine(), options: { ...options, skip: [...options.skip] } };
-  if (options.only === 'payments') {
+  if (options.only === 'payments' || options.only === 'webhook') {
     const world = await openWorld(shopSizedFixture(), launch, keepSamples);
     try {
       await registerCommands(world);
-      await paymentsPhase(world, report, true);
+      if (options.only === 'payments') await paymentsPhase(world, report, true);
+      else await webhookPhase(world, report, true);
     } finally {
       await closeWorld(world);
     }
@@ -164,7 +179,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.only !== undefined) {
-    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout or payments can run alone`);
+    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments or webhook can run alone`);
     await scaleOutPhase(report, true);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);
@@ -250,6 +265,7 @@ async function main(): Promise<void> {
     }
     if (runs('scaleout')) await scaleOutPhase(report, false);
     if (runs('payments')) await paymentsPhase(world, report, false);
+    if (runs('webhook')) await webhookPhase(world, report, false);
 
     if (Object.keys(world.probes).length > 0) report.probes = world.probes;
     report.targets = evaluate(report);

@@ -9,6 +9,7 @@
 import { journeyPhases, type Json, type Target } from './report-shape.js';
 import type { JourneyResult } from './journeys.js';
 import { mb, median, ms, ratio, round } from './stats.js';
+import { PAYMENT_GATES } from './payment-gates.js';
 
 export type { Target } from './report-shape.js';
 
@@ -24,13 +25,6 @@ export interface Gate {
 
 const MB = 1024 * 1024;
 /** The payments phase's rows of 1 000 licenses or more (bench/payment-licenses.ts), on any storage. */
-const manyLicenses = (r: Json): Json[] => ((r.payments?.licenses ?? []) as Json[]).filter((row) => row.licenses >= 1000);
-const worst = (rows: Json[], figure: (row: Json) => number | undefined): number | undefined => {
-  const figures = rows.map(figure).filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
-  return figures.length > 0 ? Math.max(...figures) : undefined;
-};
-const checkouts = (row: Json): Json[] => [row.checkoutListed, row.checkoutJoining].filter(Boolean);
-const rowName = (row: Json) => `${row.licenses} on ${row.storage}`;
 const defined = (...values: unknown[]) => values.every((value) => typeof value === 'number' && Number.isFinite(value));
 const over = (ours: number, bare: number) => (ours - bare) / MB;
 
@@ -91,38 +85,8 @@ export const GATES: readonly Gate[] = [
     figure: (r) => (defined(r.startUp?.median?.npm?.ratio) ? r.startUp.median.npm.ratio : undefined),
     detail: (r) => `median of ${r.startUp.starts} starts: ours ${ms(r.startUp.median.npm.ours)} ms, bare ${ms(r.startUp.median.npm.bare)} ms`,
   },
-  // Issue 36, point 4: storage costs what is due, not what exists. Before: a due license rewrote the
-  // whole slot of the due-time index (about 110 KB per license at 10 000 licenses), and a checkout read
-  // the list of every license (670 KB at 10 000) and rewrote it when its license joined.
-  {
-    name: 'payments: bytes written per license due, worst round (1 000 licenses or more)',
-    limit: 8192,
-    unit: 'B',
-    figure: (r) => worst(manyLicenses(r), (row) => row.maxBytesWrittenPerDueLicense),
-    detail: (r) => manyLicenses(r).map((row) => `${rowName(row)}: ${row.maxBytesWrittenPerDueLicense} B (mean ${row.bytesWrittenPerDueLicense} B, ${row.duePerTick} due a round)`).join('; '),
-  },
-  {
-    name: 'payments: registry records read and written per checkout (1 000 licenses or more)',
-    limit: 12,
-    unit: 'records',
-    figure: (r) => worst(manyLicenses(r), (row) => worst(checkouts(row), (cost) => cost.reads + cost.writes)),
-    detail: (r) => manyLicenses(r).map((row) => `${rowName(row)}: ${checkouts(row).map((cost) => `${cost.reads} + ${cost.writes}`).join(', ')}`).join('; '),
-  },
-  {
-    name: 'payments: registry bytes read and written by one checkout, the largest (1 000 licenses or more)',
-    limit: 24_576,
-    unit: 'B',
-    figure: (r) => worst(manyLicenses(r), (row) => worst(checkouts(row), (cost) => cost.maxBytesRead + cost.maxBytesWritten)),
-    detail: (r) => manyLicenses(r).map((row) => `${rowName(row)}: ${checkouts(row).map((cost) => `${cost.maxBytesRead} + ${cost.maxBytesWritten} B`).join(', ')}`).join('; '),
-  },
-  // Issue 36, point 3: Discord bans a bot's IP for 10 000 invalid requests in 10 minutes.
-  {
-    name: 'payments and roles: invalid requests to Discord from background work, most in 10 minutes',
-    limit: 99,
-    unit: 'requests',
-    figure: (r) => (defined(r.payments?.invalidRequests?.maxPerTenMinutes) ? r.payments.invalidRequests.maxPerTenMinutes : undefined),
-    detail: (r) => `${r.payments.invalidRequests.grants} timed roles ending in guilds the bot left or where Discord refuses, ${r.payments.invalidRequests.paidLinksRefused} paid links whose log posts are refused: ${r.payments.invalidRequests.perWindow.join(', ')} per 10 minutes`,
-  },
+  // Issue 36's payments gates and issue 38's store webhook gates (bench/payment-gates.ts).
+  ...PAYMENT_GATES,
 ];
 
 export interface GateResult {

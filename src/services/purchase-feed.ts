@@ -18,6 +18,9 @@ import type { ShopAccess, StoreDirectory } from './store-directory.js';
  * confirmation or another guild. So the feed has no timer of its own: it runs, backs off and stops
  * with the payment rounds, the JobRunner's `payment-watch` job (src/services/payment-watch/job.ts).
  *
+ * While a guild's store webhook is healthy and posted within 10 minutes, its feed reads no latest
+ * buyers: the posts bring every purchase (src/services/store-webhook/feed-handoff.ts, `setRests`).
+ *
  * Cost: one read of the registry (`feed-guilds`) per watcher tick, and the guilds' settings from
  * their in-process cache; per guild and round, a claim (a read and a write) for each listed
  * transaction this process has not seen claimed yet, and Discord posts for the new ones. A license
@@ -80,6 +83,12 @@ export interface PurchaseFeedOptions {
   isGift?: (license: string, transactionId: string) => Promise<boolean>;
 }
 
+/**
+ * Whether the guild's feed may go without reading latest buyers now: the store's purchase webhook
+ * posts every purchase (src/services/store-webhook/health.ts, `feedRests`). Set by its wiring.
+ */
+export type FeedRests = (guildId: string) => Promise<boolean>;
+
 interface Target {
   settings: GuildSettings;
   feed: NonNullable<GuildSettings['purchaseFeed']>;
@@ -101,6 +110,7 @@ export class PurchaseFeed {
   /** When the watcher should next visit a license for the feed alone (this process's view). */
   readonly #nextVisit = new Map<string, number>();
   readonly #queue: PerKeyQueue<GuildWork>;
+  #rests: FeedRests | undefined;
 
   constructor(private readonly options: PurchaseFeedOptions) {
     this.#queue = new PerKeyQueue<GuildWork>(
@@ -119,17 +129,35 @@ export class PurchaseFeed {
     const now = this.options.clock.now();
     const demand = new Map<string, FeedDemand>();
     const targets = new Map<string, Map<string, Target>>();
+    const reading = new Set<string>();
     for (const guildId of await this.options.store.guilds()) {
       const target = await this.#target(guildId);
       if (!target) continue;
       const license = target.shop.license;
-      const entry = demand.get(license) ?? { shop: target.shop, servers: new Set<string>(), due: this.#visitDue(license, now) };
-      for (const serverId of target.servers) entry.servers.add(serverId);
+      const entry = demand.get(license) ?? { shop: target.shop, servers: new Set<string>(), due: false };
+      // A guild whose store webhook posts its purchases reads none itself: it stays a target (what
+      // rounds read for open links, and the posts, reach it), but asks for no server.
+      if (!(await this.#rests?.(guildId))) {
+        reading.add(license);
+        for (const serverId of target.servers) entry.servers.add(serverId);
+      }
       demand.set(license, entry);
       targets.set(license, (targets.get(license) ?? new Map<string, Target>()).set(guildId, target));
     }
+    // The minute's visit is taken only by a license some guild reads for (the first after a rest comes at once).
+    for (const license of reading) demand.get(license)!.due = this.#visitDue(license, now);
     this.#targets = targets;
     return demand;
+  }
+
+  /** The store webhook's input (wiring/store-webhook.ts): which guilds' feeds rest on its posts. */
+  setRests(rests: FeedRests): void {
+    this.#rests = rests;
+  }
+
+  /** Whether some guild on this license has the feed on (as the last `demand()` found it): a post's purchases are worth asking about. */
+  wants(license: string): boolean {
+    return (this.#targets.get(license)?.size ?? 0) > 0;
   }
 
   /**

@@ -11,7 +11,7 @@ import type { PaymentEvents } from '../services/payment-events.js';
 import type { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { StoreWebhookConnections } from '../services/store-webhook/connections.js';
-import { handPaidToFeed } from '../services/store-webhook/feed-handoff.js';
+import { handPostedToFeed } from '../services/store-webhook/feed-handoff.js';
 import { StoreWebhookHealth } from '../services/store-webhook/health.js';
 import type { PurchaseFeed } from '../services/purchase-feed.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';
@@ -19,6 +19,7 @@ import { StorePostReader } from '../services/store-webhook/post-reader.js';
 import type { PaymentWatchStore } from '../storage/payment-watch.js';
 import { StoreWebhookRepository } from '../storage/store-webhooks.js';
 import { isStorageError } from '../storage/storage-error.js';
+import { isStoreError } from '../spaceis/errors.js';
 import { doublingBackoff } from '../services/jobs/backoff.js';
 import type { BackgroundJob } from '../services/jobs/runner.js';
 
@@ -41,7 +42,7 @@ export function wireStoreWebhooks(deps: {
   paymentWatch: PaymentWatchStore;
   events: Pick<PaymentEvents, 'on'>;
   guildLog: Pick<GuildLog, 'post'>;
-  feed: Pick<PurchaseFeed, 'handOff'>;
+  feed: Pick<PurchaseFeed, 'handOff' | 'wants' | 'setRests'>;
   links: Pick<PaymentLinkRepository, 'get'>;
 }) {
   const { client, logger, clock, directory } = deps;
@@ -57,8 +58,9 @@ export function wireStoreWebhooks(deps: {
     now: () => clock.now(),
     logger,
   });
-  // Polling becomes the safety net: the watcher's one cadence input.
+  // Polling becomes the safety net: the watcher's one cadence input; the feed rests on the posts.
   deps.payments.setPollIntervalFor((license, guildIds) => health.pollIntervalFor(license, guildIds));
+  deps.feed.setRests((guildId) => health.feedRests(guildId));
   // A payment a poll settled before any post named it: a miss unless a post names it soon (a named step: recorded once per transaction).
   deps.events.on('store-webhook-health', async (event) => {
     if (event.status !== 'paid' || !health.covers(event.link.guildId)) return;
@@ -66,7 +68,12 @@ export function wireStoreWebhooks(deps: {
     await health.noteSettled(event.link.guildId, event.transactionId, tx && 'madeAt' in tx ? tx.madeAt : undefined);
   });
   const reader = new StorePostReader({
-    connections,
+    connections: {
+      notePost: async (guildId, confirmed) => {
+        await connections.notePost(guildId, confirmed);
+        health.notePost(guildId);
+      },
+    },
     licenseOf: async (guildId) => {
       const shop = await directory.forGuild(guildId);
       return shop && shop.source !== 'demo' ? shop.license : undefined;
@@ -77,8 +84,20 @@ export function wireStoreWebhooks(deps: {
       const tx = await deps.paymentWatch.tx(await directory.shopKey(license), id);
       return (tx?.state === 'settled' || tx?.state === 'notified') && tx.status === 'paid';
     },
-    paid: (license, ids) =>
-      handPaidToFeed({ feed: deps.feed, tx: async (key, id) => deps.paymentWatch.tx(await directory.shopKey(key), id), link: (guildId, linkId) => deps.links.get(guildId, linkId) }, license, ids),
+    toFeed: (guildId, license, ids) =>
+      handPostedToFeed(
+        {
+          feed: deps.feed,
+          tx: async (key, id) => deps.paymentWatch.tx(await directory.shopKey(key), id),
+          link: (linkGuild, linkId) => deps.links.get(linkGuild, linkId),
+          shop: (shopGuild) => directory.forGuild(shopGuild),
+          now: () => clock.now(),
+          failed: (transactionId, error) => logger.info({ guild: guildId, transaction: transactionId, kind: isStoreError(error) ? error.kind : 'error' }, 'store webhook: the store could not be asked about a posted purchase for the feed; its next read of latest buyers lists it'),
+        },
+        guildId,
+        license,
+        ids,
+      ),
     // Forged ids are limited per license across every process on Redis.
     asks: deps.redis ? new RedisWindowCounter(deps.redis) : new InProcessWindowCounter(),
     now: () => clock.now(),

@@ -13,11 +13,20 @@ import { DAY_MS, type StoreWebhookRecord, type StoreWebhookRepository } from '..
  * text without {TRANSACTION_ID}): the log channel says so once, status says so while it lasts, and
  * polling goes back to every PAYMENT_POLL_SECONDS. The next post that names a transaction ends it.
  *
+ * The purchase feed rests on the posts too (`feedRests`): while the webhook is healthy and a post
+ * arrived within FEED_RESTS_MS, the feed reads no latest buyers for the guild (the posts bring it
+ * every purchase, website ones included: feed-handoff.ts); after that, once a minute as before.
+ *
  * Kept on the guild's record (storage/store-webhooks.ts), so every process on Redis reads the same.
- * Cost: one record read per round of a license whose open links' guilds connected a webhook.
+ * Cost: one record read per round of a license whose open links' guilds connected a webhook; for the
+ * feed, one record read a minute per connected guild with the feed on (remembered in this process).
  */
 
 export const SAFETY_NET_POLL_MS = 5 * 60_000;
+/** While a post arrived within this long (and the webhook is healthy), the purchase feed rests on the posts: no latest_buyers read for it. */
+export const FEED_RESTS_MS = 10 * 60_000;
+/** The guild's record is read again for the feed's question after this (this process's own posts are known at once). */
+const FEED_VIEW_MS = 60_000;
 export const ANNOUNCED_WITHIN_MS = 2 * 60_000;
 export const MISSES_FOR_NOTICE = 3;
 /** Posted ids are remembered this long (a poll at the safety-net cadence finds a payment within it). */
@@ -36,7 +45,34 @@ export interface HealthDeps {
 }
 
 export class StoreWebhookHealth {
+  /** Per guild, for the feed: the last post and whether the webhook seemed off, as last read (and when). */
+  readonly #feedView = new Map<string, { lastPostAt: number | undefined; off: boolean; readAt: number }>();
+
   constructor(private readonly deps: HealthDeps) {}
+
+  /**
+   * Whether the purchase feed may skip reading latest buyers for this guild: its webhook is connected,
+   * healthy, and posted within FEED_RESTS_MS. No storage read for a guild without a webhook; else at
+   * most one a minute (a post or a notice in this process is known at once; another process's within
+   * a minute, and late only ever toward reading: the last post it saw is never newer than the real one).
+   */
+  async feedRests(guildId: string): Promise<boolean> {
+    if (!this.deps.connected(guildId)) return false;
+    const now = this.deps.now();
+    let view = this.#feedView.get(guildId);
+    if (!view || now - view.readAt >= FEED_VIEW_MS) {
+      const record = await this.deps.repository.get(guildId);
+      view = { lastPostAt: Math.max(record?.lastPostAt ?? 0, view?.lastPostAt ?? 0) || undefined, off: record?.seemsOffAt !== undefined, readAt: now };
+      this.#feedView.set(guildId, view);
+    }
+    return !view.off && view.lastPostAt !== undefined && now - view.lastPostAt < FEED_RESTS_MS;
+  }
+
+  /** A post from the guild's webhook was read in this process (whatever it named). */
+  notePost(guildId: string): void {
+    const view = this.#feedView.get(guildId);
+    if (view) view.lastPostAt = this.deps.now();
+  }
 
   /**
    * The poll interval for the servers of a license's open links: the safety net's when a guild of
@@ -68,6 +104,8 @@ export class StoreWebhookHealth {
       const { seemsOffAt: _off, ...rest } = record;
       return { record: { ...rest, announced: announced.slice(-IDS_KEPT), unannounced, misses: [] }, result: undefined };
     });
+    const view = this.#feedView.get(guildId);
+    if (view) view.off = false;
   }
 
   /**
@@ -108,6 +146,8 @@ export class StoreWebhookHealth {
       return { record: { ...current, unannounced, misses, ...(off ? { seemsOffAt: now } : {}) }, result: off };
     });
     if (turnedOff) {
+      const view = this.#feedView.get(guildId);
+      if (view) view.off = true;
       this.deps.logger.warn({ guild: guildId }, 'store webhook: three payments in a day were found by polling, not by a post; the webhook seems off');
       await this.deps.noticeOff(guildId);
       return false;

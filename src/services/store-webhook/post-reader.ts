@@ -26,8 +26,8 @@ export interface PostReaderDeps {
   announced(guildId: string, transactionIds: readonly string[]): Promise<void>;
   /** Whether the store's answer made this transaction a paid, settled link (for the status count). */
   settledPaid(license: string, transactionId: string): Promise<boolean>;
-  /** The transactions the post named that are paid on one of the bot's links: to the purchase feed at once (feed-handoff.ts). */
-  paid(license: string, transactionIds: readonly string[]): Promise<void>;
+  /** The ids the post named and the license may ask about, after the watcher took them: those the store confirms as paid go to the purchase feed at once (feed-handoff.ts). */
+  toFeed(guildId: string, license: string, transactionIds: readonly string[]): Promise<void>;
   asks: WindowCounter;
   now(): number;
   logger: Logger;
@@ -59,7 +59,7 @@ export class StorePostReader {
     const paid: string[] = [];
     if (followed) for (const id of allowed) if (await deps.settledPaid(license, id)) paid.push(id);
     const confirmed = paid.length;
-    if (paid.length > 0) await deps.paid(license, paid);
+    if (allowed.length > 0) await deps.toFeed(guildId, license, allowed);
     await deps.connections.notePost(guildId, confirmed);
     deps.logger.debug({ guild: guildId, ids: ids.length, asked: allowed.length, followed, confirmed }, 'store webhook: post read');
   }
