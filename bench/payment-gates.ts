@@ -2,9 +2,8 @@
  * The gates of the payments phase (issue 36: storage that costs what is due, invalid requests to
  * Discord) and of the store webhook phase (issue 38), held like every other gate (targets.ts).
  */
-import type { Json } from './report-shape.js';
+import type { Gate, Json } from './report-shape.js';
 import { ms } from './stats.js';
-import type { Gate } from './targets.js';
 
 const defined = (...values: unknown[]) => values.every((value) => typeof value === 'number' && Number.isFinite(value));
 const manyLicenses = (r: Json): Json[] => ((r.payments?.licenses ?? []) as Json[]).filter((row) => row.licenses >= 1000);

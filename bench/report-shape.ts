@@ -5,6 +5,17 @@ import type { JourneyResult } from './journeys.js';
 export type Json = any;
 
 /** One goal held against a measured figure. */
+/** A target that fails the run when its figure is over the limit (targets.ts). */
+export interface Gate {
+  name: string;
+  limit: number;
+  unit: string;
+  /** The figure held under the limit, or undefined when the phases it needs did not run. */
+  figure: (report: Json) => number | undefined;
+  /** What the figure was made from, for the line that names a miss. */
+  detail: (report: Json) => string;
+}
+
 export interface Target {
   target: string;
   goal: string;

@@ -6,22 +6,13 @@
  * and holds it under a limit; run.ts exits non-zero, naming each missed gate, when the median of
  * the figure over the runs (one bench run, or several results files through gate.ts) is over it.
  */
-import { journeyPhases, type Json, type Target } from './report-shape.js';
+import { journeyPhases, type Gate, type Json, type Target } from './report-shape.js';
 import type { JourneyResult } from './journeys.js';
 import { mb, median, ms, ratio, round } from './stats.js';
 import { PAYMENT_GATES } from './payment-gates.js';
 
-export type { Target } from './report-shape.js';
+export type { Gate, Target } from './report-shape.js';
 
-export interface Gate {
-  name: string;
-  limit: number;
-  unit: string;
-  /** The figure held under the limit, or undefined when the phases it needs did not run. */
-  figure: (report: Json) => number | undefined;
-  /** What the figure was made from, for the line that names a miss. */
-  detail: (report: Json) => string;
-}
 
 const MB = 1024 * 1024;
 /** The payments phase's rows of 1 000 licenses or more (bench/payment-licenses.ts), on any storage. */
