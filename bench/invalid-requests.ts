@@ -23,13 +23,12 @@ import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { createBot } from '../src/app.js';
 import { ManualClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { licenseId } from '../src/security/license-id.js';
 import { DEFAULT_BOT_PERMISSIONS, FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import type { ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { LICENSE_KEY, TOKEN } from './bot-process.js';
-import { startStore } from './world.js';
+import { LICENSE_KEY } from './bot-process.js';
+import { inProcessConfig, startStore } from './world.js';
 
 const TICK_MS = 5_000;
 const MINUTE = 60_000;
@@ -75,15 +74,7 @@ export async function invalidRequests(shop: ShopFixture): Promise<InvalidRequest
   const clock = new ManualClock();
   store.now = () => clock.now();
   const notes: string[] = [];
-  const config = loadConfig({
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: discord.apiUrl,
-    SPACEIS_API_URL: store.url,
-    SPACEIS_API_KEY: LICENSE_KEY,
-    STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
-    LOG_LEVEL: 'silent',
-    DEMO_PORT: '0',
-  });
+  const config = inProcessConfig({ discord, store }, dir);
   // Guilds the bot is in, set up before it connects.
   const removedWhileRunning = discord.addGuild({ name: 'Removed while running' }).id;
   const roleAbove = discord.addGuild({ name: 'Role above the bot' }).id;

@@ -18,15 +18,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBot, type Bot } from '../src/app.js';
 import { ManualClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { fingerprintOf, licenseId } from '../src/security/license-id.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import type { ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { LICENSE_KEY, TOKEN } from './bot-process.js';
 import { round } from './stats.js';
 import { since, StorageCount, type Counted } from './storage-count.js';
-import { startStore } from './world.js';
+import { inProcessConfig, startStore } from './world.js';
 
 const TICK_MS = 5_000;
 const POLL_MS = 30_000;
@@ -112,16 +110,7 @@ export async function licensesCost(shop: ShopFixture, licenses: number, minutes:
   const clock = new ManualClock();
   store.now = () => clock.now();
   const count = new StorageCount();
-  const config = loadConfig({
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: discord.apiUrl,
-    SPACEIS_API_URL: store.url,
-    SPACEIS_API_KEY: LICENSE_KEY,
-    ENCRYPTION_KEY,
-    STORAGE_URL: storage.kind === 'redis' ? storage.url! : `sqlite://${join(dir, 'store.sqlite')}`,
-    LOG_LEVEL: 'silent',
-    DEMO_PORT: '0',
-  });
+  const config = inProcessConfig({ discord, store }, dir, { ENCRYPTION_KEY, ...(storage.kind === 'redis' ? { STORAGE_URL: storage.url! } : {}) });
   const bot = await createBot({ config, logger: createLogger('silent'), clock, paymentWatch: 'manual', panelRefresh: 'manual', storageAdapter: count.wrap });
   try {
     await bot.start();

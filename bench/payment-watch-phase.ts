@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBot, registerBotCommands } from '../src/app.js';
 import { ManualClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { licenseId } from '../src/security/license-id.js';
 import { PaymentWatcher } from '../src/services/payment-watch/watcher.js';
@@ -25,13 +24,13 @@ import { PaymentLinkRepository, type NewPaymentLink } from '../src/storage/payme
 import { PaymentWatchStore } from '../src/storage/payment-watch.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import type { FakeSpaceIs, ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { LICENSE_KEY, startProcess, TOKEN } from './bot-process.js';
+import { LICENSE_KEY, startProcess } from './bot-process.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
 import { round, roundSummary, type Summary } from './stats.js';
 import { benchRedis, licensesCost, printLicensesCost, type LicensesCost } from './payment-licenses.js';
 import { invalidRequests, printInvalidRequests, type InvalidRequests } from './invalid-requests.js';
 import { walkPhase } from './walk.js';
-import { startStore, type World } from './world.js';
+import { inProcessConfig, startStore, type World } from './world.js';
 
 const SECOND = 1_000;
 const HOUR = 3_600_000;
@@ -107,15 +106,7 @@ async function pollingHour(shop: ShopFixture, open: number, withPurchases: boole
   const store = await startStore(shop);
   const clock = new ManualClock();
   store.now = () => clock.now();
-  const config = loadConfig({
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: discord.apiUrl,
-    SPACEIS_API_URL: store.url,
-    SPACEIS_API_KEY: LICENSE_KEY,
-    STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
-    LOG_LEVEL: 'silent',
-    DEMO_PORT: '0',
-  });
+  const config = inProcessConfig({ discord, store }, dir);
   const bot = await createBot({ config, logger: createLogger('silent'), clock, paymentWatch: 'manual' });
   try {
     await bot.start();

@@ -7,15 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBot, registerBotCommands } from '../src/app.js';
 import { ManualClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { licenseId } from '../src/security/license-id.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import type { FakeSpaceIs, ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
-import { LICENSE_KEY, startProcess, TOKEN } from './bot-process.js';
+import { LICENSE_KEY, startProcess } from './bot-process.js';
 import { round } from './stats.js';
 import { ADMIN, connectAsAdmin, ENCRYPTION_KEY, SECOND, sleep } from './store-webhook-admin.js';
-import { startStore, type World } from './world.js';
+import { inProcessConfig, startStore, type World } from './world.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -48,16 +47,7 @@ export async function requestsPerHour(shop: ShopFixture, webhook: boolean, feed:
   const store: FakeSpaceIs = await startStore(shop);
   const clock = new ManualClock();
   store.now = () => clock.now();
-  const config = loadConfig({
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_API_URL: discord.apiUrl,
-    SPACEIS_API_URL: store.url,
-    SPACEIS_API_KEY: LICENSE_KEY,
-    STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
-    ENCRYPTION_KEY,
-    LOG_LEVEL: 'silent',
-    DEMO_PORT: '0',
-  });
+  const config = inProcessConfig({ discord, store }, dir, { ENCRYPTION_KEY });
   const bot = await createBot({ config, logger: createLogger('silent'), clock, paymentWatch: 'manual' });
   try {
     await bot.start();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REST } from 'discord.js';
 import { registerBotCommands } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { FakeSpaceIs, type ShopFixture } from '../test/fakes/spaceis/fake-spaceis.js';
 import { LICENSE_KEY, TOKEN, type BotLaunch, type RunningBot } from './bot-launch.js';
@@ -51,4 +52,21 @@ export async function closeWorld(world: World): Promise<void> {
   await world.discord.close().catch(() => undefined);
   await world.store.close().catch(() => undefined);
   rmSync(world.work, { recursive: true, force: true });
+}
+
+/**
+ * The settings of a bot the bench runs in its own process (on a ManualClock) against the local
+ * servers: the bench's key and token, silent, SQLite in `dir` unless `extra` names other storage.
+ */
+export function inProcessConfig(servers: { discord: FakeDiscord; store: FakeSpaceIs }, dir: string, extra: Record<string, string> = {}): Config {
+  return loadConfig({
+    DISCORD_TOKEN: TOKEN,
+    DISCORD_API_URL: servers.discord.apiUrl,
+    SPACEIS_API_URL: servers.store.url,
+    SPACEIS_API_KEY: LICENSE_KEY,
+    STORAGE_URL: `sqlite://${join(dir, 'store.sqlite')}`,
+    LOG_LEVEL: 'silent',
+    DEMO_PORT: '0',
+    ...extra,
+  });
 }
