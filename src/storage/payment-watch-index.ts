@@ -23,6 +23,11 @@ import { parseRecord, stringListSchema } from './records.js';
  *   chunks `pay-due:<slot>:<n>` follow, so a license moving into a crowded slot writes one chunk
  *   (a few KB), never the whole slot. A slot written by a version before issue 36 is one array:
  *   read as the first chunk, full once it holds DUE_CHUNK ids or more.
+ * - `pay-shop:<shop>`: the licenses the watcher met whose shop is reached by other keys too (a
+ *   rotated key, a second key of one shop; src/services/payment-watch/shop-licenses.ts): a purchase
+ *   is matched against that shop's links under every key, found here in one read instead of a walk
+ *   over every license's shop (before: the registry and every license's shop identity, per purchase).
+ *   Only ever added to; a license that left the registry costs one read of its empty open-link list.
  * - `pay-open-guilds:<license>` and `pay-open:<license>:<guild>`: the guilds with open links on a
  *   license, and each guild's open link ids. The links themselves are their own records
  *   (src/storage/payment-links.ts): a checkout rewrites only its own guild's list of ids, under
@@ -39,6 +44,7 @@ const bucketKey = (n: number) => `pay-licenses:${n}`;
 /** A license id is the hex sha256 of its key (security/license-id.ts): its last hex digits spread evenly. */
 const bucketOf = (license: string) => (Number.parseInt(license.slice(-4), 16) || 0) % REGISTRY_BUCKETS;
 const listedKey = (license: string) => `pay-listed:${license}`;
+const shopKey = (shop: string) => `pay-shop:${shop}`;
 const idsSchema = stringListSchema();
 
 const dueKey = (slot: number) => `pay-due:${slot}`;
@@ -220,6 +226,16 @@ export class PaymentWatchIndex {
     for (const entry of legacy) await this.addOpen(license, { guildId: entry.guildId, linkId: entry.linkId });
     if (legacy.length > 0) await this.keyv.delete(legacyKey(license));
     this.#upgraded.add(license);
+  }
+
+  /** The licenses noted under `shop` (see `pay-shop:` above). */
+  async shopLicenses(shop: string): Promise<string[]> {
+    return this.#ids(shopKey(shop));
+  }
+
+  /** Notes that `license` reaches `shop` (a write only the first time). */
+  async noteShopLicense(shop: string, license: string): Promise<void> {
+    await this.#change(shopKey(shop), (ids) => (ids.includes(license) ? ids : [...ids, license]));
   }
 
   async #change(key: string, change: (ids: string[]) => string[]): Promise<void> {

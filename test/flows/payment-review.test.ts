@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { openStorage } from '../../src/storage/keyv-store.js';
+import { licenseId } from '../../src/security/license-id.js';
 import { pl } from '../../src/i18n/pl.js';
 import type { FakeMessage } from '../fakes/discord/fake-discord.js';
 import { Member, VIP_30 } from '../support/buyer.js';
@@ -271,6 +272,38 @@ describe('the operator rotates SPACEIS_API_KEY to another key of the same shop',
 
 /** The same shop's new key, made in the SpaceIs panel. */
 const ROTATED_KEY = 'rotated-license-key-NEVER-LOG-ME-review';
+
+describe('a rotated key among 2 000 watched licenses (issue 36, point 4)', () => {
+  const h = useHarness({ shop: { ...defaultShop(), licenseId: '7a2d3b8f-4c5e-4f60-9b1c-1d2e3f4a5b6c' } });
+  const s = steps(h);
+
+  it('finds the shop’s other key in one read for each purchase, not by reading every license', { timeout: 120_000 }, async () => {
+    const index = h.bot.services.storage.paymentWatch.index;
+    for (let n = 0; n < 2_000; n++) await index.enlist(licenseId(`another-shop-license-${n}`));
+    const old = await s.checkout(new Member(h), 'Old_Key_Nick', VIP_30);
+    h.store.shopsByKey.set(ROTATED_KEY_2, h.store.shop);
+    await h.restart({ SPACEIS_API_KEY: ROTATED_KEY_2 });
+    const first = await s.checkout(new Member(h), 'First_Buyer', VIP_30);
+    h.store.pay(first.url);
+    await s.poll(2);
+    expect((await s.record(first))!.payment).toMatchObject({ status: 'paid' });
+
+    // The next purchase under the new key: the old key's links are still looked at (the same nick waits
+    // for staff), and finding them reads the shop's list, not the registry and 2 000 licenses' shops.
+    const log = await s.logChannel();
+    const again = await s.checkout(new Member(h), 'Old_Key_Nick', VIP_30);
+    const reads = h.storage.readKeys.length;
+    h.store.pay(again.url);
+    await s.poll();
+    const read = h.storage.readKeys.slice(reads);
+    expect(s.reviewPosts(log)).toHaveLength(1);
+    expect((await s.record(old))!.payment).toBeUndefined();
+    expect(read.filter((key) => key.includes('pay-licenses'))).toEqual([]);
+    expect(read.filter((key) => key.includes('license-shop:')).length).toBeLessThan(10);
+  });
+});
+
+const ROTATED_KEY_2 = 'rotated-license-key-NEVER-LOG-ME-registry';
 
 describe('a purchase two members’ links could have paid, before the store’s final word and after a month', () => {
   const h = useHarness();

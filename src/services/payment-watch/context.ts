@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Coordination } from '../../coordination/coordination.js';
 import type { Logger } from '../../logger.js';
 import type { GuildSettingsRepository } from '../../storage/guild-settings.js';
+import type { ShopLicenses } from './shop-licenses.js';
 import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
 import type { PaymentWatchStore, TxState, WatchState } from '../../storage/payment-watch.js';
 import type { WebsiteBuyerStore } from '../../storage/website-buyers.js';
@@ -40,6 +41,8 @@ export interface WatchDeps extends Omit<PaymentWatcherOptions, 'pollSeconds' | '
   stopping(): boolean;
   /** StoreDirectory.shopKey, remembered for a while (the shop's other keys are looked up at each decision). */
   shopKeyOf(license: string): Promise<string>;
+  /** The other licenses (keys) of a shop, noted as rounds meet them (shop-licenses.ts). */
+  shopLicenses: Pick<ShopLicenses, 'note' | 'others'>;
   /** The poll interval for the servers of a license's open links, when something other than `pollMs` decides it (PaymentWatcher.setPollIntervalFor). */
   pollIntervalFor?: PollIntervalFor;
 }

@@ -51,6 +51,8 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
     return wake({ deps, license, state, readAs, inboxTaken }, feedOnly);
   }
   const round: LicenseRound = { deps, license, shop: await deps.shopKeyOf(license), access, state, readAs, inboxTaken, open: read.open, openReadAt: now, log, polled: [] };
+  // A license whose shop is reached by other keys too is noted under that shop (once per process), for shopmates.
+  await deps.shopLicenses.note(round.shop, license);
   if (read.closed.length > 0) await closeLinks(round, read.closed);
   for (const record of read.expired) await settleEnded(round, record);
   if (state.unsupported && now >= state.unsupported.retryAt) {

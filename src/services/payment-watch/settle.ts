@@ -98,15 +98,12 @@ async function remembered(round: LicenseRound, transactionId: string, previous: 
   return found;
 }
 
-/** The open links of the other licenses the watcher follows that reach the same shop. */
+/** The open links of the shop's other licenses (keys) the watcher follows: one read of the shop's list (shop-licenses.ts). */
 async function shopmates(round: LicenseRound): Promise<OpenLink[]> {
   if (round.shop === round.license) return [];
   const now = round.deps.clock.now();
   const mates: OpenLink[] = [];
-  for (const license of await round.deps.store.licenses()) {
-    if (license === round.license || (await round.deps.shopKeyOf(license)) !== round.shop) continue;
-    mates.push(...(await readOpenLinks(round.deps, license, now)).open);
-  }
+  for (const license of await round.deps.shopLicenses.others(round.shop, round.license)) mates.push(...(await readOpenLinks(round.deps, license, now)).open);
   return mates;
 }
 

@@ -7,6 +7,7 @@ import type { PaymentWatcherOptions, PollIntervalFor, WatchDeps } from './contex
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
 import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay } from './schedule.js';
+import { ShopLicenses } from './shop-licenses.js';
 
 /**
  * Learns from the store whether the links the bot issued were paid (docs/spaceis-api.md,
@@ -82,6 +83,7 @@ export class PaymentWatcher {
       quiet: (shop, license) => this.#quiet(shop, license),
       stopping: () => this.#stopping,
       shopKeyOf: (license) => this.#shopKeyOf(license),
+      shopLicenses: new ShopLicenses(options.store.index, () => options.store.licenses(), (license) => this.#shopKeyOf(license)),
     };
   }
 
