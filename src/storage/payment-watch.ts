@@ -32,6 +32,8 @@ const serverPollSchema = z.object({
   nextAt: z.number(),
   /** Transactions listed without a readable date, with when the watcher counts them as made (still listed ones only). */
   dateless: z.record(z.string(), z.number()).optional(),
+  /** The newest transaction this server listed at its last poll: how many rows are new is counted down to it. */
+  newest: z.string().optional(),
 });
 export type ServerPoll = z.infer<typeof serverPollSchema>;
 

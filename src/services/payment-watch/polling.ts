@@ -5,7 +5,7 @@ import { transactionItems } from '../../spaceis/payment-schemas.js';
 import type { LicenseRound } from './context.js';
 import { placeRows, readDate, type Placed } from './dates.js';
 import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
-import { MAX_TRANSACTION_ID, ROWS_PER_POLL, UNSUPPORTED_RETRY_MS } from './schedule.js';
+import { BUSY_PAGE_ROWS, MAX_TRANSACTION_ID, ROWS_PER_POLL, TICK_MS, UNSUPPORTED_RETRY_MS } from './schedule.js';
 import { decideAndSettle } from './settle.js';
 import { newTx, saveTx, txOf } from './tx-state.js';
 import { noteWebsiteBuyers } from './website-buyers.js';
@@ -39,7 +39,20 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
     state.hoursOffWarned = true;
     log.warn({ server: serverId, hoursAhead: placed.hoursAhead }, 'payment watch: the store dates purchases a whole number of hours ahead of now: its times are not Warsaw time; such rows count as undated (see docs/spaceis-api.md, Payments)');
   }
-  state.servers[serverId] = { polledAt: askedAt, nextAt: askedAt + intervalMs, ...(placed.dateless ? { dateless: placed.dateless } : {}) };
+  const fresh = newSince(rows, before?.newest);
+  // Busy: at this rate, a poll interval would bring at least BUSY_PAGE_ROWS new purchases. Read again
+  // at the next tick while the rush lasts (a 5 s poll finding 10 new is a rush, not a calm).
+  const since = before && before.polledAt > 0 ? askedAt - before.polledAt : 0;
+  const busy = fresh !== undefined && since > 0 && (fresh * intervalMs) / since >= BUSY_PAGE_ROWS;
+  const overflowed = before?.newest !== undefined && rows.length >= ROWS_PER_POLL && !rows.some((row) => row.transactionId === before.newest);
+  if (overflowed) log.info({ server: serverId }, 'payment watch: a whole page of purchases new since the last poll: some may have been pushed out of sight; polling this server every tick while it is this busy');
+  state.servers[serverId] = {
+    polledAt: askedAt,
+    nextAt: askedAt + (busy ? Math.min(intervalMs, TICK_MS) : intervalMs),
+    ...(placed.dateless ? { dateless: placed.dateless } : {}),
+    // '' for an empty page: every row of the next one is new.
+    newest: rows[0]?.transactionId ?? '',
+  };
   round.polled.push({ serverId, rows, madeAt: placed.madeAt });
   for (const candidate of await candidates(round, rows, placed)) {
     if (deps.stopping() || state.unsupported) return;
@@ -51,6 +64,21 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
   }
   await noteWebsiteBuyers(round, rows, placed, before);
   log.debug({ server: serverId, rows: rows.length }, 'payment watch: server polled');
+}
+
+/**
+ * How many transactions the page lists above the one that was newest at the server's last poll
+ * (the store lists newest first); all of them when it is gone from the page. Undefined for a
+ * server's first poll: nothing to count from.
+ */
+function newSince(rows: readonly BuyerRow[], newest: string | undefined): number | undefined {
+  if (newest === undefined) return undefined;
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (row.transactionId === newest) return seen.size;
+    seen.add(row.transactionId);
+  }
+  return seen.size;
 }
 
 interface Candidate {
