@@ -59,12 +59,7 @@ export async function checkoutCrowd(
     await Promise.all(
       members.slice(start, start + 20).map(async (member, offset) => {
         const pick = picks[start + offset]!;
-        await member.slash('shop', 'shop');
-        await member.choose('server', pick.server);
-        await member.choose('category', pick.category);
-        await member.choose('product', pick.product);
-        await member.choose('variant', pick.variant);
-        await member.press('add', 'Add to cart');
+        await member.addToCart(pick);
       }),
     );
   }

@@ -79,6 +79,16 @@ export class BenchMember {
     return this.timed(step, () => this.discord.submitModal(this.user, modal, values, source ? { message: source } : {}), source);
   }
 
+  /** /shop → server → category → product → variant → Add to cart: one line of `pick` in the cart (quantity 1). */
+  async addToCart(pick: Omit<Pick, 'quantity'>): Promise<void> {
+    await this.slash('shop', 'shop');
+    await this.choose('server', pick.server);
+    await this.choose('category', pick.category);
+    await this.choose('product', pick.product);
+    await this.choose('variant', pick.variant);
+    await this.press('add', 'Add to cart');
+  }
+
   private requireMessage(): FakeMessage {
     if (!this.message) throw new Error('no menu open');
     return this.message;

@@ -98,12 +98,7 @@ async function paidToDm(world: World, label: string, payments: number, webhook: 
         picks.slice(start, start + 20).map(async (pick, offset) => {
           const index = start + offset;
           const member = new BenchMember(world.discord, recorder, `hook-${label}-${index}`);
-          await member.slash('shop', 'shop');
-          await member.choose('server', pick.server);
-          await member.choose('category', pick.category);
-          await member.choose('product', pick.product);
-          await member.choose('variant', pick.variant);
-          await member.press('add', 'Add to cart');
+          await member.addToCart(pick);
           const dmArrived = world.discord.waitForDm(member.user.id);
           const handle = await world.discord.slash(member.user, 'checkout', { options: { nick: `Hook_${label}_${index}` } });
           await handle.settled();
