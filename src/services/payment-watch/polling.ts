@@ -5,7 +5,7 @@ import { transactionItems } from '../../spaceis/payment-schemas.js';
 import type { LicenseRound } from './context.js';
 import { placeRows, readDate, type Placed } from './dates.js';
 import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
-import { BUSY_PAGE_ROWS, MAX_TRANSACTION_ID, ROWS_PER_POLL, TICK_MS, UNSUPPORTED_RETRY_MS } from './schedule.js';
+import { BUSY_PAGE_ROWS, MAX_TRANSACTION_ID, ROWS_PER_POLL, RUSH_ROWS_PER_POLL, TICK_MS, UNSUPPORTED_RETRY_MS } from './schedule.js';
 import { decideAndSettle } from './settle.js';
 import { newTx, saveTx, txOf } from './tx-state.js';
 import { noteWebsiteBuyers } from './website-buyers.js';
@@ -39,16 +39,19 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
     state.hoursOffWarned = true;
     log.warn({ server: serverId, hoursAhead: placed.hoursAhead }, 'payment watch: the store dates purchases a whole number of hours ahead of now: its times are not Warsaw time; such rows count as undated (see docs/spaceis-api.md, Payments)');
   }
+  // The pace of new purchases since the last poll: while a poll interval would bring BUSY_PAGE_ROWS or
+  // more, the next poll comes when RUSH_ROWS_PER_POLL are expected (at least a tick away: a rush may
+  // still speed up), so a page never fills between two polls. A calm server keeps its interval, and so
+  // does one read by the store webhook's safety net (its posts bring each purchase: health.ts).
   const fresh = newSince(rows, before?.newest);
-  // Busy: at this rate, a poll interval would bring at least BUSY_PAGE_ROWS new purchases. Read again
-  // at the next tick while the rush lasts (a 5 s poll finding 10 new is a rush, not a calm).
   const since = before && before.polledAt > 0 ? askedAt - before.polledAt : 0;
-  const busy = fresh !== undefined && since > 0 && (fresh * intervalMs) / since >= BUSY_PAGE_ROWS;
+  const perMs = fresh !== undefined && since > 0 && intervalMs <= deps.pollMs ? fresh / since : 0;
+  const nextInMs = perMs * intervalMs >= BUSY_PAGE_ROWS ? Math.max(TICK_MS, Math.min(intervalMs, RUSH_ROWS_PER_POLL / perMs)) : intervalMs;
   const overflowed = before?.newest !== undefined && rows.length >= ROWS_PER_POLL && !rows.some((row) => row.transactionId === before.newest);
-  if (overflowed) log.info({ server: serverId }, 'payment watch: a whole page of purchases new since the last poll: some may have been pushed out of sight; polling this server every tick while it is this busy');
+  if (overflowed) log.info({ server: serverId }, 'payment watch: a whole page of purchases new since the last poll: some may have been pushed out of sight; polling this server more often while it is this busy');
   state.servers[serverId] = {
     polledAt: askedAt,
-    nextAt: askedAt + (busy ? Math.min(intervalMs, TICK_MS) : intervalMs),
+    nextAt: askedAt + nextInMs,
     ...(placed.dateless ? { dateless: placed.dateless } : {}),
     // '' for an empty page: every row of the next one is new.
     newest: rows[0]?.transactionId ?? '',
