@@ -1,7 +1,7 @@
 import { AuditLogEvent, DiscordAPIError, PermissionFlagsBits, RESTJSONErrorCodes, Routes, SnowflakeUtil, type APIGuildMember, type APIRole, type Client, type RESTGetAPIAuditLogResult } from 'discord.js';
 import { messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import type { MemberRoles, PowerfulPermission, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
+import type { MemberRoles, PassReadings, PowerfulPermission, RewardNotices, RoleAnswer, RoleProblem, RoleReason } from '../services/rewards.js';
 import type { GuildLog } from './guild-log.js';
 import { discordRefusalOf } from './refusals.js';
 import { fetchedChannelAllows, fetchedRoleFacts, roleIssues, rolePowers } from './role-check.js';
@@ -16,6 +16,13 @@ const AUDIT_PAGE = 100;
  * History that does not reach back to the grant's start within them is `unknown` (taken back, as before).
  */
 const AUDIT_PAGES = 3;
+/** A guild's audit log as one removal pass has read it so far (PassReadings). */
+interface AuditPages {
+  entries: RESTGetAPIAuditLogResult['audit_log_entries'];
+  pages: number;
+  /** The last page read was not full: nothing older to read. */
+  end: boolean;
+}
 
 /**
  * Buyers' roles in Discord: one `PUT` or `DELETE /guilds/{guild}/members/{user}/roles/{role}` each,
@@ -63,31 +70,42 @@ export class DiscordMemberRoles implements MemberRoles {
    * began; Discord's clock and the bot's are taken to agree within seconds), or after AUDIT_PAGES
    * pages (`unknown`). Needs View Audit Log: checked in the cache first when the guild is on this
    * process's shards, so a guild without it costs no refused request; otherwise the refusal (403
-   * 50013) says so. Cost: 1 to AUDIT_PAGES requests per ended role.
+   * 50013) says so. Cost: 1 to AUDIT_PAGES requests per guild and removal pass (`pass`: the pages read
+   * are shared by every role ending in it, and read further only when one needs older entries).
    */
-  async givenByOthersSince(guildId: string, userId: string, roleId: string, since: number): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>> {
+  async givenByOthersSince(guildId: string, userId: string, roleId: string, since: number, pass?: PassReadings): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>> {
     const me = this.client.guilds.cache.get(guildId)?.members.me;
     if (me && !me.permissions.has(PermissionFlagsBits.ViewAuditLog)) return { ok: true, value: 'no-audit-log' };
     const botId = this.client.user?.id ?? '';
     const floor = BigInt(SnowflakeUtil.generate({ timestamp: since }).toString()) >> 22n;
-    let before: string | undefined;
+    // The pages this pass has read of the guild's log, newest first: read further only when needed.
+    const key = `audit-log:${guildId}`;
+    const read = (pass?.get(key) as AuditPages | undefined) ?? { entries: [], pages: 0, end: false };
+    pass?.set(key, read);
     try {
-      for (let page = 0; page < AUDIT_PAGES; page += 1) {
-        const query = new URLSearchParams({ action_type: String(AuditLogEvent.MemberRoleUpdate), limit: String(AUDIT_PAGE), ...(before ? { before } : {}) });
-        const { audit_log_entries: entries } = (await this.client.rest.get(Routes.guildAuditLog(guildId), { query })) as RESTGetAPIAuditLogResult;
-        for (const entry of entries) {
-          const touching = entry.target_id !== userId ? [] : (entry.changes ?? []).filter(
-            (change) => (change.key === '$add' || change.key === '$remove') && ((change.new_value ?? []) as { id: string }[]).some((role) => role.id === roleId),
-          );
-          if (touching.length > 0) return { ok: true, value: entry.user_id !== botId && touching.some((change) => change.key === '$add') };
-          if (BigInt(entry.id) >> 22n < floor) return { ok: true, value: false };
+      for (let index = 0; ; ) {
+        if (index >= read.entries.length) {
+          if (read.end) return { ok: true, value: false };
+          if (read.pages >= AUDIT_PAGES) return { ok: true, value: 'unknown' };
+          const before = read.entries.at(-1)?.id;
+          const query = new URLSearchParams({ action_type: String(AuditLogEvent.MemberRoleUpdate), limit: String(AUDIT_PAGE), ...(before ? { before } : {}) });
+          const { audit_log_entries: entries } = (await this.client.rest.get(Routes.guildAuditLog(guildId), { query })) as RESTGetAPIAuditLogResult;
+          read.entries.push(...entries);
+          read.pages += 1;
+          if (entries.length < AUDIT_PAGE) read.end = true;
+          continue;
         }
-        const last = entries.at(-1);
-        if (entries.length < AUDIT_PAGE || !last) return { ok: true, value: false };
-        before = last.id;
+        const entry = read.entries[index]!;
+        const touching = entry.target_id !== userId ? [] : (entry.changes ?? []).filter(
+          (change) => (change.key === '$add' || change.key === '$remove') && ((change.new_value ?? []) as { id: string }[]).some((role) => role.id === roleId),
+        );
+        if (touching.length > 0) return { ok: true, value: entry.user_id !== botId && touching.some((change) => change.key === '$add') };
+        if (BigInt(entry.id) >> 22n < floor) return { ok: true, value: false };
+        index += 1;
       }
-      return { ok: true, value: 'unknown' };
     } catch (error) {
+      // Not kept for the pass: the next role asks again (a blip), or learns the same refusal.
+      pass?.delete(key);
       if (error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.MissingPermissions) return { ok: true, value: 'no-audit-log' };
       return { ok: false, problem: await this.#problem(error, guildId, roleId) };
     }

@@ -91,6 +91,23 @@ describe('timed roles and roles staff gave by hand', () => {
     expect(h.discord.requests.length).toBe(requests);
   });
 
+  it('reads the guild’s audit log once for all the roles ending in one pass, and still keeps the one staff gave back by hand', async () => {
+    const buyers = Array.from({ length: 6 }, () => new Member(h));
+    for (const [index, buyer] of buyers.entries()) await paid((await steps.checkout(buyer, `Pass_${index}`, VIP_30)).id);
+    const [cameBack] = buyers;
+    h.discord.removeMember(guildId, cameBack!.user.id);
+    await cameBack!.run('cart');
+    h.discord.giveRoleByHand(guildId, staff.user.id, cameBack!.user.id, vipRole);
+    const from = h.discord.requests.length;
+
+    await timeIsUp();
+    const auditReads = h.discord.requests.slice(from).filter((request) => request.method === 'GET' && request.path.endsWith('/audit-logs'));
+    // Before: one read (or up to three pages) for each of the 6 roles.
+    expect(auditReads).toHaveLength(1);
+    expect(holds(cameBack!)).toBe(true);
+    for (const buyer of buyers.slice(1)) expect(holds(buyer)).toBe(false);
+  });
+
   it('without View Audit Log: takes the role back as before, and /shop-admin status says why staff-given roles are not told apart', async () => {
     h.discord.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles);
     try {

@@ -5,7 +5,7 @@ import type { ExpiryEntry, RoleRewardRepository } from '../../storage/role-rewar
 import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
 import { doublingBackoff } from '../jobs/backoff.js';
 import type { BackgroundJob } from '../jobs/runner.js';
-import type { MemberRoles, RewardCounters, RewardNotices, RoleAnswer, RoleProblem } from './types.js';
+import type { MemberRoles, PassReadings, RewardCounters, RewardNotices, RoleAnswer, RoleProblem } from './types.js';
 
 type Removal = 'removed' | 'failed' | 'gone' | 'later';
 
@@ -37,8 +37,8 @@ const ROLE_WIDE: ReadonlySet<RoleProblem> = new Set(['no-manage-roles', 'role-ab
  * per member (1 000 members' roles ending in a guild that dragged the role up: 1, not 1 000).
  *
  * Cost per pass: one read of the index of days and one per due day; one read per guild with due
- * grants (did the bot leave it); per due grant 1 to 3 GETs of the audit log (none where it may not
- * read it), a read, one DELETE to Discord (a refused one adds two
+ * grants (did the bot leave it); per guild with due grants 1 to 3 GETs of the audit log, shared by
+ * its grants in the pass (none where it may not read it); per due grant a read, one DELETE to Discord (a refused one adds two
  * reads of the guild's roles to say why, and two writes: the grant, the guild's refused list) and
  * one write; in a guild the bot left, a read and a delete per grant and no request at all.
  */
@@ -69,12 +69,14 @@ export class RoleExpiry {
     // and the guilds whose audit log it may not read (asked once per pass).
     const left = new Map<string, boolean>();
     const noAuditLog = new Set<string>();
+    // What this pass read of Discord: each guild's audit log once, for all its ending roles.
+    const readings: PassReadings = new Map();
     // Per pass: a refused role checked again with reads, once (undefined: nothing in the way now).
     const checked = new Map<string, RoleProblem | undefined>();
     for (const { day, entries } of await this.o.repository.dueDays(now)) {
       const handled: ExpiryEntry[] = [];
       for (const entry of entries) {
-        const outcome = await this.#removeIfDue(entry, day, now, left, noAuditLog, checked);
+        const outcome = await this.#removeIfDue(entry, day, now, left, { noAuditLog, readings }, checked);
         if (outcome === 'removed') removed++;
         if (outcome === 'failed') failed++;
         // Only a removal Discord did not answer stays in its day: the next pass tries it again.
@@ -103,7 +105,7 @@ export class RoleExpiry {
     day: string,
     now: number,
     left: Map<string, boolean>,
-    noAuditLog: Set<string>,
+    audit: { noAuditLog: Set<string>; readings: PassReadings },
     checked: Map<string, RoleProblem | undefined>,
   ): Promise<Removal> {
     const { repository, ends } = this.o;
@@ -125,7 +127,7 @@ export class RoleExpiry {
       let answer: RoleAnswer<void> = blocked;
       if (blocked.ok) {
         // A role staff gave by hand while it was timed is theirs: the time bought ends, the role stays.
-        const byHand = await this.#givenByHand(guildId, userId, roleId, grant.timedSince ?? grant.grantedAt, noAuditLog, log);
+        const byHand = await this.#givenByHand(guildId, userId, roleId, grant.timedSince ?? grant.grantedAt, audit, log);
         if (byHand === 'later') return 'later';
         if (byHand === true) {
           await repository.deleteGrant(guildId, userId, roleId);
@@ -179,9 +181,10 @@ export class RoleExpiry {
    * Discord did not answer; the next pass asks again. `bot-left`: Discord answered that the bot is
    * not in the guild (404 10004 / 403 50001).
    */
-  async #givenByHand(guildId: string, userId: string, roleId: string, since: number, noAuditLog: Set<string>, log: Logger): Promise<boolean | 'later' | 'bot-left'> {
+  async #givenByHand(guildId: string, userId: string, roleId: string, since: number, audit: { noAuditLog: Set<string>; readings: PassReadings }, log: Logger): Promise<boolean | 'later' | 'bot-left'> {
+    const { noAuditLog } = audit;
     if (noAuditLog.has(guildId)) return false;
-    const answer = await this.o.roles.givenByOthersSince(guildId, userId, roleId, since);
+    const answer = await this.o.roles.givenByOthersSince(guildId, userId, roleId, since, audit.readings);
     if (!answer.ok) return answer.problem === 'unreachable' ? 'later' : answer.problem === 'bot-left' ? 'bot-left' : false;
     if (answer.value === 'no-audit-log') {
       noAuditLog.add(guildId);
@@ -212,7 +215,7 @@ export function roleExpiryJob(rewards: { removeDue(): Promise<{ removed: number;
     everyMs: EXPIRY_EVERY_MS,
     backoff: doublingBackoff(60_000, 30 * 60_000),
     cost: {
-      storeRequestsPerHour: '0 (Discord: per role due 1 to 3 GETs of the audit log and 1 DELETE, never again once refused; without View Audit Log no GET where the guild is on this process, else one refused GET per guild and pass; a role refused as a whole: 1 refused DELETE per process, then 2 reads of the guild per pass and no audit read while it stays refused; 0 in a guild the bot left)',
+      storeRequestsPerHour: '0 (Discord: per guild and pass 1 to 3 GETs of the audit log, per role due 1 DELETE, never again once refused; without View Audit Log no GET where the guild is on this process, else one refused GET per guild and pass; a role refused as a whole: 1 refused DELETE per process, then 2 reads of the guild per pass and no audit read while it stays refused; 0 in a guild the bot left)',
       readsPerRound: '1 + 1 per due day + 1 per guild with due grants + 1 per due grant',
       writesPerRound: '1 per due grant + 1 per due day',
     },

@@ -60,6 +60,12 @@ export type PowerfulPermission = (typeof POWERFUL_PERMISSIONS)[number];
 /** Why a role changes, for the audit log: a paid link (for so many days, or for good), or its time being up. */
 export type RoleReason = { kind: 'bought'; linkId: string; days: number | null } | { kind: 'ended'; linkId: string };
 
+/**
+ * What one removal pass has read of Discord, shared by its calls (the guild's audit log is read once
+ * for every role ending in the pass, not once per role); opaque here, kept by member-roles.ts.
+ */
+export type PassReadings = Map<string, unknown>;
+
 /** The member's roles in Discord (src/discord/member-roles.ts). */
 export interface MemberRoles {
   /** Whether the member holds the role now (`member-left` when they are not in the server). */
@@ -71,7 +77,7 @@ export interface MemberRoles {
    * MEMBER_ROLE_UPDATE): `unknown` when the bot may not read the audit log (View Audit Log) or its
    * history does not reach back that far within the pages read.
    */
-  givenByOthersSince(guildId: string, userId: string, roleId: string, since: number): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>>;
+  givenByOthersSince(guildId: string, userId: string, roleId: string, since: number, pass?: PassReadings): Promise<RoleAnswer<boolean | 'no-audit-log' | 'unknown'>>;
   add(guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>>;
   remove(guildId: string, userId: string, roleId: string, reason: RoleReason): Promise<RoleAnswer<void>>;
   /**
