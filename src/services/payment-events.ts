@@ -66,11 +66,14 @@ export class PaymentEvents {
    * Tells of a step refused for good, once: called after the refusal is recorded on the transaction,
    * so a failure here (logged) never makes the step run again.
    */
-  async refused(event: SettledPayment, step: string, reason: string): Promise<void> {
+  /** Tells the admins of a refused step; false when it could not (logged): the caller keeps owing it. */
+  async refused(event: SettledPayment, step: string, reason: string): Promise<boolean> {
     try {
       await this.#refusalListener?.(event, step, reason);
+      return true;
     } catch (error) {
       this.logger.warn({ err: error, step, reason, link: event.link.id }, 'a refused payment step could not be shown to the admins');
+      return false;
     }
   }
 

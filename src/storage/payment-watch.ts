@@ -88,7 +88,7 @@ const txStateSchema = z.object({
    * The steps Discord refused for good (issue 36, point 3: 403 50007 DMs closed, 50013, 404 10003…):
    * each also in `steps` (ended: never run again), here with Discord's reason, written in the same write.
    */
-  refused: z.record(z.string(), z.object({ reason: z.string(), at: z.number() })).optional(),
+  refused: z.record(z.string(), z.object({ reason: z.string(), at: z.number(), /** When the admins were told (log channel, status); until then the round owes it. */ told: z.number().optional() })).optional(),
   /** Who confirmed it, when staff chose the link. */
   confirmedBy: z.string().optional(),
   /**

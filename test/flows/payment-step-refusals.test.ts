@@ -73,6 +73,23 @@ describe('a paid link whose Discord step is refused for good', () => {
     expect(refusedPosts(log, issued)).toHaveLength(1);
   });
 
+  it('a refusal whose telling storage could not keep is told by the next round, and its step still not sent again', async () => {
+    const log = await logChannel('shop-log-told-later');
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Told_Later', VIP_30);
+    h.discord.refuseDms(buyer.user.id);
+    // The list status shows refusals from cannot be written while the refusal is first met.
+    h.storage.failWrites = (key) => key.includes('payment-steps-refused');
+    h.store.pay(issued.url);
+    await s.poll(2);
+    h.storage.recover();
+    await s.poll(4);
+
+    expect(requests('PATCH', `/channels/${issued.dm.channel_id}/messages/${issued.dm.id}`).map((request) => request.status)).toEqual([403]);
+    expect(await status()).toContain(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm, en.payments.refusedReason['dms-closed']));
+    expect(refusedPosts(log, issued).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('the log channel refuses the bot (403 50013): asked once (the link-issued post), not 8 more times; the DM is edited; status and the bot’s log say it once', async () => {
     const log = await logChannel('shop-log-closed');
     h.discord.denyBot(log, PermissionFlagsBits.SendMessages);

@@ -65,8 +65,9 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
 /**
  * Runs the steps of PaymentEvents not yet recorded on the transaction, recording each one as soon as
  * it is done (`save`): a crash after a step never runs it again. A step Discord refused for good is
- * recorded the same way (in `steps`, and in `refused` with the reason: one write), then told once
- * (`events.refused`); a crash between the two loses the telling, never sends the step again.
+ * recorded the same way (in `steps`, and in `refused` with the reason: one write) and owes its
+ * telling (`events.refused`) until `told` is written: a crash or a storage failure in between is
+ * told by the next round; the step itself is never sent again.
  * `done` is the record with every step recorded so far; what asked to be offered again is `left`.
  * Shared by the rounds (notify) and a moderator's confirmation (review.ts), which runs them at once.
  */
@@ -99,7 +100,17 @@ export async function runSteps(
       { guild: event.link.guildId, link: event.link.id, transaction: event.transactionId, step: name, reason: outcome.refused },
       'payment watch: Discord refused a step of a settled payment for good; recorded, told once, not sent again',
     );
-    await deps.events.refused(event, name, outcome.refused);
+  }
+  // Refusals not told yet, this round's and any an earlier round could not finish telling.
+  for (const [name, entry] of Object.entries(refused)) {
+    if (entry.told !== undefined) continue;
+    // Not told (storage, say): offered again with the steps left, and given up with them.
+    if (!(await deps.events.refused(event, name, entry.reason))) {
+      left.push(`told:${name}`);
+      continue;
+    }
+    refused[name] = { ...entry, told: deps.clock.now() };
+    await recordStep(() => save(record()));
   }
   return { done: record(), left };
 }
