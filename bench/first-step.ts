@@ -10,7 +10,7 @@ import { BenchMember, pacer, Recorder } from './members.js';
 import { stepStats, storeStats, type StepStats } from './phase-stats.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
 import { ratio, round } from './stats.js';
-import { walkPhase, type WalkResult } from './walk.js';
+import { alternatingWalks, walkPhase, type WalkResult, type WalkSide } from './walk.js';
 import type { World } from './world.js';
 
 /** The walk through a big shop: the coin pack's 300 variants, as the bare bot's menus are that size. */
@@ -63,40 +63,83 @@ async function firstStep(world: World, bot: RunningBot, label: string, mode: 'pa
 export interface BareResult {
   paced: FirstStepResult;
   burst: FirstStepResult;
-  walk: WalkResult;
+  /** Measured with the bot's walk, in alternating rounds (ourFirstSteps): filled in there. */
+  walk?: WalkResult;
   startToReadyMs: number;
   peakRssBytes?: number;
 }
 
-/** Phase 1: the bare bot on the same servers, the same first step and walk; stopped afterwards. */
-export async function bareFirstSteps(world: World, members: number, rate: number): Promise<BareResult> {
+/** The bare bot, left running after its first steps: the walk measures it turn about with the bot. */
+export interface RunningBare {
+  result: BareResult;
+  bot: RunningBot;
+  /** Its gateway session: interactions sent there reach it while the bot (newer) is up too. */
+  session: string;
+}
+
+/** Rounds of the walk gate's alternating walk, each side (BENCH_WALK_ROUNDS). */
+const WALK_ROUNDS = Number(process.env.BENCH_WALK_ROUNDS ?? 3);
+
+/** The newest live gateway session: that of the bot process that has just become ready. */
+function newestSession(world: World): string {
+  const session = world.discord.gatewaySessions().filter((each) => each.live).at(-1);
+  if (!session) throw new Error('no live gateway session after a bot became ready');
+  return session.id;
+}
+
+/** The same warm-up walks for either bot before its walk is measured: 50 members, then a full crowd. */
+async function warmUpWalk(world: World, side: WalkSide, members: number, rate: number, label: string): Promise<void> {
+  await walkPhase(world.discord, side.cpuMs, Math.min(members, 50), rate, `${label}-warmup-50`, side.route, side.session);
+  await walkPhase(world.discord, side.cpuMs, members, rate, `${label}-warmup`, side.route, side.session);
+}
+
+/** Phase 1: the bare bot on the same servers, the same first step, warmed for the walk; left running for it. */
+export async function bareFirstSteps(world: World, members: number, rate: number): Promise<RunningBare> {
   const bareBot = await startProcess(world, 'bare', join(world.work, 'unused.sqlite'), world.work);
+  const session = newestSession(world);
   await firstStep(world, bareBot, 'bare-warmup', 'paced', Math.min(members, 100), rate);
   const paced = await firstStep(world, bareBot, 'bare', 'paced', members, rate);
   const burst = await firstStep(world, bareBot, 'bare', 'burst', members, rate);
-  const walk = await walkPhase(world.discord, () => bareBot.proc.cpuMs(), members, rate, 'bare', undefined);
+  await warmUpWalk(world, { cpuMs: () => bareBot.proc.cpuMs(), session, route: undefined }, members, rate, 'bare');
   await probe(world, bareBot, 'bare: after first steps');
-  const bare = { paced, burst, walk, startToReadyMs: round(bareBot.startToReadyMs, 1), ...(bareBot.proc.memory() ? { peakRssBytes: bareBot.proc.memory()!.hwm } : {}) };
-  await bareBot.proc.stop();
-  return bare;
+  return { result: { paced, burst, startToReadyMs: round(bareBot.startToReadyMs, 1) }, bot: bareBot, session };
+}
+
+/** Stops the bare bot once its walk is measured; its peak memory is read just before. */
+async function stopBare(bare: RunningBare): Promise<void> {
+  const memory = bare.bot.proc.memory();
+  if (memory) bare.result.peakRssBytes = memory.hwm;
+  await bare.bot.proc.stop();
 }
 
 /**
  * Phase 2: the bot, started as `npm start` starts it, the same first step and walk. The bot is left running for the journeys; `storeAtStart` is
  * where its store requests begin.
  */
-export async function ourFirstSteps(world: World, members: number, rate: number, bare: BareResult | undefined) {
+export async function ourFirstSteps(world: World, members: number, rate: number, runningBare: RunningBare | undefined) {
+  const bare = runningBare?.result;
   const botDir = join(world.work, 'bot');
   mkdirSync(botDir, { recursive: true });
   const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
+  const session = newestSession(world);
   await probe(world, bot, 'bot: ready');
   const storeAtStart = world.store.requests.length;
   await firstStep(world, bot, 'warmup', 'paced', Math.min(members, 100), rate);
   const oursPaced = await firstStep(world, bot, 'ours', 'paced', members, rate);
   const oursBurst = await firstStep(world, bot, 'ours', 'burst', members, rate);
-  // The walk through a big shop, as the bare bot walked it (its menus are the same size).
-  await walkPhase(world.discord, () => bot.proc.cpuMs(), Math.min(members, 50), rate, 'ours-warmup', WALK_ROUTE);
-  const walk = { ours: await walkPhase(world.discord, () => bot.proc.cpuMs(), members, rate, 'ours', WALK_ROUTE), bare: bare?.walk };
+  // The walk through a big shop, as the bare bot walked it (its menus are the same size), after the same
+  // warm-up; then both take turns (walk.ts alternatingWalks).
+  const ours: WalkSide = { cpuMs: () => bot.proc.cpuMs(), session, route: WALK_ROUTE };
+  await warmUpWalk(world, ours, members, rate, 'ours');
+  let walk: { ours: WalkResult; bare: WalkResult | undefined };
+  if (runningBare) {
+    const both = await alternatingWalks(world.discord, { bare: { cpuMs: () => runningBare.bot.proc.cpuMs(), session: runningBare.session, route: undefined }, ours }, WALK_ROUNDS, members, rate);
+    runningBare.result.walk = both.bare;
+    walk = both;
+    await stopBare(runningBare);
+  } else {
+    walk = { ours: await walkPhase(world.discord, ours.cpuMs, members, rate, 'ours', WALK_ROUTE, session), bare: undefined };
+  }
   await probe(world, bot, 'bot: after first steps');
   // Repeated starts, `npm start` among them, are the start-up phase's (start-up.ts): this is one start.
   const startup = {

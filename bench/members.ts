@@ -52,23 +52,25 @@ export class BenchMember {
     name: string,
     /** The guild this member's slash commands come from; default: the local Discord's default guild. */
     private readonly guildId?: string,
+    /** The gateway session (bot process) that receives this member's interactions; default: the newest. */
+    private readonly session?: string,
   ) {
     this.user = discord.newUser({ username: name });
   }
 
   slash(step: string, command: string, options: Record<string, string> = {}): Promise<InteractionOutcome> {
-    return this.timed(step, () => this.discord.slash(this.user, command, { options, ...(this.guildId !== undefined ? { guildId: this.guildId } : {}) }), undefined);
+    return this.timed(step, () => this.discord.slash(this.user, command, { options, ...(this.guildId !== undefined ? { guildId: this.guildId } : {}), ...this.to() }), undefined);
   }
 
   choose(step: string, label: string): Promise<InteractionOutcome> {
     const on = this.requireMessage();
     const select = theSelect(on);
-    return this.timed(step, () => this.discord.select(this.user, on, select.custom_id!, [option(on, label).value]), on);
+    return this.timed(step, () => this.discord.select(this.user, on, select.custom_id!, [option(on, label).value], this.to()), on);
   }
 
   press(step: string, label: string): Promise<InteractionOutcome> {
     const on = this.requireMessage();
-    return this.timed(step, () => this.discord.click(this.user, on, button(on, label).custom_id!), on);
+    return this.timed(step, () => this.discord.click(this.user, on, button(on, label).custom_id!, this.to()), on);
   }
 
   submit(step: string, values: Record<string, string>): Promise<InteractionOutcome> {
@@ -87,6 +89,10 @@ export class BenchMember {
     await this.choose('product', pick.product);
     await this.choose('variant', pick.variant);
     await this.press('add', 'Add to cart');
+  }
+
+  private to(): { session?: string } {
+    return this.session !== undefined ? { session: this.session } : {};
   }
 
   private requireMessage(): FakeMessage {

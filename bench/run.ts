@@ -62,7 +62,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { probe, ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
 import { checkoutCrowd } from './checkout-crowd.js';
-import { bareFirstSteps, ourFirstSteps, type BareResult } from './first-step.js';
+import { bareFirstSteps, ourFirstSteps, type RunningBare } from './first-step.js';
 import { crowdPicks } from './journey-plans.js';
 import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.js';
 import { memoryFloodPhase } from './memory-flood.js';
@@ -198,11 +198,11 @@ async function main(): Promise<void> {
   try {
     await registerCommands(world);
 
-    let bare: BareResult | undefined;
+    let bare: RunningBare | undefined;
     if (runs('bare')) {
-      log('\n[1/6] bare discord.js bot: /shop, paced and as a burst');
+      log('\n[1/6] bare discord.js bot: /shop, paced and as a burst; warmed for the walk and left running (measured with the bot, turn about)');
       bare = await bareFirstSteps(world, K, options.rate);
-      report.bare = bare;
+      report.bare = bare.result;
     }
     if (runs('memflood')) {
       log(`[1b] memory flood: ${floodMembers} members send /shop or /cart at ${floodRate}/s to a fresh process`);

@@ -5,7 +5,7 @@
  */
 import type { FakeDiscord } from '../test/fakes/discord/fake-discord.js';
 import { optionLabels } from '../test/support/ui.js';
-import { BenchMember, pacer, Recorder } from './members.js';
+import { BenchMember, pacer, Recorder, type Sample } from './members.js';
 import { round, summarize, type Summary } from './stats.js';
 
 export interface WalkRoute {
@@ -21,6 +21,24 @@ export interface WalkResult {
   /** Dispatch → the bot's first callback: the crowd's p99 is held against the bare bot's (targets.ts). */
   firstAnswerMs: Summary;
   botCpuMsPerInteraction?: number;
+  /** With several rounds (alternatingWalks): how many, and each round's CPU per interaction. */
+  rounds?: number;
+  botCpuMsPerRound?: number[];
+  failures: string[];
+}
+
+/** One side of the walk: the bot process that answers (its gateway session) and how its CPU time is read. */
+export interface WalkSide {
+  cpuMs: () => number | undefined;
+  /** The gateway session that receives the members' interactions; default: the newest (the bot started last). */
+  session?: string;
+  /** Labels to pick; undefined picks the first option at each step (the bare bot's menus). */
+  route: WalkRoute | undefined;
+}
+
+interface WalkRound {
+  samples: Sample[];
+  cpuMs?: number;
   failures: string[];
 }
 
@@ -32,11 +50,40 @@ export async function walkPhase(
   rate: number,
   label: string,
   route: WalkRoute | undefined,
+  session?: string,
 ): Promise<WalkResult> {
+  return summarizeWalk(members, [await walkRound(discord, { cpuMs, route, ...(session !== undefined ? { session } : {}) }, members, rate, label)]);
+}
+
+/**
+ * The walk gate's measurement (issue 39): both bots are up, each warmed by the same walks, and
+ * they take turns, `rounds` rounds each (bare, ours, bare, ours, ...), so both are measured on the
+ * same machine in the same minute: on a shared machine the CPU time of one round differs from the
+ * next by a fifth, and a single round of each, minutes apart, made the ratio swing from 0.99 to 1.42.
+ */
+export async function alternatingWalks(
+  discord: FakeDiscord,
+  sides: { bare: WalkSide; ours: WalkSide },
+  rounds: number,
+  members: number,
+  rate: number,
+): Promise<{ bare: WalkResult; ours: WalkResult }> {
+  const bare: WalkRound[] = [];
+  const ours: WalkRound[] = [];
+  for (let round = 0; round < rounds; round++) {
+    bare.push(await walkRound(discord, sides.bare, members, rate, `bare-${round}`));
+    ours.push(await walkRound(discord, sides.ours, members, rate, `ours-${round}`));
+  }
+  return { bare: summarizeWalk(members, bare), ours: summarizeWalk(members, ours) };
+}
+
+/** One round of the walk by `members` new members, paced at `rate` interactions a second overall. */
+async function walkRound(discord: FakeDiscord, side: WalkSide, members: number, rate: number, label: string): Promise<WalkRound> {
   const recorder = new Recorder();
   const failures: string[] = [];
-  const walkers = Array.from({ length: members }, (_unused, index) => new BenchMember(discord, recorder, `${label}-walk-${index}`));
-  const cpuBefore = cpuMs();
+  const walkers = Array.from({ length: members }, (_unused, index) => new BenchMember(discord, recorder, `${label}-walk-${index}`, undefined, side.session));
+  const route = side.route;
+  const cpuBefore = side.cpuMs();
   const start = performance.now() + 20;
   await Promise.all(
     walkers.map(async (member, index) => {
@@ -60,14 +107,21 @@ export async function walkPhase(
   );
   // Let the bot finish what follows its answers before reading its CPU time.
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const cpuAfter = cpuMs();
-  const samples = recorder.samples;
+  const cpuAfter = side.cpuMs();
+  return { samples: recorder.samples, ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuMs: cpuAfter - cpuBefore } : {}), failures };
+}
+
+/** The rounds together: every sample pooled, CPU time over every interaction. */
+function summarizeWalk(members: number, rounds: readonly WalkRound[]): WalkResult {
+  const samples = rounds.flatMap((round) => round.samples);
+  const cpu = rounds.every((round) => round.cpuMs !== undefined) ? rounds.reduce((sum, round) => sum + round.cpuMs!, 0) : undefined;
   return {
     members,
     interactions: samples.length,
     settledMs: summarize(samples.map((sample) => sample.settled)),
     firstAnswerMs: summarize(samples.map((sample) => sample.ack)),
-    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { botCpuMsPerInteraction: round((cpuAfter - cpuBefore) / Math.max(1, samples.length), 3) } : {}),
-    failures: failures.slice(0, 5),
+    ...(cpu !== undefined ? { botCpuMsPerInteraction: round(cpu / Math.max(1, samples.length), 3) } : {}),
+    ...(rounds.length > 1 ? { rounds: rounds.length, botCpuMsPerRound: rounds.map((each) => (each.cpuMs === undefined ? Number.NaN : round(each.cpuMs / Math.max(1, each.samples.length), 3))) } : {}),
+    failures: rounds.flatMap((round) => round.failures).slice(0, 5),
   };
 }
