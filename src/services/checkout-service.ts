@@ -95,7 +95,8 @@ export class CheckoutService {
         const violation = checkoutViolation(cart, { license: shop.license, multiServer: request.multiServer });
         if (violation) return { empty: false, result: { kind: 'rule', violation } };
         const now = clock.now();
-        const wait = waitBeforeNextLink(await checkoutTimes.recent(guildId, userId, now), now, request.cooldownSeconds);
+        const recentTimes = await checkoutTimes.recent(guildId, userId, now);
+        const wait = waitBeforeNextLink(recentTimes, now, request.cooldownSeconds);
         if (wait) return { empty: false, result: { kind: 'too-soon', ...wait } };
 
         let url: string;
@@ -126,7 +127,7 @@ export class CheckoutService {
           items: linkItemsOf(cart.lines),
           ...(request.gift ? { gift: request.gift.recipientId ? { recipientId: request.gift.recipientId } : {} } : {}),
           ...(request.locale ? { locale: request.locale } : {}),
-        });
+        }, recentTimes);
         return { empty: true, result: { kind: 'link', link: issued } };
       });
     } catch (error) {
@@ -172,7 +173,7 @@ export class CheckoutService {
    * everything needed to rebuild the record (never the URL: the member has it in their DM). Once the
    * record is written, `create` keeps its id whatever fails after (its day index is repaired later).
    */
-  async #keepRecordOf(draft: NewPaymentLink): Promise<ReadableLink> {
+  async #keepRecordOf(draft: NewPaymentLink, recentTimes: readonly number[]): Promise<ReadableLink> {
     const { paymentLinks, checkoutTimes, logger } = this.deps;
     let link: ReadableLink;
     let recorded = false;
@@ -198,7 +199,7 @@ export class CheckoutService {
       );
     }
     if (recorded) await this.#watchPayment(link);
-    await checkoutTimes.record(draft.guildId, draft.userId, draft.createdAt).catch((error: unknown) => {
+    await checkoutTimes.record(draft.guildId, draft.userId, draft.createdAt, recentTimes).catch((error: unknown) => {
       if (!isStorageError(error)) throw error;
       logger.warn({ link: link.id, guild: draft.guildId, user: draft.userId }, 'checkout time not saved: the cooldown will not count this link');
     });

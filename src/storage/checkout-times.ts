@@ -17,8 +17,13 @@ export class CheckoutTimes {
     return parsed.success ? parsed.data.filter((time) => now - time < HOUR_MS && time <= now) : [];
   }
 
-  async record(guildId: string, userId: string, now: number): Promise<void> {
-    const times = await this.recent(guildId, userId, now);
+  /**
+   * Adds `now` to the member's times. `recent` is what `recent()` gave moments before under the
+   * member's cart lock (checkout holds it from the cooldown's check to here): nothing else writes
+   * the member's times meanwhile, so they are not read a second time.
+   */
+  async record(guildId: string, userId: string, now: number, recent?: readonly number[]): Promise<void> {
+    const times = recent ?? (await this.recent(guildId, userId, now));
     await this.keyv.set(key(guildId, userId), [...times, now], HOUR_MS);
   }
 }

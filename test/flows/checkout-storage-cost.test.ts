@@ -23,6 +23,20 @@ describe('what checking out asks of storage', () => {
     expect(cartReads() - before).toBe(2);
   });
 
+  it('a /checkout reads the member’s checkout times once (the cooldown’s check, under the cart’s lock) and still counts the link for the cooldown', async () => {
+    const member = new Member(h);
+    await addToCart(member, VIP_30);
+    const timesRead = () => h.storage.readKeys.filter((key) => key.startsWith('shopbot:checkout-times:')).length;
+    const before = timesRead();
+    const reply = await member.run('checkout', { nick: 'Timed_1' });
+    expect(textOf(reply.message!)).toContain(en.checkout.sentTitle);
+    expect(timesRead() - before).toBe(1);
+    // The time was written all the same: a second checkout at once waits for the cooldown.
+    await addToCart(member, VIP_30);
+    const again = await member.run('checkout', { nick: 'Timed_1' });
+    expect(textOf(again.message!)).toContain(en.checkout.cooldown(30).split('30')[0]!);
+  });
+
   it('after a guild’s first link of the day, a checkout reads neither of the lists pruning walks (days, and the day’s guilds)', async () => {
     const [first, second] = [new Member(h), new Member(h)];
     await addToCart(first, VIP_30);
