@@ -41,10 +41,18 @@ export function botEnv(servers: { discord: FakeDiscord; store: FakeSpaceIs }, st
 }
 
 /** Starts the bot or the bare bot and waits until it is ready; world.running holds it from then on. */
-export async function startProcess(world: World, kind: 'bot' | 'bare', storageFile: string, cwd: string, extraEnv: Record<string, string> = {}): Promise<RunningBot> {
+export async function startProcess(
+  world: World,
+  kind: 'bot' | 'bare',
+  storageFile: string,
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+  /** The bot's node flags: `npm start`'s unless told (the walk measures the bot without them too). */
+  startFlags: readonly string[] = kind === 'bot' ? START_FLAGS : [],
+): Promise<RunningBot> {
   const heap = world.launch.heapDir && kind === 'bot' ? { BENCH_HEAP_DIR: world.launch.heapDir } : {};
   const env = { ...botEnv(world, `sqlite://${storageFile}`, cwd, world.launch.logLevel), ...heap, ...extraEnv };
-  const nodeArgs: string[] = kind === 'bot' ? [...START_FLAGS] : [];
+  const nodeArgs: string[] = [...startFlags];
   if (world.launch.cpuProfile) {
     const dir = join(ROOT, 'bench/results/profiles');
     mkdirSync(dir, { recursive: true });

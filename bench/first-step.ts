@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { probe, startProcess, type RunningBot } from './bot-process.js';
+import { probe, START_FLAGS, startProcess, type RunningBot } from './bot-process.js';
 import { BenchMember, pacer, Recorder } from './members.js';
 import { stepStats, storeStats, type StepStats } from './phase-stats.js';
 import { RANGE_PRODUCT } from './shop-fixture.js';
@@ -60,6 +60,12 @@ async function firstStep(world: World, bot: RunningBot, label: string, mode: 'pa
   };
 }
 
+/** The bot started without `npm start`'s memory flags, walked turn about with the others (BENCH_SKIP=flags leaves it out). */
+export interface RunningUnflagged {
+  bot: RunningBot;
+  session: string;
+}
+
 export interface BareResult {
   paced: FirstStepResult;
   burst: FirstStepResult;
@@ -105,6 +111,19 @@ export async function bareFirstSteps(world: World, members: number, rate: number
   return { result: { paced, burst, startToReadyMs: round(bareBot.startToReadyMs, 1) }, bot: bareBot, session };
 }
 
+/**
+ * The bot as `npm start` runs it but without its node flags (`--max-semi-space-size`,
+ * `--heap-growing-percent`): what the flags cost in CPU is the walk's difference between the two.
+ */
+async function startUnflagged(world: World, members: number, rate: number): Promise<RunningUnflagged> {
+  const dir = join(world.work, 'bot-without-flags');
+  mkdirSync(dir, { recursive: true });
+  const bot = await startProcess(world, 'bot', join(dir, 'store.sqlite'), dir, {}, []);
+  const session = newestSession(world);
+  await warmUpWalk(world, { cpuMs: () => bot.proc.cpuMs(), session, route: WALK_ROUTE }, members, rate, 'unflagged');
+  return { bot, session };
+}
+
 /** Stops the bare bot once its walk is measured; its peak memory is read just before. */
 async function stopBare(bare: RunningBare): Promise<void> {
   const memory = bare.bot.proc.memory();
@@ -116,10 +135,12 @@ async function stopBare(bare: RunningBare): Promise<void> {
  * Phase 2: the bot, started as `npm start` starts it, the same first step and walk. The bot is left running for the journeys; `storeAtStart` is
  * where its store requests begin.
  */
-export async function ourFirstSteps(world: World, members: number, rate: number, runningBare: RunningBare | undefined) {
+export async function ourFirstSteps(world: World, members: number, rate: number, runningBare: RunningBare | undefined, withoutFlags: boolean) {
   const bare = runningBare?.result;
   const botDir = join(world.work, 'bot');
   mkdirSync(botDir, { recursive: true });
+  // Started first, so the bot as shipped is the newest session (the later phases' interactions go to it).
+  const unflagged = withoutFlags ? await startUnflagged(world, members, rate) : undefined;
   const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
   const session = newestSession(world);
   await probe(world, bot, 'bot: ready');
@@ -131,15 +152,22 @@ export async function ourFirstSteps(world: World, members: number, rate: number,
   // warm-up; then both take turns (walk.ts alternatingWalks).
   const ours: WalkSide = { cpuMs: () => bot.proc.cpuMs(), session, route: WALK_ROUTE };
   await warmUpWalk(world, ours, members, rate, 'ours');
-  let walk: { ours: WalkResult; bare: WalkResult | undefined };
+  const sides: Record<string, WalkSide> = {
+    ...(runningBare ? { bare: { cpuMs: () => runningBare.bot.proc.cpuMs(), session: runningBare.session, route: undefined } } : {}),
+    ours,
+    ...(unflagged ? { oursWithoutFlags: { cpuMs: () => unflagged.bot.proc.cpuMs(), session: unflagged.session, route: WALK_ROUTE } } : {}),
+  };
+  const walked = await alternatingWalks(world.discord, sides, WALK_ROUNDS, members, rate);
+  const walk: { ours: WalkResult; bare: WalkResult | undefined; oursWithoutFlags?: WalkResult; withoutFlags?: readonly string[] } = {
+    ours: walked.ours!,
+    bare: walked.bare,
+    ...(walked.oursWithoutFlags ? { oursWithoutFlags: walked.oursWithoutFlags, withoutFlags: START_FLAGS } : {}),
+  };
   if (runningBare) {
-    const both = await alternatingWalks(world.discord, { bare: { cpuMs: () => runningBare.bot.proc.cpuMs(), session: runningBare.session, route: undefined }, ours }, WALK_ROUNDS, members, rate);
-    runningBare.result.walk = both.bare;
-    walk = both;
+    runningBare.result.walk = walked.bare;
     await stopBare(runningBare);
-  } else {
-    walk = { ours: await walkPhase(world.discord, ours.cpuMs, members, rate, 'ours', WALK_ROUTE, session), bare: undefined };
   }
+  await unflagged?.bot.proc.stop();
   await probe(world, bot, 'bot: after first steps');
   // Repeated starts, `npm start` among them, are the start-up phase's (start-up.ts): this is one start.
   const startup = {

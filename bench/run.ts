@@ -28,7 +28,8 @@
  *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,startup,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
+ *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
+ *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot)
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
  *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments and
  *                         BENCH_ONLY=webhook likewise
@@ -217,7 +218,7 @@ async function main(): Promise<void> {
 
     // The bot started here serves every phase up to the flood, so their figures are those of one running bot.
     log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
-    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare);
+    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare, runs('flags'));
     Object.assign(report, figures); // walk, startup, firstStep
     log(`[3/6] journeys: warm-up (${Math.min(K, WARM_UP_MEMBERS)} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
     const journeys = await mainServerJourneys(world, bot, K, options.rate);

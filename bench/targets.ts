@@ -182,6 +182,17 @@ export function evaluate(report: Json): Target[] {
       met: settled <= 1.3 && walk.ours.failures.length === 0,
     });
   }
+  if (walk?.oursWithoutFlags) {
+    // Issue 39: peak RSS is held with npm start's flags, which must then cost no measurable CPU.
+    const cost = ratio(walk.ours.botCpuMsPerInteraction, walk.oursWithoutFlags.botCpuMsPerInteraction);
+    const rounds = (walk.ours.botCpuMsPerRound ?? []).map((each: number, index: number) => ratio(each, walk.oursWithoutFlags.botCpuMsPerRound?.[index] ?? Number.NaN));
+    targets.push({
+      target: `the memory flags' CPU: the walk's bot CPU per interaction with npm start's flags (${(walk.withoutFlags ?? []).join(' ')}) vs the same bot without them, turn about`,
+      goal: '≤ 1.05 × (no measurable cost)',
+      measured: `${cost} × (with ${walk.ours.botCpuMsPerInteraction} ms, without ${walk.oursWithoutFlags.botCpuMsPerInteraction} ms; by round ${rounds.join(', ')} ×)`,
+      met: cost <= 1.05,
+    });
+  }
   const metricsCost = report.metricsCost;
   const walkCpuMs = report.walk?.ours?.botCpuMsPerInteraction as number | undefined;
   if (metricsCost && walkCpuMs) {

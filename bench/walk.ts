@@ -56,25 +56,24 @@ export async function walkPhase(
 }
 
 /**
- * The walk gate's measurement (issue 39): both bots are up, each warmed by the same walks, and
- * they take turns, `rounds` rounds each (bare, ours, bare, ours, ...), so both are measured on the
- * same machine in the same minute: on a shared machine the CPU time of one round differs from the
- * next by a fifth, and a single round of each, minutes apart, made the ratio swing from 0.99 to 1.42.
+ * The walk gate's measurement (issue 39): the bots are all up, each warmed by the same walks, and
+ * they take turns, `rounds` rounds each (bare, ours, ..., bare, ours, ...), so all are measured on
+ * the same machine in the same minute: on a shared machine the CPU time of one round differs from
+ * the next by a fifth, and a single round of each, minutes apart, made the ratio swing from 0.99 to 1.42.
  */
-export async function alternatingWalks(
+export async function alternatingWalks<Name extends string>(
   discord: FakeDiscord,
-  sides: { bare: WalkSide; ours: WalkSide },
+  sides: Record<Name, WalkSide>,
   rounds: number,
   members: number,
   rate: number,
-): Promise<{ bare: WalkResult; ours: WalkResult }> {
-  const bare: WalkRound[] = [];
-  const ours: WalkRound[] = [];
+): Promise<Record<Name, WalkResult>> {
+  const names = Object.keys(sides) as Name[];
+  const done = new Map<Name, WalkRound[]>(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    bare.push(await walkRound(discord, sides.bare, members, rate, `bare-${round}`));
-    ours.push(await walkRound(discord, sides.ours, members, rate, `ours-${round}`));
+    for (const name of names) done.get(name)!.push(await walkRound(discord, sides[name], members, rate, `${name}-${round}`));
   }
-  return { bare: summarizeWalk(members, bare), ours: summarizeWalk(members, ours) };
+  return Object.fromEntries(names.map((name) => [name, summarizeWalk(members, done.get(name)!)])) as Record<Name, WalkResult>;
 }
 
 /** One round of the walk by `members` new members, paced at `rate` interactions a second overall. */
