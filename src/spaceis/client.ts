@@ -20,6 +20,7 @@ import { interpretResponse } from './responses.js';
 import { isRetryable, type ReadOptions, lane, readBody, pathSegment, transportError, parseNonNegativeNumber, type HttpMethod, type RequestSpec } from './http.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_GET_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_TIMEOUT_MS, type PaymentLinkRequest, type StoreClientOptions, type StoreResponseInfo } from './client-options.js';
 import type { StoreGate } from './gate.js';
+import { fetchTransport, undiciTransport, type StoreAnswer, type StoreRequest, type StoreTransport } from './transport.js';
 import { buyerListSchema, transactionInfoSchema, type BuyerRow, type TransactionInfo } from './payment-schemas.js';
 import { goalListSchema, richestListSchema, type GoalRow, type RichestRow } from './community-schemas.js';
 import { voucherCodesSchema, voucherRedeemSchema, type VoucherRedeemed } from './voucher-schemas.js';
@@ -63,7 +64,8 @@ export class StoreClient {
   // through a logger that prints the client.
   readonly #apiKey: string;
   readonly #sleep: (ms: number) => Promise<void>;
-  readonly #fetch: typeof fetch;
+  /** undici's request, or the `fetch` given (the demo shop): transport.ts. */
+  readonly #transport: StoreTransport;
   readonly #onResponse: ((info: StoreResponseInfo) => void) | undefined;
   readonly #gate: StoreGate | undefined;
 
@@ -79,7 +81,7 @@ export class StoreClient {
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.#sleep = options.sleep ?? realSleep;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport;
     this.#onResponse = options.onResponse;
     this.#gate = options.gate;
   }
@@ -215,12 +217,12 @@ export class StoreClient {
     return interpretResponse(spec, response, text, (part) => this.#redact(part));
   }
 
-  async #send(spec: RequestSpec<z.ZodType>): Promise<Response> {
+  async #send(spec: RequestSpec<z.ZodType>): Promise<StoreAnswer> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.#apiKey}`,
       Accept: 'application/json',
     };
-    const init: RequestInit = {
+    const init: StoreRequest = {
       method: spec.method,
       headers,
       signal: AbortSignal.timeout(this.timeoutMs),
@@ -230,7 +232,7 @@ export class StoreClient {
       init.body = JSON.stringify(spec.body);
     }
     try {
-      return await this.#fetch(this.baseUrl + spec.path, init);
+      return await this.#transport(this.baseUrl + spec.path, init);
     } catch (error) {
       throw transportError(spec, error, this.timeoutMs);
     }
@@ -248,7 +250,7 @@ export class StoreClient {
 
   #budget: { limit: number; remaining: number } | undefined;
 
-  #report(spec: RequestSpec<z.ZodType>, response: Response, started: number): void {
+  #report(spec: RequestSpec<z.ZodType>, response: StoreAnswer, started: number): void {
     const left = parseNonNegativeNumber(response.headers.get('x-ratelimit-remaining'));
     if (left !== undefined) this.#gate?.noteRemaining(left);
     const limit = parseNonNegativeNumber(response.headers.get('x-ratelimit-limit'));

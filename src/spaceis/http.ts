@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { StoreError, type StoreErrorKind } from './errors.js';
+import type { StoreAnswer } from './transport.js';
 
 /**
  * The store client's HTTP plumbing, as pure functions: reading a bounded body, building a safe
@@ -40,31 +41,32 @@ export function lane(options: ReadOptions): { lane?: string } {
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** The body, read up to MAX_BODY_BYTES: an oversized answer is the "could not read" error, not memory growth. */
-export async function readBody(response: Response, spec: RequestSpec<z.ZodType>, timeoutMs: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
+export async function readBody(answer: StoreAnswer, spec: RequestSpec<z.ZodType>, timeoutMs: number): Promise<string> {
+  if (!answer.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch (error) {
-      throw transportError(spec, error, timeoutMs);
+  let oversized = false;
+  try {
+    for await (const chunk of answer.body) {
+      size += chunk.byteLength;
+      // Leaving the loop releases the rest of the body (the stream is cancelled).
+      if (size > MAX_BODY_BYTES) {
+        oversized = true;
+        break;
+      }
+      chunks.push(chunk);
     }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new StoreError({
-        kind: 'invalid-response',
-        message: `SpaceIs ${spec.method} ${spec.path} answered more than ${MAX_BODY_BYTES} bytes (HTTP ${response.status})`,
-        method: spec.method,
-        path: spec.path,
-        status: response.status,
-      });
-    }
-    chunks.push(chunk.value);
+  } catch (error) {
+    throw transportError(spec, error, timeoutMs);
+  }
+  if (oversized) {
+    throw new StoreError({
+      kind: 'invalid-response',
+      message: `SpaceIs ${spec.method} ${spec.path} answered more than ${MAX_BODY_BYTES} bytes (HTTP ${answer.status})`,
+      method: spec.method,
+      path: spec.path,
+      status: answer.status,
+    });
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -143,7 +145,7 @@ export function parseNonNegativeNumber(value: string | null): number | undefined
  * error keeps the raw value for the logs. How long it pauses the license, and what a member is told,
  * is decided once in gate-rules.ts (throttlePauseMs), where a value over an hour is a broken header.
  */
-export function retryAfter(headers: Headers): number | undefined {
+export function retryAfter(headers: StoreAnswer['headers']): number | undefined {
   return (
     parseNonNegativeNumber(headers.get('retry-at')) ??
     parseNonNegativeNumber(headers.get('retry-after'))

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { StoreError } from './errors.js';
 import { describeNonJson, parseJson, retryAfter, summarizeIssues, type RequestSpec } from './http.js';
 import { envelopeSchema, errorBodySchema } from './schemas.js';
+import type { StoreAnswer } from './transport.js';
 
 /**
  * What a store answer means: the data its schema promises, or a StoreError saying why not (an HTTP
@@ -10,7 +11,7 @@ import { envelopeSchema, errorBodySchema } from './schemas.js';
  */
 type Redact = (text: string) => string;
 
-export function interpretResponse<S extends z.ZodType>(spec: RequestSpec<S>, response: Response, text: string, redact: Redact): z.output<S> {
+export function interpretResponse<S extends z.ZodType>(spec: RequestSpec<S>, response: StoreAnswer, text: string, redact: Redact): z.output<S> {
   const json = parseJson(text);
   if (!response.ok) throw httpError(spec, response, json, redact);
   if (json === undefined) {
@@ -32,7 +33,7 @@ export function interpretResponse<S extends z.ZodType>(spec: RequestSpec<S>, res
   return data.data;
 }
 
-function httpError(spec: RequestSpec<z.ZodType>, response: Response, json: unknown, redact: Redact): StoreError {
+function httpError(spec: RequestSpec<z.ZodType>, response: StoreAnswer, json: unknown, redact: Redact): StoreError {
   const body = errorBodySchema.safeParse(json);
   const apiMessage = body.success && body.data.message !== undefined ? redact(body.data.message) : undefined;
   const fieldErrors = body.success ? body.data.errors : undefined;
