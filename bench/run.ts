@@ -28,8 +28,9 @@
  *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
- *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot)
+ *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,storeclient,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
+ *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot;
+ *                         storeclient: the store client's CPU per request, undici's request against fetch: store-client-cost.ts)
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
  *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments and
  *                         BENCH_ONLY=webhook likewise
@@ -68,6 +69,7 @@ import { crowdPicks } from './journey-plans.js';
 import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.js';
 import { memoryFloodPhase } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
+import { measureStoreClientCost } from './store-client-cost.js';
 import { rangeVariantRequests } from './phase-stats.js';
 import { profileCrowd, profiled, type Profiling } from './profiling-phase.js';
 import { machine, printReport } from './report.js';
@@ -224,6 +226,7 @@ async function main(): Promise<void> {
     const journeys = await mainServerJourneys(world, bot, K, options.rate);
     // Measured in this process; targets.ts weighs it against the walk's bot CPU.
     if (runs('metrics')) report.metricsCost = await measureMetricsCost();
+    if (runs('storeclient')) report.storeClientCost = await measureStoreClientCost();
     let profiling: Profiling | undefined;
     if (launch.inspect) {
       log(`[3p] profiles (BENCH_PROFILE=1): ${K} members walk the menus at ${options.rate}/s under the profilers, then step by step`);

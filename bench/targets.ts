@@ -193,6 +193,15 @@ export function evaluate(report: Json): Target[] {
       met: cost <= 1.05,
     });
   }
+  const storeClient = report.storeClientCost;
+  if (storeClient) {
+    targets.push({
+      target: `a store request's CPU (payment links and purchase polls against the local store, ${storeClient.requests} each way, turn about): the client's transport (undici's request) vs fetch`,
+      goal: 'below fetch',
+      measured: `${storeClient.undiciUs} µs vs ${storeClient.fetchUs} µs per request (the local store's share included on both sides)`,
+      met: storeClient.undiciUs < storeClient.fetchUs,
+    });
+  }
   const metricsCost = report.metricsCost;
   const walkCpuMs = report.walk?.ours?.botCpuMsPerInteraction as number | undefined;
   if (metricsCost && walkCpuMs) {
