@@ -15,6 +15,7 @@ export interface CheckoutCrowdResult {
   /** DM channels the bot had opened ahead, when the crowd pressed Checkout. */
   dmChannelsOpenedAhead: number;
   payButtonMs: Summary;
+  payButtonMsBy: { reply: Summary; dm: Summary };
   over3s: number;
   shownInReply: number;
   shownInDm: number;
@@ -100,6 +101,8 @@ export async function checkoutCrowd(
     members: members.length,
     dmChannelsOpenedAhead,
     payButtonMs: { ...payButtonMs },
+    /** The same, for the members whose Pay button was in the reply and for those whose was in the DM. */
+    payButtonMsBy: { reply: summarize(done.filter((result) => result.inReply).map((result) => result.ms)), dm: summarize(done.filter((result) => !result.inReply).map((result) => result.ms)) },
     over3s: done.filter((result) => result.ms > 3000).length,
     shownInReply: done.filter((result) => result.inReply).length,
     shownInDm: done.filter((result) => !result.inReply).length,
