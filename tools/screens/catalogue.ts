@@ -21,7 +21,7 @@ import { generatedView } from '../../commands/admin/vouchers.js';
 import { redeemedView } from '../../commands/redeem/views.js';
 import { serversView } from '../../commands/admin/servers.js';
 import { settingsView } from '../../commands/admin/settings.js';
-import { statusView } from '../../commands/admin/status.js';
+import { refusedStepsText, statusView } from '../../commands/admin/status.js';
 import { connectedView } from '../../commands/admin/store-webhook.js';
 import { addedView, quantityView } from '../../commands/shop/buy-views.js';
 import { categoryListView, productListView, serverListView, variantListView } from '../../commands/shop/views.js';
@@ -242,6 +242,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     member('dm-withdrawn-classic', 'withdrawnDmClassicView', 'A DM sent before display components, after a moderator withdrew its link (edited in its own form)', withdrawnDmClassicView(t, link, GUILD), { place: 'dm' }),
     member('dm-paid-classic', 'settledDmClassicView', 'A DM sent before display components, once the shop reported the order paid (edited in its own form)', settledDmClassicView(t, paid, { status: 'paid', at: paid.payment!.settledAt!, transactionId }, GUILD), { place: 'dm' }),
     admin('admin-status', 'statusView', '/shop-admin status', statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30, missingServers: [] }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, feed: t.feed.statusOn('<#300000000000000009>') })),
+    admin('admin-status-refused', 'statusView', "/shop-admin status: a paid link's DM Discord refused for good (told once)", statusView(t, { license: { source: 'default', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'on', pollSeconds: 30, missingServers: [] }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42, refusedSteps: refusedStepsText(t, [{ userId: MEMBER, linkId: paid.id, step: 'dm', reason: 'dms-closed', at: NOW - 600_000 }]) })),
     admin('admin-status-no-payments', 'statusView', '/shop-admin status: a license whose API has no payment endpoints', statusView(t, { license: { source: 'guild', fingerprint: '3f9a1c2e' }, store: { kind: 'ok', servers: 2 }, payments: { kind: 'off', since: NOW - 3_600_000, retryAt: NOW + 5 * 3_600_000, message: 'not found' }, cacheAgeMs: 120_000, storage: 'sqlite', version: '0.1.0', latencyMs: 42 })),
     admin('admin-store-webhook', 'connectedView', "/shop-admin store-webhook connect: the webhook's address (shown once, only to the admin), the text to paste and the panel's steps", connectedView(t, '<#300000000000000011>', 'https://discord.com/api/webhooks/1312345678901234567/EXAMPLE-not-a-real-token', false)),
     admin('admin-license', 'licenseModal', '/shop-admin license set', {}, { modal: licenseModal(t, OWNER) }),
@@ -263,6 +264,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     admin('log-role-grant-failed', 'logEventView', "Log channel: a buyer's role could not be given", logEventView(t, { kind: 'role-grant-failed', userId: MEMBER, roleId: VIP_ROLE, linkId: link.id, problem: 'role-above-bot' }), { place: 'channel' }),
     admin('feed-post', 'feedPostView', 'The purchase feed: a purchase, with Buy', feedPostView(t, [bought]), { place: 'channel' }),
     admin('feed-burst', 'feedPostView', 'The purchase feed: a burst of purchases in one message', feedPostView(t, burst), { place: 'channel' }),
+    admin('log-payment-step-refused', 'logEventView', "Log channel: a paid link's step Discord refused for good (never sent again)", logEventView(t, { kind: 'payment-step-refused', userId: MEMBER, linkId: paid.id, step: 'dm', reason: 'dms-closed' }), { place: 'channel' }),
     admin('log-feed-refused', 'logEventView', 'Log channel: the purchase feed channel refused the bot', logEventView(t, { kind: 'feed-refused', channelId: '300000000000000009', reason: 'no-access' }), { place: 'channel' }),
     admin('log-payment-review', 'reviewLogView', "Log channel: a purchase two members' links could have paid, waiting for a moderator", reviewLogView(t, {
       transactionId,
