@@ -65,6 +65,8 @@ export async function openSqliteAdapter(storageUrl: string, options: SqliteOpenO
 interface Connection {
   all(sql: string, params: unknown[]): Promise<unknown[]>;
   close(): Promise<void>;
+  /** Statements prepared since it opened: one per distinct SQL while they stay kept (PreparedStatements). */
+  readonly statementsPrepared: number;
 }
 
 /**
@@ -107,6 +109,11 @@ export class SqliteAdapter extends KeyvSqlite {
       throw error;
     });
     return this.#connecting;
+  }
+
+  /** Statements prepared on the file's connection so far (0 before it opens): what the tests read. */
+  async statementsPrepared(): Promise<number> {
+    return (await this.connection()).statementsPrepared;
   }
 
   /** Tries to open the file every REOPEN_EVERY_MS until it opens (members' statements try too), and says so once. */
@@ -165,20 +172,98 @@ async function connect(file: string, table: string, keySize: number): Promise<Co
     const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
   });
   db.configure('busyTimeout', BUSY_TIMEOUT_MS);
-  const all = (sql: string, params: unknown[] = []) => new Promise<unknown[]>((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
-  const close = () => new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+  const statements = new PreparedStatements(db);
+  // Opening's own statements run once: prepared, run and finalized, not kept.
+  const once = (sql: string, params: unknown[] = []) => new Promise<unknown[]>((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
+  const all = (sql: string, params: unknown[]) => statements.all(sql, params);
+  const close = async () => {
+    await statements.finalizeAll();
+    await new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+  };
   try {
     // WAL keeps reads from waiting on writes and makes each write one append: carts change on
     // every click. A committed write survives a killed process in either journal mode.
-    await all('PRAGMA journal_mode = WAL');
-    await all('PRAGMA synchronous = NORMAL');
-    await all(`CREATE TABLE IF NOT EXISTS ${table}(key VARCHAR(${keySize}) PRIMARY KEY, value TEXT )`);
+    await once('PRAGMA journal_mode = WAL');
+    await once('PRAGMA synchronous = NORMAL');
+    await once(`CREATE TABLE IF NOT EXISTS ${table}(key VARCHAR(${keySize}) PRIMARY KEY, value TEXT )`);
     // Built once, on the first start after an upgrade; looked up first, so a start needs no write lock when it exists.
-    const indexes = await all('SELECT name FROM sqlite_master WHERE type = ? AND name = ?', ['index', EXPIRES_INDEX]);
-    if (indexes.length === 0) await all(`CREATE INDEX IF NOT EXISTS ${EXPIRES_INDEX} ON ${table} ${EXPIRES}`);
-    return { all, close };
+    const indexes = await once('SELECT name FROM sqlite_master WHERE type = ? AND name = ?', ['index', EXPIRES_INDEX]);
+    if (indexes.length === 0) await once(`CREATE INDEX IF NOT EXISTS ${EXPIRES_INDEX} ON ${table} ${EXPIRES}`);
+    return {
+      all,
+      close,
+      get statementsPrepared() {
+        return statements.prepared;
+      },
+    };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
   }
 }
+
+/** Statements kept prepared: Keyv's few, and the upserts of up to this many sizes of `setMany`. */
+const MAX_PREPARED = 64;
+
+/**
+ * Each statement prepared once and run again with new parameters. sqlite3's `Database.all` prepares,
+ * runs and finalizes a statement per call: two trips to the thread pool and back, and the SQL parsed
+ * again, for every read and write. When checkouts crowd in, those trips (each a thread woken, and the
+ * event loop woken back) were the largest cost of storage to the bot (issue 39; docs/performance.md).
+ *
+ * sqlite3 resets a statement before each run, so one that finished holds no lock between runs. One
+ * whose run failed is finalized and prepared afresh next time (a failed run may stop mid-way); one
+ * whose preparing failed (the file locked, say) fails the runs waiting on it and is prepared again
+ * by the next.
+ */
+class PreparedStatements {
+  /** By SQL: the statement, once prepared (a promise meanwhile; sqlite3 prepares on its thread pool). */
+  readonly #bySql = new Map<string, Promise<sqlite3.Statement>>();
+  /** Statements prepared since the connection opened (read by the tests: one per distinct SQL). */
+  prepared = 0;
+
+  constructor(private readonly db: sqlite3.Database) {}
+
+  async all(sql: string, params: unknown[]): Promise<unknown[]> {
+    const entry = this.#statement(sql);
+    const statement = await entry;
+    return new Promise<unknown[]>((resolve, reject) => {
+      statement.all(params, (error: Error | null, rows: unknown[]) => {
+        if (!error) return resolve(rows);
+        if (this.#bySql.get(sql) === entry) this.#bySql.delete(sql);
+        void finalized(statement);
+        reject(error);
+      });
+    });
+  }
+
+  async finalizeAll(): Promise<void> {
+    const all = await Promise.allSettled([...this.#bySql.values()]);
+    this.#bySql.clear();
+    await Promise.all(all.map((prepared) => (prepared.status === 'fulfilled' ? finalized(prepared.value) : undefined)));
+  }
+
+  #statement(sql: string): Promise<sqlite3.Statement> {
+    const known = this.#bySql.get(sql);
+    if (known) return known;
+    if (this.#bySql.size >= MAX_PREPARED) {
+      // The oldest goes; sqlite3 finalizes it after any run still queued on it.
+      const [oldestSql, oldest] = this.#bySql.entries().next().value as [string, Promise<sqlite3.Statement>];
+      this.#bySql.delete(oldestSql);
+      oldest.then(finalized, () => undefined);
+    }
+    const preparing = new Promise<sqlite3.Statement>((resolve, reject) => {
+      const statement = this.db.prepare(sql, (error: Error | null) => {
+        if (!error) return resolve(statement);
+        // sqlite3 has finalized it; the next run prepares it again.
+        if (this.#bySql.get(sql) === preparing) this.#bySql.delete(sql);
+        reject(error);
+      });
+    });
+    this.prepared += 1;
+    this.#bySql.set(sql, preparing);
+    return preparing;
+  }
+}
+
+const finalized = (statement: sqlite3.Statement) => new Promise<void>((resolve) => statement.finalize(() => resolve()));

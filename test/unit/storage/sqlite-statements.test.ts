@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteAdapter, type SqliteAdapter } from '../../../src/storage/sqlite-adapter.js';
+
+/**
+ * The SQLite adapter keeps its statements prepared (issue 39): sqlite3's `Database.all` prepared,
+ * ran and finalized one per read or write, two trips to the thread pool each, the largest cost of
+ * storage when checkouts crowd in. What must hold with them kept: every answer as before, a
+ * statement that fails (to prepare or to run) failing only its own callers, and a clean close.
+ */
+describe('the SQLite adapter’s prepared statements', () => {
+  let dir: string | undefined;
+  const opened: SqliteAdapter[] = [];
+  afterEach(async () => {
+    for (const adapter of opened.splice(0)) await adapter.disconnect().catch(() => undefined);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(): Promise<{ adapter: SqliteAdapter; file: string }> {
+    dir ??= mkdtempSync(join(tmpdir(), 'shopbot-statements-'));
+    const file = join(dir, 'store.sqlite');
+    const adapter = await openSqliteAdapter(`sqlite://${file}`);
+    opened.push(adapter);
+    return { adapter, file };
+  }
+
+  it('prepares each statement once, however many reads and writes run it', async () => {
+    const { adapter } = await open();
+    const before = await adapter.statementsPrepared();
+    await Promise.all(Array.from({ length: 200 }, (_, index) => adapter.set(`key:${index}`, `value ${index}`)));
+    const values = await Promise.all(Array.from({ length: 200 }, (_, index) => adapter.get(`key:${index}`)));
+    expect(values[0]).toBe('value 0');
+    expect(values[199]).toBe('value 199');
+    expect(await adapter.getMany(['key:3', 'missing', 'key:7'])).toEqual(['value 3', undefined, 'value 7']);
+    // The upsert, the read of one key, the read of several: three statements for 401 calls.
+    expect((await adapter.statementsPrepared()) - before).toBe(3);
+  });
+
+  it('a statement that cannot be prepared fails its callers, and is prepared again once it can be', async () => {
+    const { adapter } = await open();
+    await expect(adapter.query('SELECT count(*) AS n FROM later')).rejects.toThrow(/no such table: later/);
+    // Not left waiting, and not kept broken: the same SQL works once the table exists.
+    await adapter.query('CREATE TABLE later(n INTEGER)');
+    expect(await adapter.query('SELECT count(*) AS n FROM later')).toEqual([{ n: 0 }]);
+  });
+
+  it('a run that fails leaves the next run of the same statement working', async () => {
+    const { adapter } = await open();
+    await adapter.query('CREATE TABLE positive(n INTEGER CHECK (n > 0))');
+    const insert = 'INSERT INTO positive(n) VALUES (?)';
+    await expect(adapter.query(insert, -1)).rejects.toThrow(/CHECK constraint failed/);
+    await adapter.query(insert, 5);
+    expect(await adapter.query('SELECT n FROM positive')).toEqual([{ n: 5 }]);
+  });
+
+  it('more distinct statements than it keeps: every write still lands', async () => {
+    const { adapter } = await open();
+    // 100 sizes of setMany: 100 distinct upserts, more than are kept prepared at once.
+    for (let size = 1; size <= 100; size += 1) {
+      await adapter.setMany(Array.from({ length: size }, (_, index) => ({ key: `batch:${size}:${index}`, value: `${size}.${index}` })));
+    }
+    expect(await adapter.get('batch:1:0')).toBe('1.0');
+    expect(await adapter.get('batch:100:99')).toBe('100.99');
+    expect(await adapter.getMany(['batch:64:63', 'batch:65:64'])).toEqual(['64.63', '65.64']);
+  });
+
+  it('closes with its statements prepared, and the file reopens with every record', async () => {
+    const { adapter, file } = await open();
+    await adapter.set('kept', 'across a restart');
+    await adapter.get('kept');
+    await adapter.disconnect();
+    opened.splice(opened.indexOf(adapter), 1);
+    const reopened = await openSqliteAdapter(`sqlite://${file}`);
+    opened.push(reopened);
+    expect(await reopened.get('kept')).toBe('across a restart');
+  });
+});
