@@ -67,6 +67,8 @@ interface Connection {
   close(): Promise<void>;
   /** Statements prepared since it opened: one per distinct SQL while they stay kept (PreparedStatements). */
   readonly statementsPrepared: number;
+  /** Statements run since it opened. */
+  readonly statementsRun: number;
 }
 
 /**
@@ -111,9 +113,22 @@ export class SqliteAdapter extends KeyvSqlite {
     return this.#connecting;
   }
 
-  /** Statements prepared on the file's connection so far (0 before it opens): what the tests read. */
-  async statementsPrepared(): Promise<number> {
-    return (await this.connection()).statementsPrepared;
+  /** Statements prepared and run on the file's connection so far: what the tests read. */
+  async statements(): Promise<{ prepared: number; run: number }> {
+    const connection = await this.connection();
+    return { prepared: connection.statementsPrepared, run: connection.statementsRun };
+  }
+
+  /** @keyv/sqlite reads a record before deleting it (two statements): here one, which says whether it was there. */
+  override async delete(key: string): Promise<boolean> {
+    const rows = (await this.query(`DELETE FROM ${this.opts.table} WHERE key = ? RETURNING key`, key)) as unknown[];
+    return rows.length > 0;
+  }
+
+  override async deleteMany(keys: string[]): Promise<boolean> {
+    if (keys.length === 0) return false;
+    const rows = (await this.query(`DELETE FROM ${this.opts.table} WHERE key IN (SELECT value FROM json_each(?)) RETURNING key`, JSON.stringify(keys))) as unknown[];
+    return rows.length > 0;
   }
 
   /** Tries to open the file every REOPEN_EVERY_MS until it opens (members' statements try too), and says so once. */
@@ -195,6 +210,9 @@ async function connect(file: string, table: string, keySize: number): Promise<Co
       get statementsPrepared() {
         return statements.prepared;
       },
+      get statementsRun() {
+        return statements.run;
+      },
     };
   } catch (error) {
     await close().catch(() => undefined);
@@ -221,12 +239,14 @@ class PreparedStatements {
   readonly #bySql = new Map<string, Promise<sqlite3.Statement>>();
   /** Statements prepared since the connection opened (read by the tests: one per distinct SQL). */
   prepared = 0;
+  run = 0;
 
   constructor(private readonly db: sqlite3.Database) {}
 
   async all(sql: string, params: unknown[]): Promise<unknown[]> {
     const entry = this.#statement(sql);
     const statement = await entry;
+    this.run += 1;
     return new Promise<unknown[]>((resolve, reject) => {
       statement.all(params, (error: Error | null, rows: unknown[]) => {
         if (!error) return resolve(rows);

@@ -28,14 +28,27 @@ describe('the SQLite adapter’s prepared statements', () => {
 
   it('prepares each statement once, however many reads and writes run it', async () => {
     const { adapter } = await open();
-    const before = await adapter.statementsPrepared();
+    const before = (await adapter.statements()).prepared;
     await Promise.all(Array.from({ length: 200 }, (_, index) => adapter.set(`key:${index}`, `value ${index}`)));
     const values = await Promise.all(Array.from({ length: 200 }, (_, index) => adapter.get(`key:${index}`)));
     expect(values[0]).toBe('value 0');
     expect(values[199]).toBe('value 199');
     expect(await adapter.getMany(['key:3', 'missing', 'key:7'])).toEqual(['value 3', undefined, 'value 7']);
     // The upsert, the read of one key, the read of several: three statements for 401 calls.
-    expect((await adapter.statementsPrepared()) - before).toBe(3);
+    expect((await adapter.statements()).prepared - before).toBe(3);
+  });
+
+  it('deleting a record is one statement, and says whether the record was there', async () => {
+    const { adapter } = await open();
+    await adapter.set('cart', 'lines');
+    await adapter.setMany([{ key: 'a', value: '1' }, { key: 'b', value: '2' }]);
+    const before = (await adapter.statements()).run;
+    expect(await adapter.delete('cart')).toBe(true);
+    expect(await adapter.delete('cart')).toBe(false);
+    expect(await adapter.deleteMany(['a', 'b', 'c'])).toBe(true);
+    expect(await adapter.deleteMany(['a', 'b'])).toBe(false);
+    expect((await adapter.statements()).run - before).toBe(4);
+    expect(await adapter.getMany(['cart', 'a', 'b'])).toEqual([undefined, undefined, undefined]);
   });
 
   it('a statement that cannot be prepared fails its callers, and is prepared again once it can be', async () => {
