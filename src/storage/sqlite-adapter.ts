@@ -148,12 +148,16 @@ export class SqliteAdapter extends KeyvSqlite {
     this.#retry = setTimeout(attempt, REOPEN_EVERY_MS).unref();
   }
 
-  /** Reads and writes of one key asked while storage is busy, each turn's sent as one statement (sqlite-coalescing.ts). */
-  readonly #reads = new Coalesced<string, unknown>((keys) => this.getMany(keys));
+  /**
+   * Reads and writes of one key asked while one of their kind is on its way, sent together as one
+   * statement when it is back (sqlite-coalescing.ts). One at a time each: the connection runs one
+   * statement at a time anyway. Counted in the checkout crowd (one run): 9.4 statements a checkout, 18 before.
+   */
+  readonly #reads = new Coalesced<string, unknown>((keys) => this.getMany(keys), 1);
   readonly #writes = new Coalesced<{ key: string; value: unknown }, undefined>(async (entries) => {
     await this.setMany(entries);
     return entries.map(() => undefined);
-  });
+  }, 1);
 
   override get<Value>(key: string): Promise<Value | undefined> {
     return this.#reads.ask(key) as Promise<Value | undefined>;
