@@ -12,7 +12,7 @@ import { round, summarize, type Summary } from './stats.js';
 
 export interface CheckoutCrowdResult {
   members: number;
-  /** DM channels the bot had opened ahead, when the crowd pressed Checkout. */
+  /** The crowd's members whose DM channel the bot had opened ahead, when the crowd pressed Checkout. */
   dmChannelsOpenedAhead: number;
   payButtonMs: Summary;
   payButtonMsBy: { reply: Summary; dm: Summary };
@@ -33,11 +33,23 @@ export interface CheckoutCrowdResult {
 const hasPay = (message: FakeMessage | undefined): boolean =>
   message !== undefined && buttons(message).some((component) => component.style === 5 && typeof component.url === 'string' && component.label === 'Pay');
 
-/** Waits (bounded) until the bot has opened `count` DM channels since `from`, as members filling carts would give it time to. */
-async function dmChannelsOpened(discord: FakeDiscord, from: number, count: number, limitMs: number): Promise<number> {
-  const opened = () => discord.requests.slice(from).filter((request) => request.method === 'POST' && request.path === '/users/@me/channels').length;
+/**
+ * Waits (bounded) until the bot has opened the DM channels of `members` since `from`, as members filling
+ * carts would give it time to. Only theirs count: the DM warmer may still be opening those of earlier
+ * phases' members first (before, those were counted too, and the line said "200 opened ahead" when
+ * 90-150 of the crowd's were).
+ */
+async function dmChannelsOpened(discord: FakeDiscord, from: number, members: ReadonlySet<string>, limitMs: number): Promise<number> {
+  const opened = () =>
+    new Set(
+      discord.requests
+        .slice(from)
+        .filter((request) => request.method === 'POST' && request.path === '/users/@me/channels')
+        .map((request) => (request.body as { recipient_id?: string } | undefined)?.recipient_id)
+        .filter((id): id is string => id !== undefined && members.has(id)),
+    ).size;
   const until = performance.now() + limitMs;
-  while (opened() < count && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (opened() < members.size && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
   return opened();
 }
 
@@ -64,7 +76,7 @@ export async function checkoutCrowd(
       }),
     );
   }
-  const dmChannelsOpenedAhead = await dmChannelsOpened(discord, requestsBefore, members.length, warmLimitMs);
+  const dmChannelsOpenedAhead = await dmChannelsOpened(discord, requestsBefore, new Set(members.map((member) => member.user.id)), warmLimitMs);
 
   // The crowd: everyone at once.
   const failures: string[] = [];
