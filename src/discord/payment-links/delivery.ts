@@ -1,4 +1,4 @@
-import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type Client, type Message, type MessageManager, type User } from 'discord.js';
+import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, Routes, type APIMessage, type Client, type MessageManager, type User } from 'discord.js';
 import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { DmChannels } from '../dm-channels.js';
@@ -7,7 +7,7 @@ import type { BotMetrics } from '../../ops/metrics.js';
 import type { CheckoutService } from '../../services/checkout-service.js';
 import type { PaymentLink, ReadableLink } from '../../storage/payment-links.js';
 import { DEMO_LICENSE } from '../../demo/license.js';
-import { editOriginalReply, messageOptions, type ReplyHandle, type View } from '../respond.js';
+import { editOriginalReply, messageOptions, restMessage, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';
 import { settledDmClassicView, withdrawnDmClassicView } from './dm-views-classic.js';
@@ -67,6 +67,13 @@ export interface Withdrawal {
   dmRefused?: DiscordRefusal;
   /** `gone`: shown in a reply the bot can no longer change (over 15 minutes old, or from before a restart). */
   reply: 'edited' | 'gone' | 'none';
+}
+
+/** A DM the bot sent: where it is, and whether it was sent as display components. */
+interface SentDm {
+  id: string;
+  channelId: string;
+  display: boolean;
 }
 
 /** A demo shop's link says so in every copy (its record keeps the demo's "license"). */
@@ -196,16 +203,23 @@ export class LinkDelivery {
     return withdrawal;
   }
 
-  /** The DM, or undefined when it cannot be sent (DMs closed, or any other failure, logged). */
-  async #sendDm(user: User, t: Messages, link: ReadableLink, guildName: string, log: Logger): Promise<Message | undefined> {
+  /**
+   * The DM, or undefined when it cannot be sent (DMs closed, or any other failure, logged). Sent as
+   * Discord's JSON through the client's REST (its global limit, as channel.send): channel.send built
+   * discord.js's builders for every component on the way out and a Message, every component a class
+   * instance, from the answer, for an id and a channel id. In the checkout crowd every member's DM is
+   * made in the same second (issue 39).
+   */
+  async #sendDm(user: User, t: Messages, link: ReadableLink, guildName: string, log: Logger): Promise<SentDm | undefined> {
     this.#dmsOnTheirWay += 1;
     const started = performance.now();
     try {
       // The member's DM channel through the index (dm-channels.ts), not discord.js's walk over its cache.
       const channel = await this.options.dmChannels.open(user.id);
-      const sent = await channel.send(messageOptions(marked(t, link, paymentLinkDm(t, link, guildName)), 'create'));
+      const { body, files } = restMessage(marked(t, link, paymentLinkDm(t, link, guildName)), 'create');
+      const sent = (await this.options.client.rest.post(Routes.channelMessages(channel.id), { body, ...(files ? { files } : {}) })) as APIMessage;
       this.options.metrics?.dmDelivery.observe((performance.now() - started) / 1000);
-      return sent;
+      return { id: sent.id, channelId: sent.channel_id, display: ((sent.flags ?? 0) & MessageFlags.IsComponentsV2) !== 0 };
     } catch (error) {
       const closed = error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
       log.info({ link: link.id, dmsClosed: closed, err: closed ? undefined : error }, 'payment link not delivered by DM; shown in the reply');
@@ -216,14 +230,14 @@ export class LinkDelivery {
   }
 
   /** Records a sent DM as the link's home (unless withdrawn meanwhile) and removes an earlier DM. */
-  async #settleDm(sent: Message, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
-    const display = sent.flags.has(MessageFlags.IsComponentsV2);
-    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id, display });
+  async #settleDm(sent: SentDm, t: Messages, link: PaymentLink, guildName: string, log: Logger): Promise<Delivery> {
+    const recorded = await this.options.records.recordDelivery(link, { kind: 'dm', channelId: sent.channelId, messageId: sent.id, display: sent.display });
     // Not recorded (storage failed, logged): the DM is out and the member has the link; the earlier DM stays.
     if (recorded === 'unrecorded') return { kind: 'dm', channelId: sent.channelId };
     if (recorded === 'withdrawn') {
       // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
-      await sent.edit(messageOptions(marked(t, link, withdrawnDmView(t, link, guildName)), 'edit')).catch(() => undefined);
+      const { body, files } = restMessage(marked(t, link, withdrawnDmView(t, link, guildName)), 'edit');
+      await this.options.client.rest.patch(Routes.channelMessage(sent.channelId, sent.id), { body, ...(files ? { files } : {}) }).catch(() => undefined);
       return { kind: 'withdrawn' };
     }
     await this.#deleteEarlierDm(link, sent.id, log);
