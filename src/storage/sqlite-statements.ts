@@ -1,6 +1,6 @@
 import type sqlite3 from 'sqlite3';
 
-/** Distinct statements kept prepared: Keyv's few, and the upserts of so many sizes of `setMany`. */
+/** Distinct statements kept prepared: Keyv's and the adapter's are about ten; the oldest go beyond (ad hoc queries). */
 const MAX_PREPARED = 64;
 /**
  * Copies of one statement prepared at most. sqlite3 runs a statement once at a time, each run a trip
