@@ -1,4 +1,4 @@
-import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, Routes, type APIMessage, type Client, type MessageManager, type User } from 'discord.js';
+import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, Routes, type APIMessage, type Client, type User } from 'discord.js';
 import type { Clock } from '../../clock.js';
 import type { Messages } from '../../i18n/index.js';
 import type { DmChannels } from '../dm-channels.js';
@@ -7,7 +7,7 @@ import type { BotMetrics } from '../../ops/metrics.js';
 import type { CheckoutService } from '../../services/checkout-service.js';
 import type { PaymentLink, ReadableLink } from '../../storage/payment-links.js';
 import { DEMO_LICENSE } from '../../demo/license.js';
-import { editOriginalReply, messageOptions, restMessage, type ReplyHandle, type View } from '../respond.js';
+import { editOriginalReply, restMessage, type ReplyHandle, type View } from '../respond.js';
 import { demoMarked } from '../views/demo-mark.js';
 import { paymentLinkDm, settledDmView, withdrawnDmView } from './dm-views.js';
 import { settledDmClassicView, withdrawnDmClassicView } from './dm-views-classic.js';
@@ -180,7 +180,7 @@ export class LinkDelivery {
     if (delivery?.kind === 'dm' && delivery.channelId && delivery.messageId) {
       try {
         const view = delivery.display ? display : marked(t, link, views.classic);
-        await (await this.#dmMessages(delivery.channelId)).edit(delivery.messageId, messageOptions(view, 'edit'));
+        await this.#editDm(delivery.channelId, delivery.messageId, view);
         withdrawal.dm = 'edited';
       } catch (error) {
         log.info({ err: error, link: link.id, why }, 'could not edit the DM of a payment link');
@@ -236,8 +236,7 @@ export class LinkDelivery {
     if (recorded === 'unrecorded') return { kind: 'dm', channelId: sent.channelId };
     if (recorded === 'withdrawn') {
       // Withdrawn while the DM was on its way: that DM must not keep a Pay button either.
-      const { body, files } = restMessage(marked(t, link, withdrawnDmView(t, link, guildName)), 'edit');
-      await this.options.client.rest.patch(Routes.channelMessage(sent.channelId, sent.id), { body, ...(files ? { files } : {}) }).catch(() => undefined);
+      await this.#editDm(sent.channelId, sent.id, marked(t, link, withdrawnDmView(t, link, guildName))).catch(() => undefined);
       return { kind: 'withdrawn' };
     }
     await this.#deleteEarlierDm(link, sent.id, log);
@@ -248,17 +247,20 @@ export class LinkDelivery {
     const earlier = link.delivery;
     if (earlier?.kind !== 'dm' || !earlier.channelId || !earlier.messageId || earlier.messageId === newMessageId) return;
     try {
-      await (await this.#dmMessages(earlier.channelId)).delete(earlier.messageId);
+      await this.options.client.rest.delete(Routes.channelMessage(earlier.channelId, earlier.messageId));
     } catch (error) {
       // Already gone, most likely; a copy left behind still shows the same link.
       log.info({ err: error, link: link.id }, 'could not delete the earlier DM of a re-sent link');
     }
   }
 
-  async #dmMessages(channelId: string): Promise<MessageManager> {
-    const channel = await this.options.client.channels.fetch(channelId);
-    if (!channel?.isDMBased() || !channel.isTextBased()) throw new Error(`channel ${channelId} is not a DM channel`);
-    return channel.messages;
+  /**
+   * Edits a DM by its ids, as Discord's JSON, through the client's REST: no channel fetched first (a
+   * request of its own when discord.js no longer holds the channel) and no Message built from the answer.
+   */
+  async #editDm(channelId: string, messageId: string, view: View): Promise<void> {
+    const { body, files } = restMessage(view, 'edit');
+    await this.options.client.rest.patch(Routes.channelMessage(channelId, messageId), { body, ...(files ? { files } : {}) });
   }
 
   #timer(ms: number): Promise<'slow'> {
