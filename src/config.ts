@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import { storageUrlProblem } from './storage/storage-url.js';
 import { parseEncryptionKey } from './security/secret-box.js';
 

@@ -11,7 +11,7 @@
 import type { Server } from 'node:http';
 import { isIPv6, type AddressInfo } from 'node:net';
 import type Keyv from 'keyv';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPln, messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { closeListener, createListener } from '../ops/http-listener.js';

@@ -14,7 +14,7 @@
  * - No jitter: the delays are deterministic so tests can assert them through `sleep`.
  */
 import { inspect } from 'node:util';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { StoreError } from './errors.js';
 import { interpretResponse } from './responses.js';
 import { isRetryable, type ReadOptions, lane, readBody, pathSegment, transportError, parseNonNegativeNumber, type HttpMethod, type RequestSpec } from './http.js';

@@ -4,7 +4,7 @@
  * the way latest_buyers is (payment-schemas.ts): a row that does not read is dropped, a field that
  * does not read is undefined, unknown fields are stripped.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 function lenient<T extends z.ZodType>(schema: T) {
   return schema.nullish().catch(undefined).transform((value) => value ?? undefined);

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { StoreError, type StoreErrorKind } from './errors.js';
 import type { StoreAnswer } from './transport.js';
 

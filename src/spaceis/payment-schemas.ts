@@ -6,7 +6,7 @@
  * at parse time (`z.object` strips unknown keys), so it never leaves the client: not in memory, a
  * log line, storage or a message.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, looseBoolean } from './schemas.js';
 
 /** A field that may be missing, null or of another type: read when it is what it should be, else undefined. */

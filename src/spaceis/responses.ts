@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { StoreError } from './errors.js';
 import { describeNonJson, parseJson, retryAfter, summarizeIssues, type RequestSpec } from './http.js';
 import { envelopeSchema, errorBodySchema } from './schemas.js';

@@ -11,7 +11,7 @@
  * strips the rest): a shop's long descriptions (whole HTML pages, base64, images inlined), its
  * payment providers' details or any field added to the API later never sit in memory.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------
 // Scalars

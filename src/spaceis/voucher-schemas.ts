@@ -4,7 +4,7 @@
  * be missing or of another type (the store's acceptance is the 2xx itself), and a generate answer
  * keeps only the codes that are non-empty strings.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const optionalText = z
   .union([z.string(), z.number()])

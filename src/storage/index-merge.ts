@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { recordKey } from './payment-link-record.js';
 import { RECENT_LIMIT } from './payment-links.js';
 

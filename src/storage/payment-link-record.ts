@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { stringListSchema } from './records.js';
 
 /** What one payment link record holds, its id, and the keys it and its indexes are stored under. */

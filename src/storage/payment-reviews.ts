@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';

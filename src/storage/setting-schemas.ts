@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FEED_NICKS, GUILD_SETTINGS, SETTING_KEYS, SETTING_LOCALES, type GuildSettingsTable, type SettingRow } from '../settings/guild-settings-table.js';
 
 /**

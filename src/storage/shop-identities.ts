@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import { parseRecord } from './records.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';

@@ -42,6 +42,20 @@ process.stdout.write(JSON.stringify({ messagesKept: messages.size, usersMax: use
     expect(JSON.parse(printed)).toEqual({ messagesKept: 0, usersMax: 10_000 });
   });
 
+  it('holds only the parts of zod the bot uses: no locale but English, no reader of JSON schemas (imported as `import { z }`, all of zod was loaded at every start)', async () => {
+    const { bundleOptions } = (await import(pathToFileURL(join(ROOT, 'tools', 'bundle.mjs')).href)) as Bundler;
+    const { build } = await import('esbuild');
+    const result = await build({ ...bundleOptions(join(ROOT, 'src', 'main.ts'), join(work, 'whole')), sourcemap: false, write: false, metafile: true, absWorkingDir: ROOT });
+    const zodFiles = Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([path, input]) => path.includes('node_modules/zod/') && input.bytesInOutput > 0)
+        .map(([path]) => path.slice(path.indexOf('node_modules/zod/') + 'node_modules/zod/'.length)),
+    );
+    expect(zodFiles).toContain('v4/locales/en.js');
+    expect(zodFiles.filter((path) => path.startsWith('v4/locales/') && path !== 'v4/locales/en.js')).toEqual([]);
+    expect(zodFiles.filter((path) => /from-json-schema/u.test(path))).toEqual([]);
+  });
+
   it('is ASCII only, so V8 keeps its source at one byte a character (a single ł in a regular expression doubled the 3 MB it holds for good)', () => {
     const dir = join(ROOT, 'dist', 'bundle');
     const offending = readdirSync(dir)

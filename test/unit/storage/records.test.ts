@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { pino } from 'pino';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { parseRecord, stringListSchema, stringPairListSchema, stringTripleListSchema } from '../../../src/storage/records.js';
 
