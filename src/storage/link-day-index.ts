@@ -51,20 +51,28 @@ export class LinkDayIndex {
   }
 
   /**
-   * The writes that add `entry` to its guild's day, to be written together with the link (under
-   * `lockKey`): the last bucket with the entry, and the bucket count when a bucket is started.
+   * The writes that add `entries` (one guild's, in order) to their guild's day, to be written
+   * together with the links (under `lockKey`): the last bucket with the entries, the buckets they
+   * start when it fills, and the bucket count when a bucket is started.
    */
-  async addition(day: string, entry: DayEntry): Promise<{ key: string; value: unknown }[]> {
-    const scope = entry[0];
-    const count = await this.count(day, scope);
-    const current = count === 0 ? [] : await this.read(bucketKey(day, scope, count));
-    const writes: { key: string; value: unknown }[] = [];
-    if (count === 0 || current.length >= BUCKET_SIZE) {
-      writes.push({ key: countKey(day, scope), value: count + 1 }, { key: bucketKey(day, scope, count + 1), value: [entry] });
-    } else {
-      writes.push({ key: bucketKey(day, scope, count), value: [...current, entry] });
+  async addition(day: string, entries: readonly DayEntry[]): Promise<{ key: string; value: unknown }[]> {
+    const scope = entries[0]?.[0];
+    if (scope === undefined) return [];
+    const before = await this.count(day, scope);
+    let count = before;
+    // A copy: an in-memory store hands out the array it holds.
+    let bucket: DayEntry[] = count === 0 ? [] : [...(await this.read(bucketKey(day, scope, count)))];
+    const buckets = new Map<number, DayEntry[]>();
+    for (const entry of entries) {
+      if (count === 0 || bucket.length >= BUCKET_SIZE) {
+        count += 1;
+        bucket = [];
+      }
+      bucket.push(entry);
+      buckets.set(count, bucket);
     }
-    return writes;
+    const writes = [...buckets].map(([index, value]) => ({ key: bucketKey(day, scope, index), value }));
+    return count === before ? writes : [{ key: countKey(day, scope), value: count }, ...writes];
   }
 
   /**

@@ -3,6 +3,7 @@ import type Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
+import { GroupCommit } from './group-commit.js';
 import { LinkDayIndex } from './link-day-index.js';
 import { LinkDayRepairs } from './link-day-repairs.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -51,6 +52,8 @@ export const LINK_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** The guild's newest links, for autocomplete without a member: one small read, bounded whatever the guild's size. */
 export const RECENT_LIMIT = 50;
+/** Links written in one statement at most: a crowd's moment is a few dozen; each link is about 1 KB with its indexes. */
+const LINKS_WRITTEN_TOGETHER = 100;
 /** Records read at once when walking a member's index. */
 const READ_BATCH = 10;
 /** Records read in one statement by `getEach`: a bounded statement, whatever the number of open links. */
@@ -65,6 +68,8 @@ export class PaymentLinkRepository {
   readonly #pruning: LinkPruning;
   /** The URL as stored: sealed with ENCRYPTION_KEY, or in the clear without it (payment-link-seal.ts). */
   readonly #seal: PaymentLinkSeal;
+  /** New links of one guild and day made at the same moment, written together (`create`). */
+  readonly #creations = new GroupCommit<ReadableLink, undefined>((_guildDay, records) => this.#writeTogether(records), LINKS_WRITTEN_TOGETHER);
 
   constructor(
     private readonly keyv: Keyv,
@@ -84,35 +89,19 @@ export class PaymentLinkRepository {
   /**
    * Keeps a new link: its record, its URL index entry, its place in the member's and the guild's
    * recent index and in its day's index, written together in one statement (see sqlite-adapter.ts;
-   * on Redis one MULTI): checkouts crowd in, and every write holds up the interactions behind it.
-   * A failure there rejects, and nothing was written. The guild's first link of a day then notes the
-   * day in the lists pruning walks; once the record is written, a failure of that step no longer
-   * fails the link: it keeps its id (the one the member is shown), and the day is remembered and
-   * noted on the next prune pass (`repairIndexes`).
+   * on Redis one MULTI). A failure there rejects, and nothing was written. The guild's first link of
+   * a day then notes the day in the lists pruning walks; once the record is written, a failure of
+   * that step no longer fails the link: it keeps its id (the one the member is shown), and the day is
+   * remembered and noted on the next prune pass (`repairIndexes`).
+   *
+   * Checkouts crowd in, and the guild's lists are every checkout's: links of one guild and day made
+   * at the same moment are written together (group-commit.ts, `#writeTogether`), each still under
+   * its member's lock.
    */
   async create(link: NewPaymentLink): Promise<ReadableLink> {
     const record: ReadableLink = { ...link, id: await this.freshId(link.guildId) };
-    const member = memberKey(record.guildId, record.userId);
-    const recent = recentKey(record.guildId);
     const day = dayOf(record.createdAt);
-    await this.#locks.run(member, () =>
-      this.#locks.run(recent, () =>
-        this.#locks.run(this.#days.lockKey(day, record.guildId), async () => {
-          const [memberIds, recentIds, dayWrites] = await Promise.all([
-            this.ids(member),
-            this.ids(recent),
-            this.#days.addition(day, [record.guildId, record.id]),
-          ]);
-          await this.keyv.setMany([
-            { key: recordKey(record.guildId, record.id), value: this.#seal.toStored(record, undefined) },
-            { key: urlKey(record.guildId, record.url), value: record.id },
-            { key: member, value: [record.id, ...memberIds] },
-            { key: recent, value: [record.id, ...recentIds].slice(0, RECENT_LIMIT) },
-            ...dayWrites,
-          ]);
-        }),
-      ),
-    );
+    await this.#locks.run(memberKey(record.guildId, record.userId), () => this.#creations.join(`${record.guildId} ${day}`, record));
     try {
       await this.#days.noteDay(day, record.guildId);
     } catch (error) {
@@ -120,6 +109,38 @@ export class PaymentLinkRepository {
       await this.#repairs.remember(day, record, error.key);
     }
     return record;
+  }
+
+  /**
+   * New links of one guild and day, in the order they came, written in one statement under the
+   * guild's locks (its recent list, its day), each in its member's list. Every caller holds its
+   * member's lock while waiting (create): two links of one member are never in one batch.
+   */
+  async #writeTogether(records: ReadableLink[]): Promise<undefined[]> {
+    const { guildId, createdAt } = records[0]!;
+    const recent = recentKey(guildId);
+    const day = dayOf(createdAt);
+    const members = records.map((record) => memberKey(record.guildId, record.userId));
+    await this.#locks.run(recent, () =>
+      this.#locks.run(this.#days.lockKey(day, guildId), async () => {
+        const [lists, dayWrites] = await Promise.all([
+          this.keyv.getMany<unknown>([recent, ...members]),
+          this.#days.addition(day, records.map((record): [string, string] => [guildId, record.id])),
+        ]);
+        const idsAt = (index: number, key: string) => parseRecord(idListSchema, lists[index], () => [], this.logger, key);
+        const newestFirst = records.map((record) => record.id).reverse();
+        await this.keyv.setMany([
+          ...records.flatMap((record, index) => [
+            { key: recordKey(record.guildId, record.id), value: this.#seal.toStored(record, undefined) },
+            { key: urlKey(record.guildId, record.url), value: record.id },
+            { key: members[index]!, value: [record.id, ...idsAt(index + 1, members[index]!)] },
+          ]),
+          { key: recent, value: [...newestFirst, ...idsAt(0, recent)].slice(0, RECENT_LIMIT) },
+          ...dayWrites,
+        ]);
+      }),
+    );
+    return records.map(() => undefined);
   }
 
   /**

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
+import { GroupCommit } from './group-commit.js';
 import { parseRecord, stringListSchema } from './records.js';
 
 /**
@@ -144,21 +145,33 @@ export class PaymentWatchIndex {
    * and takes the link then.
    */
   async addOpen(license: string, ref: OpenRef): Promise<boolean> {
+    const firstOpen = await this.#openings.join(openKey(license, ref.guildId), { license, ref });
+    if (await this.#listed(license)) return firstOpen;
+    await this.#list(license);
+    return true;
+  }
+
+  /**
+   * Links of one guild and license issued at the same moment join its list in one read and one
+   * write under the list's lock (group-commit.ts): every checkout of a crowd adds to the same list.
+   * Only the first of them can be the license's first open link.
+   */
+  readonly #openings = new GroupCommit<{ license: string; ref: OpenRef }, boolean>(async (key, joining) => {
+    const { license, ref } = joining[0]!;
     let firstOpen = false;
-    await this.locks.run(openKey(license, ref.guildId), async () => {
-      const ids = await this.#ids(openKey(license, ref.guildId));
-      if (ids.includes(ref.linkId)) return;
-      await this.keyv.set(openKey(license, ref.guildId), [...ids, ref.linkId]);
+    await this.locks.run(key, async () => {
+      const ids = await this.#ids(key);
+      const added = [...new Set(joining.map((each) => each.ref.linkId))].filter((id) => !ids.includes(id));
+      if (added.length === 0) return;
+      await this.keyv.set(key, [...ids, ...added]);
       if (ids.length === 0)
         await this.#change(guildsKey(license), (guilds) => {
           firstOpen = guilds.length === 0;
           return guilds.includes(ref.guildId) ? guilds : [...guilds, ref.guildId];
         });
     });
-    if (await this.#listed(license)) return firstOpen;
-    await this.#list(license);
-    return true;
-  }
+    return joining.map((_each, index) => index === 0 && firstOpen);
+  });
 
   /** Licenses whose list from before issue 28 was looked for (in this process). */
   readonly #upgraded = new Set<string>();

@@ -5,7 +5,7 @@ import sqlite3 from 'sqlite3';
 import type { Logger } from '../logger.js';
 import { isNotWritable, notWritableError } from './storage-access.js';
 import { isBusy } from './storage-error.js';
-import { Coalesced } from './sqlite-coalescing.js';
+import { Coalesced } from './coalesced.js';
 import { PreparedStatements } from './sqlite-statements.js';
 
 /**
@@ -150,7 +150,7 @@ export class SqliteAdapter extends KeyvSqlite {
 
   /**
    * Reads and writes of one key asked while one of their kind is on its way, sent together as one
-   * statement when it is back (sqlite-coalescing.ts). One at a time each: the connection runs one
+   * statement when it is back (coalesced.ts). One at a time each: the connection runs one
    * statement at a time anyway. Counted in the checkout crowd (one run): 9.4 statements a checkout, 18 before.
    */
   readonly #reads = new Coalesced<string, unknown>((keys) => this.getMany(keys), 1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addToCart, Member, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
+import { linkSteps } from '../support/links.js';
 import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
 
@@ -65,5 +66,40 @@ describe('what checking out asks of storage', () => {
     expect(linkReads).toBeGreaterThanOrEqual(150);
     // Every link record in ceil(150 / 100) statements; the rest of the round is a handful more.
     expect(h.storage.readStatements - statementsBefore).toBeLessThan(20);
+  });
+
+  it('40 members checking out at once: every link is kept, listed for moderators and watched, and the guild’s shared lists are written a few times, not 40', async () => {
+    const members = Array.from({ length: 40 }, () => new Member(h));
+    for (const member of members) await addToCart(member, VIP_30);
+    const written = h.storage.writtenKeys.length;
+    const dms = members.map((member) => h.discord.waitForDm(member.user.id));
+    const replies = await Promise.all(members.map((member, index) => member.run('checkout', { nick: `Crowd_${index}` })));
+    for (const reply of replies) expect(textOf(reply.message!)).toContain(en.checkout.sentTitle);
+    const ids = (await Promise.all(dms)).map((dm) => /Link reference: (\w+)/.exec(textOf(dm))![1]!);
+    expect(new Set(ids).size).toBe(40);
+
+    // Before: each checkout read and wrote the guild's recent links, its day's bucket and its open links
+    // under their locks, one after another (40 writes of each; issue 39).
+    const writes = h.storage.writtenKeys.slice(written);
+    const writesOf = (prefix: string) => writes.filter((key) => key.startsWith(prefix)).length;
+    expect(writesOf('shopbot:links-recent:')).toBeLessThanOrEqual(20);
+    expect(writesOf('shopbot:link-day:')).toBeLessThanOrEqual(20);
+    expect(writesOf('shopbot:pay-open:')).toBeLessThanOrEqual(20);
+
+    // Every link in the guild's recent list (the moderators' /links autocomplete), newest first, and in its member's list.
+    const { paymentLinks } = h.bot.services.storage;
+    const recent = (await paymentLinks.listRecent(h.discord.defaultGuildId)).map((link) => link.id);
+    expect(recent.slice(0, 40).sort()).toEqual([...ids].sort());
+    for (const [index, member] of members.entries()) {
+      expect((await paymentLinks.listForMember(h.discord.defaultGuildId, member.user.id, 0, 10)).links.map((link) => link.id)).toEqual([ids[index]]);
+    }
+    // And every one watched: paid (20 at a time: the store lists a server's 30 latest purchases), all 40 are confirmed.
+    const urls = h.store.paymentUrls.slice(-40);
+    for (const half of [urls.slice(0, 20), urls.slice(20)]) {
+      for (const url of half) h.store.pay(url);
+      await linkSteps(h).poll();
+    }
+    const unpaid = (await Promise.all(ids.map((id) => paymentLinks.get(h.discord.defaultGuildId, id)))).filter((link) => link?.payment?.status !== 'paid');
+    expect(unpaid.map((link) => link?.id)).toEqual([]);
   });
 });

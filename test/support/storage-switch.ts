@@ -70,7 +70,9 @@ export class StorageSwitch {
         const operation = READS.has(property) ? 'read' : WRITES.has(property) ? 'write' : undefined;
         if (!operation) return value;
         return async (...args: unknown[]) => {
-          const keys = (Array.isArray(args[0]) ? args[0] : [args[0]]).map((key) => (typeof key === 'string' ? key : JSON.stringify(key)));
+          // setMany's entries are { key, value }: counted by their keys.
+          const keyOf = (key: unknown) => (typeof key === 'string' ? key : typeof (key as { key?: unknown } | null)?.key === 'string' ? (key as { key: string }).key : JSON.stringify(key));
+          const keys = (Array.isArray(args[0]) ? args[0] : [args[0]]).map(keyOf);
           if (operation === 'write') {
             const hold = this.#held.find((held) => keys.some(held.keys));
             if (hold) {

@@ -83,6 +83,26 @@ describe('writing a payment link', () => {
     expect(await repository.pruneOlderThan(T0 - DAY)).toBe(0);
   });
 
+  it('writes the links of one guild made at the same moment together: each listed, newest first, a full day bucket continued in the next', async () => {
+    const { keyv, repository, writes } = countingRepository();
+    const inGuild = (index: number) => newLink(index, { guildId: 'g0', userId: `u${index}` });
+    const first = await repository.create(inGuild(0));
+    writes.statements = 0;
+    // 150 at once; one at a time, each read and rewrote the guild's lists under their locks: 150 statements.
+    const made = await Promise.all(Array.from({ length: 150 }, (_, index) => repository.create(inGuild(index + 1))));
+    expect(writes.statements).toBeLessThanOrEqual(4);
+
+    expect((await repository.listRecent('g0')).map((link) => link.id)).toEqual(made.map((link) => link.id).reverse().slice(0, 50));
+    for (const link of made.slice(0, 5)) expect((await repository.listForMember('g0', link.userId, 0, 5)).links.map((each) => each.id)).toEqual([link.id]);
+    // The day's index: every link in the order made, 100 to a bucket.
+    const day = new Date(T0).toISOString().slice(0, 10);
+    const bucket = async (n: number) => ((await keyv.get<[string, string][]>(`link-day:${day}:gg0:${n}`)) ?? []).map(([, id]) => id);
+    const all = [first.id, ...made.map((link) => link.id)];
+    expect(await bucket(1)).toEqual(all.slice(0, 100));
+    expect(await bucket(2)).toEqual(all.slice(100));
+    expect(await keyv.get(`link-day-buckets:${day}:gg0`)).toBe(2);
+  });
+
   it("writes no key that every guild's checkouts rewrite: each guild's links of a day have an index of their own", async () => {
     const { repository, writes } = countingRepository();
     for (let index = 0; index < 7; index += 1) await repository.create(newLink(index)); // the first link of each of 7 guilds

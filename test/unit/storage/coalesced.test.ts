@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalesced } from '../../../src/storage/sqlite-coalescing.js';
+import { Coalesced } from '../../../src/storage/coalesced.js';
 
 /** A `send` the test answers by hand: what was sent, and a way to answer or fail each batch. */
 function manualSend() {
@@ -13,7 +13,7 @@ function manualSend() {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('calls gathered while storage is busy (sqlite-coalescing.ts)', () => {
+describe('calls gathered while storage is busy (coalesced.ts)', () => {
   it('a call while a turn is free goes at once, alone; calls made while every turn is taken go together when one frees', async () => {
     const { batches, send } = manualSend();
     const coalesced = new Coalesced(send, 2);

@@ -20,6 +20,8 @@ export class Coalesced<Item, Answer> {
     private readonly send: (items: Item[]) => Promise<Answer[]>,
     private readonly inFlight = 2,
     private readonly maxBatch = 200,
+    /** Called when the last statement on its way is back and nothing waits. */
+    private readonly onIdle?: () => void,
   ) {}
 
   ask(item: Item): Promise<Answer> {
@@ -44,6 +46,7 @@ export class Coalesced<Item, Answer> {
     ).finally(() => {
       this.#onTheirWay -= 1;
       if (this.#waiting.length > 0) this.#sendNext();
+      else if (this.#onTheirWay === 0) this.onIdle?.();
     });
   }
 }
