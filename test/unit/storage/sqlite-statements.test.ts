@@ -94,6 +94,22 @@ describe('the SQLite adapter’s prepared statements', () => {
     expect(await adapter.getMany(['cart', 'a', 'b'])).toEqual([undefined, undefined, undefined]);
   });
 
+  it('200 members’ checks and deletes at the same moment are a few statements, each answered for its own key', async () => {
+    const { adapter } = await open();
+    await adapter.setMany(Array.from({ length: 200 }, (_, index) => ({ key: `cart:${index}`, value: `lines ${index}` })));
+    const before = (await adapter.statements()).run;
+    // A link's fresh id is checked unused; a checkout empties the member's cart.
+    const there = await Promise.all(Array.from({ length: 201 }, (_, index) => adapter.has(`cart:${index}`)));
+    expect(there.filter(Boolean)).toHaveLength(200);
+    expect(there[200]).toBe(false);
+    const deleted = await Promise.all(Array.from({ length: 201 }, (_, index) => adapter.delete(`cart:${index}`)));
+    expect(deleted.filter(Boolean)).toHaveLength(200);
+    expect(deleted[200]).toBe(false);
+    // One statement each before: 402.
+    expect((await adapter.statements()).run - before).toBeLessThanOrEqual(6);
+    expect(await adapter.getMany(['cart:0', 'cart:199'])).toEqual([undefined, undefined]);
+  });
+
   it('a statement that cannot be prepared fails its callers, and is prepared again once it can be', async () => {
     const { adapter } = await open();
     await expect(adapter.query('SELECT count(*) AS n FROM later')).rejects.toThrow(/no such table: later/);
