@@ -36,7 +36,7 @@ export async function buildIfStale({ force = false } = {}) {
   // without checking them: `npm test` and `npm run typecheck` do (tsc).
   const { bundle } = await import('./bundle.mjs');
   try {
-    bundle();
+    await bundle();
   } catch {
     // esbuild has printed what it could not build.
     return 1;

@@ -8,8 +8,9 @@
 // Code the bot loads only when needed (the demo shop, Redis, the metrics port's process metrics)
 // stays in chunks of its own, loaded on first use as before.
 // Plain JavaScript: it runs from tools/build-if-stale.mjs, before and without anything compiled.
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +19,26 @@ export const BUNDLE_DIR = join(root, 'dist', 'bundle');
 /** The scripts' bundles: each at the path tsc gave it before (dist/src/<name>.js), which the docs and the scripts name. */
 const SCRIPTS_DIR = join(root, 'dist', 'src');
 const SCRIPTS = ['register-commands', 'migrate-storage'];
+
+/**
+ * discord.js is CommonJS: esbuild gives every module that imports it a copy of its exports (each of
+ * its 535 names a getter on a new object: 42 copies, 22 000 getters, made at every start and kept).
+ * Here every import of discord.js goes through one module that reads its exports once into constants
+ * of its own, which the importers then use directly. Its names are read from discord.js at build
+ * time; a name the bot imports and discord.js does not export fails the build.
+ */
+const oneDiscordJs = {
+  name: 'one-discord-js',
+  setup(builder) {
+    const namespace = 'one-discord-js';
+    // The module's own import of discord.js resolves as usual, to the package.
+    builder.onResolve({ filter: /^discord\.js$/ }, (args) => (args.namespace === namespace ? undefined : { path: 'discord.js', namespace }));
+    builder.onLoad({ filter: /.*/, namespace }, () => {
+      const names = Object.keys(createRequire(join(root, 'package.json'))('discord.js')).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      return { contents: `import * as discord from 'discord.js';\nexport const { ${names.join(', ')} } = discord;\n`, resolveDir: root, loader: 'js' };
+    });
+  },
+};
 
 /** esbuild's options for bundling `entry` into `outdir`: the bot's (bundle()) and the test that holds them (test/unit/bundle.test.ts). */
 export function bundleOptions(entry, outdir) {
@@ -45,16 +66,18 @@ export function bundleOptions(entry, outdir) {
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
+    plugins: [oneDiscordJs],
   };
 }
 
-export function bundle() {
+/** Builds both; esbuild's plugins (oneDiscordJs) need its asynchronous build. */
+export async function bundle() {
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
   rmSync(SCRIPTS_DIR, { recursive: true, force: true });
-  buildSync({ ...bundleOptions(join(root, 'src', 'main.ts'), BUNDLE_DIR), absWorkingDir: root });
+  await build({ ...bundleOptions(join(root, 'src', 'main.ts'), BUNDLE_DIR), absWorkingDir: root });
   const scripts = SCRIPTS.map((name) => join(root, 'src', `${name}.ts`));
-  buildSync({ ...bundleOptions(scripts, SCRIPTS_DIR), absWorkingDir: root });
+  await build({ ...bundleOptions(scripts, SCRIPTS_DIR), absWorkingDir: root });
 }
 
 // Run as a script: `node tools/bundle.mjs`.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) bundle();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundle();

@@ -56,6 +56,18 @@ process.stdout.write(JSON.stringify({ messagesKept: messages.size, usersMax: use
     expect(zodFiles.filter((path) => /from-json-schema/u.test(path))).toEqual([]);
   });
 
+  it('holds one copy of discord.js’s exports, not one per module that imports it (42 copies of its 535 names were 3.6 MB of every start’s heap)', async () => {
+    const { bundleOptions } = (await import(pathToFileURL(join(ROOT, 'tools', 'bundle.mjs')).href)) as Bundler;
+    const { build } = await import('esbuild');
+    // Readable output: esbuild names each module in a comment above its code.
+    const result = await build({ ...bundleOptions(join(ROOT, 'src', 'main.ts'), join(work, 'readable')), sourcemap: false, write: false, minifyWhitespace: false, absWorkingDir: ROOT });
+    const main = result.outputFiles.find((file) => file.path.endsWith('main.js'))!.text;
+    const wrapper = /\/\/ node_modules\/discord\.js\/src\/index\.js\nvar (\w+) = __commonJS\(/u.exec(main)?.[1];
+    expect(wrapper).toBeDefined();
+    const copies = main.split(`__toESM(${wrapper!}()`).length - 1;
+    expect(copies).toBe(1);
+  });
+
   it('is ASCII only, so V8 keeps its source at one byte a character (a single ł in a regular expression doubled the 3 MB it holds for good)', () => {
     const dir = join(ROOT, 'dist', 'bundle');
     const offending = readdirSync(dir)
