@@ -44,3 +44,29 @@ export function postText(message: { content?: unknown; embeds?: unknown }): stri
 export function transactionIdsIn(text: string): string[] {
   return [...new Set([...text.matchAll(TRANSACTION_ID)].map((match) => match[0]))];
 }
+
+/**
+ * The open link whose nick the post names beside this id: in the id's own line (the text the bot
+ * gave the admin, `Zakup {NICK}: … {TRANSACTION_ID}`, puts them in one), as a whole word, whatever
+ * the case. Several links' nicks in that line: the longest (a nick inside another is not it).
+ */
+export function nickBeside<T extends { nick: string }>(text: string, id: string, open: readonly T[]): T | undefined {
+  const lower = text.toLowerCase();
+  const at = lower.indexOf(id.toLowerCase());
+  if (at < 0 || open.length === 0) return undefined;
+  const line = lower.slice(lower.lastIndexOf('\n', at) + 1, (lower.indexOf('\n', at) + 1 || lower.length + 1) - 1);
+  let found: T | undefined;
+  for (const link of open) {
+    const nick = link.nick.toLowerCase();
+    if (nick.length === 0 || (found && found.nick.length >= nick.length)) continue;
+    for (let from = line.indexOf(nick); from >= 0; from = line.indexOf(nick, from + 1)) {
+      if (!isNickChar(line[from - 1]) && !isNickChar(line[from + nick.length])) {
+        found = link;
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+const isNickChar = (char: string | undefined) => char !== undefined && /[a-z0-9_]/.test(char);
