@@ -24,8 +24,8 @@ import type { ShopAccess } from '../store-directory.js';
  *
  * The feed's claims keep each transaction posted once: a poll that lists it later posts nothing more.
  * Cost: at most one transaction/info per posted id that is not a settled link's (so a website purchase
- * posted while the license has open links costs two: the watcher's and this one); posted ids are at
- * most 10 a minute per license (post-reader.ts).
+ * posted while the license has open links costs two: the watcher's and this one); only ids the
+ * watcher's round already asked about (paced by their queue, storage/posted-ids.ts) are handed here.
  */
 export interface FeedHandOffDeps {
   feed: Pick<PurchaseFeed, 'handOff' | 'wants'>;
