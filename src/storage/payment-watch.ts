@@ -52,7 +52,7 @@ const watchStateSchema = z.object({
   postedDue: z.number().optional(),
   /** The store's dates were once found a whole number of hours off: warned once. */
   hoursOffWarned: z.boolean().optional(),
-  /** Written by versions before issue 28: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
+  /** Written by older versions: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
   follow: z.array(z.object({ transactionId: z.string(), guildId: z.string(), linkId: z.string(), attempt: z.number().int(), nextAt: z.number(), since: z.number() })).optional(),
 });
 export type WatchState = z.infer<typeof watchStateSchema>;
@@ -88,7 +88,7 @@ const txStateSchema = z.object({
   /** What is done of the settled → notified step: each step's name and when it was done. */
   steps: z.record(z.string(), z.number()).optional(),
   /**
-   * The steps Discord refused for good (issue 36, point 3: 403 50007 DMs closed, 50013, 404 10003…):
+   * The steps Discord refused for good (403 50007 DMs closed, 50013, 404 10003…):
    * each also in `steps` (ended: never run again), here with Discord's reason, written in the same write.
    */
   refused: z.record(z.string(), z.object({ reason: z.string(), at: z.number(), /** When the admins were told (log channel, status); until then the round owes it. */ told: z.number().optional() })).optional(),
@@ -105,7 +105,7 @@ const txStateSchema = z.object({
 });
 export type TxState = z.infer<typeof txStateSchema>;
 
-/** A handled transaction as versions before issue 28 wrote it: matched to a link (then told), or nobody's. */
+/** A handled transaction as older versions wrote it: matched to a link (then told), or nobody's. */
 const legacyHandledSchema = z.object({ at: z.number(), guildId: z.string().optional(), linkId: z.string().optional() });
 const storedTxSchema = z.union([
   txStateSchema,

@@ -145,25 +145,6 @@ describe('posted ids are queued and paced, never dropped', () => {
     expect(asked).toBeLessThanOrEqual(10 + 2);
   });
 
-  it('a flood of posts does not hold back the read of the store’s real one: newest first, the oldest unread beyond 50 left', async () => {
-    const { hook } = connected();
-    const issued = await s.checkout(new Member(h), 'Flooded_Payer', VIP_30);
-    await s.poll();
-    const reads = () => h.logs.filter((line) => (JSON.parse(line) as { msg?: string }).msg === 'store webhook: post read').length;
-    const before = reads();
-    const left = loggedMore(h, 'store webhook: more posts than can be read; the oldest unread ones were left');
-    // 150 posts at once, then the store's real one: none is waited for before the next is sent.
-    const flood = forgedIds(150).map((id) => postAsStore(hook, `Zakup Forger: ${id}`));
-    await Promise.all(flood);
-    const transactionId = h.store.pay(issued.url);
-    const settled = loggedMore(h, 'payment watch: the store settled a link’s payment');
-    await postAsStore(hook, `Zakup Flooded_Payer: VIP (30 dni), 10,00 zł, ${transactionId}`);
-    await Promise.all([left, settled]);
-    // Read right after the one being read when it came (and the few the flood's own reads let in first).
-    expect(reads() - before).toBeLessThan(10);
-    expect((await s.record(issued))!.payment?.status).toBe('paid');
-  });
-
   it('ids beside an open link’s nick cost at most one question per 10 s for that link', async () => {
     const { hook } = connected();
     const issued = await s.checkout(new Member(h), 'Copied_Nick', VIP_30);
@@ -266,5 +247,30 @@ describe('health counts only what the store confirmed', () => {
     await miss('Miss_Three');
     const status = textOf((await admin.sub('shop-admin', 'status')).message!);
     expect(status).toContain(en.storeWebhook.seemsOff);
+  });
+});
+
+describe('the gateway reads a guild’s posts within a budget', () => {
+  const h = useHarness();
+  const s = linkSteps(h);
+  const connected = setUp(h);
+
+  it('a flood of posts does not hold back the read of the store’s real one: newest first, the oldest unread beyond 50 left', async () => {
+    const { hook } = connected();
+    const issued = await s.checkout(new Member(h), 'Flooded_Payer', VIP_30);
+    await s.poll();
+    const reads = () => h.logs.filter((line) => (JSON.parse(line) as { msg?: string }).msg === 'store webhook: post read').length;
+    const before = reads();
+    const left = loggedMore(h, 'store webhook: more posts than can be read; the oldest unread ones were left');
+    // 150 posts at once, then the store's real one: none is waited for before the next is sent.
+    const flood = forgedIds(150).map((id) => postAsStore(hook, `Zakup Forger: ${id}`));
+    await Promise.all(flood);
+    const transactionId = h.store.pay(issued.url);
+    const settled = loggedMore(h, 'payment watch: the store settled a link’s payment');
+    await postAsStore(hook, `Zakup Flooded_Payer: VIP (30 dni), 10,00 zł, ${transactionId}`);
+    await Promise.all([left, settled]);
+    // Read right after the one being read when it came (and the few the flood's own reads let in first).
+    expect(reads() - before).toBeLessThan(10);
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
   });
 });

@@ -8,7 +8,7 @@ import type { PolledServer, PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess } from '../store-directory.js';
 
 /**
- * The purchase feed from the store's posts (issue 38, docs/store-webhook.md): every transaction a
+ * The purchase feed from the store's posts (docs/store-webhook.md): every transaction a
  * post named that the store confirms as paid goes to the feed at once, whether or not it paid one of
  * the bot's links, so the feed can rest on the posts (no latest_buyers read while they come:
  * health.ts, `feedRests`).

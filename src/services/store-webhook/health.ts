@@ -2,7 +2,7 @@ import type { Logger } from '../../logger.js';
 import { DAY_MS, type StoreWebhookRecord, type StoreWebhookRepository } from '../../storage/store-webhooks.js';
 
 /**
- * Polling as the safety net (issue 38, docs/store-webhook.md): while a guild's store webhook is
+ * Polling as the safety net (docs/store-webhook.md): while a guild's store webhook is
  * connected and healthy, the payment watcher polls the servers of its open links every
  * SAFETY_NET_POLL_MS instead of every PAYMENT_POLL_SECONDS (`pollIntervalFor`, the one input this
  * gives the watcher's schedule).

@@ -1,5 +1,5 @@
 /**
- * What the bot reads of a store's post (issue 38, docs/store-webhook.md): the message's content and
+ * What the bot reads of a store's post (docs/store-webhook.md): the message's content and
  * its embeds' titles, descriptions and fields, as the webhook's token returns them, cut to 6 000
  * characters before anything is parsed (a message can carry far more: 2 000 of content and 6 000 of
  * embeds, ten times over). Only transaction ids are taken from it; nothing else a post says is used,
