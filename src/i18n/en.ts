@@ -1,5 +1,6 @@
 import { commandNames } from '../../commands/names.js';
 import { optionName, slash } from './command-mention.js';
+import { caseless, type Accusative, type Nominative } from './grammar-case.js';
 
 /**
  * Commands as an English client shows them (their wire names), for the texts below: built from the
@@ -488,7 +489,7 @@ export const en = {
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
     // Issue 36: a settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord refused a message about a paid link',
-    paymentStepRefused: (member: string, linkId: string, step: string, reason: string) =>
+    paymentStepRefused: (member: string, linkId: string, step: Accusative, reason: string) =>
       `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,
     // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
@@ -498,13 +499,16 @@ export const en = {
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
   payments: {
-    /** A settled payment's steps, as the admins read them when Discord refused one for good. */
+    /**
+     * A settled payment's steps, as the admins read them when Discord refused one for good: in each
+     * case a sentence takes them in (grammar-case.ts; Polish declines them, English does not).
+     */
     refusedStep: {
-      dm: "the edit of the member's DM",
-      log: 'the post in the log channel',
-      gift: 'the gift message to its recipient',
-      roles: 'the roles',
-      metrics: 'the metrics',
+      dm: caseless("the edit of the member's DM"),
+      log: caseless('the post in the log channel'),
+      gift: caseless('the gift message to its recipient'),
+      roles: caseless('the roles'),
+      metrics: caseless('the metrics'),
     },
     /** Discord's final refusals (src/discord/refusals.ts), as the admins read them. */
     refusedReason: {
@@ -519,7 +523,7 @@ export const en = {
       'unknown-user': 'that Discord account no longer exists',
     },
     statusRefusedTitle: 'Payment messages Discord refused',
-    statusRefusedLine: (member: string, linkId: string, step: string, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
+    statusRefusedLine: (member: string, linkId: string, step: Nominative, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
     statusRefused: (lines: string) =>
       `${lines}\nThe bot won't try these again; the payments themselves are recorded. Each is shown here once (and was posted in the log channel, unless that post was what Discord refused).`,
     dmPaidTitle: (guild: string) => `Order paid — ${guild}`,

@@ -1,5 +1,6 @@
 import { optionName, slash } from './command-mention.js';
 import type { Messages } from './en.js';
+import { declined } from './grammar-case.js';
 import { nouns, plCount } from './plural.js';
 
 /** Polish names of the commands the command texts below name in their own descriptions. */
@@ -544,12 +545,13 @@ export const pl: Messages = {
   },
 
   payments: {
+    // Krok w każdym przypadku, w którym zdania go używają: „Discord odrzucił <biernik>”, „link X: <mianownik>” (docs/polish-glossary.md).
     refusedStep: {
-      dm: 'zmianę wiadomości prywatnej członka',
-      log: 'wpis na kanale logów',
-      gift: 'wiadomość o prezencie do obdarowanego',
-      roles: 'nadanie ról',
-      metrics: 'metryki',
+      dm: declined({ nominative: 'zmiana wiadomości prywatnej członka', accusative: 'zmianę wiadomości prywatnej członka' }),
+      log: declined({ nominative: 'wpis na kanale logów', accusative: 'wpis na kanale logów' }),
+      gift: declined({ nominative: 'wiadomość o prezencie dla obdarowanego', accusative: 'wiadomość o prezencie dla obdarowanego' }),
+      roles: declined({ nominative: 'nadanie ról', accusative: 'nadanie ról' }),
+      metrics: declined({ nominative: 'zapis statystyk', accusative: 'zapis statystyk' }),
     },
     refusedReason: {
       'missing-access': 'bot nie widzi tego kanału (brak dostępu)',
