@@ -20,6 +20,7 @@ const cmd = {
   licenseClear: slash(commandNames.shopAdmin, 'license', 'clear'),
   rewardsAdd: slash(commandNames.shopAdmin, 'rewards', 'add'),
   rewardsRemove: slash(commandNames.shopAdmin, 'rewards', 'remove'),
+  panel: slash(commandNames.shopAdmin, 'panel'),
   feedChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   webhookConnect: slash(commandNames.shopAdmin, 'storeWebhook', 'connect'),
 };
@@ -292,9 +293,9 @@ export const en = {
   panel: {
     lostTitle: 'Shop panel no longer refreshed',
     lost: (channel: string) =>
-      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with /shop-admin panel.`,
+      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with ${cmd.panel}.`,
     statusTitle: 'Shop panel',
-    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with /shop-admin panel.`,
+    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with ${cmd.panel}.`,
     title: (guild: string) => `${guild} — shop`,
     description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
     servers: 'Servers',
@@ -483,7 +484,7 @@ export const en = {
       `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} The bot won't try again (each refusal counts against the bot with Discord): once that is fixed, remove the role by hand.`,
     roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
     roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
-      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in ${cmd.links} and give the role by hand where it is right.`,
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,

@@ -167,6 +167,7 @@ const cmd = {
   links: slash(plCommands.links),
   linksVerify: slash(plCommands.links, 'verify'),
   linksUser: slash(plCommands.links, 'user'),
+  shopTop: slash(plCommands.shopTop),
   admin: slash(plCommands.shopAdmin),
   status: slash(plCommands.shopAdmin, 'status'),
   licenseSet: slash(plCommands.shopAdmin, 'license', 'set'),
@@ -424,7 +425,7 @@ export const pl: Messages = {
 
   cart: {
     title: 'Twój koszyk',
-    empty: 'Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.',
+    empty: `Twój koszyk jest pusty. Użyj ${cmd.shop}, aby przejrzeć ofertę.`,
     openShop: 'Otwórz sklep',
     line: (quantity, variant, product) => `${quantity} × ${product} — ${variant}`,
     linesHeading: (lines, max) => `Pozycje w koszyku (${lines} z ${max})`,
@@ -857,7 +858,7 @@ export const pl: Messages = {
     notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
     statusLabel: 'Cele i najwięksi wspierający',
     statusOff: (endpoints, message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Bot zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i ${cmd.shopTop} to pomijają. Bot zapyta ponownie ${retry}.`,
   },
 
   feed: {
