@@ -1,6 +1,6 @@
 import { commandNames } from '../../commands/names.js';
 import { optionName, slash } from './command-mention.js';
-import { caseless, type Accusative, type Nominative } from './grammar-case.js';
+import { caseless, permissionNames, type Accusative, type Nominative, type PermissionNames } from './grammar-case.js';
 
 /**
  * Commands as an English client shows them (their wire names), for the texts below: built from the
@@ -483,7 +483,7 @@ export const en = {
     roleRemovalFailed: (role: string, member: string, problem: string) =>
       `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} The bot won't try again (each refusal counts against the bot with Discord): once that is fixed, remove the role by hand.`,
     roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
-    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: PermissionNames) =>
       `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in ${cmd.links} and give the role by hand where it is right.`,
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
@@ -579,8 +579,10 @@ export const en = {
     notAllowedRoles:
       'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
     roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
-    powerful: (role: string, permissions: string) =>
+    powerful: (role: string, permissions: PermissionNames) =>
       `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    /** Discord's permission names (`permission` below) as the sentences above take them: English lists them plainly. */
+    permissionList: (names: readonly string[]) => permissionNames(names.join(', ')),
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Manage Server',

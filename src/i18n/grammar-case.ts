@@ -30,3 +30,16 @@ export function declined(forms: { nominative: string; accusative: string }): Dec
 export function caseless(name: string): Declined {
   return declined({ nominative: name, accusative: name });
 }
+
+/**
+ * Discord's permission names as a sentence takes them. They never decline: in Polish each stands
+ * quoted after the noun „uprawnienie”, which takes the case („ma uprawnienia „Wyrzucanie członków”
+ * i „Zarządzanie rolami””), so a name holding a comma („Wzmiankowanie @everyone, @here i wszystkich
+ * ról”) cannot run into the next. Built only by the catalogue's `rewards.permissionList`.
+ */
+export type PermissionNames = string & { readonly [grammaticalCase]: 'permission names' };
+
+/** The catalogue's list of permission names, as its language writes it. */
+export function permissionNames(text: string): PermissionNames {
+  return text as PermissionNames;
+}

@@ -1,6 +1,6 @@
 import { optionName, slash } from './command-mention.js';
 import type { Messages } from './en.js';
-import { declined } from './grammar-case.js';
+import { declined, permissionNames } from './grammar-case.js';
 import { nouns, plCount } from './plural.js';
 
 /** Polish names of the commands the command texts below name in their own descriptions. */
@@ -619,6 +619,8 @@ export const pl: Messages = {
     roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     powerful: (role, permissions) =>
       `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę.`,
+    // Nazwy uprawnień nie odmieniają się: każda w „…” po słowie „uprawnienia”, które przyjmuje przypadek (docs/polish-glossary.md).
+    permissionList: (names) => permissionNames(new Intl.ListFormat('pl', { type: 'conjunction' }).format(names.map((name) => `„${name}”`))),
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Zarządzanie serwerem',

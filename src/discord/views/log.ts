@@ -1,6 +1,6 @@
 import { ButtonStyle } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
-import { caseless, type Declined } from '../../i18n/grammar-case.js';
+import { caseless, type Declined, type PermissionNames } from '../../i18n/grammar-case.js';
 import type { PowerfulPermission, RoleProblem } from '../../services/rewards.js';
 import type { ActionRow, View } from '../respond.js';
 import type { IdFor } from '../routes.js';
@@ -188,9 +188,9 @@ function itemsText(t: Messages, items: { quantity: number; productName: string; 
 
 const ITEMS_MAX = 3_000;
 
-/** Permissions by the names Discord's settings show, in the reader's language. */
-export function permissionNames(t: Messages, permissions: readonly PowerfulPermission[]): string {
-  return permissions.map((permission) => t.rewards.permission[permission]).join(', ');
+/** Permissions by the names Discord's settings show, in the reader's language, listed as its sentences take them. */
+export function permissionNames(t: Messages, permissions: readonly PowerfulPermission[]): PermissionNames {
+  return t.rewards.permissionList(permissions.map((permission) => t.rewards.permission[permission]));
 }
 
 /**
