@@ -9,7 +9,7 @@ import { linkSteps, type Issued } from '../support/links.js';
 import { textOf } from '../support/ui.js';
 
 /**
- * Issue 36, point 3: every retry has an end. A settled payment's Discord steps (the DM edit, the log
+ * Every retry has an end. A settled payment's Discord steps (the DM edit, the log
  * post, the gift DM) end at once when Discord's answer is final (403 50001/50013/50007, 404
  * 10003/10004/10007/10008/10013): one request, recorded on the transaction's record as refused,
  * shown once in the log channel and once in /shop-admin status, never sent again; the other steps
