@@ -1,8 +1,9 @@
 import { Events, GatewayIntentBits, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BOT_PERMISSIONS } from '../fakes/discord/fake-discord.js';
-import { Member } from '../support/buyer.js';
+import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
+import { linkSteps } from '../support/links.js';
 import { ADMIN, connectStoreWebhook, postAsStore, TEMPLATE } from '../support/store-webhook.js';
 import { textOf } from '../support/ui.js';
 import { en } from '../../src/i18n/en.js';
@@ -89,12 +90,19 @@ describe('the Guild Messages intent, off by the operator (STORE_WEBHOOK_INTENT=o
 describe('a webhook connected before the operator turned the intent off', () => {
   const h = useHarness();
 
-  it('status says it is off for this bot, not connected: no post can reach the bot', async () => {
+  it("status says it is off for this bot, not connected; payments are polled every 30 s, not at the safety net's 5 minutes", async () => {
     const admin = new Member(h, { permissions: ADMIN, username: 'owner' });
     const hook = await connectStoreWebhook(h, admin);
     await h.restart({ STORE_WEBHOOK_INTENT: 'off' });
     const status = textOf((await admin.sub('shop-admin', 'status')).message!);
     expect(status).toContain(en.storeWebhook.statusIntentOff);
     expect(status).not.toContain(`<#${hook.channelId}>`);
+
+    const s = linkSteps(h);
+    const issued = await s.checkout(new Member(h), 'Polled_Payer', VIP_30);
+    await s.poll();
+    h.store.pay(issued.url);
+    await s.poll();
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
   });
 });
