@@ -916,7 +916,7 @@ export const en = {
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
   },
 
-  /** The shop's purchase webhook (issue 38, docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
+  /** The shop's purchase webhook (docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
   storeWebhook: {
     /** The operator's STORE_WEBHOOK_INTENT=off: nothing is made; what polling (PAYMENT_POLL_SECONDS) costs instead. */
     intentOff: (pollSeconds: number) =>

@@ -937,7 +937,7 @@ export const pl: Messages = {
     issuedAt: (absolute, relative) => `Data wydania: ${absolute} (${relative}).`,
   },
 
-  // Webhook zakupów sklepu (issue 38): osobny blok, by poprawki tekstów nie zderzały się z innymi.
+  // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {
     intentOff: (pollSeconds) =>
       `Nie mogę połączyć webhooka sklepu: operator bota wyłączył mi odbieranie wiadomości z kanałów (STORE_WEBHOOK_INTENT=off), więc wpisy sklepu w ogóle by do mnie nie docierały. Nie utworzyłem żadnego webhooka. Płatności nadal sprawdzam sam w sklepie: co ${pollSeconds} s pytam o każdy serwer sklepu, dopóki członkowie mają oczekujące linki, więc członek dowiaduje się z wiadomości prywatnej, że zamówienie jest opłacone, najpóźniej około ${pollSeconds} s po zapłacie. Z webhookiem trwa to kilka sekund, a o serwer pytam tylko co 5 minut. Jeśli chcesz webhook, poproś operatora bota o włączenie tej opcji.`,
