@@ -33,7 +33,8 @@
  *                         storeclient: the store client's CPU per request, undici's request against fetch: store-client-cost.ts)
  *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
  *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments and
- *                         BENCH_ONLY=webhook likewise
+ *                         BENCH_ONLY=webhook likewise; BENCH_ONLY=intent the webhook phase's chat flood alone (the
+ *                         Guild Messages intent's CPU per 1 000 messages a second, on against off)
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 1 000, 10 000 licenses on
  *                         SQLite, 1 000 and 10 000 on Redis: REDIS_URL or 127.0.0.1:6379, database 12, prefix
  *                         bench-pay-<random>, deleted afterwards; left out with one line when Redis does not answer)
@@ -79,7 +80,7 @@ import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js'
 import { searchMatcher } from './search-phase.js';
 import { warmUpBench } from './search-warm-up.js';
 import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
-import { printStoreWebhook, storeWebhookPhase } from './store-webhook-phase.js';
+import { intentCost, printIntentCost, printStoreWebhook, storeWebhookPhase } from './store-webhook-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
 import { storageAtScale, type StorageResult } from './storage-phase.js';
@@ -148,8 +149,9 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
   if (printNow) printPaymentWatch(result, log);
 }
 
-/** Prints the store webhook's tables at once when the phase runs alone, else with the report. */
+/** Prints the store webhook's tables at once when the phase runs alone, else with the report; BENCH_ONLY=intent: its chat flood alone. */
 async function webhookPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
+  if (options.only === 'intent') return printIntentCost((report.storeWebhookIntent = await intentCost(world, envNumber('BENCH_HOOK_FLOOD_S', 10), log)), log);
   log('[10] store webhook: payment → DM edited with and without it, store requests per hour per server, a chat flood with the intent');
   const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
   report.storeWebhook = result;
@@ -162,7 +164,7 @@ let missed: string[] = [];
 async function main(): Promise<void> {
   const began = performance.now();
   const report: Record<string, unknown> = { when: new Date().toISOString(), machine: machine(), options: { ...options, skip: [...options.skip] } };
-  if (options.only === 'payments' || options.only === 'webhook') {
+  if (options.only === 'payments' || options.only === 'webhook' || options.only === 'intent') {
     const world = await openWorld(shopSizedFixture(), launch, keepSamples);
     try {
       await registerCommands(world);
@@ -182,7 +184,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.only !== undefined) {
-    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments or webhook can run alone`);
+    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments, webhook or intent can run alone`);
     await scaleOutPhase(report, true);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);

@@ -184,7 +184,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     logger,
     linkDelivery: options.linkDelivery, dmChannels: memberDms, quietWaitMs: options.paymentQuietWaitMs,
   });
-  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks });
+  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks, intent: { on: config.STORE_WEBHOOK_INTENT, pollSeconds: config.PAYMENT_POLL_SECONDS } });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;

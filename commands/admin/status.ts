@@ -62,10 +62,11 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       ...(refusedSteps.length > 0 ? { refusedSteps: refusedStepsText(ctx.t, refusedSteps) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
-      storeWebhook: storeWebhook.connected
+      // A connection kept from before the operator turned the intent off receives no post: said so, not "connected".
+      storeWebhook: storeWebhook.connected && !ctx.services.storeWebhooks.intentOff
         ? ctx.t.storeWebhook.statusOn(`<#${storeWebhook.channelId}>`, storeWebhook.lastPostAt === undefined ? ctx.t.storeWebhook.statusNoPost : discordTime(storeWebhook.lastPostAt, 'R'), storeWebhook.confirmedLastDay)
           + (storeWebhook.seemsOffAt !== undefined ? `\n${ctx.t.storeWebhook.seemsOff}` : '')
-        : ctx.t.storeWebhook.statusOff,
+        : ctx.services.storeWebhooks.intentOff ? ctx.t.storeWebhook.statusIntentOff : ctx.t.storeWebhook.statusOff,
       ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );

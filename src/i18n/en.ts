@@ -916,8 +916,12 @@ export const en = {
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
   },
 
-  /** The shop's purchase webhook (issue 38, docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
+  /** The shop's purchase webhook (docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
   storeWebhook: {
+    /** The operator's STORE_WEBHOOK_INTENT=off: nothing is made; what polling (PAYMENT_POLL_SECONDS) costs instead. */
+    intentOff: (pollSeconds: number) =>
+      `The bot's operator has turned the store webhook off for this bot (STORE_WEBHOOK_INTENT=off): the bot does not receive the messages of its servers, so the shop's posts would never reach it. No webhook was made. Payments are still found by polling the shop: one request per shop server every ${pollSeconds} s while members have links waiting, so a member's DM says "paid" at most about ${pollSeconds} s after the payment. With the webhook that takes seconds, at one request per server every 5 minutes. If you want it, ask the bot's operator to turn it on.`,
+    statusIntentOff: "Off for this bot: its operator turned off the messages the webhook's posts need (STORE_WEBHOOK_INTENT=off). Payments are found by polling the shop.",
     needsEncryptionKey:
       "The webhook's address is a secret, and the bot keeps it sealed with ENCRYPTION_KEY, which this bot was not given. Ask the bot's operator to set ENCRYPTION_KEY, then connect again.",
     /** The admin lacks Manage Webhooks: the bot makes no webhook for someone who could not make it themselves. */

@@ -937,8 +937,11 @@ export const pl: Messages = {
     issuedAt: (absolute, relative) => `Data wydania: ${absolute} (${relative}).`,
   },
 
-  // Webhook zakupów sklepu (issue 38): osobny blok, by poprawki tekstów nie zderzały się z innymi.
+  // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {
+    intentOff: (pollSeconds) =>
+      `Nie mogę połączyć webhooka sklepu: operator bota wyłączył mi odbieranie wiadomości z kanałów (STORE_WEBHOOK_INTENT=off), więc wpisy sklepu w ogóle by do mnie nie docierały. Nie utworzyłem żadnego webhooka. Płatności nadal sprawdzam sam w sklepie: co ${pollSeconds} s pytam o każdy serwer sklepu, dopóki członkowie mają oczekujące linki, więc członek dowiaduje się z wiadomości prywatnej, że zamówienie jest opłacone, najpóźniej około ${pollSeconds} s po zapłacie. Z webhookiem trwa to kilka sekund, a o serwer pytam tylko co 5 minut. Jeśli chcesz webhook, poproś operatora bota o włączenie tej opcji.`,
+    statusIntentOff: 'Wyłączony w tym bocie: operator wyłączył mi odbieranie wiadomości z kanałów, bez którego wpisy sklepu do mnie nie docierają (STORE_WEBHOOK_INTENT=off). Płatności sprawdzam sam w sklepie.',
     needsEncryptionKey:
       'Adres webhooka jest tajny, a bot przechowuje go zaszyfrowany kluczem ENCRYPTION_KEY, którego ten bot nie dostał. Poproś operatora bota o ustawienie ENCRYPTION_KEY, potem połącz ponownie.',
     callerNoPermission: (channel) =>

@@ -50,10 +50,7 @@ describe('/shop-admin store-webhook', () => {
   it('connects: the URL shown once and privately with the text to paste and the panel steps; sealed at rest; never logged', async () => {
     h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
     const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-posts' });
-    // The first connection: the shards identify again, with Guild Messages (store-webhook-payments.test.ts).
-    const identified = h.discord.nextReady();
     const reply = await admin.sub('shop-admin', 'store-webhook connect', { channel });
-    await identified;
     const [hook] = h.discord.webhooksIn(channel);
     expect(hook).toBeDefined();
     const url = `${h.discord.apiUrl}/webhooks/${hook!.id}/${hook!.token}`;

@@ -37,6 +37,7 @@ const counted: Record<string, Counted> = {
   'admin.statusLatencyValue': { say: (n) => pl.admin.statusLatencyValue(n), same: (n) => `${n} ms` },
   'storeWebhook.statusOn': { say: (n) => pl.storeWebhook.statusOn('#zakupy', 'przed chwilą', n), same: (n) => `24 godz.: ${n}` },
   'admin.statusPaymentsOn': { say: (n) => pl.admin.statusPaymentsOn(n), same: (n) => `co ${n} s` },
+  'storeWebhook.intentOff': { say: (n) => pl.storeWebhook.intentOff(n), same: (n) => `co ${n} s` },
   'admin.licenseSaved': { say: (n) => pl.admin.licenseSaved('ab12', n), forms: server },
   'admin.hours': { say: (n) => pl.admin.hours(n), same: (n) => `${n} godz.` },
   'admin.seconds': { say: (n) => pl.admin.seconds(n), same: (n) => `${n} s` },
