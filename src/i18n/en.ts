@@ -794,7 +794,7 @@ export const en = {
         ? `The shop is busy right now. Please try again in ${seconds} s; your cart is kept.`
         : 'The shop is busy right now. Please try again in a moment; your cart is kept.',
     unavailable: "The shop isn't answering right now. Your cart is kept; please try again in a moment.",
-    /** The shop answered with an error of its own (5xx): it did answer, so not „isn't answering”. */
+    /** The shop answered with an error of its own (5xx): it did answer, so not "isn't answering". */
     failed: 'The shop has a problem right now. Your cart is kept; please try again in a moment.',
     temporarilyUnavailable:
       'The shop is temporarily unavailable, so the bot is giving it a short break. Your cart is kept; please try again in a minute.',

@@ -246,7 +246,7 @@ export const pl: Messages = {
     statusPaymentsOn: (seconds) =>
       `Śledzone: dopóki ta licencja ma oczekujące linki, bot co ${seconds} s pobiera ze SpaceIs ostatnie zakupy z każdego serwera i na tej podstawie oznacza linki jako opłacone.`,
     statusPaymentsOff: (message, since, retry) =>
-      `Wyłączone dla tej licencji. ${since} SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Bot zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji, bo ${since} SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności. Bot nie widzi więc płatności, a linki pozostają „oczekujące”. Bot zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
     statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
@@ -786,7 +786,7 @@ export const pl: Messages = {
     waiting: 'Zgłoszono płatność na ten nick; czeka na decyzję moderacji.',
     statusLabel: 'Czeka na decyzję moderacji',
     status: (count) =>
-      `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}. Przy każdej moderator wskazuje, którego linku ona dotyczy — we wpisie na kanale logów albo w ${cmd.linksUser} przy danym członku.`,
+      `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}. Moderator wskazuje link, którego dotyczy płatność — we wpisie na kanale logów albo w ${cmd.linksUser} dla danego członka.`,
     confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
     // Link jednego członka, ale za mało dowodów (services/payment-watch/matcher.ts, thinEvidence).
     introLate: (nick) =>
@@ -943,7 +943,7 @@ export const pl: Messages = {
     needsEncryptionKey:
       'Adres webhooka jest tajny, więc przechowuję go w postaci zaszyfrowanej kluczem ENCRYPTION_KEY — a tego klucza nie mam. Poproś operatora bota o ustawienie ENCRYPTION_KEY, a potem połącz webhook ponownie.',
     callerNoPermission: (channel) =>
-      `Nie masz uprawnienia „Zarządzanie webhookami” na kanale ${channel}, a jest ono potrzebne, bo utworzę tam webhook — każdy, kto zna jego adres, będzie mógł pisać na tym kanale. Poproś o połączenie kogoś, kto ma to uprawnienie, albo wybierz kanał, na którym je masz.`,
+      `Nie masz uprawnienia „Zarządzanie webhookami” na kanale ${channel}, a jest ono potrzebne, bo utworzę tam webhook — każdy, kto zna jego adres, będzie mógł pisać na tym kanale. Poproś o połączenie webhooka kogoś, kto ma to uprawnienie, albo wybierz kanał, na którym je masz.`,
     noPermission: (channel) =>
       `Potrzebuję uprawnienia „Zarządzanie webhookami” na kanale ${channel}, żeby utworzyć tam webhook. Nadaj mi je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
     notText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy na wpisy sklepu o zakupach.`,

@@ -51,7 +51,7 @@ describe('Polish wording after the second native review', () => {
       'Potwierdzono: link **X** członka @Steve jest opłacony. Bot zaktualizował wiadomość prywatną członka i dodał wpis na kanale logów; pozostałe linki nadal oczekują.',
     );
     expect(pl.review.withdrawn('X', '@Mod')).toContain('Jeśli właściwy jest inny link, wybierz go.');
-    expect(pl.review.status(2)).toContain('moderator wskazuje, którego linku ona dotyczy');
+    expect(pl.review.status(2)).toContain('Moderator wskazuje link, którego dotyczy płatność');
   });
 
   it('no longer speaks as „my” nor explains the API to players (rows 6, 28, 30)', () => {
