@@ -700,7 +700,7 @@ export const en = {
     state: (state: string) => `State: **${state}**`,
     forYou: 'It was issued for you.',
     forMember: (member: string, nick: string) => `Issued to ${member} for the nick **${nick}**.`,
-    notIssued: '⛔ **Not issued by this bot: do not pay through it.**',
+    notIssued: '⛔ **This bot did not issue this link: do not pay through this link.**',
     goesTo: (host: string) => `This address goes to **${host}**.`,
     shopHosts: (hosts: string) => `This shop's payment links from the bot go to **${hosts}**.`,
     note: 'Only the whole address, character for character, counts: one that only looks similar is not the bot’s. Pay only through the Pay button the bot sent you in a DM.',
@@ -794,6 +794,8 @@ export const en = {
         ? `The shop is busy right now. Please try again in ${seconds} s; your cart is kept.`
         : 'The shop is busy right now. Please try again in a moment; your cart is kept.',
     unavailable: "The shop isn't answering right now. Your cart is kept; please try again in a moment.",
+    /** The shop answered with an error of its own (5xx): it did answer, so not "isn't answering". */
+    failed: 'The shop has a problem right now. Your cart is kept; please try again in a moment.',
     temporarilyUnavailable:
       'The shop is temporarily unavailable, so the bot is giving it a short break. Your cart is kept; please try again in a minute.',
     timeoutCheckout:
@@ -836,7 +838,7 @@ export const en = {
   feed: {
     title: '🛒 New purchase',
     burstTitle: (count: number) => `🛒 ${count} new purchases`,
-    bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${product} — ${variant}**`,
+    bought: (nick: string | undefined, variant: string, product: string) => `**${nick ?? 'A player'}** bought **${product} — ${variant}**`,
     aPlayer: 'A player',
     /** After a purchase that paid a gift link: the giver is never named. */
     gift: '🎁 a gift',
@@ -912,7 +914,7 @@ export const en = {
 
   /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅ (issue 40). */
   linkCheckForOther: {
-    heading: '⚠️ **Issued by this bot, but for another member: pay only through your own Pay button.**',
+    heading: '⚠️ **This bot issued this link to another member: do not pay through this link. Pay only with the Pay button in the message the bot sent you.**',
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
   },
 
@@ -942,7 +944,7 @@ export const en = {
     urlLabel: 'Webhook address (a secret: whoever holds it can post there)',
     textLabel: 'Message text',
     /** The text the admin pastes: the store replaces the braces; the bot reads only the transaction id. */
-    template: 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}',
+    template: 'Gracz {NICK} kupił {PRODUCT} ({VARIANT}), kwota: {AMOUNT}, transakcja: {TRANSACTION_ID}',
     notConnected: 'No store webhook is connected on this server: nothing to disconnect.',
     disconnected: (channel: string) =>
       `The store webhook in ${channel} was deleted. Payments are found by polling the shop again. Remove it from the panel too (Dodatki → Webhooki).`,

@@ -57,7 +57,7 @@ describe('/shop-admin store-webhook', () => {
     expect(reply.ephemeral).toBe(true);
     const text = textOf(reply.message!);
     expect(text).toContain(`\`\`\`\n${url}\n\`\`\``);
-    expect(text).toContain('Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}');
+    expect(text).toContain('Gracz {NICK} kupił {PRODUCT} ({VARIANT}), kwota: {AMOUNT}, transakcja: {TRANSACTION_ID}');
     expect(text).toContain('**Dodatki → Webhooki** and press **Nowy webhook**');
     expect(text).toContain(`Keep <#${channel}> private`);
 
@@ -100,7 +100,7 @@ describe('/shop-admin store-webhook', () => {
     expect((await polish.sub('shop-admin', 'store-webhook connect', { channel })).message!.text).toBe(pl.storeWebhook.noPermission(`<#${channel}>`));
     h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
     const text = textOf((await polish.sub('shop-admin', 'store-webhook connect', { channel })).message!);
-    expect(text).toContain('Otwórz **Dodatki → Webhooki** i naciśnij **Nowy webhook**');
+    expect(text).toContain('Wybierz licencję i otwórz **Dodatki → Webhooki → Nowy webhook**');
     expect(text).toContain('{TRANSACTION_ID}');
   });
 

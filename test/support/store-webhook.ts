@@ -8,7 +8,7 @@ import type { Harness } from './harness.js';
 
 /** An admin who may connect the store webhook: Manage Server, and Manage Webhooks (the bot makes one on their behalf). */
 export const ADMIN = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageWebhooks;
-export const TEMPLATE = 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}';
+export const TEMPLATE = 'Gracz {NICK} kupił {PRODUCT} ({VARIANT}), kwota: {AMOUNT}, transakcja: {TRANSACTION_ID}';
 
 /** Resolves once the bot logged `more` further lines with this message (h.logged counts from the start). */
 export function loggedMore(h: Harness, message: string, more = 1): Promise<void> {
