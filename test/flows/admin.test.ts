@@ -43,7 +43,7 @@ describe('/shop-admin', () => {
     expect(text).toContain(`The bot's default license, fingerprint \`${keyFingerprint(LICENSE_KEY)}\``);
     expect(text).toContain('Answers: 2 servers in the offer');
     expect(text).toContain('sqlite');
-    expect(text).toContain('0.1.0');
+    expect(text).toContain('1.0.0');
     expect(text).not.toContain(LICENSE_KEY);
 
     h.store.failNext('servers', { status: 402, body: { success: false, type: 'error', message: 'license is not active' } });
