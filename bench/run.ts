@@ -30,11 +30,9 @@
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
  *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,storeclient,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
  *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot;
- *                         storeclient: the store client's CPU per request, undici's request against fetch: store-client-cost.ts)
- *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
- *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments and
- *                         BENCH_ONLY=webhook likewise; BENCH_ONLY=intent the webhook phase's chat flood alone (the
- *                         Guild Messages intent's CPU per 1 000 messages a second, on against off)
+ *                         storeclient: undici's request against fetch; the first step, walk and journeys always run)
+ *   BENCH_ONLY=scaleout   one phase alone (latest.json then holds only it); so do payments, webhook, chart (a 12-month
+ *                         chart BENCH_CHART_RENDERS=20 times) and intent (the webhook phase's chat flood alone)
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 1 000, 10 000 licenses on
  *                         SQLite, 1 000 and 10 000 on Redis: REDIS_URL or 127.0.0.1:6379, database 12, prefix
  *                         bench-pay-<random>, deleted afterwards; left out with one line when Redis does not answer)
@@ -64,6 +62,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { probe, ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
+import { chartPhase } from './chart-phase.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { bareFirstSteps, ourFirstSteps, type RunningBare } from './first-step.js';
 import { crowdPicks } from './journey-plans.js';
@@ -160,6 +159,8 @@ async function webhookPhase(world: World, report: Record<string, unknown>, print
 
 /** The lines naming each missed gate, printed last so they are the run's last words. */
 let missed: string[] = [];
+/** The insights chart's phase (bench/chart-phase.ts); its gate joins the run's missed lines. */
+const insightsChartPhase = async (report: Record<string, unknown>) => missed.push(...(await chartPhase(report, envNumber('BENCH_CHART_RENDERS', 20), log)));
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -184,8 +185,9 @@ async function main(): Promise<void> {
     return;
   }
   if (options.only !== undefined) {
-    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments, webhook or intent can run alone`);
-    await scaleOutPhase(report, true);
+    if (options.only === 'chart') await insightsChartPhase(report);
+    else if (options.only === 'scaleout') await scaleOutPhase(report, true);
+    else throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments, webhook, intent or chart can run alone`);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);
     writeResults(report);
@@ -272,12 +274,13 @@ async function main(): Promise<void> {
     if (runs('scaleout')) await scaleOutPhase(report, false);
     if (runs('payments')) await paymentsPhase(world, report, false);
     if (runs('webhook')) await webhookPhase(world, report, false);
+    if (runs('chart')) await insightsChartPhase(report);
 
     if (Object.keys(world.probes).length > 0) report.probes = world.probes;
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     printReport(report, log);
-    missed = missedLines(holdGates([report]));
+    missed = [...missedLines(holdGates([report])), ...missed];
   } finally {
     await closeWorld(world);
     writeResults(report);
