@@ -10,7 +10,8 @@ const insightsServer: Param<string> = {
   encode: (value) => value || '.',
   decode: (text) => (text === '.' ? '' : /^[A-Za-z0-9_-]{8}$/.test(text) ? text : undefined),
 };
-const insightsPeriod = param.int(3);
+/** The period's place in PERIODS (one digit; a number past the list reads as the default period). */
+const insightsPeriod = param.int(9);
 
 /** The admins' forms and menus under /shop-admin. */
 export const adminRoutes = {
