@@ -126,6 +126,13 @@ export const enCommands = {
           },
         },
       },
+      insights: {
+        description: 'What members viewed, bought and searched for through this bot (only you see it)',
+        options: {
+          period: { description: 'Which period (default: the last 30 days)' },
+          server: { description: 'Only this server (name or slug); leave out: the whole shop' },
+        },
+      },
       storeWebhook: {
         description: "The shop's purchase webhook: payments confirmed in seconds",
         subcommands: {
@@ -918,6 +925,50 @@ export const en = {
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
   },
 
+  insights: {
+    title: 'Shop insights',
+    periods: { '7d': 'the last 7 days', '30d': 'the last 30 days', '90d': 'the last 90 days', '12m': 'the last 12 months' },
+    subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Whole shop · ${period}`),
+    throughBot: "Only what happened through this bot: purchases made on the shop's website are not in these numbers.",
+    panelLink: 'The whole shop in the SpaceIs panel',
+    headline: (paid: string, orders: number, average: string) => `**${paid}** paid through this bot · ${orders} ${orders === 1 ? 'order' : 'orders'} · ${average} on average`,
+    headlineNone: 'Nothing was paid through this bot in this period.',
+    change: (percent: string) => `${percent} against the period before`,
+    changeNew: 'nothing was paid in the period before',
+    funnelTitle: 'From opening the shop to paying',
+    steps: { open: 'Opened the shop', view: 'Viewed a product', cart: 'Added to the cart', link: 'Took a payment link', paid: 'Paid' },
+    funnelLine: (step: string, members: number, share: string | undefined) => `${step}: **${members}**${share ? ` (${share} of the step before)` : ''}`,
+    funnelNote: 'Members are counted once a day at each step; a payment counts on the day it was paid.',
+    productsTitle: 'Top products by paid value',
+    productLine: (rank: number, name: string, paid: string, orders: number, change: string | undefined) =>
+      `${rank}. **${name}**: ${paid}, ${orders} ${orders === 1 ? 'order' : 'orders'}${change ? ` (${change})` : ''}`,
+    productsNone: 'No paid orders in this period.',
+    unknownProduct: 'a product no longer in the offer',
+    sourcesTitle: 'Where paid orders started',
+    sources: { shop: '/shop', panel: 'The shop panel', feed: "The purchase feed's Buy button", search: 'A search', again: 'Buy again', gift: 'Gifts (counted apart)' },
+    sourceLine: (source: string, orders: number, paid: string) => `${source}: ${orders} ${orders === 1 ? 'order' : 'orders'}, ${paid}`,
+    sourcesNote: "A cart's first line decides where it started.",
+    timesTitle: 'From link to payment',
+    times: (median: string, p90: string) => `Half of the paid links were paid within ${median}, nine in ten within ${p90}.`,
+    timesNone: 'No link was paid in this period.',
+    minutes: (minutes: number) => (minutes === Infinity ? 'more than a day' : minutes >= 60 ? `${minutes / 60} h` : `${minutes} min`),
+    unpaid: (share: string, issued: number) => `Links not paid: ${share} of ${issued} issued.`,
+    wordsTitle: 'Searches that found nothing',
+    wordLine: (word: string, members: number) => `“${word}”: ${members} members`,
+    wordsNone: 'No word was searched in vain by 3 or more members (last 30 days at most).',
+    wordsNote: 'What members look for and the shop lacks. A word shows once at least 3 members searched it.',
+    chartTitle: 'Paid per day (PLN) and payment links issued',
+    chartAlt: (period: string, paid: string, orders: number, links: number) =>
+      `Chart of ${period}: paid PLN per day as bars, payment links issued per day as a line. In all ${paid} from ${orders} ${orders === 1 ? 'order' : 'orders'}, ${links} ${links === 1 ? 'link' : 'links'} issued.`,
+    chartUnavailable: 'The chart is unavailable right now; the numbers here are complete.',
+    views: { overview: 'Overview', products: 'Products', searches: 'Searches' },
+    viewPlaceholder: 'Show…',
+    csvButton: 'Download CSV',
+    csvSent: (period: string) => `The daily rows of ${period}, one per day and product.`,
+    csvHeader: ['Date', 'Server', 'Product', 'Orders', 'Paid (PLN)', 'Links issued'] as readonly [string, string, string, string, string, string],
+    csvAllProducts: 'All products',
+    serverNotFound: (typed: string) => `The shop has no server “${typed}”. Pick one from the suggestions, or leave the option out for the whole shop.`,
+  },
   /** The shop's purchase webhook (docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
   storeWebhook: {
     /** The operator's STORE_WEBHOOK_INTENT=off: nothing is made; what polling (PAYMENT_POLL_SECONDS) costs instead. */

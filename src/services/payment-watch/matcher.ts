@@ -77,6 +77,14 @@ export interface SeenTransaction {
   items: readonly Item[] | undefined;
   /** When it was made, on the store's clock (or when the watcher first saw it: see watcher.ts). */
   madeAt: number;
+  /** What it paid, as transaction/info said (the insights' paid value); absent when it did not. */
+  amounts?: PaidAmounts | undefined;
+}
+
+/** A transaction's paid value, grosze: the whole, and each variant's when the store listed items. */
+export interface PaidAmounts {
+  totalGrosze: number;
+  items: { variantId: string; grosze: number }[];
 }
 
 export function sameNick(a: string, b: string): boolean {

@@ -149,7 +149,7 @@ export class StaffReviewService implements StaffReview {
     if (claimed !== 'claimed') return;
     const paid = await this.options.links.get(link.guildId, link.id).catch(() => undefined);
     if (!paid?.payment || paid.payment.settledAt === undefined) return;
-    const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy! };
+    const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy!, ...(tx.amounts ? { amounts: tx.amounts } : {}) };
     await this.#afterwards('the payment’s steps', async () => {
       const { done, left } = await runSteps(this.options, tx, event, (next) => watch.saveTx(shop, transactionId, next));
       if (left.length === 0) await watch.saveTx(shop, transactionId, { ...done, state: 'notified', at: clock.now() });

@@ -60,7 +60,7 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
  * Paid: kept for staff (review.ts), who choose the link; the transaction waits as `ambiguous`.
  */
 async function ambiguous(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined, candidates: OpenLink[], reason: ReviewReason): Promise<void> {
-  const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
+  const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}), ...(transaction.amounts ? { amounts: transaction.amounts } : {}) };
   const now = round.deps.clock.now();
   if (status === 'pending' || status === 'unknown') {
     const attempt = previous?.state === 'seen' ? previous.attempt : 0;
@@ -113,7 +113,7 @@ const linkRef = (link: OpenLink) => ({ guildId: link.guildId, linkId: link.linkI
 async function applyStatus(round: LicenseRound, link: OpenLink, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<'settled' | 'matched' | 'taken'> {
   const { deps } = round;
   const transactionId = transaction.id;
-  const placed = { madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
+  const placed = { madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}), ...(transaction.amounts ? { amounts: transaction.amounts } : {}) };
   const now = deps.clock.now();
   const ref = { guildId: link.guildId, linkId: link.linkId };
   if (status === 'paid') {

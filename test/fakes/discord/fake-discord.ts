@@ -1659,12 +1659,20 @@ export class FakeDiscord {
     message.deleted = true;
   }
 
+  /** The bytes of an attachment the bot uploaded (by the attachment's id), as a member would download them. */
+  attachmentData(id: string): Buffer | undefined {
+    return this.attachmentBytes.get(id);
+  }
+
+  private readonly attachmentBytes = new Map<string, Buffer>();
+
   private resolveAttachments(channelId: string, existing: StoredAttachment[], declared: unknown, files: UploadedFile[]): StoredAttachment[] {
     const fresh = (file: UploadedFile, meta: Record<string, unknown> = {}): StoredAttachment => {
       const id = this.ids.next();
       const filename = typeof meta.filename === 'string' ? meta.filename : file.filename;
       const url = `${this.apiUrl.replace(/\/api$/, '')}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
       const attachment: StoredAttachment = { id, filename, size: file.size, content_type: file.contentType, url, proxy_url: url };
+      this.attachmentBytes.set(id, file.data);
       if (typeof meta.description === 'string') attachment.description = meta.description;
       return attachment;
     };
