@@ -28,8 +28,8 @@ export interface PaymentUnderReview {
   /** When the watcher set it aside for staff. */
   raisedAt: number;
   candidates: ReviewCandidate[];
-  /** Why nothing settled by itself (matcher.ts, ReviewReason): several members' links (the default), a late purchase, a website buyer's nick. */
-  reason?: 'members' | 'late' | 'website-buyer';
+  /** Why nothing settled by itself (matcher.ts, ReviewReason): several members' links (the default), a late purchase, a website buyer's nick, repeated unpaid links for the nick. */
+  reason?: 'members' | 'late' | 'website-buyer' | 'repeated';
 }
 
 export type ConfirmOutcome =
