@@ -7,6 +7,7 @@ import type { SettledPayment } from './payment-events.js';
 import { RoleExpiry } from './rewards/expiry.js';
 import { beneficiaryOf, RoleGranter, type GrantResult, type MemberLinks, type NickOwners } from './rewards/granting.js';
 import { earnedRoles, RewardList, type AddRewardResult } from './rewards/reward-list.js';
+import { MANY_NICKS } from './rewards/copycat-signs.js';
 import type { MemberRoles, RewardCounters, RewardItem, RewardNotices } from './rewards/types.js';
 
 export { MAX_REWARDS_PER_GUILD, REWARD_DAYS, type Reward } from '../storage/role-rewards.js';
@@ -95,12 +96,15 @@ export class RoleRewards {
   async onPayment(event: SettledPayment): Promise<'done' | 'retry'> {
     if (event.status !== 'paid') return 'done';
     const { link } = event;
-    // A paid link (or one staff confirmed) is what makes a nick a member's: a free checkout never does (issue 36).
+    // A paid link is what makes a nick a member's (a free checkout never does), and only one paid on
+    // sound evidence: not one staff confirmed (it went to them on thin evidence), nor one of a member
+    // casting a net of many nicks. Else a copycat's win would hold back the real player's roles.
     const owner = beneficiaryOf(link);
-    if (owner) await this.#nicks.record(link.guildId, link.nick, owner, event.at);
+    const foreign = await this.#granter.foreignNicks(link);
+    if (owner && event.confirmedBy === undefined && foreign < MANY_NICKS) await this.#nicks.record(link.guildId, link.nick, owner, event.at);
     let retry = false;
     for (const role of earnedRoles(await this.#repository.rewards(link.guildId), link.items)) {
-      if ((await this.#granter.grant(link, role)).kind === 'retry') retry = true;
+      if ((await this.#granter.grant(link, role, undefined, foreign)).kind === 'retry') retry = true;
     }
     return retry ? 'retry' : 'done';
   }

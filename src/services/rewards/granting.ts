@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 /** Links a grant keeps as unconfirmed (Discord did not answer their grant): a bound, not a list that grows. */
 const MAX_UNCONFIRMED = 10;
 
-/** Who else paid with a nick lately (src/storage/nick-uses.ts): a paid link (or one staff confirmed) is a nick's use. */
+/** Who else paid with a nick lately (src/storage/nick-uses.ts): a link paid on sound evidence is a nick's use. */
 export interface NickOwners {
   usedByOthers(guildId: string, nick: string, userId: string, since: number): Promise<boolean>;
   record(guildId: string, nick: string, userId: string, at: number): Promise<void>;
@@ -60,8 +60,11 @@ export interface GranterOptions {
 export class RoleGranter {
   constructor(private readonly o: GranterOptions) {}
 
-  /** A payment (`by` undefined), or a member of staff giving a role the payment held back (`by` their id). */
-  async grant(link: PaymentLink, earned: EarnedRole, by?: string): Promise<GrantResult> {
+  /**
+   * A payment (`by` undefined), or a member of staff giving a role the payment held back (`by` their id).
+   * `foreign`: the buyer's unpaid links for other nicks (`foreignNicks`), when the caller read them already.
+   */
+  async grant(link: PaymentLink, earned: EarnedRole, by?: string, foreign?: number): Promise<GrantResult> {
     const { repository, roles, clock } = this.o;
     const { guildId } = link;
     const userId = beneficiaryOf(link);
@@ -95,11 +98,11 @@ export class RoleGranter {
         await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick });
         return { kind: 'withheld' };
       }
-      const foreign = by === undefined ? await this.#foreignNicks(link) : 0;
-      if (foreign >= MANY_NICKS) {
+      const many = by === undefined ? (foreign ?? (await this.foreignNicks(link))) : 0;
+      if (many >= MANY_NICKS) {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
-        log.info({ foreignLinks: foreign }, 'the buyer asked for links for many other nicks lately: role held back for staff');
-        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: foreign });
+        log.info({ foreignLinks: many }, 'the buyer asked for links for many other nicks lately: role held back for staff');
+        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: many });
         return { kind: 'withheld' };
       }
 
@@ -145,7 +148,7 @@ export class RoleGranter {
   }
 
   /** The buyer's (not a gift's recipient's) unpaid links with other nicks around this one. */
-  async #foreignNicks(link: PaymentLink): Promise<number> {
+  async foreignNicks(link: PaymentLink): Promise<number> {
     if (!this.o.links) return 0;
     const recent = await this.o.links.listForMemberSince(link.guildId, link.userId, link.createdAt - MANY_NICKS_WINDOW_MS, MANY_NICKS_READ);
     return foreignUnpaidLinks(link, recent);
