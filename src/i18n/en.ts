@@ -603,7 +603,7 @@ export const en = {
     statusHeldTitle: 'Roles held back for staff',
     statusHeldLine: (role: string, member: string, linkId: string) => `• ${role} for ${member}, paid link **${linkId}**`,
     statusHeld: (lines: string, more: number) =>
-      `${lines}${more > 0 ? `\n…and ${more} more (the oldest).` : ''}\nThe bot didn't give these roles by itself: the nick isn't only the buyer's, or the buyer asked for links for many nicks. If the purchase is the member's own, someone with Manage Roles can press Give role.`,
+      `${lines}${more > 0 ? `\n…and ${more} more ${more === 1 ? 'role' : 'roles'} (the oldest).` : ''}\nThe bot didn't give these roles by itself: the nick isn't only the buyer's, or the buyer asked for links for many nicks. If the purchase is the member's own, someone with Manage Roles can press Give role.`,
     giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
     giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
     given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,

@@ -643,7 +643,7 @@ export const pl: Messages = {
     statusHeldTitle: 'Role wstrzymane do decyzji moderacji',
     statusHeldLine: (role, member, linkId) => `• rola ${role} dla członka ${member}, opłacony link **${linkId}**`,
     statusHeld: (lines, more) =>
-      `${lines}${more > 0 ? `\n…i jeszcze ${more} (najstarsze).` : ''}\nBot sam nie nadał tych ról: nick nie należy tylko do kupującego albo kupujący prosił o linki na wiele cudzych nicków. Jeśli to zakup tego członka, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
+      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot sam nie nadał tych ról: nick nie należy tylko do kupującego albo kupujący prosił o linki na wiele cudzych nicków. Jeśli to zakup tego członka, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
     giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,

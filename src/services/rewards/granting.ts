@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import type { PaymentLink } from '../../storage/payment-link-record.js';
 import type { RoleGrant, RoleRewardRepository } from '../../storage/role-rewards.js';
 import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
+import type { HeldRoles } from '../../storage/held-roles.js';
 import { NICK_USE_DAYS } from '../../storage/nick-uses.js';
 import { foreignUnpaidLinks, MANY_NICKS, MANY_NICKS_READ, MANY_NICKS_WINDOW_MS } from './copycat-signs.js';
 import type { EarnedRole, MemberRoles, RewardCounters, RewardNotices, RoleProblem } from './types.js';
@@ -44,6 +45,8 @@ export interface GranterOptions {
   nicks: NickOwners;
   /** Without it (older tests) the member's other links are not looked at. */
   links?: MemberLinks | undefined;
+  /** Roles held back, listed for staff (storage/held-roles.ts); the caller posts them. Without it (older tests) posted at once. */
+  held?: Pick<HeldRoles, 'add'> | undefined;
   clock: Clock;
   logger: Logger;
   counters: RewardCounters | undefined;
@@ -95,14 +98,14 @@ export class RoleGranter {
       if (by === undefined && (await this.o.nicks.usedByOthers(guildId, link.nick, userId, now - NICK_USE_DAYS * DAY_MS))) {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
         log.info('another member checked out with this nick lately: role held back for staff');
-        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick });
+        await this.#heldBack({ guildId, userId, roleId, linkId: link.id, nick: link.nick }, now);
         return { kind: 'withheld' };
       }
       const many = by === undefined ? (foreign ?? (await this.foreignNicks(link))) : 0;
       if (many >= MANY_NICKS) {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
         log.info({ foreignLinks: many }, 'the buyer asked for links for many other nicks lately: role held back for staff');
-        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: many });
+        await this.#heldBack({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: many }, now);
         return { kind: 'withheld' };
       }
 
@@ -145,6 +148,13 @@ export class RoleGranter {
       log.info({ expiresAt: next.expiresAt, extended: held.value, by }, held.value ? 'buyer role extended' : 'buyer role given');
       return { kind: 'granted' };
     });
+  }
+
+  /** Listed for staff (the caller posts it, RoleRewards.onPayment), or posted at once without the list. */
+  async #heldBack(notice: { guildId: string; userId: string; roleId: string; linkId: string; nick: string; manyNicks?: number }, at: number): Promise<void> {
+    const { guildId, ...entry } = notice;
+    if (this.o.held) await this.o.held.add(guildId, { ...entry, at });
+    else await this.o.notices.nickShared(notice);
   }
 
   /** The buyer's (not a gift's recipient's) unpaid links with other nicks around this one. */
