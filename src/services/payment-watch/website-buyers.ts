@@ -10,7 +10,7 @@ import { memberHistory } from './member-history.js';
 import { txOf } from './tx-state.js';
 
 /**
- * Issue 36, "a copycat gets nothing": a nick seen buying outside the bot is a website buyer's, and a
+ * A copycat gets nothing: a nick seen buying outside the bot is a website buyer's, and a
  * link with it never settles by itself (matcher.ts, `thinEvidence`). The round's only two hooks:
  * `noteWebsiteBuyers` after a server's rows were decided (polling.ts), `matchEvidence` before a
  * purchase is decided (settle.ts). Records: storage/website-buyers.ts, per shop and nick.
@@ -21,7 +21,8 @@ import { txOf } from './tx-state.js';
  * transaction state per new row whose nick this round has not noted yet (at most ROWS_PER_POLL, one
  * or two a poll on a busy shop). Writes: one per nick of the new rows that matched no link, once per round
  * however many of the shop's servers list it (at most ROWS_PER_POLL per server; one or two a poll
- * on a busy shop). An idle shop (no new rows) costs nothing. Per decision: one read.
+ * on a busy shop). An idle shop (no new rows) costs nothing. Per decision: one read; a paid purchase
+ * decided as nobody's: one read and at most one write (once per round and nick).
  */
 
 const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
