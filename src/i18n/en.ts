@@ -533,6 +533,7 @@ export const en = {
     dmPaid: (time: string) => `The shop reports this order as paid (${time}).`,
     dmDelivery: 'Your items are delivered by the game server, not by this bot: usually once you are on the server with this nick.',
     dmAskStaff: (reference: string) => `If they do not arrive, ask the server's staff and give them the link reference **${reference}**.`,
+    dmRoleHeld: "The server's staff will confirm your role for this purchase: I give it by myself only when the nick is clearly yours alone.",
     dmFailedTitle: (guild: string) => `Payment failed — ${guild}`,
     dmFailed: (time: string) => `The shop reports that the payment for this order failed (${time}). Do not pay through this link again.`,
     dmExpiredTitle: (guild: string) => `Payment expired — ${guild}`,
@@ -605,6 +606,11 @@ export const en = {
       PinMessages: 'Pin Messages',
     },
     giveRole: 'Give role',
+    giveRoleFor: (linkId: string) => `Give role · ${linkId}`,
+    statusHeldTitle: 'Roles held back for staff',
+    statusHeldLine: (role: string, member: string, linkId: string) => `• ${role} for ${member}, paid link **${linkId}**`,
+    statusHeld: (lines: string, more: number) =>
+      `${lines}${more > 0 ? `\n…and ${more} more ${more === 1 ? 'role' : 'roles'} (the oldest).` : ''}\nThe bot didn't give these roles by itself: the nick isn't only the buyer's, or the buyer asked for links for many nicks. If the purchase is the member's own, someone with Manage Roles can press Give role.`,
     giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
     giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
     given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,
@@ -763,6 +769,9 @@ export const en = {
       `The shop lists a purchase for the nick **${nick}** made more than 2 hours after the only link it could have paid was issued. Members pay within minutes of checking out; a link left waiting is how someone who copied a player's nick catches that player's purchase on the shop's website. So the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
     introWebsite: (nick: string) =>
       `The shop lists a purchase for the nick **${nick}**. That nick bought on the shop's website, not through the bot, in the last 90 days: anyone may check out with a nick they saw, so the bot doesn't mark a link with it paid by itself. If you know the nick is this member's own, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
+    introRepeated: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}**. In the 24 hours before it, the member whose link it could have paid asked for two or more other links with that nick and paid none of them. Someone who copied a player's nick keeps a fresh link waiting for the player's purchase on the shop's website, so the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
+    ownLink: (linkId: string) => `Link **${linkId}** is your own: another moderator must say whether this payment is for it. Nothing was changed.`,
   },
 
   buyAgain: {

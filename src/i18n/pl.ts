@@ -578,6 +578,7 @@ export const pl: Messages = {
     dmPaid: (time) => `Sklep potwierdził płatność za to zamówienie (${time}).`,
     dmDelivery: 'Produkty wyda serwer gry (nie bot) — zwykle po tym, jak wejdziesz na serwer z tym nickiem.',
     dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację i podaj numer linku **${reference}**.`,
+    dmRoleHeld: 'Rolę za ten zakup zatwierdzi administracja: sam nadaję ją tylko wtedy, gdy nick na pewno należy tylko do Ciebie.',
     dmFailedTitle: (guild) => `Płatność nieudana — ${guild}`,
     dmFailed: (time) => `Sklep poinformował, że płatność za to zamówienie się nie udała (${time}). Nie płać już przez ten link.`,
     dmExpiredTitle: (guild) => `Płatność wygasła — ${guild}`,
@@ -646,6 +647,11 @@ export const pl: Messages = {
       PinMessages: 'Przypinanie wiadomości',
     },
     giveRole: 'Nadaj rolę',
+    giveRoleFor: (linkId) => `Nadaj rolę · ${linkId}`,
+    statusHeldTitle: 'Role wstrzymane do decyzji moderacji',
+    statusHeldLine: (role, member, linkId) => `• rola ${role} dla członka ${member}, opłacony link **${linkId}**`,
+    statusHeld: (lines, more) =>
+      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot sam nie nadał tych ról: nick nie należy tylko do kupującego albo kupujący prosił o linki na wiele cudzych nicków. Jeśli to zakup tego członka, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
     giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,
@@ -801,6 +807,9 @@ export const pl: Messages = {
       `Sklep zgłosił zakup na nick **${nick}** ponad 2 godziny po wydaniu jedynego pasującego linku, a zwykle płaci się kilka minut po zamówieniu. Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i czeka, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
     introWebsite: (nick) =>
       `Sklep zgłosił zakup na nick **${nick}**. W ciągu ostatnich 90 dni ktoś kupował na ten nick na stronie sklepu, nie przez bota. Każdy może zamówić na nick, który gdzieś zobaczył, więc bot sam nie uzna linku na ten nick za opłacony. Jeśli wiesz, że to nick tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
+    introRepeated: (nick) =>
+      `Sklep zgłosił zakup na nick **${nick}**. W ciągu 24 godzin przed tym zakupem członek, którego linku może dotyczyć ta płatność, poprosił o co najmniej dwa inne linki na ten nick i żadnego nie opłacił. Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i wciąż odnawia link, czekając, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
+    ownLink: (linkId) => `Link **${linkId}** jest Twój, więc to, czy ta płatność go dotyczy, musi potwierdzić ktoś inny z moderacji. Nic nie zostało zmienione.`,
   },
 
   buyAgain: {

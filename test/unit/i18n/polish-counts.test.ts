@@ -80,6 +80,7 @@ const counted: Record<string, Counted> = {
   'rewards.forDays': { say: (n) => pl.rewards.forDays(n), forms: day },
   'rewards.full': { say: (n) => pl.rewards.full(n), forms: { one: 'rola', few: 'role', many: 'ról' } },
   'rewards.auditBought': { say: (n) => pl.rewards.auditBought('AB12', n), forms: day },
+  'rewards.statusHeld': { say: (n) => pl.rewards.statusHeld('', n), forms: { one: 'rola', few: 'role', many: 'ról' } },
   'rewards.statusOk': { say: (n) => pl.rewards.statusOk(n), forms: { one: 'nagroda', few: 'nagrody', many: 'nagród' } },
   'links.intro': { say: (n) => pl.links.intro('<@1>', n), forms: { one: 'link', few: 'linki', many: 'linków' } },
   'links.none': { say: (n) => pl.links.none('<@1>', n), forms: day },
