@@ -61,31 +61,6 @@ function polishDocParagraphs(): { path: string; text: string }[] {
     });
 }
 
-/**
- * Forbidden terms the third native review found in texts whose rewording is on its own branch (the
- * review's rows U2, U4, U9, U10, U18, P6, P9, P11, P14, P21): asserted by the test marked
- * „AFTER THE THIRD REVIEW'S FIXES” below, which passes once that branch is merged; then this list
- * can be emptied so the main test holds them too.
- */
-const AWAITING_THE_THIRD_REVIEWS_FIXES = [
-  'zapłacono tym zakupem',
-  'tym zakupem zapłacono',
-  'opłacony tym zakupem',
-  'opłacone tym zakupem',
-  'opłacony danym zakupem',
-  'opłacony innym zakupem',
-  'dla nicku',
-  'dla nicków',
-  'dla innych nicków',
-  'dla swojego nicku',
-  'po nicku',
-  'odpytyw',
-  'liczy botowi',
-  'pamięć oferty',
-  'w zamian',
-  'kup ten koszyk',
-  'swoim przyciskiem',
-];
 
 /** The term at the start of a word, any case. */
 const contains = (text: string, term: string): boolean =>
@@ -102,8 +77,7 @@ describe('Polish glossary', () => {
   });
 
   it('no Polish text, command name or command description uses a forbidden term', () => {
-    const terms = forbiddenTerms().filter(({ term }) => !AWAITING_THE_THIRD_REVIEWS_FIXES.includes(term));
-    expect(uses([...allTexts(pl), ...polishCommandTexts()], terms)).toEqual([]);
+    expect(uses([...allTexts(pl), ...polishCommandTexts()], forbiddenTerms())).toEqual([]);
   });
 
   it('finds a term at the start of a word in any case, not inside another word', () => {
@@ -176,18 +150,7 @@ describe('Polish glossary: names put into sentences', () => {
   });
 });
 
-/*
- * AFTER THE THIRD REVIEW'S FIXES: these assertions hold once the branch rewording the texts the third
- * native review found (the catalogue's review, webhook, voucher and gift texts, and the Polish
- * paragraphs of docs/using/moderators.md) is merged. Until then they fail on exactly those texts.
- */
-describe("Polish glossary, AFTER THE THIRD REVIEW'S FIXES", () => {
-  it('no Polish text or command text uses a term the third review found (zapłacono tym zakupem, dla nicku, po nicku, odpytywanie…)', () => {
-    const terms = forbiddenTerms().filter(({ term }) => AWAITING_THE_THIRD_REVIEWS_FIXES.includes(term));
-    expect(terms.map(({ term }) => term).sort()).toEqual([...AWAITING_THE_THIRD_REVIEWS_FIXES].sort());
-    expect(uses([...allTexts(pl), ...polishCommandTexts()], terms)).toEqual([]);
-  });
-
+describe('Polish glossary, in the docs', () => {
   it('no Polish paragraph of docs/using/ uses a forbidden term („na moderację czeka”, „naśladowca”…)', () => {
     const paragraphs = polishDocParagraphs();
     expect(paragraphs.map(({ path }) => path)).toEqual(expect.arrayContaining(['docs/using/members.md', 'docs/using/moderators.md']));
