@@ -10,7 +10,7 @@ import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import type { PaymentWatchStatus } from '../../src/services/payment-watch/watcher.js';
 import { ADMIN_COLOR } from './colors.js';
 import type { RefusedStep } from '../../src/storage/payment-step-refusals.js';
-import { refusedReasonText, refusedStepText } from '../../src/discord/views/log.js';
+import { refusedReasonText, refusedStepName } from '../../src/discord/views/log.js';
 import { fact, line } from './parts.js';
 import { heldRoleParts } from './held-roles-view.js';
 import type { HeldRole } from '../../src/storage/held-roles.js';
@@ -183,7 +183,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
 
 /** A settled payment's steps Discord refused for good (src/services/payment-watch/outbox.ts), one a line with why. */
 export function refusedStepsText(t: Messages, refused: readonly RefusedStep[]): string {
-  const lines = refused.map((entry) => t.payments.statusRefusedLine(`<@${entry.userId}>`, entry.linkId, refusedStepText(t, entry.step), refusedReasonText(t, entry.reason)));
+  const lines = refused.map((entry) => t.payments.statusRefusedLine(`<@${entry.userId}>`, entry.linkId, refusedStepName(t, entry.step).nominative, refusedReasonText(t, entry.reason)));
   return clip(t.payments.statusRefused(lines.join('\n')), LIMITS.fieldValue);
 }
 

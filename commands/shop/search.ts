@@ -2,7 +2,7 @@ import type { ShopAutocompleteContext, ShopContext } from '../../src/discord/pre
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, searchableParts, warmForSearch } from '../../src/services/offer-search.js';
-import { search, searchUnreadProducts, words } from '../../src/services/search.js';
+import { search, suggest, words } from '../../src/services/search.js';
 import { AUTOCOMPLETE_BUDGET_MS } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
 import { cachedVariants, readerFor, showVariants } from './navigate.js';
@@ -33,9 +33,8 @@ export async function itemChoices(
   ctx.shop.warmUp.start(visible);
   const named = serverInput ? matchServer(visible, serverInput) : undefined;
   const parts = cachedParts(offers, named ? [named] : visible);
-  const hits = search(parts, focused, { limit: SUGGESTIONS, requireAll: true });
-  // Products whose variants are still being read, for the words their names lack (disjoint from the hits above).
-  if (hits.length < SUGGESTIONS) hits.push(...searchUnreadProducts(parts, focused, SUGGESTIONS - hits.length));
+  // Every word matched, then the products whose variants are still being read, for the words their names lack.
+  const hits = suggest(parts, focused, SUGGESTIONS);
   const variantsOf = cachedVariants(ctx.shop);
   return hits.map(({ target }) => ({ name: suggestionLabel(ctx.t, ctx.locale, target, lowestOf(target, variantsOf)), value: itemRef(target) }));
 }

@@ -1,5 +1,6 @@
 import { commandNames } from '../../commands/names.js';
 import { optionName, slash } from './command-mention.js';
+import { caseless, permissionNames, type Accusative, type Nominative, type PermissionNames } from './grammar-case.js';
 
 /**
  * Commands as an English client shows them (their wire names), for the texts below: built from the
@@ -19,6 +20,7 @@ const cmd = {
   licenseClear: slash(commandNames.shopAdmin, 'license', 'clear'),
   rewardsAdd: slash(commandNames.shopAdmin, 'rewards', 'add'),
   rewardsRemove: slash(commandNames.shopAdmin, 'rewards', 'remove'),
+  panel: slash(commandNames.shopAdmin, 'panel'),
   feedChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   webhookConnect: slash(commandNames.shopAdmin, 'storeWebhook', 'connect'),
 };
@@ -298,9 +300,9 @@ export const en = {
   panel: {
     lostTitle: 'Shop panel no longer refreshed',
     lost: (channel: string) =>
-      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with /shop-admin panel.`,
+      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with ${cmd.panel}.`,
     statusTitle: 'Shop panel',
-    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with /shop-admin panel.`,
+    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with ${cmd.panel}.`,
     title: (guild: string) => `${guild} — shop`,
     description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
     servers: 'Servers',
@@ -488,14 +490,14 @@ export const en = {
     roleRemovalFailed: (role: string, member: string, problem: string) =>
       `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} The bot won't try again (each refusal counts against the bot with Discord): once that is fixed, remove the role by hand.`,
     roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
-    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
-      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: PermissionNames) =>
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in ${cmd.links} and give the role by hand where it is right.`,
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
     // Issue 36: a settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord refused a message about a paid link',
-    paymentStepRefused: (member: string, linkId: string, step: string, reason: string) =>
+    paymentStepRefused: (member: string, linkId: string, step: Accusative, reason: string) =>
       `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,
     // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
@@ -505,13 +507,16 @@ export const en = {
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
   payments: {
-    /** A settled payment's steps, as the admins read them when Discord refused one for good. */
+    /**
+     * A settled payment's steps, as the admins read them when Discord refused one for good: in each
+     * case a sentence takes them in (grammar-case.ts; Polish declines them, English does not).
+     */
     refusedStep: {
-      dm: "the edit of the member's DM",
-      log: 'the post in the log channel',
-      gift: 'the gift message to its recipient',
-      roles: 'the roles',
-      metrics: 'the metrics',
+      dm: caseless("the edit of the member's DM"),
+      log: caseless('the post in the log channel'),
+      gift: caseless('the gift message to its recipient'),
+      roles: caseless('the roles'),
+      metrics: caseless('the metrics'),
     },
     /** Discord's final refusals (src/discord/refusals.ts), as the admins read them. */
     refusedReason: {
@@ -526,7 +531,7 @@ export const en = {
       'unknown-user': 'that Discord account no longer exists',
     },
     statusRefusedTitle: 'Payment messages Discord refused',
-    statusRefusedLine: (member: string, linkId: string, step: string, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
+    statusRefusedLine: (member: string, linkId: string, step: Nominative, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
     statusRefused: (lines: string) =>
       `${lines}\nThe bot won't try these again; the payments themselves are recorded. Each is shown here once (and was posted in the log channel, unless that post was what Discord refused).`,
     dmPaidTitle: (guild: string) => `Order paid — ${guild}`,
@@ -582,8 +587,10 @@ export const en = {
     notAllowedRoles:
       'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
     roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
-    powerful: (role: string, permissions: string) =>
+    powerful: (role: string, permissions: PermissionNames) =>
       `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    /** Discord's permission names (`permission` below) as the sentences above take them: English lists them plainly. */
+    permissionList: (names: readonly string[]) => permissionNames(names.join(', ')),
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Manage Server',
@@ -954,7 +961,7 @@ export const en = {
     productsNone: 'No paid orders in this period.',
     unknownProduct: 'a product no longer in the offer',
     sourcesTitle: 'Where paid orders started',
-    sources: { shop: '/shop', panel: 'The shop panel', feed: "The purchase feed's Buy button", search: 'A search', again: 'Buy again', gift: 'Gifts (counted apart)' },
+    sources: { shop: `/${commandNames.shop}`, panel: 'The shop panel', feed: "The purchase feed's Buy button", search: 'A search', again: 'Buy again', gift: 'Gifts (counted apart)' },
     sourceLine: (source: string, orders: number, paid: string) => `${source}: ${orders} ${orders === 1 ? 'order' : 'orders'}, ${paid}`,
     sourcesNote: "A cart's first line decides where it started.",
     timesTitle: 'From link to payment',

@@ -1,5 +1,6 @@
 import { optionName, slash } from './command-mention.js';
 import type { Messages } from './en.js';
+import { declined, permissionNames } from './grammar-case.js';
 import { nouns, plCount } from './plural.js';
 
 /** Polish names of the commands the command texts below name in their own descriptions. */
@@ -174,6 +175,7 @@ const cmd = {
   links: slash(plCommands.links),
   linksVerify: slash(plCommands.links, 'verify'),
   linksUser: slash(plCommands.links, 'user'),
+  shopTop: slash(plCommands.shopTop),
   admin: slash(plCommands.shopAdmin),
   status: slash(plCommands.shopAdmin, 'status'),
   licenseSet: slash(plCommands.shopAdmin, 'license', 'set'),
@@ -431,7 +433,7 @@ export const pl: Messages = {
 
   cart: {
     title: 'Twój koszyk',
-    empty: 'Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.',
+    empty: `Twój koszyk jest pusty. Użyj ${cmd.shop}, aby przejrzeć ofertę.`,
     openShop: 'Otwórz sklep',
     line: (quantity, variant, product) => `${quantity} × ${product} — ${variant}`,
     linesHeading: (lines, max) => `Pozycje w koszyku (${lines} z ${max})`,
@@ -552,12 +554,13 @@ export const pl: Messages = {
   },
 
   payments: {
+    // Krok w każdym przypadku, w którym zdania go używają: „Discord odrzucił <biernik>”, „link X: <mianownik>” (docs/polish-glossary.md).
     refusedStep: {
-      dm: 'zmianę wiadomości prywatnej członka',
-      log: 'wpis na kanale logów',
-      gift: 'wiadomość o prezencie do obdarowanego',
-      roles: 'nadanie ról',
-      metrics: 'metryki',
+      dm: declined({ nominative: 'zmiana wiadomości prywatnej członka', accusative: 'zmianę wiadomości prywatnej członka' }),
+      log: declined({ nominative: 'wpis na kanale logów', accusative: 'wpis na kanale logów' }),
+      gift: declined({ nominative: 'wiadomość o prezencie dla obdarowanego', accusative: 'wiadomość o prezencie dla obdarowanego' }),
+      roles: declined({ nominative: 'nadanie ról', accusative: 'nadanie ról' }),
+      metrics: declined({ nominative: 'zapis statystyk', accusative: 'zapis statystyk' }),
     },
     refusedReason: {
       'missing-access': 'bot nie widzi tego kanału (brak dostępu)',
@@ -625,6 +628,8 @@ export const pl: Messages = {
     roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     powerful: (role, permissions) =>
       `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę.`,
+    // Nazwy uprawnień nie odmieniają się: każda w „…” po słowie „uprawnienia”, które przyjmuje przypadek (docs/polish-glossary.md).
+    permissionList: (names) => permissionNames(new Intl.ListFormat('pl', { type: 'conjunction' }).format(names.map((name) => `„${name}”`))),
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Zarządzanie serwerem',
@@ -873,7 +878,7 @@ export const pl: Messages = {
     notNow: 'Sklep teraz nie odpowiada. Spróbuj za chwilę.',
     statusLabel: 'Cele i ranking kupujących',
     statusOff: (endpoints, message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Bot zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i ${cmd.shopTop} to pomijają. Bot zapyta ponownie ${retry}.`,
   },
 
   feed: {

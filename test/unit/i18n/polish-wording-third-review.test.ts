@@ -97,7 +97,7 @@ describe('Polish wording after the third native review', () => {
     expect(pl.admin.statusLicenseGuild('3f9a')).toContain('odcisk klucza `3f9a`');
     expect(pl.admin.statusPaymentsOff(undefined, '1 godzinę temu', 'za 5 godzin')).toMatch(/^Wyłączone dla tej licencji, bo 1 godzinę temu SpaceIs odpowiedział 404 na zapytania o płatności\. /);
     expect(pl.admin.statusLicenseNoKey('ab')).toContain('bot nie przełącza się zamiast tego na licencję domyślną');
-    expect(pl.log.paymentStepRefused('@S', 'X', 'wpis na kanale logów', 'powód')).toContain('(Discord może ukarać bota za ponawianie prób, które odrzucił)');
+    expect(pl.log.paymentStepRefused('@S', 'X', pl.payments.refusedStep.log.accusative, 'powód')).toContain('(Discord może ukarać bota za ponawianie prób, które odrzucił)');
     expect(pl.payments.statusRefusedTitle).toBe('Czego Discord nie pozwolił zrobić po płatnościach');
     expect(pl.payments.statusRefused('•')).toContain('Każda odmowa pojawia się tu tylko raz');
     expect(pl.feed.statusRefused('#zakupy', pl.feed.refusedReason['no-access'])).toMatch(/^Bot nie może pisać na #zakupy, bo brakuje mu tam uprawnień/);

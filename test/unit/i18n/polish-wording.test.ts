@@ -84,7 +84,7 @@ describe('Polish wording after the second native review', () => {
     expect(pl.feed.refused('#zakupy', 'powód')).toMatch(/komendą `\/sklep-admin ustawienia kanał-zakupów:?`\.$/);
     expect(pl.admin.channelNoAccess('#x')).toContain('Nadaj mi tam uprawnienia „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”');
     expect(pl.admin.licenseSaved('ab', 2)).toContain('gdy właściciele do nich zajrzą — bot wyjaśni im dlaczego. Nowy klucz tego samego sklepu nie zmienia koszyków.');
-    expect(pl.log.roleTooPowerful('@VIP', '@Steve', 'X', 'Administrator')).toContain('(bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach)');
+    expect(pl.log.roleTooPowerful('@VIP', '@Steve', 'X', pl.rewards.permissionList(['Administrator']))).toContain('(bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach)');
     expect(pl.log.roleHeldBack('@VIP', '@Steve', 'X', 'Steve_123')).toContain('Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał');
     expect(pl.admin.licenseUnreadable).toContain('nie da się teraz odczytać');
     expect(pl.admin.statusLicenseUnreadable('ab')).toContain('nie da się odszyfrować obecnym ENCRYPTION_KEY');
