@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isRedisUrl } from '../coordination/redis-url.js';
@@ -25,8 +25,19 @@ const RENEW_MS = 10_000;
 interface Holder {
   host: string;
   pid: number;
+  /** The process-id space the pid belongs to (Linux: /proc/self/ns/pid): containers sharing a host name each have their own. */
+  pids?: string;
   since: string;
   renewedAt: string;
+}
+
+/** This process's pid space, when the system names it; a pid is compared only within one. */
+function pidSpace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
 }
 
 export class StorageHeldError extends Error {
@@ -60,7 +71,8 @@ export function takeSqliteLease(storageUrl: string, options: LeaseOptions = {}):
   const now = options.now ?? Date.now;
   const path = `${resolve(file)}.holder`;
   const since = new Date(now()).toISOString();
-  const own = (renewedAt: number): Holder => ({ host: hostname(), pid: process.pid, since, renewedAt: new Date(renewedAt).toISOString() });
+  const pids = pidSpace();
+  const own = (renewedAt: number): Holder => ({ host: hostname(), pid: process.pid, ...(pids ? { pids } : {}), since, renewedAt: new Date(renewedAt).toISOString() });
   // Written whole to a file of its own first: a reader never sees half a lease.
   const draft = `${path}.${process.pid}`;
   const writeDraft = () => writeFileSync(draft, `${JSON.stringify(own(now()))}\n`);
@@ -118,7 +130,8 @@ function readHolder(path: string): Holder | undefined {
 function lapsed(holder: Holder, now: number): boolean {
   const renewed = Date.parse(holder.renewedAt);
   if (!Number.isFinite(renewed) || now - renewed > LEASE_MS) return true;
-  if (holder.host !== hostname()) return false;
+  // Only a process of this machine and pid space can be asked whether it still runs.
+  if (holder.host !== hostname() || holder.pids !== pidSpace()) return false;
   return holder.pid === process.pid || !processExists(holder.pid);
 }
 

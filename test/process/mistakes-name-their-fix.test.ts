@@ -14,6 +14,8 @@ import { BOT_ENTRY, processWorldPerTest, ROOT, runScript, startBotProcess, type 
  */
 
 const REGISTER = join(ROOT, 'dist', 'src', 'register-commands.js');
+/** Tests that run register-commands five or six times: each run is a second or two, more on a busy machine. */
+const SCRIPTS_TIMEOUT_MS = 90_000;
 
 describe('every mistake names its fix', () => {
   const world = processWorldPerTest('shopbot-mistakes-');
@@ -84,7 +86,7 @@ describe('every mistake names its fix', () => {
       expect(world.discord.registeredCommands(guild)).not.toEqual([]);
       expect((await runScript(REGISTER, ['--clear-guild', guild], discordEnv())).stdout).toContain(`Removed the commands of server ${guild}.`);
       expect(world.discord.registeredCommands(guild)).toEqual([]);
-    });
+    }, SCRIPTS_TIMEOUT_MS);
   });
 
   describe('DEMO_PORT taken by another program', () => {
@@ -157,7 +159,7 @@ describe('every mistake names its fix', () => {
       expect(nowhere.stderr).toBe(`Could not reach Discord at ${url} (connection refused): check DISCORD_API_URL (unset, it is https://discord.com/api) and this machine's connection.\n`);
       const notDiscord = await runScript(REGISTER, [], { ...discordEnv(), DISCORD_API_URL: world.store.url });
       expect(notDiscord.stderr).toContain(`${world.store.url} answered 404 where Discord's API would answer: check DISCORD_API_URL`);
-    });
+    }, SCRIPTS_TIMEOUT_MS);
   });
 
   it('an install without the build tools says which install to use, without a module stack', async () => {
