@@ -69,19 +69,36 @@ function readArguments(args: readonly string[]): Arguments {
   const { values, positionals } = parsed;
   const notes: string[] = [];
   let guildId = values.guild;
-  // `npm run register-commands --guild <id>` (the `--` forgotten): npm keeps --guild for itself and passes on the id alone.
-  const lone = positionals.length === 1 && guildId === undefined && values['clear-guild'] === undefined ? positionals[0] : undefined;
-  if (lone !== undefined && SERVER_ID.test(lone)) {
-    guildId = lone;
-    notes.push(`Took ${lone} as the server id (npm passes options on only after --: npm run register-commands -- --guild ${lone}).`);
+  let clearGuildId = values['clear-guild'];
+  let clearGlobal = values['clear-global'] === true;
+  // The `--` forgotten: npm keeps the options for itself. `--guild <id>` reaches the script as the id
+  // alone (npm_config_guild=true), `--guild=<id>` as npm_config_guild=<id>, `--clear-global` as npm_config_clear_global.
+  const npm = (name: string) => process.env[`npm_config_${name}`];
+  const lone = positionals.length === 1 ? positionals[0]! : undefined;
+  const took = (option: string, value: string) =>
+    notes.push(`Took ${value} as ${option === '--guild' ? 'the server id' : `${option}'s server id`} (npm passes options on only after --: npm run register-commands -- ${option} ${value}).`);
+  if (lone !== undefined && SERVER_ID.test(lone) && guildId === undefined && clearGuildId === undefined) {
+    if (npm('clear_guild') === 'true') clearGuildId = lone;
+    else guildId = lone;
+    took(clearGuildId === lone ? '--clear-guild' : '--guild', lone);
   } else if (positionals.length > 0) fail(`Unknown argument: ${positionals[0]}`, true);
+  for (const [option, setting] of [['--guild', 'guild'], ['--clear-guild', 'clear_guild']] as const) {
+    const value = npm(setting);
+    if (value === undefined || !SERVER_ID.test(value) || guildId !== undefined || clearGuildId !== undefined) continue;
+    if (option === '--guild') guildId = value;
+    else clearGuildId = value;
+    took(option, value);
+  }
+  if (!clearGlobal && npm('clear_global') === 'true') {
+    clearGlobal = true;
+    notes.push('Took --clear-global from npm (npm passes options on only after --: npm run register-commands -- --clear-global).');
+  }
   if (guildId !== undefined && !SERVER_ID.test(guildId)) fail(NEEDS['--guild']!, true);
-  if (values['clear-guild'] !== undefined && !SERVER_ID.test(values['clear-guild'])) fail(NEEDS['--clear-guild']!, true);
+  if (clearGuildId !== undefined && !SERVER_ID.test(clearGuildId)) fail(NEEDS['--clear-guild']!, true);
   const timeout = values.timeout;
   if (timeout !== undefined && (!/^\d{1,3}$/.test(timeout) || Number(timeout) === 0)) fail(NEEDS['--timeout']!, true);
-  const clearGlobal = values['clear-global'] === true;
-  if ((clearGlobal || values['clear-guild'] !== undefined) && guildId !== undefined) fail('--clear-global and --clear-guild remove commands and register none: run them without --guild.', true);
-  return { guildId, timeoutSeconds: timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(timeout), clearGlobal, clearGuild: values['clear-guild'], notes };
+  if ((clearGlobal || clearGuildId !== undefined) && guildId !== undefined) fail('--clear-global and --clear-guild remove commands and register none: run them without --guild.', true);
+  return { guildId, timeoutSeconds: timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(timeout), clearGlobal, clearGuild: clearGuildId, notes };
 }
 
 function readSettings(): DiscordSettings {
@@ -113,11 +130,11 @@ const rest = new REST({ api: settings.DISCORD_API_URL, timeout: timeoutSeconds *
 let applicationId: string | undefined;
 try {
   applicationId = ((await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult).id;
+  notes.forEach(say);
   if (clearGlobal || clearGuild) {
     if (clearGlobal) await clearCommands(rest, applicationId).then(() => say('Removed the global commands.'));
     if (clearGuild) await clearCommands(rest, applicationId, clearGuild).then(() => say(`Removed the commands of server ${clearGuild}.`));
   } else {
-    notes.forEach(say);
     const names = await registerBotCommands(rest, guildId);
     say(`Registered ${names.length} commands (${names.join(', ')}) ${guildId ? `in guild ${guildId}` : 'globally'}.`);
     say(`Add the bot to a server with this link (it asks for the permissions the bot uses):\n  ${inviteUrl(applicationId)}`);

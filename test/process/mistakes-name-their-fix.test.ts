@@ -149,6 +149,14 @@ describe('every mistake names its fix', () => {
       expect(lone.code).toBe(0);
       expect(lone.stdout).toContain(`Took ${guild} as the server id (npm passes options on only after --: npm run register-commands -- --guild ${guild}).`);
       expect(lone.stdout).toContain(`in guild ${guild}`);
+      // npm run register-commands --guild=<id>: npm keeps it as its own setting, npm_config_guild.
+      const keptByNpm = await runScript(REGISTER, [], { ...discordEnv(), npm_config_guild: guild });
+      expect(keptByNpm.stdout).toContain(`Took ${guild} as the server id`);
+      expect(keptByNpm.stdout).toContain(`in guild ${guild}`);
+      // npm run register-commands --clear-guild <id>: the id alone, and npm_config_clear_guild=true.
+      const clearKept = await runScript(REGISTER, [guild], { ...discordEnv(), npm_config_clear_guild: 'true' });
+      expect(clearKept.stdout).toContain(`Removed the commands of server ${guild}.`);
+      expect(world.discord.registeredCommands(guild)).toEqual([]);
 
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
