@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LEASE_MS, StorageHeldError, takeSqliteLease } from '../../../src/storage/sqlite-lease.js';
 
 /** One bot per SQLite file: the lease beside it (src/storage/sqlite-lease.ts), read on a clock the test sets. */
@@ -33,6 +33,26 @@ describe('the SQLite file lease', () => {
     expect(() => takeSqliteLease(url(), { now: () => at + LEASE_MS })).toThrow(StorageHeldError);
     expect(() => takeSqliteLease(url(), { now: () => at + LEASE_MS })).toThrow(`process ${process.ppid} on ${hostname()}, since 2026-05-01T12:00:00.000Z`);
     takeSqliteLease(url(), { now: () => at + LEASE_MS + 1 })!.release();
+  });
+
+  it('is renewed every 10 s, and a holder that finds another bot in its place is told once', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let now = at;
+      const lost: unknown[] = [];
+      const lease = takeSqliteLease(url(), { now: () => now, onLost: (holder) => lost.push(holder) })!;
+      now += 10_000;
+      vi.advanceTimersByTime(10_000);
+      expect(JSON.parse(readFileSync(leaseFile(), 'utf8'))).toMatchObject({ since: '2026-05-01T12:00:00.000Z', renewedAt: '2026-05-01T12:00:10.000Z' });
+      heldByParent(now);
+      vi.advanceTimersByTime(30_000);
+      expect(lost).toEqual([expect.objectContaining({ pid: process.ppid })]);
+      // Released, it leaves the other bot's lease alone.
+      lease.release();
+      expect(existsSync(leaseFile())).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes no lease on Redis or in memory: several processes share those', () => {
