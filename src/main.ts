@@ -4,7 +4,7 @@ import { dotEnvNote, loadDotEnv, type DotEnv } from './env-file.js';
 import { logStartUpHints, TOKEN_REJECTED } from './discord/start-up-hints.js';
 import { createLogger } from './logger.js';
 import { HealthPortInUseError } from './ops/health-server.js';
-import { demoPortTaken, listenAddressProblems } from './ops/listen-addresses.js';
+import { demoPortTaken, listenAddressProblems, listenSettings } from './ops/listen-addresses.js';
 import { prettyStream } from './pretty-log.js';
 import { StorageHeldError, takeSqliteLease } from './storage/sqlite-lease.js';
 import { isUnreachableStorage } from './storage/storage-error.js';
@@ -21,10 +21,20 @@ async function readConfig(): Promise<Config> {
   let dotEnv: DotEnv | undefined;
   try {
     dotEnv = loadDotEnv();
-    const config = loadConfig(process.env);
-    // The addresses it listens on are settings too: checked here, before anything connects.
-    const problems = await listenAddressProblems(config);
-    if (problems.length > 0) throw new ConfigError(problems);
+    let config: Config | undefined;
+    let problems: string[] = [];
+    try {
+      config = loadConfig(process.env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems = error.problems;
+    }
+    // The addresses it listens on are settings too: checked here, before anything connects, and
+    // told with the other settings' problems (those already named for their form are not asked again).
+    const named = (setting: string) => problems.some((problem) => problem.startsWith(`${setting} `));
+    const addresses = await listenAddressProblems(config ?? listenSettings(process.env));
+    problems = [...problems, ...addresses.filter((problem) => !named(problem.split(' ')[0]!))];
+    if (problems.length > 0 || !config) throw new ConfigError(problems);
     return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) refuse(`Could not read .env: ${(error as Error).message}`);

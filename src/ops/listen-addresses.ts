@@ -28,6 +28,12 @@ async function listenAddressProblem(setting: string, host: string): Promise<stri
   return `${setting} ${host} names ${addresses.map(({ address }) => address).join(', ')}, not an address of this machine: ${LISTEN_HINT}`;
 }
 
+/** The listening settings as the environment gives them, for a start whose other settings did not read: checked all the same. */
+export function listenSettings(env: NodeJS.ProcessEnv): Pick<Config, 'HEALTH_HOST' | 'HEALTH_PORT' | 'DEMO_HOST'> {
+  const set = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+  return { HEALTH_HOST: set(env.HEALTH_HOST), HEALTH_PORT: set(env.HEALTH_PORT) === undefined ? undefined : 0, DEMO_HOST: set(env.DEMO_HOST) ?? '127.0.0.1' };
+}
+
 /** Every problem of HEALTH_HOST (when there is a health listener) and DEMO_HOST, as config.ts words a setting's. */
 export async function listenAddressProblems(config: Pick<Config, 'HEALTH_HOST' | 'HEALTH_PORT' | 'DEMO_HOST'>): Promise<string[]> {
   const checks = [listenAddressProblem('DEMO_HOST', config.DEMO_HOST)];

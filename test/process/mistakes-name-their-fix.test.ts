@@ -131,8 +131,10 @@ describe('every mistake names its fix', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Invalid configuration:');
     expect(run.stderr).toContain("HEALTH_HOST 203.0.113.7 is not an address of this machine, so nothing can listen there: use 127.0.0.1 (this machine only), 0.0.0.0 (every network interface) or one of this machine's addresses");
-    const typo = await runScript(BOT_ENTRY, [], botEnv({ HEALTH_PORT: '9464', HEALTH_HOST: 'locahost.invalid' }), world.dir);
-    expect(typo.stderr).toContain('HEALTH_HOST locahost.invalid is not a name this machine can resolve');
+    // With another setting missing too: both named in the one message.
+    const typo = await runScript(BOT_ENTRY, [], botEnv({ HEALTH_PORT: '9464', HEALTH_HOST: 'locahost.invalid', DISCORD_TOKEN: '' }), world.dir);
+    expect(typo.stderr).toContain('Invalid configuration:\n  - DISCORD_TOKEN is required');
+    expect(typo.stderr).toContain('\n  - HEALTH_HOST locahost.invalid is not a name this machine can resolve');
     expect(typo.stderr + typo.stdout).not.toContain('could not log in to Discord');
   });
 
