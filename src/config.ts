@@ -84,6 +84,16 @@ function wholeNumber(min: number, max: number, message: string) {
     .refine((value) => value >= min && value <= max, message);
 }
 
+/** A switch written `on` or `off` (any case, surrounding spaces allowed), read as true or false. */
+function onOff(message: string) {
+  return z
+    .string()
+    .trim()
+    .transform((value) => value.toLowerCase())
+    .refine((value) => value === 'on' || value === 'off', message)
+    .transform((value) => value === 'on');
+}
+
 /**
  * SHARDS: `auto` (every shard Discord recommends, or all SHARD_COUNT of them, in this process) or the
  * shard ids this process runs, e.g. `0,1`.
@@ -190,6 +200,12 @@ const configShape = {
   PAYMENT_POLL_SECONDS: wholeNumber(15, 3600, 'must be a whole number of seconds from 15 to 3600').default(30),
   /** Voucher codes `/shop-admin vouchers generate` may ask for per Discord server per day (against a misused admin account). */
   VOUCHER_CODES_PER_DAY: wholeNumber(1, 10_000, 'must be a whole number of codes from 1 to 10000').default(50),
+  /**
+   * The Guild Messages intent, which the store webhook's posts need: asked for at login (intents
+   * belong to the session, so it is every guild's or none's); off, every message of every guild
+   * stops reaching the bot and /shop-admin store-webhook connect says the operator has it off.
+   */
+  STORE_WEBHOOK_INTENT: onOff('must be on or off: on lets admins connect the store webhook (the bot then receives every message of its servers), off turns that off').default(true),
   /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
   DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
 };

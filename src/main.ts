@@ -8,6 +8,7 @@ import { demoPortTaken, listenAddressProblems, listenSettings } from './ops/list
 import { prettyStream } from './pretty-log.js';
 import { StorageHeldError, takeSqliteLease } from './storage/sqlite-lease.js';
 import { isUnreachableStorage } from './storage/storage-error.js';
+import { BOT_VERSION } from './version.js';
 
 /** The bot's entry point: `npm start`. */
 
@@ -95,9 +96,10 @@ const wired = performance.now();
 try {
   await bot.start();
   // Where the start-up went, for an operator timing restarts (docs/performance.md), and the Node
-  // release it runs on (the Docker image's, or the machine's: docs/running/docker.md).
+  // release it runs on (the Docker image's, or the machine's: docs/running/docker.md), and the bot's
+  // own version (CHANGELOG.md), so a log read after an upgrade says which release wrote it.
   logger.info(
-    { node: process.version, startUpMs: { modules: Math.round(modulesLoaded), configAndStorage: Math.round(wired - modulesLoaded), gatewayAndJobs: Math.round(performance.now() - wired) } },
+    { version: BOT_VERSION, node: process.version, startUpMs: { modules: Math.round(modulesLoaded), configAndStorage: Math.round(wired - modulesLoaded), gatewayAndJobs: Math.round(performance.now() - wired) } },
     'started',
   );
   const demoPort = await demoPortTaken(config);

@@ -9,6 +9,7 @@ import { cachedVariants, readerFor, showVariants } from './navigate.js';
 import { lowestOf, nothingFoundView, searchResultsView, suggestionLabel } from './search-views.js';
 import { serverListView } from './views.js';
 import { textView } from '../../src/discord/views/display.js';
+import { entered } from './counted.js';
 
 /**
  * `/shop item:`: find a product or variant by typing. Suggestions come from the cached offer only
@@ -41,6 +42,7 @@ export async function itemChoices(
 
 /** What `/shop item:` was given: a suggestion's reference, or text the member typed. */
 export async function findItem(ctx: ShopContext, input: string, serverInput?: string): Promise<void> {
+  entered(ctx, 'search');
   const refs = readItemRef(input);
   if (refs) return openFound(ctx, refs);
 
@@ -61,7 +63,11 @@ export async function findItem(ctx: ShopContext, input: string, serverInput?: st
     partial = true;
     hits = search(parts, input, { limit: SUGGESTIONS, requireAll: false });
   }
-  if (hits.length === 0) return ctx.respond.show(nothingFoundView(t, userId, input));
+  if (hits.length === 0) {
+    // A submitted query that found nothing (not each keystroke): what members look for and the shop lacks.
+    ctx.services.insights.counting.searchMissed(ctx.guildId, userId, input);
+    return ctx.respond.show(nothingFoundView(t, userId, input));
+  }
   const variantsOf = cachedVariants(ctx.shop);
   const shown = hits.map((hit) => ({ hit, lowest: lowestOf(hit.target, variantsOf) }));
   return ctx.respond.show(searchResultsView(t, ctx.locale, userId, input, shown, partial));

@@ -138,7 +138,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/discord/', 'src/bot-services.ts'],
   ['commands/'],
   // dist/: the compiled entry points, which tools/start.mjs runs.
-  ['src/app.ts', 'src/wiring/', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts', 'dist/'],
+  ['src/app.ts', 'src/wiring/', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts', 'src/storage-backup.ts', 'dist/'],
   ['bench/', 'tools/', 'test/'],
 ];
 const LAYER_NAMES = ['base', 'coordination', 'storage', 'config', 'store', 'words', 'ops', 'demo', 'services', 'discord', 'features', 'composition', 'tools'];

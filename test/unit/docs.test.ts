@@ -86,3 +86,33 @@ describe('the README and docs/', () => {
     expect(SETTING_NAMES.filter((name) => !rows.has(name))).toEqual([]);
   });
 });
+
+/**
+ * A path the reader is told about in backticks (`docs/running/settings.md`, `src/config.ts`) or in a
+ * comment of the files an operator opens (docker-compose.yml, the Dockerfile, .env.example) names a
+ * file of the repository that exists. Only what looks like a path into one of the repository's own
+ * top-level folders is checked: globs, placeholders and paths of a running installation
+ * (`data/store.sqlite`, `dist/…`, `/app/…`, the bench's `bench/results/`) are left alone.
+ */
+const TRACKED_FOLDERS = ['docs', 'src', 'commands', 'test', 'tools', 'bench', 'deploy', '.ci'];
+const OPERATOR_FILES = ['docker-compose.yml', 'Dockerfile', '.env.example', ...(existsSync(join(ROOT, 'deploy')) ? readdirSync(join(ROOT, 'deploy')).map((name) => join('deploy', name)) : [])];
+
+function repositoryPathsIn(text: string): string[] {
+  const candidates = [...text.matchAll(/`([^`\s]+)`/g), ...text.matchAll(/(?:^|[\s(])((?:docs|src|commands|test|tools|bench|deploy)\/[\w./-]+\.(?:md|ts|mjs|yml|service|json))/gm)].map((match) => match[1]!);
+  return candidates
+    .map((candidate) => candidate.replace(/[.,:;)]+$/, '').replace(/#.*$/, ''))
+    .filter((candidate) => TRACKED_FOLDERS.some((folder) => candidate.startsWith(`${folder}/`)) && !candidate.startsWith('bench/results/') && !/[*<>{}$…]/.test(candidate) && /\.[a-z]+$/.test(candidate));
+}
+
+describe('paths named in the docs and the operator’s files', () => {
+  it('exist in the repository', () => {
+    const missing: string[] = [];
+    for (const file of [...DOCS, ...OPERATOR_FILES.map((name) => join(ROOT, name))]) {
+      if (!existsSync(file)) continue;
+      for (const path of repositoryPathsIn(readFileSync(file, 'utf8'))) {
+        if (!existsSync(join(ROOT, path))) missing.push(`${relative(ROOT, file)} → ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
