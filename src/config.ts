@@ -12,6 +12,7 @@ import { parseEncryptionKey } from './security/secret-box.js';
 const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY', 'ENCRYPTION_KEY']);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 
 function parsedUrl(value: string): URL | undefined {
   try {
@@ -142,9 +143,11 @@ const storeApiUrl = apiUrl.refine((value) => !/\/v4$/i.test(value), {
 });
 
 /** Settings `npm run register-commands` shares with the bot: the same rules, the same messages. */
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
+
 const discordSettings = {
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
-  DISCORD_API_URL: apiUrl.default('https://discord.com/api'),
+  DISCORD_API_URL: apiUrl.default(DEFAULT_DISCORD_API_URL),
 };
 
 const configShape = {
@@ -178,6 +181,8 @@ const configShape = {
   /** The base of the demo's Pay links, as members' browsers reach the page; unset: the address it listens on. */
   DEMO_PUBLIC_URL: publicUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** json: one JSON object per line (services, log collectors); pretty: lines a person reads in a terminal. */
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: `must be ${LOG_FORMATS.join(' or ')}: json (one JSON object per line, the default) or pretty (lines to read in a terminal)` }).default('json'),
   /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
   CART_EXPIRY_DAYS: wholeNumber(1, 3650, 'must be a whole number of days from 1 to 3650').default(30),
   /** Port of the health and metrics listener (GET /healthz/live, /healthz/ready, /metrics); unset: no listener. */

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { loadDotEnv } from './env-file.js';
 import { isRedisUrl } from './coordination/redis-url.js';
 import { backupSqlite, restoreSqlite, SqliteBackupError } from './storage/sqlite-backup.js';
+import { StorageHeldError, takeSqliteLease } from './storage/sqlite-lease.js';
 
 /**
  * Backs up the bot's SQLite file while the bot runs, and puts a backup back (docs/running/backup.md):
@@ -11,7 +12,7 @@ import { backupSqlite, restoreSqlite, SqliteBackupError } from './storage/sqlite
  *   npm run restore -- backups/store-2026-12-07.sqlite    (stop the bot first)
  *
  * The file is STORAGE_URL's, read as the bot reads it (the environment, else .env in this folder).
- * A restore first keeps the file it replaces beside it (`<file>.before-restore`), so nothing is lost
+ * A restore refuses while a bot holds the file (the bot's lease, storage/sqlite-lease.ts), and first keeps the file it replaces beside it (`<file>.before-restore`), so nothing is lost
  * by restoring the wrong backup. Redis is backed up with Redis' own tools (the same page says how).
  */
 
@@ -42,14 +43,26 @@ try {
     out('Keep ENCRYPTION_KEY safe as long as this backup, in another place: without it the license keys in it cannot be read.');
   } else {
     if (!existsSync(backupFile)) fail(`${backupFile} does not exist.`);
-    out('The bot must be stopped (every process using this file): what it writes during the restore would be mixed into it.');
-    const kept = `${database}.before-restore`;
-    if (existsSync(database)) {
-      await backupSqlite(database, kept);
-      out(`The file it replaces is kept as ${kept}.`);
+    // The bot's own lease on its file: a running bot would mix its writes into the restored file, so
+    // the restore holds the lease itself (no bot starts meanwhile) and refuses while a bot holds it.
+    let lease: ReturnType<typeof takeSqliteLease>;
+    try {
+      lease = takeSqliteLease(`sqlite://${database}`);
+    } catch (error) {
+      if (error instanceof StorageHeldError) fail(`Nothing was changed: a bot is running on this file. Stop it first, then restore.\n${error.message}`);
+      throw error;
     }
-    const { pages, ms } = await restoreSqlite(backupFile, database);
-    out(`Restored ${backupFile} into ${database}: ${pages} pages in ${ms} ms. Start the bot with the same ENCRYPTION_KEY as when the backup was made.`);
+    try {
+      const kept = `${database}.before-restore`;
+      if (existsSync(database)) {
+        await backupSqlite(database, kept);
+        out(`The file it replaces is kept as ${kept}.`);
+      }
+      const { pages, ms } = await restoreSqlite(backupFile, database);
+      out(`Restored ${backupFile} into ${database}: ${pages} pages in ${ms} ms. Start the bot with the same ENCRYPTION_KEY as when the backup was made.`);
+    } finally {
+      lease?.release();
+    }
   }
 } catch (error) {
   fail(error instanceof SqliteBackupError ? `Nothing was changed: ${error.message}.` : `The ${verb} stopped: ${(error as Error).message}.`);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,20 @@ describe('backing up a running bot and restoring it elsewhere', () => {
     expect(textOf((await admin.sub('shop-admin', 'settings')).message!)).toBe(before.settings);
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(`This server's own license, fingerprint \`${keyFingerprint(GUILD_KEY)}\``);
     expect(textOf((await links(moderator(), 'user', { member: buyer.user.id })).message!)).toBe(before.links);
+  });
+
+  it('refuses to restore while a bot runs on the file, and changes nothing', async () => {
+    const backup = join(scratch, 'store-backup.sqlite');
+    const target = join(scratch, 'held.sqlite');
+    writeFileSync(target, '');
+    // The lease a running bot keeps beside its file (storage/sqlite-lease.ts): this very process, renewed now.
+    const now = new Date().toISOString();
+    writeFileSync(`${target}.holder`, JSON.stringify({ host: hostname(), pid: process.pid, since: now, renewedAt: now }));
+    const outcome = await run('restore', backup, target);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(/^Nothing was changed: a bot is running on this file\. Stop it first, then restore\.\nAnother bot already uses STORAGE_URL's file .*held\.sqlite: process \d+ on /);
+    expect(readFileSync(target, 'utf8')).toBe('');
+    expect(existsSync(`${target}.before-restore`)).toBe(false);
   });
 
   it('refuses a file that is not a database, and changes nothing', async () => {

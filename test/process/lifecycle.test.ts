@@ -147,7 +147,7 @@ describe('the bot process', () => {
     execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
     const bot = await startBot({}, true);
     await outputContains(bot, '"msg":"started"');
-    expect(bot.output.join('')).not.toContain('Compiling TypeScript');
+    expect(bot.output.join('')).not.toContain('Bundling the bot');
     // One line names where the start-up went.
     const started = JSON.parse(bot.output.join('').split('\n').find((line) => line.includes('"msg":"started"'))!) as { version: string; node: string; startUpMs: Record<string, number> };
     // The release it is (CHANGELOG.md), as package.json says.

@@ -126,7 +126,7 @@ const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
  * A path belongs to the longest prefix listed; `*` stands for one folder's name.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['src/clock.ts', 'src/logger.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/', 'src/settings/'],
+  ['src/clock.ts', 'src/logger.ts', 'src/pretty-log.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/', 'src/settings/'],
   ['src/coordination/'],
   ['src/storage/'],
   ['src/config.ts'],

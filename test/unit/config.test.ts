@@ -19,6 +19,7 @@ describe('configuration', () => {
       SPACEIS_API_URL: 'https://api.spaceis.pl',
       STORAGE_URL: 'sqlite://data/store.sqlite',
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
       CART_EXPIRY_DAYS: 30,
       DEMO_PORT: 8787,
       DEMO_HOST: '127.0.0.1',

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTING_NAMES } from '../../src/config.js';
+import { BOT_PERMISSIONS, STORE_WEBHOOK_PERMISSION } from '../../src/discord/bot-permissions.js';
 
 /**
  * The README and docs/ as a reader follows them: every relative link (and its #anchor) leads
@@ -66,6 +67,17 @@ describe('the README and docs/', () => {
 
   it('keep the README short: at most 200 lines', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it('say how to switch Public Bot off, and give the store webhook an invite that asks for Manage Webhooks', () => {
+    const application = readFileSync(join(ROOT, 'docs', 'running', 'discord-application.md'), 'utf8');
+    // Discord refuses Public Bot off while the Installation tab's install link is its own: None comes first.
+    expect(application.indexOf('**Install Link**: set it to **None**')).toBeGreaterThan(-1);
+    expect(application.indexOf('**Install Link**: set it to **None**')).toBeLessThan(application.indexOf('switch **Public Bot** off'));
+    expect(application).toContain('It leaves out *Manage\n   Webhooks*');
+    const webhook = readFileSync(join(ROOT, 'docs', 'store-webhook.md'), 'utf8');
+    const asked = [...webhook.matchAll(/oauth2\/authorize\?[^`]*permissions=(\d+)/g)].map((match) => BigInt(match[1]!));
+    expect(asked).toEqual([BOT_PERMISSIONS | STORE_WEBHOOK_PERMISSION]);
   });
 
   it('list every setting of src/config.ts in the settings table', () => {

@@ -1220,6 +1220,13 @@ export class FakeDiscord {
         }),
       ),
       r('GET', '/users/@me', () => json({ ...userJson(this.botUser, true), verified: true, mfa_enabled: false, email: null })),
+      // The servers the bot is in, by id, `limit` at a time (Discord's default and most: 200) after `after`.
+      r('GET', '/users/@me/guilds', (q) => {
+        const after = q.query.get('after') ?? '0';
+        const limit = Math.min(Number(q.query.get('limit') ?? 200) || 200, 200);
+        const guilds = [...this.guilds.values()].filter((guild) => BigInt(guild.id) > BigInt(after)).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+        return json(guilds.slice(0, limit).map((guild) => ({ id: guild.id, name: guild.name, icon: null, owner: false, permissions: '0', features: [] })));
+      }),
       r('GET', '/users/:user', (q) => {
         const user = this.users.get(q.params.user ?? '');
         return user ? json(userJson(user, user.id === this.botUser.id)) : unknownUser();
