@@ -30,10 +30,9 @@
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
  *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,storeclient,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
  *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot;
- *                         storeclient: the store client's CPU per request, undici's request against fetch: store-client-cost.ts)
- *                         (the bot's own first step, walk and paced journeys always run, except with BENCH_ONLY)
- *   BENCH_ONLY=scaleout   run the scale-out phase alone (latest.json then holds only it); BENCH_ONLY=payments and
- *                         BENCH_ONLY=webhook likewise
+ *                         storeclient: undici's request against fetch; the first step, walk and journeys always run)
+ *   BENCH_ONLY=scaleout   one phase alone (latest.json then holds only it); so do payments, webhook, chart (a 12-month
+ *                         chart BENCH_CHART_RENDERS=20 times) and intent (the webhook phase's chat flood alone)
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 1 000, 10 000 licenses on
  *                         SQLite, 1 000 and 10 000 on Redis: REDIS_URL or 127.0.0.1:6379, database 12, prefix
  *                         bench-pay-<random>, deleted afterwards; left out with one line when Redis does not answer)
@@ -63,6 +62,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { probe, ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
+import { chartPhase } from './chart-phase.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { bareFirstSteps, ourFirstSteps, type RunningBare } from './first-step.js';
 import { crowdPicks } from './journey-plans.js';
@@ -79,7 +79,7 @@ import { printScaleOut, scaleOut, scaleOutOptionsFromEnv } from './scale-out.js'
 import { searchMatcher } from './search-phase.js';
 import { warmUpBench } from './search-warm-up.js';
 import { paymentWatchPhase, printPaymentWatch } from './payment-watch-phase.js';
-import { printStoreWebhook, storeWebhookPhase } from './store-webhook-phase.js';
+import { intentCost, printIntentCost, printStoreWebhook, storeWebhookPhase } from './store-webhook-phase.js';
 import { countOffer, shopSizedFixture } from './shop-fixture.js';
 import { round } from './stats.js';
 import { storageAtScale, type StorageResult } from './storage-phase.js';
@@ -148,8 +148,9 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
   if (printNow) printPaymentWatch(result, log);
 }
 
-/** Prints the store webhook's tables at once when the phase runs alone, else with the report. */
+/** Prints the store webhook's tables at once when the phase runs alone, else with the report; BENCH_ONLY=intent: its chat flood alone. */
 async function webhookPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
+  if (options.only === 'intent') return printIntentCost((report.storeWebhookIntent = await intentCost(world, envNumber('BENCH_HOOK_FLOOD_S', 10), log)), log);
   log('[10] store webhook: payment → DM edited with and without it, store requests per hour per server, a chat flood with the intent');
   const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
   report.storeWebhook = result;
@@ -158,11 +159,13 @@ async function webhookPhase(world: World, report: Record<string, unknown>, print
 
 /** The lines naming each missed gate, printed last so they are the run's last words. */
 let missed: string[] = [];
+/** The insights chart's phase (bench/chart-phase.ts); its gate joins the run's missed lines. */
+const insightsChartPhase = async (report: Record<string, unknown>) => missed.push(...(await chartPhase(report, envNumber('BENCH_CHART_RENDERS', 20), log)));
 
 async function main(): Promise<void> {
   const began = performance.now();
   const report: Record<string, unknown> = { when: new Date().toISOString(), machine: machine(), options: { ...options, skip: [...options.skip] } };
-  if (options.only === 'payments' || options.only === 'webhook') {
+  if (options.only === 'payments' || options.only === 'webhook' || options.only === 'intent') {
     const world = await openWorld(shopSizedFixture(), launch, keepSamples);
     try {
       await registerCommands(world);
@@ -182,8 +185,9 @@ async function main(): Promise<void> {
     return;
   }
   if (options.only !== undefined) {
-    if (options.only !== 'scaleout') throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments or webhook can run alone`);
-    await scaleOutPhase(report, true);
+    if (options.only === 'chart') await insightsChartPhase(report);
+    else if (options.only === 'scaleout') await scaleOutPhase(report, true);
+    else throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments, webhook, intent or chart can run alone`);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);
     writeResults(report);
@@ -270,12 +274,13 @@ async function main(): Promise<void> {
     if (runs('scaleout')) await scaleOutPhase(report, false);
     if (runs('payments')) await paymentsPhase(world, report, false);
     if (runs('webhook')) await webhookPhase(world, report, false);
+    if (runs('chart')) await insightsChartPhase(report);
 
     if (Object.keys(world.probes).length > 0) report.probes = world.probes;
     report.targets = evaluate(report);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     printReport(report, log);
-    missed = missedLines(holdGates([report]));
+    missed = [...missedLines(holdGates([report])), ...missed];
   } finally {
     await closeWorld(world);
     writeResults(report);

@@ -22,15 +22,12 @@ export async function connectAsAdmin(discord: FakeDiscord, name: string): Promis
   discord.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
   const channel = discord.addChannel(guildId, { name });
   const admin = discord.newUser({ username: `owner-${name}` });
-  // The first connection makes the bot identify again with Guild Messages.
-  const identified = Promise.race([discord.nextReady(), sleep(15 * SECOND)]);
   const handle = await discord.slash(admin, 'shop-admin', { subcommandGroup: 'store-webhook', subcommand: 'connect', options: { channel }, permissions: ADMIN });
   const answer = await handle.settled();
   const text = answer.message ? textOf(answer.message) : '';
   const url = /https?:\/\/\S+?\/webhooks\/\d+\/[\w-]+/.exec(text)?.[0];
   const template = text.split('\n').map((line) => line.replaceAll('`', '').trim()).find((line) => line.includes('{TRANSACTION_ID}') && !line.includes(' must '));
   if (!url || !template) throw new Error('store webhook: the connect answer gave no address or no text to paste');
-  await identified;
   return { url, template };
 }
 

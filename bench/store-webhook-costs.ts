@@ -33,11 +33,20 @@ export interface RequestsPerServer {
   feedPosts: number;
 }
 
+/** One bot process under the flood. */
+export interface ChatFloodRun {
+  botCpuMs: number;
+  /** CPU a second while 1 000 messages a second arrive (botCpuMs over the flood's seconds): the figure docs/running/costs.md gives. */
+  cpuMsPerSecond: number;
+  peakRssBytes: number;
+  rssBeforeBytes: number;
+}
+
 export interface ChatFlood {
   messages: number;
   seconds: number;
-  intentOn: { botCpuMs: number; peakRssBytes: number; rssBeforeBytes: number };
-  intentOff: { botCpuMs: number; peakRssBytes: number; rssBeforeBytes: number };
+  intentOn: ChatFloodRun;
+  intentOff: ChatFloodRun;
 }
 
 /** Part 2: a simulated hour on a ManualClock, counting the store's requests per server. */
@@ -130,13 +139,17 @@ async function readSince(bot: Awaited<ReturnType<typeof createBot>>, guildId: st
   return status.connected && status.lastPostAt !== undefined && status.lastPostAt >= at;
 }
 
-/** Part 3: a fresh bot process, webhook connected or not, under `rate` chat messages a second. */
-export async function chatFlood(world: World, label: string, webhook: boolean, rate: number, seconds: number): Promise<ChatFlood['intentOn']> {
+/**
+ * Part 3: a fresh bot process under `rate` chat messages a second, with the Guild Messages intent
+ * (STORE_WEBHOOK_INTENT=on, a webhook connected: the local Discord dispatches every MESSAGE_CREATE,
+ * blank, and the bot drops each at the raw packet) or without it (off: nothing is dispatched).
+ */
+export async function chatFlood(world: World, label: string, intent: boolean, rate: number, seconds: number): Promise<ChatFloodRun> {
   const dir = join(world.work, `chat-flood-${label}`);
   mkdirSync(dir, { recursive: true });
-  const bot = await startProcess(world, 'bot', join(dir, 'store.sqlite'), dir, { ENCRYPTION_KEY });
+  const bot = await startProcess(world, 'bot', join(dir, 'store.sqlite'), dir, { ENCRYPTION_KEY, STORE_WEBHOOK_INTENT: intent ? 'on' : 'off' });
   try {
-    if (webhook) await connectAsAdmin(world.discord, `shop-posts-flood-${label}`);
+    if (intent) await connectAsAdmin(world.discord, `shop-posts-flood-${label}`);
     await sleep(2 * SECOND);
     const rssBefore = bot.proc.memory()?.rss ?? Number.NaN;
     bot.proc.peakSampledRss = 0;
@@ -152,7 +165,7 @@ export async function chatFlood(world: World, label: string, webhook: boolean, r
     // Let the bot take the last of them.
     await sleep(SECOND);
     const cpu = (bot.proc.cpuMs() ?? Number.NaN) - cpuBefore;
-    return { botCpuMs: round(cpu, 0), peakRssBytes: Math.max(bot.proc.peakSampledRss, bot.proc.memory()?.rss ?? 0), rssBeforeBytes: rssBefore };
+    return { botCpuMs: round(cpu, 0), cpuMsPerSecond: round(cpu / seconds, 1), peakRssBytes: Math.max(bot.proc.peakSampledRss, bot.proc.memory()?.rss ?? 0), rssBeforeBytes: rssBefore };
   } finally {
     await bot.proc.stop();
     world.running.splice(world.running.indexOf(bot), 1);

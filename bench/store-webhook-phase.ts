@@ -1,6 +1,6 @@
 /**
- * Phase 10 of run.ts (BENCH_ONLY=webhook runs it alone): the store's purchase webhook (issue 38,
- * docs/store-webhook.md). The local store (test/fakes/spaceis) posts each paid purchase through the
+ * Phase 10 of run.ts (BENCH_ONLY=webhook runs it alone): the store's purchase webhook
+ * (docs/store-webhook.md). The local store (test/fakes/spaceis) posts each paid purchase through the
  * local Discord's webhook, the one the bot made on `/shop-admin store-webhook connect`, with the text
  * the bot's answer tells the admin to paste ({TRANSACTION_ID} replaced).
  *
@@ -17,8 +17,9 @@
  *    healthy and without it; and the same with the purchase feed on and a website purchase every
  *    5 minutes (posted through the webhook when it is connected).
  * 3. 1 000 other chat messages a second for BENCH_HOOK_FLOOD_S seconds in the guild: bot CPU and peak
- *    RSS of a fresh process with the webhook connected (the Guild Messages intent on: the local
- *    Discord dispatches MESSAGE_CREATE to it) against one with none (the intent off: nothing dispatched).
+ *    RSS of a fresh process with STORE_WEBHOOK_INTENT=on and a webhook connected (the local Discord
+ *    dispatches every MESSAGE_CREATE to it) against one with STORE_WEBHOOK_INTENT=off (nothing
+ *    dispatched). BENCH_ONLY=intent runs this part alone (`intentCost`).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -157,10 +158,15 @@ export async function storeWebhookPhase(world: World, options: { payments: numbe
     log(`  a simulated hour, 8 open links over four servers, ${webhook ? 'webhook connected' : 'no webhook'}${feed ? ', purchase feed on, a website purchase every 5 minutes' : ''}`);
     requestsPerHourRows.push(await requestsPerHour(world.shop, webhook, feed));
   }
-  log(`  1 000 chat messages a second for ${options.floodSeconds} s: the intent on (webhook connected), then off`);
-  const intentOn = await chatFlood(world, 'on', true, 1000, options.floodSeconds);
-  const intentOff = await chatFlood(world, 'off', false, 1000, options.floodSeconds);
-  return { paidToDm: { withWebhook, withoutWebhook }, requestsPerHour: requestsPerHourRows, chatFlood: { messages: 1000 * options.floodSeconds, seconds: options.floodSeconds, intentOn, intentOff } };
+  return { paidToDm: { withWebhook, withoutWebhook }, requestsPerHour: requestsPerHourRows, chatFlood: await intentCost(world, options.floodSeconds, log) };
+}
+
+/** Part 3 (BENCH_ONLY=intent runs it alone): the Guild Messages intent's cost under 1 000 other chat messages a second. */
+export async function intentCost(world: World, floodSeconds: number, log: (text: string) => void): Promise<ChatFlood> {
+  log(`  1 000 chat messages a second for ${floodSeconds} s: STORE_WEBHOOK_INTENT=on (a webhook connected), then off`);
+  const intentOn = await chatFlood(world, 'on', true, 1000, floodSeconds);
+  const intentOff = await chatFlood(world, 'off', false, 1000, floodSeconds);
+  return { messages: 1000 * floodSeconds, seconds: floodSeconds, intentOn, intentOff };
 }
 
 const mb = (bytes: number) => `${round(bytes / 1024 / 1024, 1)} MB`;
@@ -176,10 +182,14 @@ export function printStoreWebhook(result: StoreWebhookResult, log: (text: string
   log('| webhook | purchase feed | latest_buyers/h per server | all requests/h per server | transaction/info/h | website purchases | feed posts |');
   log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const row of result.requestsPerHour) log(`| ${row.webhook ? 'connected, healthy' : 'none'} | ${row.feed ? 'on' : 'off'} | ${row.latestBuyersPerServer} | ${row.allPerServer} | ${row.transactionInfo} | ${row.purchases} | ${row.feedPosts} |`);
-  const flood = result.chatFlood;
-  log(`\nStore webhook: ${flood.messages} other chat messages at 1 000/s (${flood.seconds} s) in the guild, fresh bot process each`);
-  log('| | bot CPU | RSS before | peak RSS |');
-  log('| --- | --- | --- | --- |');
-  log(`| intent on (webhook connected) | ${flood.intentOn.botCpuMs} ms | ${mb(flood.intentOn.rssBeforeBytes)} | ${mb(flood.intentOn.peakRssBytes)} |`);
-  log(`| intent off (no webhook) | ${flood.intentOff.botCpuMs} ms | ${mb(flood.intentOff.rssBeforeBytes)} | ${mb(flood.intentOff.peakRssBytes)} |`);
+  printIntentCost(result.chatFlood, log);
+}
+
+export function printIntentCost(flood: ChatFlood, log: (text: string) => void): void {
+  log(`\nThe Guild Messages intent: ${flood.messages} other chat messages at 1 000/s (${flood.seconds} s) in the guild, fresh bot process each`);
+  log('| STORE_WEBHOOK_INTENT | bot CPU over the flood | CPU per 1 000 messages a second | RSS before | peak RSS |');
+  log('| --- | --- | --- | --- | --- |');
+  const share = (run: ChatFlood['intentOn']) => `${run.cpuMsPerSecond} ms a second (${round(run.cpuMsPerSecond / 10, 1)} % of one core)`;
+  log(`| on (a webhook connected) | ${flood.intentOn.botCpuMs} ms | ${share(flood.intentOn)} | ${mb(flood.intentOn.rssBeforeBytes)} | ${mb(flood.intentOn.peakRssBytes)} |`);
+  log(`| off | ${flood.intentOff.botCpuMs} ms | ${share(flood.intentOff)} | ${mb(flood.intentOff.rssBeforeBytes)} | ${mb(flood.intentOff.peakRssBytes)} |`);
 }

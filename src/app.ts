@@ -41,6 +41,7 @@ import { wirePayments } from './wiring/payments.js';
 import { addBackgroundJobs } from './wiring/jobs.js';
 import { openRepositories } from './wiring/repositories.js';
 import type { LinkDeliveryOptions } from './discord/payment-links/delivery.js';
+import { wireInsights, type ChartRenderer } from './wiring/insights.js';
 
 export interface BotOptions {
   config: Config;
@@ -74,6 +75,7 @@ export interface BotOptions {
   paymentQuietWaitMs?: number;
   /** `manual`: the shop panels' goals are refreshed only by `services.panels.tick()` (tests). Default: every minute. */
   panelRefresh?: 'timer' | 'manual';
+  chartRenderer?: ChartRenderer /** the insights' chart: tests inject one; the bundled one otherwise */;
 }
 
 /** In-flight interactions get this long to finish on shutdown; main.ts exits within 10 s in all. */
@@ -124,7 +126,6 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   const locks = storageLocks(coordination.locks);
 
   const client = createDiscordClient(config, coordination, options.discordOptions);
-
   discord = client;
   const secretBox = secretBoxFrom(config.ENCRYPTION_KEY);
   // On Redis each license's store gate is shared by every process (loaded only then: see StoreDirectory).
@@ -184,7 +185,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     logger,
     linkDelivery: options.linkDelivery, dmChannels: memberDms, quietWaitMs: options.paymentQuietWaitMs,
   });
-  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks });
+  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks, intent: { on: config.STORE_WEBHOOK_INTENT, pollSeconds: config.PAYMENT_POLL_SECONDS } });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;
@@ -225,6 +226,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     community,
     panels,
     storeWebhooks: storeWebhooks.connections,
+    insights: wireInsights({ keyv: storage.keyv, redis, clock, logger, events: paymentEvents, jobs, renderer: options.chartRenderer }),
     vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY, shopKey: (license) => directory.shopKey(license) }),
     storage: repositories,
     delivery,
@@ -249,9 +251,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // While stopping, a newcomer is told to come back instead of being left with "interaction failed".
     const routed = inFlight.accepting ? router.handle(interaction) : router.refuseWhileStopping(interaction);
     // The guild's settings are read before any handler runs: if storage fails there, the member is still told.
-    const work = routed.catch((error: unknown) =>
-      isStorageError(error) ? answerStorageFailureBeforeHandler(interaction, error, logger) : Promise.reject(error),
-    );
+    const work = routed.catch((error: unknown) => (isStorageError(error) ? answerStorageFailureBeforeHandler(interaction, error, logger) : Promise.reject(error)));
     inFlight.track(work).catch((error: unknown) => logger.error({ err: error }, 'interaction routing failed'));
   });
   logGatewayEvents(client, logger);
@@ -288,7 +288,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // DMs that follow a reply already shown get a moment more: the member has the link either way.
     await Promise.race([services.delivery.whenIdle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     await jobs.stop();
-    await purchaseFeed.settled();
+    await Promise.all([purchaseFeed.settled(), services.insights.close()]);
     dmWarmer.stop();
     await client.destroy();
     // Each listener gives requests being answered a moment, then cuts clients that stalled mid-request.

@@ -34,6 +34,7 @@ import type { PurchaseFeed } from './services/purchase-feed.js';
 import type { VoucherService } from './services/vouchers.js';
 import type { VoucherAttempts } from './storage/voucher-attempts.js';
 import type { StoreWebhookConnections } from './services/store-webhook/connections.js';
+import type { Insights } from './services/insights/insights.js';
 
 /** The repositories: what the services above are built on. */
 export interface BotStorage {
@@ -100,6 +101,8 @@ export interface BotServices {
   vouchers: VoucherService;
   /** The store's purchase webhook per guild (issue 38): connect, disconnect, status; the reader of its posts. */
   storeWebhooks: StoreWebhookConnections;
+  /** What members did with the shop through this bot, counted without naming anyone (`counting`), and the admins' report. */
+  insights: Insights;
   /** The repositories under the services: the router reads settings through them, tests seed them; commands/ never (test/unit/architecture.test.ts). */
   storage: BotStorage;
   guildLog: GuildLog;

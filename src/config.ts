@@ -12,6 +12,7 @@ import { parseEncryptionKey } from './security/secret-box.js';
 const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'SPACEIS_API_KEY', 'ENCRYPTION_KEY']);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 
 function parsedUrl(value: string): URL | undefined {
   try {
@@ -83,6 +84,16 @@ function wholeNumber(min: number, max: number, message: string) {
     .refine((value) => value >= min && value <= max, message);
 }
 
+/** A switch written `on` or `off` (any case, surrounding spaces allowed), read as true or false. */
+function onOff(message: string) {
+  return z
+    .string()
+    .trim()
+    .transform((value) => value.toLowerCase())
+    .refine((value) => value === 'on' || value === 'off', message)
+    .transform((value) => value === 'on');
+}
+
 /**
  * SHARDS: `auto` (every shard Discord recommends, or all SHARD_COUNT of them, in this process) or the
  * shard ids this process runs, e.g. `0,1`.
@@ -132,9 +143,11 @@ const storeApiUrl = apiUrl.refine((value) => !/\/v4$/i.test(value), {
 });
 
 /** Settings `npm run register-commands` shares with the bot: the same rules, the same messages. */
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
+
 const discordSettings = {
   DISCORD_TOKEN: required('the bot token from the Discord developer portal'),
-  DISCORD_API_URL: apiUrl.default('https://discord.com/api'),
+  DISCORD_API_URL: apiUrl.default(DEFAULT_DISCORD_API_URL),
 };
 
 const configShape = {
@@ -168,6 +181,8 @@ const configShape = {
   /** The base of the demo's Pay links, as members' browsers reach the page; unset: the address it listens on. */
   DEMO_PUBLIC_URL: publicUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** json: one JSON object per line (services, log collectors); pretty: lines a person reads in a terminal. */
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: `must be ${LOG_FORMATS.join(' or ')}: json (one JSON object per line, the default) or pretty (lines to read in a terminal)` }).default('json'),
   /** A cart nobody changed for this many days is emptied: carts of members who left must not be kept forever. */
   CART_EXPIRY_DAYS: wholeNumber(1, 3650, 'must be a whole number of days from 1 to 3650').default(30),
   /** Port of the health and metrics listener (GET /healthz/live, /healthz/ready, /metrics); unset: no listener. */
@@ -185,6 +200,12 @@ const configShape = {
   PAYMENT_POLL_SECONDS: wholeNumber(15, 3600, 'must be a whole number of seconds from 15 to 3600').default(30),
   /** Voucher codes `/shop-admin vouchers generate` may ask for per Discord server per day (against a misused admin account). */
   VOUCHER_CODES_PER_DAY: wholeNumber(1, 10_000, 'must be a whole number of codes from 1 to 10000').default(50),
+  /**
+   * The Guild Messages intent, which the store webhook's posts need: asked for at login (intents
+   * belong to the session, so it is every guild's or none's); off, every message of every guild
+   * stops reaching the bot and /shop-admin store-webhook connect says the operator has it off.
+   */
+  STORE_WEBHOOK_INTENT: onOff('must be on or off: on lets admins connect the store webhook (the bot then receives every message of its servers), off turns that off').default(true),
   /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
   DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
 };

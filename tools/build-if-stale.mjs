@@ -4,6 +4,8 @@
 // restart after a crash is the bot's downtime). Run by `prepare` (npm ci) and by `npm start` in-process (tools/start.mjs);
 // `--force` (npm run build) compiles whatever the timestamps say.
 // Written in plain JavaScript: it must run before anything is compiled.
+// The Node.js release first (register-commands and migrate-storage run this before their script).
+import './check-node.mjs';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,24 @@ function newest(path) {
 }
 
 /**
+ * tools/bundle.mjs, or undefined after saying which install builds: esbuild is a dev dependency, so an
+ * install without them (npm ci --omit=dev) has none, and Node's own error is a module stack.
+ */
+async function loadBundler() {
+  try {
+    return (await import('./bundle.mjs')).bundle;
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes("'esbuild'")) throw error;
+    process.stderr.write(
+      'Cannot bundle the bot: esbuild is not installed, as after  npm ci --omit=dev  (an install without the build tools). ' +
+        'Install with  npm ci  (with the build tools: it bundles the bot), or build where they are and copy ' +
+        'the dist/ folder here, or run the Docker image, which builds in a stage of its own (docs/running/docker.md).\n',
+    );
+    return undefined;
+  }
+}
+
+/**
  * Compiles when a source changed since the last build (or always with `force`); returns the exit
  * status: 0 when the build is up to date. Also called in-process by tools/start.mjs, so `npm start`
  * starts one node process, not two.
@@ -31,10 +51,11 @@ export async function buildIfStale({ force = false } = {}) {
   // A build from before the bundle (dist/bundle) is out of date whatever its sources' times.
   const complete = existsSync(join(root, 'dist', 'bundle', 'main.js'));
   if (!force && complete && inputs.every((input) => newest(input) <= built)) return 0;
-  if (!force) process.stdout.write('Compiling TypeScript (sources changed since the last build)…\n');
+  if (!force) process.stdout.write('Bundling the bot (sources changed since the last build)…\n');
   // esbuild is a dev dependency, loaded only when there is something to bundle. It strips the types
   // without checking them: `npm test` and `npm run typecheck` do (tsc).
-  const { bundle } = await import('./bundle.mjs');
+  const bundle = await loadBundler();
+  if (!bundle) return 1;
   try {
     await bundle();
   } catch {

@@ -1,6 +1,7 @@
 // Bundles the bot from its TypeScript sources (src/main.ts) into dist/bundle/: what `npm start` and the
-// Docker image run; and its two scripts (src/register-commands.ts, src/migrate-storage.ts) into
-// dist/src/, where `npm run register-commands` and `npm run migrate-storage` run them. esbuild strips the
+// Docker image run; and its scripts (src/register-commands.ts, src/migrate-storage.ts,
+// src/storage-backup.ts) into dist/src/, where `npm run register-commands`, `npm run migrate-storage`,
+// `npm run backup` and `npm run restore` run them. esbuild strips the
 // types without checking them (a second or two, where tsc took a minute on two cores): `npm test`
 // and `npm run typecheck` check them. Node's module loader costs per file: the bot's ~200 modules and the ~400 files
 // of its dependencies took longer to find, read and link than to run, and were the larger part of the
@@ -18,7 +19,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_DIR = join(root, 'dist', 'bundle');
 /** The scripts' bundles: each at the path tsc gave it before (dist/src/<name>.js), which the docs and the scripts name. */
 const SCRIPTS_DIR = join(root, 'dist', 'src');
-const SCRIPTS = ['register-commands', 'migrate-storage'];
+const SCRIPTS = ['register-commands', 'migrate-storage', 'storage-backup'];
 
 /**
  * discord.js is CommonJS: esbuild gives every module that imports it a copy of its exports (each of

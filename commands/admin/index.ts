@@ -22,6 +22,11 @@ import { showStatus } from './status.js';
 import { connectStoreWebhook, disconnectStoreWebhook } from './store-webhook.js';
 import { giveHeldBackRole } from './rewards-give.js';
 import { textView } from '../../src/discord/views/display.js';
+import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
+import { PERIODS, type Period } from '../../src/services/insights/report.js';
+import { serverChoices } from '../shop/autocomplete.js';
+import { sendInsightsCsv, showInsights, switchInsightsView } from './insights.js';
 
 /**
  * /shop-admin: everything a server admin needs to run the shop from Discord, one module per
@@ -29,7 +34,7 @@ import { textView } from '../../src/discord/views/display.js';
  * command to anyone, and an admin may lose the permission while a menu is open).
  */
 
-const { status, license, servers, settings, refresh, panel, rewards, vouchers, storeWebhook } = shopAdminNames.subcommands;
+const { status, license, servers, settings, refresh, panel, rewards, vouchers, storeWebhook, insights } = shopAdminNames.subcommands;
 const texts = commandTexts('shopAdmin');
 const licenseTexts = subcommandTexts(texts, 'license');
 const settingsTexts = subcommandTexts(texts, 'settings');
@@ -41,6 +46,7 @@ const vouchersTexts = subcommandTexts(texts, 'vouchers');
 const generateTexts = subcommandTexts(vouchersTexts, 'generate');
 const storeWebhookTexts = subcommandTexts(texts, 'storeWebhook');
 const connectWebhookTexts = subcommandTexts(storeWebhookTexts, 'connect');
+const insightsTexts = subcommandTexts(texts, 'insights');
 
 const adminCommand = slashCommand({
   name: shopAdminNames.name,
@@ -117,6 +123,18 @@ const adminCommand = slashCommand({
         ],
       },
       {
+        type: ApplicationCommandOptionType.Subcommand,
+        ...localized(insightsTexts),
+        options: [
+          {
+            type: ApplicationCommandOptionType.String,
+            ...localizedOption(insightsTexts, 'period'),
+            choices: (Object.keys(PERIODS) as Period[]).map((value) => ({ name: en.insights.periods[value], value, name_localizations: { pl: pl.insights.periods[value] } })),
+          },
+          { type: ApplicationCommandOptionType.String, ...localizedOption(insightsTexts, 'server'), autocomplete: true, max_length: 100 },
+        ],
+      },
+      {
         type: ApplicationCommandOptionType.SubcommandGroup,
         ...localized(storeWebhookTexts),
         options: [
@@ -146,9 +164,12 @@ const adminCommand = slashCommand({
     [subcommandKey(vouchers.name, vouchers.subcommands.generate.name)]: subcommand([shopConfiguredForAdmins], generateVouchers),
     [subcommandKey(storeWebhook.name, storeWebhook.subcommands.connect.name)]: subcommand([], connectStoreWebhook),
     [subcommandKey(storeWebhook.name, storeWebhook.subcommands.disconnect.name)]: subcommand([], disconnectStoreWebhook),
+    [insights.name]: subcommand([shopConfiguredForAdmins], showInsights),
   },
-  autocomplete: (interaction, ctx) =>
-    interaction.options.getSubcommandGroup(false) === vouchers.name ? offerItemChoices(interaction, ctx) : rewardChoices(interaction, ctx),
+  autocomplete: (interaction, ctx) => {
+    if (interaction.options.getSubcommand(false) === insights.name) return ctx.shop ? serverChoices({ ...ctx, shop: ctx.shop }, interaction.options.getFocused()) : Promise.resolve([]);
+    return interaction.options.getSubcommandGroup(false) === vouchers.name ? offerItemChoices(interaction, ctx) : rewardChoices(interaction, ctx);
+  },
 });
 
 export const adminFeature: Feature = {
@@ -162,5 +183,7 @@ export const adminFeature: Feature = {
     on(adminRoutes.cancelDemo, [manageGuild], (_interaction, _values, ctx) => ctx.respond.show(textView(ctx.t.admin.demoCancelled))),
     on(adminRoutes.serversPage, [manageGuild, shopConfiguredForAdmins], (_interaction, { page }, ctx) => chooseServers(ctx, page)),
     on(adminRoutes.chooseServers, [manageGuild, shopConfiguredForAdmins], (_interaction, input, ctx) => saveServers(ctx, input)),
+    on(adminRoutes.insightsView, [manageGuild, shopConfiguredForAdmins], (_interaction, { selected, ...controls }, ctx) => switchInsightsView(ctx, controls, selected)),
+    on(adminRoutes.insightsCsv, [manageGuild, shopConfiguredForAdmins], (_interaction, controls, ctx) => sendInsightsCsv(ctx, controls)),
   ],
 };

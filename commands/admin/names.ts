@@ -30,7 +30,9 @@ export const shopAdminNames = {
       name: 'vouchers',
       subcommands: { generate: { name: 'generate', options: { product: 'product', variant: 'variant', quantity: 'quantity' } } },
     },
-    // The shop's purchase webhook (issue 38, docs/store-webhook.md).
+    // What members looked at, bought and searched for in vain, through this bot (commands/admin/insights.ts).
+    insights: { name: 'insights', options: { period: 'period', server: 'server' } },
+    // The shop's purchase webhook (docs/store-webhook.md).
     storeWebhook: {
       name: 'store-webhook',
       subcommands: { connect: { name: 'connect', options: { channel: 'channel' } }, disconnect: { name: 'disconnect' } },

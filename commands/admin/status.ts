@@ -10,8 +10,10 @@ import { discordTime } from '../../src/discord/payment-links/link-text.js';
 import type { PaymentWatchStatus } from '../../src/services/payment-watch/watcher.js';
 import { ADMIN_COLOR } from './colors.js';
 import type { RefusedStep } from '../../src/storage/payment-step-refusals.js';
-import { refusedReasonText, refusedStepText } from '../../src/discord/views/log.js';
+import { refusedReasonText, refusedStepName } from '../../src/discord/views/log.js';
 import { fact, line } from './parts.js';
+import { heldRoleParts } from './held-roles-view.js';
+import type { HeldRole } from '../../src/storage/held-roles.js';
 import { screen, separator, text } from '../../src/discord/views/display.js';
 import { issuesOf, readsAuditLog, refusedRemovalsText, rewardsStatusText } from './rewards.js';
 
@@ -44,6 +46,8 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
   // The same for a settled payment's Discord steps refused for good (DMs closed, the log channel closed to the bot).
   const refusedSteps = await ctx.services.refusedSteps.take(ctx.guildId);
   const waiting = (await ctx.services.reviews.waiting(ctx.guildId)).length;
+  // Roles for buyers held back for staff, with their Give role buttons: the log post may be missing (no log channel).
+  const heldRoles = await ctx.services.rewards.heldBack(ctx.guildId);
   const feed = ctx.settings.purchaseFeed;
   const storeWebhook = await ctx.services.storeWebhooks.status(ctx.guildId);
   await ctx.respond.show(
@@ -53,6 +57,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       store,
       payments,
       ...(waiting > 0 ? { waitingForStaff: waiting } : {}),
+      ...(heldRoles.length > 0 ? { heldRoles } : {}),
       cacheAgeMs: shop?.offers.oldestEntryAgeMs(),
       storage: (await ctx.services.storageWorks()) ? ctx.services.storageBackend : ctx.t.admin.statusStorageDown(ctx.services.storageBackend),
       version: BOT_VERSION,
@@ -62,10 +67,11 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
       ...(refusedSteps.length > 0 ? { refusedSteps: refusedStepsText(ctx.t, refusedSteps) } : {}),
       ...(shop ? { community: ctx.services.community.status(shop.license) } : {}),
       ...(ctx.settings.panelLost ? { panel: ctx.t.panel.statusLost(`<#${ctx.settings.panelLost.channelId}>`) } : {}),
-      storeWebhook: storeWebhook.connected
+      // A connection kept from before the operator turned the intent off receives no post: said so, not "connected".
+      storeWebhook: storeWebhook.connected && !ctx.services.storeWebhooks.intentOff
         ? ctx.t.storeWebhook.statusOn(`<#${storeWebhook.channelId}>`, storeWebhook.lastPostAt === undefined ? ctx.t.storeWebhook.statusNoPost : discordTime(storeWebhook.lastPostAt, 'R'), storeWebhook.confirmedLastDay)
           + (storeWebhook.seemsOffAt !== undefined ? `\n${ctx.t.storeWebhook.seemsOff}` : '')
-        : ctx.t.storeWebhook.statusOff,
+        : ctx.services.storeWebhooks.intentOff ? ctx.t.storeWebhook.statusIntentOff : ctx.t.storeWebhook.statusOff,
       ...(feed ? { feed: feed.refused ? ctx.t.feed.statusRefused(`<#${feed.channelId}>`, ctx.t.feed.refusedReason[feed.refused.reason]) : ctx.t.feed.statusOn(`<#${feed.channelId}>`) } : {}),
     }),
   );
@@ -85,8 +91,10 @@ export interface StatusFacts {
   store: { kind: 'ok'; servers: number } | { kind: 'auth'; status: number } | { kind: 'down'; message: string } | undefined;
   /** Whether the bot follows payments for the license (src/services/payment-watch/). */
   payments: PaymentWatchStatus | { kind: 'demo' } | undefined;
-  /** Purchases several members' links could have paid, waiting for a moderator (issue 28). */
+  /** Purchases several members' links could have paid, waiting for a moderator. */
   waitingForStaff?: number;
+  /** Roles for buyers held back for staff, newest first: listed with their Give role buttons. */
+  heldRoles?: HeldRole[];
   cacheAgeMs: number | undefined;
   storage: string;
   version: string;
@@ -163,13 +171,19 @@ export function statusView(t: Messages, facts: StatusFacts): View {
   return screen({
     accent: ADMIN_COLOR,
     title: a.statusTitle,
-    body: [...shop.map(text), separator(), text(bot), ...(features.length > 0 ? [separator(), ...features.map(text)] : [])],
+    body: [
+      ...shop.map(text),
+      ...(facts.heldRoles ? heldRoleParts(t, facts.heldRoles) : []),
+      separator(),
+      text(bot),
+      ...(features.length > 0 ? [separator(), ...features.map(text)] : []),
+    ],
   });
 }
 
 /** A settled payment's steps Discord refused for good (src/services/payment-watch/outbox.ts), one a line with why. */
 export function refusedStepsText(t: Messages, refused: readonly RefusedStep[]): string {
-  const lines = refused.map((entry) => t.payments.statusRefusedLine(`<@${entry.userId}>`, entry.linkId, refusedStepText(t, entry.step), refusedReasonText(t, entry.reason)));
+  const lines = refused.map((entry) => t.payments.statusRefusedLine(`<@${entry.userId}>`, entry.linkId, refusedStepName(t, entry.step).nominative, refusedReasonText(t, entry.reason)));
   return clip(t.payments.statusRefused(lines.join('\n')), LIMITS.fieldValue);
 }
 

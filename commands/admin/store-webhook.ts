@@ -11,7 +11,7 @@ import { shopAdminNames } from './names.js';
 import { fact } from './parts.js';
 
 /**
- * /shop-admin store-webhook connect | disconnect (issue 38, docs/store-webhook.md): the bot makes a
+ * /shop-admin store-webhook connect | disconnect (docs/store-webhook.md): the bot makes a
  * webhook in the channel the admin chose and shows its address once, privately, with the text to
  * paste and the panel's steps; the store then posts each purchase there and the bot confirms it
  * with the store in seconds. The address is a secret: never logged, never in the log channel or
@@ -23,6 +23,9 @@ const { connect } = shopAdminNames.subcommands.storeWebhook.subcommands;
 export async function connectStoreWebhook(interaction: CommandInteraction, ctx: HandlerContext): Promise<void> {
   const { t, services } = ctx;
   const hooks = services.storeWebhooks;
+  // The operator's choice for the whole bot: the posts would never reach it, so nothing is made.
+  const intentOff = hooks.intentOff;
+  if (intentOff) return ctx.respond.show(textView(t.storeWebhook.intentOff(intentOff.pollSeconds)));
   if (!hooks.canSeal) return ctx.respond.show(textView(t.storeWebhook.needsEncryptionKey));
   const target = interaction.options.getChannel(connect.options.channel, true);
   const mention = `<#${target.id}>`;

@@ -80,6 +80,7 @@ export async function checkoutAs(
   const { link } = outcome;
   ctx.log.info({ link: link.id, lines: link.items.length }, 'payment link issued');
   services.metrics.linksIssued.inc();
+  services.insights.counting.linkIssued(link);
   // Not awaited: the member's link must not wait on the log channel.
   void services.guildLog.post(guildId, { kind: 'link-issued', userId, nick, linkId: link.id, items: link.items });
   const { user, applicationId, token } = respond.interaction;

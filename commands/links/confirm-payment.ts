@@ -6,8 +6,8 @@ import { sentence } from './views.js';
 
 /**
  * A moderator pressed "Paid link …" on a purchase waiting for staff (the log post or /links user):
- * that link settles as paid, confirmed by them; a second press, a withdrawn or otherwise paid link
- * changes nothing and says why.
+ * that link settles as paid, confirmed by them; a second press, a withdrawn or otherwise paid link,
+ * or the moderator's own link changes nothing and says why.
  */
 export async function confirmPayment(ctx: HandlerContext, ref: string, linkId: string): Promise<void> {
   // Settling edits the member's DM and posts to the log channel: acknowledge first.
@@ -27,6 +27,8 @@ function answer(t: Messages, outcome: ConfirmOutcome): string {
       return t.review.notWaiting;
     case 'not-candidate':
       return t.review.notCandidate;
+    case 'own-link':
+      return t.review.ownLink(outcome.linkId);
     case 'withdrawn':
       return t.review.withdrawn(outcome.linkId, `<@${outcome.by}>`);
     case 'link-taken':

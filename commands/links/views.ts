@@ -21,6 +21,8 @@ import { LINK_RETENTION_DAYS, type PaymentLink } from '../../src/services/paymen
 import { linksRoutes } from './routes.js';
 import type { PaymentUnderReview } from '../../src/services/payment-watch/staff-review.js';
 import { reviewListParts } from '../../src/discord/payment-links/review-view.js';
+import type { HeldRole } from '../../src/storage/held-roles.js';
+import { heldRoleParts } from '../admin/held-roles-view.js';
 
 /** What moderators see with /links: a member's links, a URL check, a withdrawal, and the revoke suggestions. */
 
@@ -35,6 +37,8 @@ export interface MemberLinksInput {
   now: number;
   /** Purchases waiting for staff with a candidate link of this member (the oldest is shown with its buttons). */
   waiting?: PaymentUnderReview[];
+  /** This member's roles for buyers held back for staff, with their Give role buttons. */
+  held?: HeldRole[];
 }
 
 const DEMO_ROOM = 100;
@@ -46,14 +50,15 @@ export function memberLinksView(t: Messages, input: MemberLinksInput): View {
   const member = `<@${input.memberId}>`;
   const [review] = input.waiting ?? [];
   // One waiting purchase with its buttons (the oldest; the next once it is settled), within the screen's 40 components.
-  const waiting = review ? [separator(), ...reviewListParts(t, review, REVIEW_ROOM)] : [];
-  if (input.total === 0 && !review) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
+  const held = heldRoleParts(t, input.held ?? []);
+  const waiting = [...(review ? [separator(), ...reviewListParts(t, review, REVIEW_ROOM)] : []), ...(held.length > 0 ? [separator(), ...held] : [])];
+  if (input.total === 0 && waiting.length === 0) return sentence(t.links.none(member, LINK_RETENTION_DAYS), LINK_COLORS.list, t.links.title);
   const intro = input.total === 0 ? t.links.none(member, LINK_RETENTION_DAYS) : t.links.intro(member, input.total);
   const subtitle = input.pages > 1 ? t.common.page(input.page + 1, input.pages) : undefined;
   const note = t.links.whatBotKnows;
   // Each link's part gets an equal share of Discord's 4000 characters, less the rest of the screen,
   // the heading markers, and room for a demo guild's DEMO line (and a waiting purchase).
-  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0) + DEMO_ROOM + (review ? REVIEW_ROOM : 0);
+  const fixed = [t.links.title, intro, note, subtitle ?? ''].reduce((sum, part) => sum + part.length + 8, 0) + DEMO_ROOM + (review ? REVIEW_ROOM : 0) + (held.length > 0 ? LIMITS.fieldValue : 0);
   const budget = Math.floor((LIMITS.displayText - fixed) / Math.max(1, input.links.length)) - 8;
   const parts = input.links.map((link) => linkText(linkField(t, link, { ...input, budget, audience: 'moderator' })));
   const page: Page<PaymentLink> = { items: input.links, page: input.page, pages: input.pages, offset: input.page * LINKS_PAGE_SIZE };

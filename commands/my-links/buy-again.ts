@@ -2,6 +2,7 @@ import type { ShopContext } from '../../src/discord/preconditions.js';
 import { offerReader } from '../../src/services/catalog.js';
 import { putBackInCart } from '../../src/services/reorder.js';
 import { showMyLinks } from './list.js';
+import { counted } from '../shop/counted.js';
 import { buyAgainView } from './views.js';
 
 /**
@@ -18,6 +19,7 @@ export async function buyAgain(ctx: ShopContext, id: string, page: number): Prom
   const lines = await putBackInCart(services.carts, reader, ctx, policy, link);
 
   const added = lines.filter((line) => line.outcome.kind === 'added').length;
+  if (added > 0) counted(ctx, 'cart');
   ctx.log.info({ link: id, added, skipped: lines.length - added }, 'link items put back into the cart');
   return ctx.respond.show(buyAgainView(t, { owner: userId, linkId: id, page, lines }));
 }

@@ -10,6 +10,7 @@ import { shortRef } from '../../src/services/short-ref.js';
 import { readerFor, showNearest } from './navigate.js';
 import { shopRoutes } from './routes.js';
 import { addedView, quantityView } from './buy-views.js';
+import { counted } from './counted.js';
 import { variantListView } from './views.js';
 
 /**
@@ -56,6 +57,7 @@ export async function variantStep(ctx: ShopContext, refs: Required<OfferRefs>, s
   const { t, locale, userId } = ctx;
   const { path, variant, variantPage } = resolved;
 
+  if (step.kind === 'chosen') counted(ctx, 'view', { server: path.server.id, product: path.product.id });
   if (step.kind === 'chosen') return ctx.respond.show(quantityView(t, locale, userId, path, variant, 1, variantPage));
   if (step.kind === 'quantity') {
     const picked = pickedQuantity(step.input);
@@ -71,11 +73,12 @@ export async function variantStep(ctx: ShopContext, refs: Required<OfferRefs>, s
 async function addToCart(ctx: ShopContext, { path, variant, variantPage }: Resolved, quantity: number): Promise<void> {
   const { t, locale, userId } = ctx;
   const policy = { license: ctx.shop.license, multiServer: ctx.settings.multiServerCart };
-  const change = await ctx.services.carts.add(ctx, policy, cartItemFrom(path, variant.variant), quantity);
+  const change = await ctx.services.carts.add(ctx, policy, cartItemFrom(path, variant.variant), quantity, ctx.services.insights.counting.entryOf(ctx.guildId, userId));
   if (!change.ok) {
     const shown = Math.max(1, Math.min(quantity, MAX_QUANTITY));
     return ctx.respond.show(quantityView(t, locale, userId, path, variant, shown, variantPage, violationText(change.violation, t)));
   }
+  counted(ctx, 'cart', { server: path.server.id, product: path.product.id });
   ctx.log.info({ variant: variant.variant.id, quantity: change.line.quantity, lines: change.cart.lines.length }, 'added to cart');
   const added = {
     quantity,

@@ -24,7 +24,8 @@ const BUTTONS_PER_ROW = 5;
 const ROWS = 3;
 
 function line(t: Messages, purchase: FeedPurchase): string {
-  const nick = purchase.nick ? plain(clip(purchase.nick, 32)) : t.feed.aPlayer;
+  // A hidden nick is left out, not replaced: Polish says „Gracz kupił”, never „Gracz Gracz kupił”.
+  const nick = purchase.nick ? plain(clip(purchase.nick, 32)) : undefined;
   const gift = purchase.gift ? ` · ${t.feed.gift}` : '';
   return `${t.feed.bought(nick, plain(clip(purchase.variantName || '?', 100)), plain(clip(purchase.productName || '?', 100)))}${gift} · ${discordTime(purchase.madeAt, 'R')}`;
 }

@@ -10,6 +10,7 @@ import { shopNames } from './names.js';
 import { findItem, itemChoices, openFound } from './search.js';
 import { readItemRef } from '../../src/services/offer-search.js';
 import { openShop } from './open.js';
+import { entered } from './counted.js';
 import { shopRoutes } from './routes.js';
 import { serverListView } from './views.js';
 
@@ -33,7 +34,7 @@ const shopCommand = slashCommand({
     const server = interaction.options.getString(shopOptions.server) ?? undefined;
     const item = interaction.options.getString(shopOptions.item);
     // With both, the server narrows the search (see search.ts); a chosen suggestion already names its server.
-    return item ? findItem(ctx, item, server) : openShop(ctx, server);
+    return item ? findItem(ctx, item, server) : openShop(ctx, server, 'shop');
   },
   autocomplete: async (interaction, ctx) => {
     const focused = interaction.options.getFocused(true);
@@ -49,13 +50,17 @@ export const shopFeature: Feature = {
   name: 'shop',
   command: shopCommand,
   components: [
-    on(shopRoutes.openFromCart, needs, (_interaction, _values, ctx) => openShop(ctx)),
-    on(shopRoutes.openFromPanel, needs, (_interaction, _values, ctx) => openShop(ctx)),
+    on(shopRoutes.openFromCart, needs, (_interaction, _values, ctx) => openShop(ctx, undefined, 'shop')),
+    on(shopRoutes.openFromPanel, needs, (_interaction, _values, ctx) => openShop(ctx, undefined, 'panel')),
     // The presser's own quantity screen (owner: the presser), answered privately; Back leads to the product.
-    on(shopRoutes.buyFromFeed, needs, (_interaction, refs, ctx) => variantStep(ctx, refs, { kind: 'chosen' })),
+    on(shopRoutes.buyFromFeed, needs, (_interaction, refs, ctx) => {
+      entered(ctx, 'feed');
+      return variantStep(ctx, refs, { kind: 'chosen' });
+    }),
     on(shopRoutes.browse, needs, (_interaction, _values, ctx) => openShop(ctx)),
     on(shopRoutes.pickFound, needs, (_interaction, { selected }, ctx) => {
       const refs = readItemRef(selected);
+      entered(ctx, 'search');
       return refs ? openFound(ctx, refs) : ctx.respond.aside(ctx.t.common.expired);
     }),
     on(shopRoutes.serverPage, needs, async (_interaction, { page }, ctx) => {

@@ -6,6 +6,7 @@ import type { SearchTarget } from '../../src/services/search.js';
 import type { ShopAccess } from '../../src/services/store-directory.js';
 import type { Category, Product, Server, Variant } from '../../src/spaceis/schemas.js';
 import { lowestOf } from './search-views.js';
+import { counted } from './counted.js';
 import { categoryListView, productListView, serverListView, variantListView } from './views.js';
 
 /** The offer as this member may see it (hidden servers left out), deferring only when the store must be asked. */
@@ -43,6 +44,7 @@ export async function showNearest(ctx: ShopContext, reader: OfferReader, located
 export async function showCategories(ctx: ShopContext, reader: OfferReader, located: Located, page: number): Promise<void> {
   if (!located.server) return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
   const offer = located.offer ?? (await reader.server(located.server.id));
+  counted(ctx, 'open', { server: located.server.id });
   return ctx.respond.show(categoryListView(ctx.t, ctx.userId, located.server, offer.categories, page, { canGoBack: located.servers.length > 1 }));
 }
 
@@ -54,6 +56,7 @@ export async function showVariants(ctx: ShopContext, refs: { server: string; cat
     return showNearest(ctx, reader, located, ctx.t.shop.itemGone);
   }
   const path = { server: located.server, category: located.category, product: located.product };
+  counted(ctx, 'view', { server: located.server.id, product: located.product.id });
   return ctx.respond.show(variantListView(ctx.t, ctx.locale, ctx.userId, path, located.variants, page));
 }
 

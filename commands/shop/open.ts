@@ -4,10 +4,13 @@ import { matchServer } from '../../src/services/catalog.js';
 import { readerFor } from './navigate.js';
 import { categoryListView, serverListView } from './views.js';
 import { textView } from '../../src/discord/views/display.js';
+import type { EntrySource } from '../../src/services/insights/keys.js';
+import { counted, entered } from './counted.js';
 
 /** The shop's first screen: the server list, or straight to the categories when there is one server (or one was named). */
-export async function openShop(ctx: ShopContext, serverInput?: string): Promise<void> {
+export async function openShop(ctx: ShopContext, serverInput?: string, source?: EntrySource): Promise<void> {
   const { t, userId } = ctx;
+  if (source) entered(ctx, source);
   const reader = readerFor(ctx);
   const servers = await reader.servers();
   if (servers.length === 0) {
@@ -20,6 +23,7 @@ export async function openShop(ctx: ShopContext, serverInput?: string): Promise<
     return;
   }
   const server = named ?? (servers.length === 1 ? servers[0] : undefined);
+  counted(ctx, 'open', { server: server?.id });
   if (!server) {
     await ctx.respond.show(serverListView(t, userId, servers, 0));
     return;

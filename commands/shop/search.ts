@@ -2,13 +2,14 @@ import type { ShopAutocompleteContext, ShopContext } from '../../src/discord/pre
 import { clip } from '../../src/discord/text.js';
 import { matchServer } from '../../src/services/catalog.js';
 import { cachedParts, itemRef, readItemRef, searchableParts, warmForSearch } from '../../src/services/offer-search.js';
-import { search, searchUnreadProducts, words } from '../../src/services/search.js';
+import { search, suggest, words } from '../../src/services/search.js';
 import { AUTOCOMPLETE_BUDGET_MS } from './autocomplete.js';
 import { variantStep } from './choose-variant.js';
 import { cachedVariants, readerFor, showVariants } from './navigate.js';
 import { lowestOf, nothingFoundView, searchResultsView, suggestionLabel } from './search-views.js';
 import { serverListView } from './views.js';
 import { textView } from '../../src/discord/views/display.js';
+import { entered } from './counted.js';
 
 /**
  * `/shop item:`: find a product or variant by typing. Suggestions come from the cached offer only
@@ -32,15 +33,15 @@ export async function itemChoices(
   ctx.shop.warmUp.start(visible);
   const named = serverInput ? matchServer(visible, serverInput) : undefined;
   const parts = cachedParts(offers, named ? [named] : visible);
-  const hits = search(parts, focused, { limit: SUGGESTIONS, requireAll: true });
-  // Products whose variants are still being read, for the words their names lack (disjoint from the hits above).
-  if (hits.length < SUGGESTIONS) hits.push(...searchUnreadProducts(parts, focused, SUGGESTIONS - hits.length));
+  // Every word matched, then the products whose variants are still being read, for the words their names lack.
+  const hits = suggest(parts, focused, SUGGESTIONS);
   const variantsOf = cachedVariants(ctx.shop);
   return hits.map(({ target }) => ({ name: suggestionLabel(ctx.t, ctx.locale, target, lowestOf(target, variantsOf)), value: itemRef(target) }));
 }
 
 /** What `/shop item:` was given: a suggestion's reference, or text the member typed. */
 export async function findItem(ctx: ShopContext, input: string, serverInput?: string): Promise<void> {
+  entered(ctx, 'search');
   const refs = readItemRef(input);
   if (refs) return openFound(ctx, refs);
 
@@ -61,7 +62,11 @@ export async function findItem(ctx: ShopContext, input: string, serverInput?: st
     partial = true;
     hits = search(parts, input, { limit: SUGGESTIONS, requireAll: false });
   }
-  if (hits.length === 0) return ctx.respond.show(nothingFoundView(t, userId, input));
+  if (hits.length === 0) {
+    // A submitted query that found nothing (not each keystroke): what members look for and the shop lacks.
+    ctx.services.insights.counting.searchMissed(ctx.guildId, userId, input);
+    return ctx.respond.show(nothingFoundView(t, userId, input));
+  }
   const variantsOf = cachedVariants(ctx.shop);
   const shown = hits.map((hit) => ({ hit, lowest: lowestOf(hit.target, variantsOf) }));
   return ctx.respond.show(searchResultsView(t, ctx.locale, userId, input, shown, partial));

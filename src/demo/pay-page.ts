@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { formatPln, messages, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { closeListener, createListener } from '../ops/http-listener.js';
+import { demoPortTakenMessage } from '../ops/listen-addresses.js';
 import { demoItem, type DemoOrder } from './demo-store.js';
 
 /** Long enough to try the page days later; the link record (for moderators) outlives it. */
@@ -89,7 +90,8 @@ export class DemoPayPage {
     });
     const host = this.options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      // Another program on DEMO_PORT: said in the words of the setting to change (also warned at start).
+      server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new Error(demoPortTakenMessage(this.options.port, host)) : error));
       server.listen(this.options.port, host, () => resolve());
     });
     this.#server = server;

@@ -23,6 +23,14 @@ export const AUDIT_LOG_PERMISSION = PermissionFlagsBits.ViewAuditLog;
 /** Everything above, as the number Discord's invite link carries. */
 export const BOT_PERMISSIONS: bigint = [...POST_PERMISSIONS, FILE_PERMISSION, HISTORY_PERMISSION, ROLE_PERMISSION, AUDIT_LOG_PERMISSION].reduce((all, bit) => all | bit, 0n);
 
+/**
+ * The store webhook (docs/store-webhook.md) makes a webhook in one channel the admins choose: it needs
+ * Manage Webhooks there, and only there. Left out of the invite every owner opens (with it server-wide
+ * the bot could make webhooks in every channel); its docs give an invite that asks for it too, for an
+ * owner who would rather grant it with the bot's role than in the channel.
+ */
+export const STORE_WEBHOOK_PERMISSION = PermissionFlagsBits.ManageWebhooks;
+
 /** The link a server owner opens to add the bot with its slash commands and the permissions it uses. */
 export function inviteUrl(applicationId: string): string {
   const query = new URLSearchParams({ client_id: applicationId, scope: [OAuth2Scopes.Bot, OAuth2Scopes.ApplicationsCommands].join(' '), permissions: BOT_PERMISSIONS.toString() });

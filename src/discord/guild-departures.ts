@@ -19,3 +19,20 @@ export function followGuildDepartures(client: Client, roles: { botLeft(guildId: 
     roles.botJoined(guild.id).catch((error: unknown) => logger.warn({ err: error, guild: guild.id }, 'could not note that the bot joined a guild'));
   });
 }
+
+/**
+ * The bot removed from a guild: its store webhook connection is forgotten (storage, and the map the
+ * gateway's filter reads), so the bot invited back reads no post of it until an admin connects
+ * again. The webhook itself is left in Discord (the bot holds no rights there any more) and the log
+ * channel cannot be told; other processes on Redis drop it at their next reload (within a minute).
+ */
+export function forgetStoreWebhookOnDeparture(client: Client, connections: { disconnect(guildId: string): Promise<{ webhookId: string } | undefined> }, logger: Logger): void {
+  client.on(Events.GuildDelete, (guild) => {
+    connections.disconnect(guild.id).then(
+      (removed) => {
+        if (removed) logger.info({ guild: guild.id, webhook: removed.webhookId }, 'store webhook: the bot left the guild; its connection is forgotten');
+      },
+      (error: unknown) => logger.warn({ err: error, guild: guild.id }, 'store webhook: the bot left the guild, but its connection could not be forgotten'),
+    );
+  });
+}

@@ -178,8 +178,6 @@ export function rewardNotices(guildLog: GuildLog, giveId: (linkId: string, roleI
     tooPowerful: async (notice) => {
       await guildLog.post(notice.guildId, { kind: 'role-too-powerful', ...notice });
     },
-    nickShared: async (notice) => {
-      await guildLog.post(notice.guildId, { kind: 'role-held-back', ...notice, giveId: giveId(notice.linkId, notice.roleId) });
-    },
+    nickShared: (notice) => guildLog.post(notice.guildId, { kind: 'role-held-back', ...notice, giveId: giveId(notice.linkId, notice.roleId) }),
   };
 }

@@ -131,12 +131,16 @@ export class Responder {
 
   /** A short message of its own, leaving the menu as it is (e.g. "this menu is not yours"). */
   aside(text: string): Promise<void> {
-    return this.#inTurn(() => this.#aside(text));
+    return this.#inTurn(() => this.#aside(textView(text)));
   }
 
-  async #aside(text: string): Promise<void> {
+  /** A message of its own beside the menu, only for the member (a file they asked for, say), leaving the menu as it is. */
+  beside(view: View): Promise<void> {
+    return this.#inTurn(() => this.#aside(view));
+  }
+
+  async #aside(shown: View): Promise<void> {
     const interaction = this.interaction;
-    const shown = textView(text);
     const view = this.decorate ? await this.decorate(shown) : shown;
     if (!this.acknowledged) {
       await this.callback(InteractionResponseType.ChannelMessageWithSource, restMessage(view, 'create', MessageFlags.Ephemeral));

@@ -11,6 +11,9 @@ import { inviteUrl } from './bot-permissions.js';
 /** Guilds asked for their own commands when none are global: a newcomer's bot is in a few; a big bot registers globally. */
 const GUILDS_CHECKED = 25;
 
+/** Discord refused the token (401): what the bot and register-commands both say, naming the setting and the fix. */
+export const TOKEN_REJECTED = 'Discord rejected DISCORD_TOKEN: copy the token again from the developer portal (Bot → Reset Token) into .env';
+
 export const REGISTER_HINT = 'run  npm run register-commands -- --guild <server id>  (one server, at once) or  npm run register-commands  (every server, within about an hour)';
 
 /** Where the application's commands are registered: globally, in one of the guilds asked, or nowhere. */

@@ -1,35 +1,26 @@
-import { DiscordAPIError, Events, GatewayIntentBits, IntentsBitField, Routes, type Client } from 'discord.js';
+import { DiscordAPIError, Events, Routes, type Client } from 'discord.js';
 import type { Logger } from '../logger.js';
 import type { StoreWebhookConnections } from '../services/store-webhook/connections.js';
 import type { StorePostReader } from '../services/store-webhook/post-reader.js';
 
 /**
- * The gateway side of the store's purchase webhook (issue 38, docs/store-webhook.md).
+ * The gateway side of the store's purchase webhook (docs/store-webhook.md).
  *
- * Intents: the bot asks for Guild Messages only once some guild connected a webhook (the message
- * events of every channel otherwise cost nothing). Intents are fixed when a shard identifies: they
- * are set before login from the stored connections, and when the first guild connects while the bot
- * runs, each shard of this process identifies again with them (one IDENTIFY per shard, paced by the
- * identify throttler), so the first connection works at once without a restart. Message Content is
- * never asked for: the gateway gives a webhook's post blank, and the bot reads it whole through the
- * webhook's own token (`GET /webhooks/{id}/{token}/messages/{id}`).
+ * Intents: the posts reach the bot only through the Guild Messages intent, which the operator
+ * switches (STORE_WEBHOOK_INTENT, on by default) and the client asks for at login
+ * (wiring/discord-client.ts). Intents belong to a session, not a guild, so they are never changed
+ * while the bot runs: that would take a new IDENTIFY per shard, and every interaction sent meanwhile
+ * would be lost. With it off, connecting is refused (commands/admin/store-webhook.ts). Message
+ * Content is never asked for: the gateway gives a webhook's post blank, and the bot reads it whole
+ * through the webhook's own token (`GET /webhooks/{id}/{token}/messages/{id}`).
  *
  * Every MESSAGE_CREATE is dropped at the raw packet unless its `webhook_id` is a connected webhook
  * of that very guild: before any other work, no message cache (discord.js keeps none: wiring/discord-client.ts).
  */
 
-/** @discordjs/ws's WebSocketShardDestroyRecovery.Reconnect: a new session (a new IDENTIFY), not a resume. */
-const RECONNECT = 0;
-
 interface RawPacket {
   t?: string | null;
   d?: { id?: unknown; guild_id?: unknown; webhook_id?: unknown };
-}
-
-/** The parts of @discordjs/ws the re-identify reaches: not typed by discord.js (client.ws._ws). */
-interface ShardInternals {
-  options: { intents: number };
-  strategy?: { shards?: Map<number, { strategy: { options: { intents: number } }; destroy(options: { reason: string; recover: number }): Promise<void> }> };
 }
 
 /** Posts waiting to be read per guild, at most (the newest are kept). */
@@ -50,12 +41,8 @@ export class StoreWebhookGateway {
     private readonly logger: Logger,
   ) {}
 
-  /** Listens for the posts, and follows the connections with the intents. Before login. */
+  /** Listens for the posts. Before login. */
   attach(): void {
-    if (this.connections.known().size > 0) this.#withGuildMessages();
-    this.connections.onChange((known) => {
-      if (known.size > 0 && !this.#asksGuildMessages()) void this.#reidentify();
-    });
     this.client.on(Events.Raw, (packet: RawPacket) => {
       if (packet.t !== 'MESSAGE_CREATE') return;
       const hookId = packet.d?.webhook_id;
@@ -64,30 +51,6 @@ export class StoreWebhookGateway {
       if (guildId === undefined || packet.d?.guild_id !== guildId || typeof packet.d.id !== 'string') return;
       this.#queueRead(guildId, hookId, packet.d.id);
     });
-  }
-
-  #asksGuildMessages(): boolean {
-    return this.client.options.intents.has(GatewayIntentBits.GuildMessages);
-  }
-
-  #withGuildMessages(): number {
-    const intents = new IntentsBitField(this.client.options.intents).add(GatewayIntentBits.GuildMessages);
-    this.client.options.intents = intents;
-    return Number(intents.bitfield);
-  }
-
-  /** Each shard of this process identifies again, with Guild Messages. */
-  async #reidentify(): Promise<void> {
-    const intents = this.#withGuildMessages();
-    const ws = (this.client.ws as unknown as { _ws?: ShardInternals | null })._ws;
-    if (!ws) return; // Not logged in yet: the login identifies with them.
-    ws.options.intents = intents;
-    const shards = [...(ws.strategy?.shards?.values() ?? [])];
-    this.logger.info({ shards: shards.length }, 'store webhook: the first guild connected; the shards identify again with the Guild Messages intent');
-    for (const shard of shards) {
-      shard.strategy.options.intents = intents;
-      await shard.destroy({ reason: 'store webhook: Guild Messages intent', recover: RECONNECT }).catch((error: unknown) => this.logger.warn({ err: error }, 'store webhook: a shard could not identify again'));
-    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import { commandNames } from '../../commands/names.js';
 import { optionName, slash } from './command-mention.js';
+import { caseless, permissionNames, type Accusative, type Nominative, type PermissionNames } from './grammar-case.js';
 
 /**
  * Commands as an English client shows them (their wire names), for the texts below: built from the
@@ -19,6 +20,7 @@ const cmd = {
   licenseClear: slash(commandNames.shopAdmin, 'license', 'clear'),
   rewardsAdd: slash(commandNames.shopAdmin, 'rewards', 'add'),
   rewardsRemove: slash(commandNames.shopAdmin, 'rewards', 'remove'),
+  panel: slash(commandNames.shopAdmin, 'panel'),
   feedChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   webhookConnect: slash(commandNames.shopAdmin, 'storeWebhook', 'connect'),
 };
@@ -124,6 +126,13 @@ export const enCommands = {
               quantity: { description: 'How many codes (1–10)' },
             },
           },
+        },
+      },
+      insights: {
+        description: 'What members viewed, bought and searched for through this bot (only you see it)',
+        options: {
+          period: { description: 'Which period (default: the last 30 days)' },
+          server: { description: 'Only this server (name or slug); leave out: the whole shop' },
         },
       },
       storeWebhook: {
@@ -291,9 +300,9 @@ export const en = {
   panel: {
     lostTitle: 'Shop panel no longer refreshed',
     lost: (channel: string) =>
-      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with /shop-admin panel.`,
+      `Discord refused the bot access to the shop panel in ${channel} three times in a row (its permissions there were taken away), so the bot stopped refreshing it. Give the bot back View Channel and Send Messages there and post the panel again with ${cmd.panel}.`,
     statusTitle: 'Shop panel',
-    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with /shop-admin panel.`,
+    statusLost: (channel: string) => `Not refreshed: the bot lost access to the panel in ${channel}. Post it again with ${cmd.panel}.`,
     title: (guild: string) => `${guild} — shop`,
     description: 'Press **Open shop** to browse, **My cart** to see your cart. Everything you do here is visible only to you.',
     servers: 'Servers',
@@ -481,14 +490,14 @@ export const en = {
     roleRemovalFailed: (role: string, member: string, problem: string) =>
       `The time ${member} bought for ${role} is up, but the bot couldn't remove the role. ${problem} The bot won't try again (each refusal counts against the bot with Discord): once that is fixed, remove the role by hand.`,
     roleTooPowerfulTitle: 'Role for buyers not given: it has power over the server',
-    roleTooPowerful: (role: string, member: string, linkId: string, permissions: string) =>
-      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in /links and give the role by hand where it is right.`,
+    roleTooPowerful: (role: string, member: string, linkId: string, permissions: PermissionNames) =>
+      `The bot didn't give ${role} to ${member} for paid link ${linkId}: the role now has ${permissions}, and the bot never gives buyers a role with power over the server. Until that is taken off the role (or the reward removed), no buyer gets it, and this isn't posted again for each one: check the paid links in ${cmd.links} and give the role by hand where it is right.`,
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
     // Issue 36: a settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord refused a message about a paid link',
-    paymentStepRefused: (member: string, linkId: string, step: string, reason: string) =>
+    paymentStepRefused: (member: string, linkId: string, step: Accusative, reason: string) =>
       `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,
     // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
@@ -498,13 +507,16 @@ export const en = {
 
   /** What the bot says once the shop reported a link's payment (src/services/payment-watch/). */
   payments: {
-    /** A settled payment's steps, as the admins read them when Discord refused one for good. */
+    /**
+     * A settled payment's steps, as the admins read them when Discord refused one for good: in each
+     * case a sentence takes them in (grammar-case.ts; Polish declines them, English does not).
+     */
     refusedStep: {
-      dm: "the edit of the member's DM",
-      log: 'the post in the log channel',
-      gift: 'the gift message to its recipient',
-      roles: 'the roles',
-      metrics: 'the metrics',
+      dm: caseless("the edit of the member's DM"),
+      log: caseless('the post in the log channel'),
+      gift: caseless('the gift message to its recipient'),
+      roles: caseless('the roles'),
+      metrics: caseless('the metrics'),
     },
     /** Discord's final refusals (src/discord/refusals.ts), as the admins read them. */
     refusedReason: {
@@ -519,13 +531,14 @@ export const en = {
       'unknown-user': 'that Discord account no longer exists',
     },
     statusRefusedTitle: 'Payment messages Discord refused',
-    statusRefusedLine: (member: string, linkId: string, step: string, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
+    statusRefusedLine: (member: string, linkId: string, step: Nominative, reason: string) => `• ${member}, link ${linkId}: ${step} (${reason})`,
     statusRefused: (lines: string) =>
       `${lines}\nThe bot won't try these again; the payments themselves are recorded. Each is shown here once (and was posted in the log channel, unless that post was what Discord refused).`,
     dmPaidTitle: (guild: string) => `Order paid — ${guild}`,
     dmPaid: (time: string) => `The shop reports this order as paid (${time}).`,
     dmDelivery: 'Your items are delivered by the game server, not by this bot: usually once you are on the server with this nick.',
     dmAskStaff: (reference: string) => `If they do not arrive, ask the server's staff and give them the link reference **${reference}**.`,
+    dmRoleHeld: "The server's staff will confirm your role for this purchase: I give it by myself only when the nick is clearly yours alone.",
     dmFailedTitle: (guild: string) => `Payment failed — ${guild}`,
     dmFailed: (time: string) => `The shop reports that the payment for this order failed (${time}). Do not pay through this link again.`,
     dmExpiredTitle: (guild: string) => `Payment expired — ${guild}`,
@@ -574,8 +587,10 @@ export const en = {
     notAllowedRoles:
       'Only members with the Manage Roles permission (or Administrator, or the server owner) can choose roles for buyers: the bot gives them on your behalf. Nothing was saved.',
     roleAboveYou: (role: string) => `${role} is not below your highest role: Discord wouldn't let you give it by hand, so the bot won't give it for you.`,
-    powerful: (role: string, permissions: string) =>
+    powerful: (role: string, permissions: PermissionNames) =>
       `${role} has ${permissions}: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role.`,
+    /** Discord's permission names (`permission` below) as the sentences above take them: English lists them plainly. */
+    permissionList: (names: readonly string[]) => permissionNames(names.join(', ')),
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Manage Server',
@@ -598,6 +613,11 @@ export const en = {
       PinMessages: 'Pin Messages',
     },
     giveRole: 'Give role',
+    giveRoleFor: (linkId: string) => `Give role · ${linkId}`,
+    statusHeldTitle: 'Roles held back for staff',
+    statusHeldLine: (role: string, member: string, linkId: string) => `• ${role} for ${member}, paid link **${linkId}**`,
+    statusHeld: (lines: string, more: number) =>
+      `${lines}${more > 0 ? `\n…and ${more} more ${more === 1 ? 'role' : 'roles'} (the oldest).` : ''}\nThe bot didn't give these roles by itself: the nick isn't only the buyer's, or the buyer asked for links for many nicks. If the purchase is the member's own, someone with Manage Roles can press Give role.`,
     giveNotAllowed: 'Only members with the Manage Roles permission (or Administrator, or the server owner) can give this role.',
     giveAboveYou: (role: string) => `${role} is not below your highest role: you couldn't give it by hand, so the bot won't give it for you.`,
     given: (member: string, role: string, linkId: string) => `Done: ${member} has ${role} now, for paid link ${linkId}.`,
@@ -700,7 +720,7 @@ export const en = {
     state: (state: string) => `State: **${state}**`,
     forYou: 'It was issued for you.',
     forMember: (member: string, nick: string) => `Issued to ${member} for the nick **${nick}**.`,
-    notIssued: '⛔ **Not issued by this bot: do not pay through it.**',
+    notIssued: '⛔ **This bot did not issue this link: do not pay through this link.**',
     goesTo: (host: string) => `This address goes to **${host}**.`,
     shopHosts: (hosts: string) => `This shop's payment links from the bot go to **${hosts}**.`,
     note: 'Only the whole address, character for character, counts: one that only looks similar is not the bot’s. Pay only through the Pay button the bot sent you in a DM.',
@@ -756,6 +776,9 @@ export const en = {
       `The shop lists a purchase for the nick **${nick}** made more than 2 hours after the only link it could have paid was issued. Members pay within minutes of checking out; a link left waiting is how someone who copied a player's nick catches that player's purchase on the shop's website. So the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
     introWebsite: (nick: string) =>
       `The shop lists a purchase for the nick **${nick}**. That nick bought on the shop's website, not through the bot, in the last 90 days: anyone may check out with a nick they saw, so the bot doesn't mark a link with it paid by itself. If you know the nick is this member's own, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
+    introRepeated: (nick: string) =>
+      `The shop lists a purchase for the nick **${nick}**. In the 24 hours before it, the member whose link it could have paid asked for two or more other links with that nick and paid none of them. Someone who copied a player's nick keeps a fresh link waiting for the player's purchase on the shop's website, so the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
+    ownLink: (linkId: string) => `Link **${linkId}** is your own: another moderator must say whether this payment is for it. Nothing was changed.`,
   },
 
   buyAgain: {
@@ -794,6 +817,8 @@ export const en = {
         ? `The shop is busy right now. Please try again in ${seconds} s; your cart is kept.`
         : 'The shop is busy right now. Please try again in a moment; your cart is kept.',
     unavailable: "The shop isn't answering right now. Your cart is kept; please try again in a moment.",
+    /** The shop answered with an error of its own (5xx): it did answer, so not "isn't answering". */
+    failed: 'The shop has a problem right now. Your cart is kept; please try again in a moment.',
     temporarilyUnavailable:
       'The shop is temporarily unavailable, so the bot is giving it a short break. Your cart is kept; please try again in a minute.',
     timeoutCheckout:
@@ -836,7 +861,7 @@ export const en = {
   feed: {
     title: '🛒 New purchase',
     burstTitle: (count: number) => `🛒 ${count} new purchases`,
-    bought: (nick: string, variant: string, product: string) => `**${nick}** bought **${product} — ${variant}**`,
+    bought: (nick: string | undefined, variant: string, product: string) => `**${nick ?? 'A player'}** bought **${product} — ${variant}**`,
     aPlayer: 'A player',
     /** After a purchase that paid a gift link: the giver is never named. */
     gift: '🎁 a gift',
@@ -912,12 +937,60 @@ export const en = {
 
   /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅ (issue 40). */
   linkCheckForOther: {
-    heading: '⚠️ **Issued by this bot, but for another member: pay only through your own Pay button.**',
+    heading: '⚠️ **This bot issued this link to another member: do not pay through this link. Pay only with the Pay button in the message the bot sent you.**',
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
   },
 
-  /** The shop's purchase webhook (issue 38, docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
+  insights: {
+    title: 'Shop insights',
+    periods: { '7d': 'the last 7 days', '30d': 'the last 30 days', '90d': 'the last 90 days', '12m': 'the last 12 months' },
+    subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Whole shop · ${period}`),
+    throughBot: "Only what happened through this bot: purchases made on the shop's website are not in these numbers.",
+    panelLink: 'The whole shop in the SpaceIs panel',
+    headline: (paid: string, orders: number, average: string) => `**${paid}** paid through this bot · ${orders} ${orders === 1 ? 'order' : 'orders'} · ${average} on average`,
+    headlineNone: 'Nothing was paid through this bot in this period.',
+    change: (percent: string) => `${percent} against the period before`,
+    changeNew: 'nothing was paid in the period before',
+    funnelTitle: 'From opening the shop to paying',
+    steps: { open: 'Opened the shop', view: 'Viewed a product', cart: 'Added to the cart', link: 'Took a payment link', paid: 'Paid' },
+    funnelLine: (step: string, members: number, share: string | undefined) => `${step}: **${members}**${share ? ` (${share} of the step before)` : ''}`,
+    funnelNote: 'Members are counted once a day at each step; a payment counts on the day it was paid.',
+    productsTitle: 'Top products by paid value',
+    productLine: (rank: number, name: string, paid: string, orders: number, change: string | undefined) =>
+      `${rank}. **${name}**: ${paid}, ${orders} ${orders === 1 ? 'order' : 'orders'}${change ? ` (${change})` : ''}`,
+    productsNone: 'No paid orders in this period.',
+    unknownProduct: 'a product no longer in the offer',
+    sourcesTitle: 'Where paid orders started',
+    sources: { shop: `/${commandNames.shop}`, panel: 'The shop panel', feed: "The purchase feed's Buy button", search: 'A search', again: 'Buy again', gift: 'Gifts (counted apart)' },
+    sourceLine: (source: string, orders: number, paid: string) => `${source}: ${orders} ${orders === 1 ? 'order' : 'orders'}, ${paid}`,
+    sourcesNote: "A cart's first line decides where it started.",
+    timesTitle: 'From link to payment',
+    times: (median: string, p90: string) => `Half of the paid links were paid within ${median}, nine in ten within ${p90}.`,
+    timesNone: 'No link was paid in this period.',
+    minutes: (minutes: number) => (minutes === Infinity ? 'more than a day' : minutes >= 60 ? `${minutes / 60} h` : `${minutes} min`),
+    unpaid: (share: string, issued: number) => `Links not paid: ${share} of ${issued} issued.`,
+    wordsTitle: 'Searches that found nothing',
+    wordLine: (word: string, members: number) => `“${word}”: ${members} members`,
+    wordsNone: 'No word was searched in vain by 3 or more members (last 30 days at most).',
+    wordsNote: 'What members look for and the shop lacks. A word shows once at least 3 members searched it.',
+    chartTitle: 'Paid per day (PLN) and payment links issued',
+    chartAlt: (period: string, paid: string, orders: number, links: number) =>
+      `Chart of ${period}: paid PLN per day as bars, payment links issued per day as a line. In all ${paid} from ${orders} ${orders === 1 ? 'order' : 'orders'}, ${links} ${links === 1 ? 'link' : 'links'} issued.`,
+    chartUnavailable: 'The chart is unavailable right now; the numbers here are complete.',
+    views: { overview: 'Overview', products: 'Products', searches: 'Searches' },
+    viewPlaceholder: 'Show…',
+    csvButton: 'Download CSV',
+    csvSent: (period: string) => `The daily rows of ${period}, one per day and product.`,
+    csvHeader: ['Date', 'Server', 'Product', 'Orders', 'Paid (PLN)', 'Links issued'] as readonly [string, string, string, string, string, string],
+    csvAllProducts: 'All products',
+    serverNotFound: (typed: string) => `The shop has no server “${typed}”. Pick one from the suggestions, or leave the option out for the whole shop.`,
+  },
+  /** The shop's purchase webhook (docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
   storeWebhook: {
+    /** The operator's STORE_WEBHOOK_INTENT=off: nothing is made; what polling (PAYMENT_POLL_SECONDS) costs instead. */
+    intentOff: (pollSeconds: number) =>
+      `The bot's operator has turned the store webhook off for this bot (STORE_WEBHOOK_INTENT=off): the bot does not receive the messages of its servers, so the shop's posts would never reach it. No webhook was made. Payments are still found by polling the shop: one request per shop server every ${pollSeconds} s while members have links waiting, so a member's DM says "paid" at most about ${pollSeconds} s after the payment. With the webhook that takes seconds, at one request per server every 5 minutes. If you want it, ask the bot's operator to turn it on.`,
+    statusIntentOff: "Off for this bot: its operator turned off the messages the webhook's posts need (STORE_WEBHOOK_INTENT=off). Payments are found by polling the shop.",
     needsEncryptionKey:
       "The webhook's address is a secret, and the bot keeps it sealed with ENCRYPTION_KEY, which this bot was not given. Ask the bot's operator to set ENCRYPTION_KEY, then connect again.",
     /** The admin lacks Manage Webhooks: the bot makes no webhook for someone who could not make it themselves. */
@@ -938,7 +1011,7 @@ export const en = {
     urlLabel: 'Webhook address (a secret: whoever holds it can post there)',
     textLabel: 'Message text',
     /** The text the admin pastes: the store replaces the braces; the bot reads only the transaction id. */
-    template: 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}',
+    template: 'Gracz {NICK} kupił {PRODUCT} ({VARIANT}), kwota: {AMOUNT}, transakcja: {TRANSACTION_ID}',
     notConnected: 'No store webhook is connected on this server: nothing to disconnect.',
     disconnected: (channel: string) =>
       `The store webhook in ${channel} was deleted. Payments are found by polling the shop again. Remove it from the panel too (Dodatki → Webhooki).`,

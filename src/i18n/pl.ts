@@ -1,5 +1,6 @@
 import { optionName, slash } from './command-mention.js';
 import type { Messages } from './en.js';
+import { declined, permissionNames } from './grammar-case.js';
 import { nouns, plCount } from './plural.js';
 
 /** Polish names of the commands the command texts below name in their own descriptions. */
@@ -50,7 +51,7 @@ export const plCommands = {
     name: 'sklep-admin',
     description: 'Konfiguracja sklepu na tym Discordzie (administracja)',
     subcommands: {
-      status: { name: 'status', description: 'Sprawdź licencję, pamięć oferty i bota' },
+      status: { name: 'status', description: 'Sprawdź licencję, pamięć podręczną oferty i bota' },
       license: {
         name: 'licencja',
         description: 'Licencja SpaceIs tego Discorda',
@@ -65,12 +66,12 @@ export const plCommands = {
         name: 'ustawienia',
         description: 'Pokaż lub zmień ustawienia sklepu',
         options: {
-          logChannel: { name: 'kanał-logów', description: 'Gdzie bot zgłasza linki, zmiany i problemy z licencją' },
+          logChannel: { name: 'kanał-logów', description: 'Kanał, na którym bot zapisuje wydane linki, zmiany ustawień i problemy z licencją' },
           moderatorRole: {
             name: 'rola-moderatora',
             description: `Rola, która może używać /${plNames.links} (oprócz osób z uprawnieniem „Zarządzanie wiadomościami”)`,
           },
-          multiServerCart: { name: 'koszyk-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
+          multiServerCart: { name: 'koszyk-z-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
           giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy ktoś opłaci dla niego prezent (domyślnie: tak)' },
           linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin link do płatności czeka na opłacenie' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
@@ -95,7 +96,7 @@ export const plCommands = {
         subcommands: {
           add: {
             name: 'dodaj',
-            description: 'Daj kupującym produktu (lub wariantu) rolę, na stałe albo na kilka dni',
+            description: 'Nadaj rolę osobom, które kupią produkt (lub wariant), na stałe albo na kilka dni',
             options: {
               product: { name: 'produkt', description: 'Produkt z oferty; zacznij pisać, by szukać' },
               variant: { name: 'wariant', description: 'Tylko ten wariant produktu (pomiń: każdy wariant)' },
@@ -126,23 +127,31 @@ export const plCommands = {
           },
         },
       },
+      insights: {
+        name: 'statystyki',
+        description: 'Co członkowie oglądali, kupowali i czego szukali przez tego bota (widzisz tylko Ty)',
+        options: {
+          period: { name: 'okres', description: 'Za jaki okres (domyślnie ostatnie 30 dni)' },
+          server: { name: 'serwer', description: 'Tylko ten serwer (nazwa lub identyfikator); pomiń: cały sklep' },
+        },
+      },
       storeWebhook: {
         name: 'webhook-sklepu',
-        description: 'Webhook zakupów sklepu: płatności potwierdzone w kilka sekund',
+        description: 'Webhook sklepu SpaceIs: bot potwierdza płatności w kilka sekund',
         subcommands: {
           connect: {
             name: 'połącz',
             description: 'Utwórz webhook, na który sklep wysyła każdy zakup (adres zobaczysz tylko Ty)',
             options: { channel: { name: 'kanał', description: 'Prywatny kanał na wpisy sklepu o zakupach (zawierają nicki)' } },
           },
-          disconnect: { name: 'rozłącz', description: 'Usuń webhook; płatności będą wtedy sprawdzane tylko odpytywaniem sklepu' },
+          disconnect: { name: 'rozłącz', description: 'Usuń webhook; bot będzie wtedy sam sprawdzał płatności w sklepie co jakiś czas' },
         },
       },
     },
   },
   redeem: {
     name: 'zrealizuj',
-    description: 'Zrealizuj kod vouchera sklepu dla swojego nicku z Minecrafta',
+    description: 'Zrealizuj kod vouchera sklepu na swój nick z Minecrafta',
     options: {
       code: { name: 'kod', description: 'Kod vouchera' },
       nick: { name: 'nick', description: 'Twój nick z Minecrafta (pomiń: ten użyty ostatnio)' },
@@ -166,6 +175,7 @@ const cmd = {
   links: slash(plCommands.links),
   linksVerify: slash(plCommands.links, 'verify'),
   linksUser: slash(plCommands.links, 'user'),
+  shopTop: slash(plCommands.shopTop),
   admin: slash(plCommands.shopAdmin),
   status: slash(plCommands.shopAdmin, 'status'),
   licenseSet: slash(plCommands.shopAdmin, 'license', 'set'),
@@ -222,20 +232,20 @@ export const pl: Messages = {
 
     statusTitle: 'Stan sklepu',
     statusLicense: 'Licencja',
-    statusLicenseGuild: (fingerprint) => `Własna licencja tego Discorda, odcisk \`${fingerprint}\``,
-    statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk \`${fingerprint}\``,
+    statusLicenseGuild: (fingerprint) => `Własna licencja tego Discorda, odcisk klucza \`${fingerprint}\``,
+    statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk klucza \`${fingerprint}\``,
     statusLicenseNone: 'Brak',
     statusLicenseUnreadable: (fingerprint: string) =>
-      `Własnej licencji tego Discorda (odcisk \`${fingerprint}\`) nie da się odszyfrować obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
+      `Własnej licencji tego Discorda (odcisk klucza \`${fingerprint}\`) nie da się odszyfrować obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
     statusLicenseNoKey: (fingerprint: string) =>
-      `Ten Discord ma własną licencję (odcisk \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją odszyfrować. Kupujący widzą komunikat, że sklep nie jest skonfigurowany; bot nie przechodzi w zamian na licencję domyślną. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
+      `Ten Discord ma własną licencję (odcisk klucza \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją odszyfrować. Kupujący widzą komunikat, że sklep nie jest skonfigurowany; bot nie przełącza się zamiast tego na licencję domyślną. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers) => `Odpowiada: ${plCount(servers, nouns.server)} w ofercie`,
     status401: `Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy komendą ${cmd.licenseSet}.`,
     status402: 'Licencja jest nieaktywna (402): odnów ją w panelu SpaceIs.',
     statusUnreachable: (message) => `Nie odpowiada: ${message}`,
-    statusCache: 'Pamięć oferty',
-    statusCacheAge: (minutes) => (minutes < 1 ? 'Świeża (poniżej minuty)' : `Najstarszy wpis: ${minutes} min`),
+    statusCache: 'Pamięć podręczna oferty',
+    statusCacheAge: (minutes) => (minutes < 1 ? 'Świeża (dane sprzed niecałej minuty)' : `Najstarsze dane sprzed ${minutes} min`),
     statusCacheEmpty: 'Pusta (pobierana przy pierwszym użyciu)',
     statusStorage: 'Baza danych',
     statusStorageDown: (backend) => `${backend}: niedostępny, teraz nic nie da się zapisać (odczyt lub zapis się nie udaje; szczegóły w logu bota)`,
@@ -246,7 +256,7 @@ export const pl: Messages = {
     statusPaymentsOn: (seconds) =>
       `Śledzone: dopóki ta licencja ma oczekujące linki, bot co ${seconds} s pobiera ze SpaceIs ostatnie zakupy z każdego serwera i na tej podstawie oznacza linki jako opłacone.`,
     statusPaymentsOff: (message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności ${since}, więc bot nie widzi płatności, a linki pozostają „oczekujące”. Bot zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji, bo ${since} SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności. Bot nie widzi więc płatności, a linki pozostają „oczekujące”. Bot zapyta ponownie ${retry}.`,
     statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
     statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
@@ -258,11 +268,11 @@ export const pl: Messages = {
     licenseRejected: (message) => `SpaceIs odrzucił ten klucz: „${message}”. Niczego nie zapisano.`,
     licenseUnreachable: 'SpaceIs nie odpowiedział, więc nie dało się sprawdzić klucza. Niczego nie zapisano; spróbuj za chwilę.',
     licenseSaved: (fingerprint, servers) =>
-      `Licencję zapisano (odcisk \`${fingerprint}\`); ${plCount(servers, nouns.server)} w ofercie. Koszyki z produktami innego sklepu zostaną opróżnione, gdy właściciele do nich zajrzą — bot wyjaśni im dlaczego. Nowy klucz tego samego sklepu nie zmienia koszyków.`,
-    licenseSame: (fingerprint) => `To już jest licencja tego Discorda (odcisk \`${fingerprint}\`).`,
+      `Licencję zapisano (odcisk klucza \`${fingerprint}\`); ${plCount(servers, nouns.server)} w ofercie. Koszyki z produktami innego sklepu zostaną opróżnione, gdy właściciele do nich zajrzą — bot wyjaśni im dlaczego. Nowy klucz tego samego sklepu nie zmienia koszyków.`,
+    licenseSame: (fingerprint) => `To już jest licencja tego Discorda (odcisk klucza \`${fingerprint}\`).`,
     licenseCleared: (fingerprint) =>
       fingerprint
-        ? `Ten Discord korzysta teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
+        ? `Ten Discord korzysta teraz z domyślnej licencji bota (odcisk klucza \`${fingerprint}\`).`
         : `Licencję tego Discorda usunięto. Bot nie ma licencji domyślnej, więc ${cmd.shop} jest wyłączony do czasu ustawienia licencji.`,
     licenseNothingToClear: 'Ten Discord już korzysta z domyślnej licencji bota.',
     defaultLicenseRefused: `Ten Discord nie może korzystać z domyślnej licencji bota: jej operator pozwala na to tylko na niektórych serwerach Discord. Ustaw własną licencję SpaceIs komendą ${cmd.licenseSet}.`,
@@ -271,13 +281,13 @@ export const pl: Messages = {
     demoOn: `Ten Discord korzysta teraz z wbudowanego sklepu **DEMO**: wypróbuj ${cmd.shop}, ${cmd.cart} i ${cmd.checkout}. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione — bot wyjaśni członkom dlaczego. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}, a demo zakończysz komendą ${cmd.licenseClear}.`,
     demoAlready: `Ten Discord już korzysta ze sklepu **DEMO**. ${cmd.licenseSet} zastąpi go prawdziwym sklepem; ${cmd.licenseClear} go wyłączy.`,
     demoConfirm: (fingerprint) =>
-      `Ten Discord korzysta z własnej licencji (odcisk \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie komendą ${cmd.licenseSet}) i opróżni koszyki członków. Przejść na demo?`,
+      `Ten Discord korzysta z własnej licencji (odcisk klucza \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie komendą ${cmd.licenseSet}) i opróżni koszyki członków. Przejść na demo?`,
     demoConfirmYes: 'Przejdź na demo',
     demoCancel: 'Anuluj',
     demoCancelled: 'Nic nie zmieniono: ten Discord zostaje przy własnej licencji.',
     demoEnded: (fingerprint) =>
       fingerprint
-        ? `Sklep **DEMO** jest wyłączony. Ten Discord korzysta teraz z domyślnej licencji bota (odcisk \`${fingerprint}\`).`
+        ? `Sklep **DEMO** jest wyłączony. Ten Discord korzysta teraz z domyślnej licencji bota (odcisk klucza \`${fingerprint}\`).`
         : `Sklep **DEMO** jest wyłączony. Bot nie ma licencji domyślnej, więc ${cmd.shop} jest wyłączony do czasu ustawienia licencji komendą ${cmd.licenseSet}.`,
     demoEndedRefused: `Sklep **DEMO** jest wyłączony. Ten Discord nie może korzystać z domyślnej licencji bota, więc ${cmd.shop} jest wyłączony do czasu ustawienia własnej komendą ${cmd.licenseSet}.`,
     demoLicenseName: 'sklep DEMO',
@@ -305,7 +315,7 @@ export const pl: Messages = {
     feedNicksHidden: 'ukryte („Gracz”)',
     channelNotText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy.`,
     channelNoAccess: (channel) =>
-      `Nie mogę pisać na ${channel}: nadaj mi tam uprawnienia „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”, a potem spróbuj ponownie.`,
+      `Nie mogę pisać na ${channel}. Nadaj mi tam uprawnienia „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”, a potem spróbuj ponownie.`,
     channelNoFiles: (channel) =>
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
@@ -317,7 +327,7 @@ export const pl: Messages = {
       servers: 'Oferowane serwery',
       logChannel: 'Kanał logów',
       moderatorRole: 'Rola moderatora',
-      multiServerCart: 'Koszyk wielu serwerów',
+      multiServerCart: 'Koszyk z wielu serwerów',
       giftMessages: 'Wiadomości o prezentach',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
@@ -381,9 +391,9 @@ export const pl: Messages = {
     noProducts: 'Ta kategoria nie ma jeszcze produktów.',
     noVariants: 'Ten produkt nie ma teraz żadnych wariantów w ofercie.',
     priceFrom: (price) => `od ${price}`,
-    unavailable: 'Niedostępny: brak metody płatności',
+    unavailable: 'Niedostępny: brak płatności innej niż SMS',
     variantUnavailable: (variant) =>
-      `„${variant}” nie można teraz kupić: sklep nie oferuje dla niego żadnej metody płatności. Wybierz inny wariant.`,
+      `Wariantu „${variant}” nie kupisz przez bota, bo sklep nie oferuje dla niego płatności innej niż SMS, a SMS-em nie da się zapłacić za koszyk. Wybierz inny wariant.`,
     itemGone: 'Tego produktu nie ma już w sklepie. Oto aktualna oferta.',
   },
 
@@ -423,7 +433,7 @@ export const pl: Messages = {
 
   cart: {
     title: 'Twój koszyk',
-    empty: 'Twój koszyk jest pusty. Użyj /sklep, aby przejrzeć ofertę.',
+    empty: `Twój koszyk jest pusty. Użyj ${cmd.shop}, aby przejrzeć ofertę.`,
     openShop: 'Otwórz sklep',
     line: (quantity, variant, product) => `${quantity} × ${product} — ${variant}`,
     linesHeading: (lines, max) => `Pozycje w koszyku (${lines} z ${max})`,
@@ -459,12 +469,12 @@ export const pl: Messages = {
 
   rules: {
     cartFull: (max) =>
-      `Koszyk ma już ${plCount(max, nouns.line)}, najwięcej w jednym zamówieniu. Najpierw naciśnij „Zamów” albo usuń pozycję.`,
+      `Koszyk ma już ${plCount(max, nouns.line)} — to maksimum dla jednego zamówienia. Najpierw naciśnij „Zamów” albo usuń pozycję.`,
     otherServer: (server) =>
       `Koszyk zawiera produkty z serwera ${server}, a w jednym zamówieniu można kupować tylko z jednego serwera. Najpierw naciśnij „Zamów” albo wyczyść koszyk.`,
     otherLicense: 'Koszyk zawiera produkty z innego sklepu. Najpierw naciśnij „Zamów” albo wyczyść koszyk.',
     quantityRange: (min, max) => `Ilość musi być liczbą całkowitą od ${min} do ${max}.`,
-    alreadyAtMax: (max) => `Ta pozycja ma już ${plCount(max, nouns.unit)}, najwięcej w jednej pozycji.`,
+    alreadyAtMax: (max) => `Ta pozycja ma już ${plCount(max, nouns.unit)} — to maksimum.`,
   },
 
   nick: {
@@ -490,9 +500,9 @@ export const pl: Messages = {
     pay: 'Zapłać',
     sentTitle: 'Link do płatności wysłany',
     openDms: 'Otwórz wiadomości',
-    longUrl: 'Link jest za długi na przycisk, więc oto on w całości (przytrzymaj, aby skopiować):',
+    longUrl: 'Link nie mieści się na przycisku, więc wklejam go w całości (na telefonie przytrzymaj, aby skopiować):',
     unshowableLink:
-      'Sklep zwrócił link do płatności, którego nie da się pokazać na Discordzie, więc nic nie zostało wystawione. Twój koszyk się nie zmienił: spróbuj ponownie później albo zgłoś to administracji, jeśli to się powtarza.',
+      'Sklep zwrócił link do płatności, którego nie da się pokazać na Discordzie, więc go nie wysłałem. Twój koszyk się nie zmienił — spróbuj ponownie później, a jeśli to się powtarza, zgłoś to administracji.',
     dmTitle: (guild) => `Twoje zamówienie — ${guild}`,
     dmNick: 'Nick',
     dmItems: 'Produkty',
@@ -511,7 +521,7 @@ export const pl: Messages = {
 
   log: {
     linkIssuedTitle: 'Wydano link do płatności',
-    linkIssued: (member, nick) => `${member} otrzymał(a) link do płatności dla nicku **${nick}**.`,
+    linkIssued: (member, nick) => `${member} otrzymał(a) link do płatności na nick **${nick}**.`,
     settingChangedTitle: 'Zmieniono ustawienie sklepu',
     settingChanged: (admin, setting, before, after) => `${admin} zmienił(a) ustawienie **${setting}**: ${before} → ${after}`,
     licenseProblemTitle: 'Problem z licencją sklepu',
@@ -520,36 +530,37 @@ export const pl: Messages = {
     linkRevokedTitle: 'Wycofano link do płatności',
     linkRevoked: (moderator, linkId, member) => `${moderator} wycofał(a) link ${linkId} wydany członkowi ${member}.`,
     linkPaidTitle: 'Zamówienie opłacone',
-    linkPaid: (member, nick) => `Sklep zgłosił opłacenie zamówienia od ${member} (nick **${nick}**).`,
+    linkPaid: (member, nick) => `Sklep zgłosił opłacenie zamówienia członka ${member} (nick **${nick}**).`,
     roleGrantFailedTitle: 'Nie udało się nadać roli kupującemu',
     roleGrantFailed: (role, member, linkId, problem) =>
       `Bot nie mógł nadać roli ${role} członkowi ${member} (opłacony link ${linkId}). ${problem} Przy tej płatności bot nie spróbuje ponownie — po usunięciu problemu nadaj rolę ręcznie.`,
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
-      `Rola ${role} kupiona przez ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot nie spróbuje ponownie (Discord liczy botowi każdą odmowę): po usunięciu problemu odbierz rolę ręcznie.`,
+      `Rola ${role} kupiona przez członka ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot nie spróbuje ponownie (Discord może ukarać bota za ponawianie prób, które odrzucił), więc po usunięciu problemu odbierz rolę ręcznie.`,
     roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
     roleTooPowerful: (role, member, linkId, permissions) =>
       `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie (bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach). Sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
     roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
       `${member} opłacił(a) link ${linkId} na nick **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał na ten nick. Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
-    // Issue 36: krok opłaconej płatności, którego Discord odmówił na dobre (services/payment-watch/outbox.ts).
+    // Krok opłaconej płatności, którego Discord odmówił na dobre (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord odrzucił wiadomość o opłaconym linku',
     paymentStepRefused: (member, linkId, step, reason) =>
-      `Link ${linkId} członka ${member} jest opłacony, ale Discord odrzucił ${step}: ${reason}. Bot nie spróbuje ponownie (Discord liczy botowi każdą odmowę); sama płatność jest zapisana.`,
-    // Issue 36: członek prosił o linki dla wielu cudzych nicków (services/rewards/granting.ts).
-    roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana: ten członek zamawiał dla wielu nicków',
+      `Link ${linkId} członka ${member} jest opłacony, ale Discord odrzucił ${step}: ${reason}. Bot nie spróbuje ponownie (Discord może ukarać bota za ponawianie prób, które odrzucił); sama płatność jest zapisana.`,
+    // Członek prosił o linki na wiele cudzych nicków (services/rewards/granting.ts).
+    roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana: ten członek zamawiał na wiele cudzych nicków',
     roleHeldManyNicks: (role, member, linkId, count) =>
-      `${member} opłacił(a) link ${linkId}, ale w ciągu 24 godzin przed nim zamówił(a) ${plCount(count, nouns.link)} dla innych nicków i nie zapłacił(a) za żaden. Tak działa ktoś, kto podaje cudze nicki, by przechwycić zakupy innych graczy, więc bot nie nadał roli ${role}. Jeśli to zakup członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
+      `${member} opłacił(a) link ${linkId}, ale w ciągu 24 godzin przed wydaniem tego linku poprosił(a) o ${plCount(count, nouns.link)} na inne nicki i żadnego nie opłacił(a). Tak zachowuje się ktoś, kto podaje cudze nicki, żeby przejąć zakupy innych graczy, więc bot nie nadał roli ${role}. Jeśli to zakup członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
   },
 
   payments: {
+    // Krok w każdym przypadku, w którym zdania go używają: „Discord odrzucił <biernik>”, „link X: <mianownik>” (docs/polish-glossary.md).
     refusedStep: {
-      dm: 'zmianę wiadomości prywatnej członka',
-      log: 'wpis na kanale logów',
-      gift: 'wiadomość o prezencie do obdarowanego',
-      roles: 'nadanie ról',
-      metrics: 'metryki',
+      dm: declined({ nominative: 'zmiana wiadomości prywatnej członka', accusative: 'zmianę wiadomości prywatnej członka' }),
+      log: declined({ nominative: 'wpis na kanale logów', accusative: 'wpis na kanale logów' }),
+      gift: declined({ nominative: 'wiadomość o prezencie dla obdarowanego', accusative: 'wiadomość o prezencie dla obdarowanego' }),
+      roles: declined({ nominative: 'nadanie ról', accusative: 'nadanie ról' }),
+      metrics: declined({ nominative: 'zapis statystyk', accusative: 'zapis statystyk' }),
     },
     refusedReason: {
       'missing-access': 'bot nie widzi tego kanału (brak dostępu)',
@@ -562,19 +573,20 @@ export const pl: Messages = {
       'unknown-role': 'rola została usunięta',
       'unknown-user': 'to konto Discord już nie istnieje',
     },
-    statusRefusedTitle: 'Wiadomości o płatnościach odrzucone przez Discorda',
+    statusRefusedTitle: 'Czego Discord nie pozwolił zrobić po płatnościach',
     statusRefusedLine: (member, linkId, step, reason) => `• ${member}, link ${linkId}: ${step} (${reason})`,
     statusRefused: (lines) =>
-      `${lines}\nBot nie spróbuje ponownie; same płatności są zapisane. Każda z nich pojawia się tu tylko raz (trafiła też na kanał logów, chyba że Discord odrzucił właśnie ten wpis).`,
+      `${lines}\nBot nie spróbuje ponownie; same płatności są zapisane. Każda odmowa pojawia się tu tylko raz (trafiła też na kanał logów, chyba że Discord odrzucił właśnie ten wpis).`,
     dmPaidTitle: (guild) => `Zamówienie opłacone — ${guild}`,
     dmPaid: (time) => `Sklep potwierdził płatność za to zamówienie (${time}).`,
     dmDelivery: 'Produkty wyda serwer gry (nie bot) — zwykle po tym, jak wejdziesz na serwer z tym nickiem.',
     dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację i podaj numer linku **${reference}**.`,
+    dmRoleHeld: 'Rolę za ten zakup zatwierdzi administracja: sam nadaję ją tylko wtedy, gdy nick na pewno należy tylko do Ciebie.',
     dmFailedTitle: (guild) => `Płatność nieudana — ${guild}`,
-    dmFailed: (time) => `Sklep zgłasza, że płatność za to zamówienie się nie powiodła (${time}). Nie płać już przez ten link.`,
+    dmFailed: (time) => `Sklep poinformował, że płatność za to zamówienie się nie udała (${time}). Nie płać już przez ten link.`,
     dmExpiredTitle: (guild) => `Płatność wygasła — ${guild}`,
-    dmExpired: (time) => `Sklep zgłasza, że płatność za to zamówienie wygasła przed dokończeniem (${time}). Nie płać już przez ten link.`,
-    dmBuyAgain: `Aby zamówić te produkty ponownie: na serwerze Discord otwórz ${cmd.cart}, naciśnij **Moje linki do płatności**, potem **Kup ponownie** pod tym linkiem i **Zamów**.`,
+    dmExpired: (time) => `Płatność za to zamówienie nie została dokończona na czas i wygasła (${time}). Nie płać już przez ten link.`,
+    dmBuyAgain: `Aby zamówić te produkty ponownie, otwórz ${cmd.cart} na serwerze Discord, naciśnij **Moje linki do płatności**, potem **Kup ponownie** pod tym linkiem i **Zamów**.`,
     paidAt: 'Opłacono',
     transaction: 'Transakcja w sklepie',
   },
@@ -616,6 +628,8 @@ export const pl: Messages = {
     roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     powerful: (role, permissions) =>
       `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę.`,
+    // Nazwy uprawnień nie odmieniają się: każda w „…” po słowie „uprawnienia”, które przyjmuje przypadek (docs/polish-glossary.md).
+    permissionList: (names) => permissionNames(new Intl.ListFormat('pl', { type: 'conjunction' }).format(names.map((name) => `„${name}”`))),
     permission: {
       Administrator: 'Administrator',
       ManageGuild: 'Zarządzanie serwerem',
@@ -638,6 +652,11 @@ export const pl: Messages = {
       PinMessages: 'Przypinanie wiadomości',
     },
     giveRole: 'Nadaj rolę',
+    giveRoleFor: (linkId) => `Nadaj rolę · ${linkId}`,
+    statusHeldTitle: 'Role wstrzymane do decyzji moderacji',
+    statusHeldLine: (role, member, linkId) => `• rola ${role} dla członka ${member}, opłacony link **${linkId}**`,
+    statusHeld: (lines, more) =>
+      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot sam nie nadał tych ról: nick nie należy tylko do kupującego albo kupujący prosił o linki na wiele cudzych nicków. Jeśli to zakup tego członka, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
     giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,
@@ -662,12 +681,12 @@ export const pl: Messages = {
     title: 'Linki do płatności',
     intro: (member, total) =>
       total === 1
-        ? `Dla ${member} bot wydał na tym Discordzie ${plCount(total, nouns.link)} do płatności.`
-        : `Dla ${member} bot wydał na tym Discordzie ${plCount(total, nouns.link)} do płatności (od najnowszych).`,
+        ? `Członkowi ${member} bot wydał na tym Discordzie ${plCount(total, nouns.link)} do płatności.`
+        : `Członkowi ${member} bot wydał na tym Discordzie ${plCount(total, nouns.link)} do płatności (od najnowszego).`,
     none: (member, days) =>
-      `Bot nie wydał na tym Discordzie żadnego linku do płatności dla ${member} (zapisy są przechowywane przez ${plCount(days, nouns.day)}).`,
+      `Bot nie wydał na tym Discordzie żadnego linku do płatności członkowi ${member} (zapisy są przechowywane przez ${plCount(days, nouns.day)}).`,
     whatBotKnows:
-      `Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu: bot pyta SpaceIs o zakupy na nick i produkty z tego linku. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności za link (albo API sklepu nie pokazuje botowi płatności: zobacz ${cmd.status}).`,
+      `Bot pyta SpaceIs o zakupy na nick i produkty z każdego linku, więc to sklep mówi, czy link jest opłacony, czy płatność się nie udała albo wygasła. „Oczekuje” oznacza tylko, że sklep jeszcze nie zgłosił płatności za link (albo że API sklepu nie pokazuje botowi płatności — zobacz ${cmd.status}).`,
     state: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasły', revoked: 'Wycofany' },
     buyerState: { pending: 'Oczekuje', paid: 'Opłacony', failed: 'Płatność nieudana', expired: 'Wygasły', revoked: 'Wycofany' },
     issued: (relative, absolute) => `Wydany ${relative} (${absolute})`,
@@ -684,7 +703,7 @@ export const pl: Messages = {
     issuedTo: (member) => `Członek: ${member}`,
     linkLabel: 'Link do płatności',
     linkTooLong: `Link jest za długi, by go tu pokazać: sprawdź go komendą ${cmd.linksVerify}.`,
-    linkUnreadable: `Link do płatności: nie mogę go pokazać, bo jest zaszyfrowany innym kluczem ENCRYPTION_KEY niż ten, którego bot używa teraz. Komenda ${cmd.linksVerify} nadal go rozpozna.`,
+    linkUnreadable: `Nie mogę pokazać tego linku do płatności, bo jest zaszyfrowany innym kluczem ENCRYPTION_KEY niż ten, którego teraz używam. Komenda ${cmd.linksVerify} nadal go rozpozna.`,
     ago: (amount, unit) =>
       unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : `${plCount(amount, nouns.day)} temu`,
     more: (count) => `i ${plCount(count, nouns.otherLine)}`,
@@ -695,12 +714,12 @@ export const pl: Messages = {
     verifiedReference: (id) => `Numer linku: ${id}`,
     notIssuedTitle: 'Niewydany przez bota',
     notIssued:
-      'Bot nie wydał tego adresu na tym Discordzie. To może być fałszywa strona płatności: powiedz członkowi, żeby nie płacił przez tę stronę, tylko przyciskiem **Zapłać** w wiadomości prywatnej od bota.',
-    exactMatchNote: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pasuje.',
+      'Bot nie wydał tego adresu na tym Discordzie, więc to może być fałszywa strona płatności. Przekaż członkowi: „Nie płać przez tę stronę — płać tylko przyciskiem **Zapłać** w wiadomości prywatnej od bota”.',
+    exactMatchNote: 'Liczy się tylko cały adres, znak po znaku — adres, który tylko wygląda podobnie, nie pasuje.',
 
     unknownLink: (id) => `Na tym Discordzie nie ma linku do płatności o numerze „${id}”.`,
     notMembersLink: (id, member) => `Link ${id} nie został wydany członkowi ${member}: niczego nie wycofano.`,
-    alreadyRevoked: (id, moderator, relative) => `Link ${id} został już wycofany przez ${moderator} ${relative}.`,
+    alreadyRevoked: (id, moderator, relative) => `Link ${id} został już wycofany przez moderatora ${moderator} ${relative}.`,
     revoked: (id, member, nick) => `Link **${id}** wydany członkowi ${member} (nick **${nick}**) został wycofany.`,
     dmEdited: 'Przycisk Zapłać zniknął z wiadomości prywatnej członka; w wiadomości jest teraz informacja, że moderacja wycofała link.',
     dmNotEdited:
@@ -721,11 +740,11 @@ export const pl: Messages = {
     myTitle: (days) => `Twoje linki do płatności ${lastDaysFrom(days)}`,
     myNone: (days) => `Nie dostałeś(-aś) na tym Discordzie żadnego linku do płatności (bot pamięta ${lastDays(days)}).`,
     myWhatBotKnows:
-      'Stany „Opłacony” i „Płatność nieudana” oraz wygaśnięcie płatności pochodzą ze sklepu. „Oczekuje” znaczy tylko, że sklep nie zgłosił jeszcze płatności — to nie przesądza, czy zapłaciłeś(-aś).',
+      'O tym, czy link jest opłacony, czy płatność się nie udała albo wygasła, bota informuje sklep. „Oczekuje” oznacza tylko, że sklep jeszcze nie zgłosił płatności — nie musi to znaczyć, że nie zapłaciłeś(-aś).',
     resendPlaceholder: 'Wyślij mi ponownie oczekujący link…',
     resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
     resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
-    resendUnreadable: (id) => `Linku ${id} nie mogę wysłać ponownie: nie potrafię go już odczytać (zmieniono klucz szyfrowania bota). Zamów ponownie, aby dostać nowy link.`,
+    resendUnreadable: (id) => `Linku ${id} nie mogę wysłać ponownie, bo nie potrafię go już odczytać (zmienił się mój klucz szyfrowania). Zamów ponownie, aby dostać nowy link.`,
   },
 
   linkCheck: {
@@ -736,19 +755,19 @@ export const pl: Messages = {
     issued: (absolute, relative) => `✅ **Wydany przez tego bota na tym Discordzie**, ${absolute} (${relative}).`,
     reference: (id) => `Numer linku: ${id}`,
     state: (state) => `Stan: **${state}**`,
-    forYou: 'Został wydany dla Ciebie.',
+    forYou: 'To Twój link.',
     forMember: (member, nick) => `Wydany członkowi ${member} na nick **${nick}**.`,
-    notIssued: '⛔ **Niewydany przez tego bota: nie płać przez niego.**',
+    notIssued: '⛔ **Tego linku nie wydał ten bot — nie płać przez ten link.**',
     goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
     shopHosts: (hosts) => `Prawdziwe linki do płatności od bota prowadzą do **${hosts}**.`,
-    note: 'Liczy się tylko cały adres, znak po znaku: adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
+    note: 'Liczy się tylko cały adres, znak po znaku — adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
     rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${plCount(max, nouns.message)} na minutę: spróbuj ponownie za ${seconds} s.`,
   },
 
   gift: {
-    button: '🎁 Prezent',
+    button: '🎁 Kup w prezencie',
     title: 'Dla kogo?',
-    intro: 'Kup ten koszyk dla członka tego Discorda (wpiszesz jego nick z Minecrafta) albo dla dowolnego gracza po nicku. Link do płatności trafi do Ciebie i to Ty płacisz.',
+    intro: 'Kup zawartość koszyka w prezencie — dla członka tego Discorda (wpiszesz jego nick z Minecrafta) albo dla dowolnego gracza, którego nick znasz. Link do płatności trafi do Ciebie i to Ty płacisz.',
     memberPlaceholder: 'Członek tego Discorda…',
     byNick: 'Podaj nick gracza',
     forMyself: 'Dla siebie',
@@ -756,9 +775,9 @@ export const pl: Messages = {
     nickTitle: 'Prezent: nick gracza',
     label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
     dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
-    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}**. Prezent jest już opłacony:`,
+    dmFrom: (giver, guild) => `${giver} kupił(a) Ci prezent na serwerze Discord **${guild}**:`,
     dmNick: (nick) => `Produkty trafią na nick **${nick}** — wyda je serwer gry.`,
-    dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię jako członka tego Discorda.',
+    dmWhy: 'Dostajesz tę wiadomość, bo kupujący wybrał Cię z listy członków tego Discorda.',
     stopButton: 'Nie wysyłaj mi wiadomości o prezentach',
     stopped: 'Nie dostaniesz już od tego bota wiadomości o prezentach.',
   },
@@ -766,33 +785,36 @@ export const pl: Messages = {
   review: {
     title: 'Płatność czeka na decyzję moderacji',
     intro: (nick) =>
-      `Sklep zgłosił zakup na nick **${nick}**, a ten nick pasuje do linków kilku członków. Sklep przekazuje tylko nick, produkty i czas zakupu — nie wiadomo, kto wpisał nick (nicki są publiczne), więc bot sam nie uzna żadnego z tych linków za opłacony. Moderator wskazuje link, za który zapłacono tym zakupem: ten link zostaje oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role), a pozostałe nadal oczekują.`,
+      `Sklep zgłosił zakup na nick **${nick}**, a ten nick pasuje do linków kilku członków. Sklep przekazuje tylko nick, produkty i czas zakupu — nie wiadomo, kto wpisał nick (nicki są publiczne), więc bot sam nie uzna żadnego z tych linków za opłacony. Moderator wskazuje, którego linku dotyczy ta płatność. Wskazany link zostaje oznaczony jako opłacony (członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących), a pozostałe nadal oczekują.`,
     madeAt: (time) => `Zakup: ${time}`,
-    candidatesLabel: 'Linki, które mogły zostać opłacone tym zakupem',
+    candidatesLabel: 'Linki, których może dotyczyć ta płatność',
     candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
     confirmButton: (linkId) => `Oznacz ${linkId} jako opłacony`,
     more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie: zobacz ${cmd.linksUser} dla każdego członka.`,
     notAllowed:
-      'Wskazać link opłacony tym zakupem może tylko moderacja: potrzebna jest rola moderatora wybrana przez administrację, uprawnienie „Zarządzanie wiadomościami” albo „Zarządzanie serwerem”.',
+      'Tylko moderacja może wskazać, którego linku dotyczy ta płatność. Potrzebna jest rola moderatora wybrana przez administrację albo uprawnienie „Zarządzanie wiadomościami” lub „Zarządzanie serwerem”.',
     confirmed: (linkId, member) =>
       `Potwierdzono: link **${linkId}** członka ${member} jest opłacony. Bot zaktualizował wiadomość prywatną członka i dodał wpis na kanale logów; pozostałe linki nadal oczekują.`,
-    already: (linkId, by) => `${by} już potwierdził(a), że tym zakupem zapłacono za link **${linkId}**. Nic nie zostało zmienione.`,
+    already: (linkId, by) => `${by} już potwierdził(a), że ta płatność dotyczy linku **${linkId}**. Nic nie zostało zmienione.`,
     alreadySettled: 'Ta płatność została już rozliczona. Nic nie zostało zmienione.',
     notWaiting: 'Ta płatność już nie czeka na decyzję moderacji (została rozliczona albo czekała dłużej niż 30 dni). Nic nie zostało zmienione.',
-    notCandidate: 'Ten link nie mógł zostać opłacony tym zakupem na tym Discordzie. Nic nie zostało zmienione.',
+    notCandidate: 'Ta płatność nie może dotyczyć tego linku na tym Discordzie. Nic nie zostało zmienione.',
     withdrawn: (linkId, by) =>
       `Link **${linkId}** wycofał(a) ${by}, więc nie można go potwierdzić. Płatność nadal czeka na decyzję moderacji. Jeśli właściwy jest inny link, wybierz go.`,
-    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony innym zakupem. Płatność nadal czeka na decyzję moderacji.`,
+    linkTaken: (linkId) => `Link **${linkId}** został w międzyczasie opłacony inną wpłatą. Ta płatność nadal czeka na decyzję moderacji.`,
     waiting: 'Zgłoszono płatność na ten nick; czeka na decyzję moderacji.',
     statusLabel: 'Czeka na decyzję moderacji',
     status: (count) =>
-      `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}; moderator wskazuje, który link został opłacony danym zakupem (kanał logów albo ${cmd.linksUser} dla członka).`,
+      `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}. Moderator wskazuje link, którego dotyczy płatność — we wpisie na kanale logów albo w ${cmd.linksUser} dla danego członka.`,
     confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
-    // Issue 36: link jednego członka, ale za mało dowodów (services/payment-watch/matcher.ts, thinEvidence).
+    // Link jednego członka, ale za mało dowodów (services/payment-watch/matcher.ts, thinEvidence).
     introLate: (nick) =>
-      `Sklep zgłosił zakup na nick **${nick}** ponad 2 godziny po wydaniu jedynego linku, który do niego pasuje. Członkowie płacą zwykle kilka minut po zamówieniu, a link zostawiony na później to sposób, w jaki ktoś, kto podał cudzy nick, przechwytuje zakup tego gracza na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij przycisk linku: link zostanie oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role). W przeciwnym razie nic nie rób.`,
+      `Sklep zgłosił zakup na nick **${nick}** ponad 2 godziny po wydaniu jedynego pasującego linku, a zwykle płaci się kilka minut po zamówieniu. Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i czeka, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
     introWebsite: (nick) =>
-      `Sklep zgłosił zakup na nick **${nick}**. W ciągu ostatnich 90 dni ktoś kupował na ten nick na stronie sklepu, nie przez bota, a każdy może zamówić na nick, który gdzieś zobaczył, więc bot sam nie uzna linku na ten nick za opłacony. Jeśli wiesz, że to nick tego członka, naciśnij przycisk linku: link zostanie oznaczony jako opłacony (wiadomość prywatna członka, kanał logów, role). W przeciwnym razie nic nie rób.`,
+      `Sklep zgłosił zakup na nick **${nick}**. W ciągu ostatnich 90 dni ktoś kupował na ten nick na stronie sklepu, nie przez bota. Każdy może zamówić na nick, który gdzieś zobaczył, więc bot sam nie uzna linku na ten nick za opłacony. Jeśli wiesz, że to nick tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
+    introRepeated: (nick) =>
+      `Sklep zgłosił zakup na nick **${nick}**. W ciągu 24 godzin przed tym zakupem członek, którego linku może dotyczyć ta płatność, poprosił o co najmniej dwa inne linki na ten nick i żadnego nie opłacił. Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i wciąż odnawia link, czekając, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
+    ownLink: (linkId) => `Link **${linkId}** jest Twój, więc to, czy ta płatność go dotyczy, musi potwierdzić ktoś inny z moderacji. Nic nie zostało zmienione.`,
   },
 
   buyAgain: {
@@ -803,9 +825,9 @@ export const pl: Messages = {
     lineNow: (quantity: number) => `pozycja ma teraz ${quantity} szt.`,
     notAdded: 'Nie dodano:',
     gone: 'sklep już tego nie sprzedaje',
-    unavailable: 'nie można teraz kupić (brak metody płatności)',
+    unavailable: 'nie do kupienia przez bota (brak płatności innej niż SMS)',
     nothingAdded: 'Nic nie zostało dodane do koszyka.',
-    checkoutNote: 'Nic nie jest zamówione, dopóki nie naciśniesz „Zamów” w koszyku.',
+    checkoutNote: 'Dodane produkty są w koszyku — zamówisz je przyciskiem „Zamów”.',
     notYours: (id: string) => `Link ${id} nie jest jednym z Twoich linków.`,
   },
 
@@ -822,8 +844,9 @@ export const pl: Messages = {
         ? `Sklep jest teraz przeciążony. Spróbuj ponownie za ${seconds} s; Twój koszyk się nie zmienił.`
         : 'Sklep jest teraz przeciążony. Spróbuj ponownie za chwilę; Twój koszyk się nie zmienił.',
     unavailable: 'Sklep teraz nie odpowiada. Twój koszyk się nie zmienił; spróbuj ponownie za chwilę.',
+    failed: 'Sklep ma chwilowy problem. Twój koszyk się nie zmienił; spróbuj ponownie za chwilę.',
     temporarilyUnavailable:
-      'Sklep jest chwilowo niedostępny, więc bot daje mu krótką przerwę. Twój koszyk się nie zmienił; spróbuj ponownie za minutę.',
+      'Sklep jest chwilowo niedostępny. Twój koszyk się nie zmienił; spróbuj ponownie za minutę.',
     timeoutCheckout:
       'Sklep nie odpowiedział na czas. Twój koszyk się nie zmienił. Samo utworzenie linku nie pobiera żadnych pieniędzy, więc możesz bezpiecznie spróbować ponownie.',
     badResponse: 'Sklep odesłał odpowiedź, której bot nie rozumie. Twój koszyk się nie zmienił; spróbuj później.',
@@ -842,8 +865,8 @@ export const pl: Messages = {
     goalsOf: (server) => `🎯 Cele · ${server}`,
     percent: (value) => `${value}%`,
     goalReached: '✅ Cel osiągnięty',
-    topTitle: (server) => `🏆 ${server} — najwięksi wspierający`,
-    supportersTitle: 'Najwięksi wspierający (wg liczby zakupów)',
+    topTitle: (server) => `🏆 ${server} — ranking kupujących`,
+    supportersTitle: 'Najwięcej zakupów',
     latestTitle: 'Ostatnie zakupy',
     topFooter: 'Dane ze sklepu. Ranking liczy zakupy, nie wydane kwoty.',
     purchases: (count) => plCount(count, nouns.purchase),
@@ -852,16 +875,16 @@ export const pl: Messages = {
     none: 'Na razie nic.',
     notPublished: 'Ten sklep tego nie udostępnia.',
     topCooldown: (seconds) => `Przed chwilą sprawdzałeś(-aś) ranking. Zajrzyj ponownie za ${seconds} s.`,
-    notNow: 'Sklep nie odpowiedział na to teraz; spróbuj za chwilę.',
-    statusLabel: 'Cele i najwięksi wspierający',
+    notNow: 'Sklep teraz nie odpowiada. Spróbuj za chwilę.',
+    statusLabel: 'Cele i ranking kupujących',
     statusOff: (endpoints, message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i /sklep-top to pomijają. Bot zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i ${cmd.shopTop} to pomijają. Bot zapyta ponownie ${retry}.`,
   },
 
   feed: {
     title: '🛒 Nowy zakup',
     burstTitle: (count) => `🛒 ${plCount(count, nouns.newPurchase)}`,
-    bought: (nick, variant, product) => `**${nick}** kupił(a) **${product} — ${variant}**`,
+    bought: (nick, variant, product) => (nick ? `Gracz **${nick}** kupił **${product} — ${variant}**` : `Gracz kupił **${product} — ${variant}**`),
     aPlayer: 'Gracz',
     gift: '🎁 prezent',
     buy: 'Kup',
@@ -870,20 +893,20 @@ export const pl: Messages = {
     choiceHide: 'ukrywaj',
     statusTitle: 'Kanał zakupów',
     statusOn: (channel) => `Każdy zakup jest publikowany na ${channel}.`,
-    statusRefused: (channel, reason) => `Bot nie może pisać na ${channel}: ${reason}. Wstrzymane, dopóki nie ustawisz kanału ponownie.`,
+    statusRefused: (channel, reason) => `Bot nie może pisać na ${channel}, bo ${reason}. Publikowanie jest wstrzymane, dopóki nie ustawisz kanału ponownie.`,
     refusedReason: {
-      'no-access': 'bot nie ma tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”',
+      'no-access': 'brakuje mu tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”',
       gone: 'kanał już nie istnieje',
     },
     refusedTitle: 'Kanał zakupów wstrzymany',
     refused: (channel, reason) =>
-      `Bot nie może pisać na ${channel}: ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie komendą \`${cmd.feedChannel}\`.`,
+      `Bot nie może pisać na ${channel}, bo ${reason}. Publikowanie zakupów jest wstrzymane, dopóki nie ustawisz kanału ponownie komendą \`${cmd.feedChannel}\`.`,
   },
 
   vouchers: {
     redeemedTitle: 'Kod przyjęty',
     redeemed: (nick) =>
-      `Sklep przyjął kod dla nicku **${nick}**. To, co za niego dostaniesz, zależy od sklepu i serwera gry; jeśli nic nie dotrze, zapytaj obsługę serwera gry.`,
+      `Sklep przyjął kod na nick **${nick}**. To, co za niego dostaniesz, zależy od sklepu i serwera gry; jeśli nic nie dotrze, zapytaj obsługę serwera gry.`,
     storeState: (state) => `Stan w sklepie: ${voucherStates[state.trim().toLowerCase()] ?? 'przyjęty'}.`,
     transaction: (id) => `Transakcja w sklepie: \`${id}\``,
     used: (message) => `${shopSays(message)}Ten kod został już wykorzystany.`,
@@ -905,11 +928,11 @@ export const pl: Messages = {
     storeUnreadable: 'Sklep przysłał odpowiedź, której bot nie umie odczytać. Zanim spróbujesz znowu, sprawdź w grze, czy kod został przyjęty.',
     notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji.',
     invalidCode: 'To nie jest kod vouchera: wpisz go tak, jak go dostałeś(-aś), bez spacji.',
-    nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\`: kod zostanie zrealizowany dla niego (bot zapamięta go na następny raz).`,
+    nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\` — kod zostanie zrealizowany na ten nick (zapamiętam go na następny raz).`,
     demo: 'Sklep demo nie ma kodów voucherów: zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
-    defaultNotListed: `Kody voucherów to pieniądze, a ten serwer Discord sprzedaje z licencji sklepu należącej do operatora bota: kody na niej można generować tylko na serwerach, które operator wpisał na listę (DEFAULT_LICENSE_GUILDS). Poproś operatora albo ustaw licencję własnego sklepu komendą ${cmd.licenseSet}. Sklep o nic nie został zapytany.`,
+    defaultNotListed: `Kody voucherów to pieniądze, a ten serwer Discord sprzedaje z licencji sklepu należącej do operatora bota. Na tej licencji kody można generować tylko na serwerach Discord wpisanych przez operatora na listę (DEFAULT_LICENSE_GUILDS). Poproś operatora albo ustaw licencję własnego sklepu komendą ${cmd.licenseSet}. Bot nie wysłał do sklepu żadnego zapytania.`,
     logRedeemTitle: 'Próba użycia kodu vouchera',
-    logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** dla nicku **${nick}**: ${outcome}`,
+    logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** na nick **${nick}**: ${outcome}`,
     outcome: {
       redeemed: 'sklep go przyjął.',
       used: 'już wykorzystany (403).',
@@ -933,39 +956,86 @@ export const pl: Messages = {
   },
 
   linkCheckForOther: {
-    heading: '⚠️ **Wydany przez tego bota, ale dla innego członka: płać tylko swoim przyciskiem „Zapłać”.**',
+    heading: '⚠️ **Bot wydał ten link innemu członkowi — nie płać przez ten link. Płać tylko przyciskiem „Zapłać” z wiadomości, którą bot wysłał Tobie.**',
     issuedAt: (absolute, relative) => `Data wydania: ${absolute} (${relative}).`,
   },
 
-  // Webhook zakupów sklepu (issue 38): osobny blok, by poprawki tekstów nie zderzały się z innymi.
+  insights: {
+    title: 'Statystyki sklepu',
+    periods: { '7d': 'ostatnie 7 dni', '30d': 'ostatnie 30 dni', '90d': 'ostatnie 90 dni', '12m': 'ostatnie 12 miesięcy' },
+    subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Cały sklep · ${period}`),
+    throughBot: 'Tylko to, co przeszło przez tego bota: zakupów zrobionych na stronie sklepu tu nie ma.',
+    panelLink: 'Cały sklep w panelu SpaceIs',
+    headline: (paid: string, orders: number, average: string) => `**${paid}** zapłacono przez tego bota · ${plCount(orders, nouns.order)} · średnio ${average}`,
+    headlineNone: 'W tym okresie nikt nie zapłacił przez tego bota.',
+    change: (percent: string) => `${percent} względem poprzedniego okresu`,
+    changeNew: 'w poprzednim okresie nikt nie zapłacił',
+    funnelTitle: 'Od otwarcia sklepu do zapłaty',
+    steps: { open: 'Otworzyli sklep', view: 'Obejrzeli produkt', cart: 'Dodali do koszyka', link: 'Wzięli link do płatności', paid: 'Zapłacili' },
+    funnelLine: (step: string, members: number, share: string | undefined) => `${step}: **${members}**${share ? ` (${share} poprzedniego kroku)` : ''}`,
+    funnelNote: 'Każdego członka liczę raz dziennie na każdym kroku; płatność liczy się w dniu, w którym wpłynęła.',
+    productsTitle: 'Najlepiej sprzedające się produkty',
+    productLine: (rank: number, name: string, paid: string, orders: number, change: string | undefined) =>
+      `${rank}. **${name}**: ${paid}, ${plCount(orders, nouns.order)}${change ? ` (${change})` : ''}`,
+    productsNone: 'W tym okresie nie było opłaconych zamówień.',
+    unknownProduct: 'produkt, którego nie ma już w ofercie',
+    sourcesTitle: 'Skąd przyszły opłacone zamówienia',
+    sources: { shop: `/${plNames.shop}`, panel: 'Panel sklepu', feed: 'Przycisk „Kup” pod zakupem na kanale zakupów', search: 'Wyszukiwanie', again: 'Kup ponownie', gift: 'Prezenty (liczone osobno)' },
+    sourceLine: (source: string, orders: number, paid: string) => `${source}: ${plCount(orders, nouns.order)}, ${paid}`,
+    sourcesNote: 'O tym, skąd przyszło zamówienie, decyduje pierwsza pozycja w koszyku.',
+    timesTitle: 'Od linku do zapłaty',
+    times: (median: string, p90: string) => `Połowę opłaconych linków opłacono w ciągu ${median}, dziewięć na dziesięć w ciągu ${p90}.`,
+    timesNone: 'W tym okresie nikt nie zapłacił za żaden link.',
+    minutes: (minutes: number) => (minutes === Infinity ? 'ponad doby' : minutes >= 60 ? `${minutes / 60} godz.` : `${minutes} min`),
+    unpaid: (share: string, issued: number) => `Nieopłacone linki: ${share} (wydano ${plCount(issued, nouns.link)}).`,
+    wordsTitle: 'Wyszukiwania bez wyników',
+    wordLine: (word: string, members: number) => `„${word}”: ${plCount(members, nouns.person)}`,
+    wordsNone: 'Żadnego słowa nie szukały na próżno co najmniej 3 osoby (najwyżej z ostatnich 30 dni).',
+    wordsNote: 'Czego członkowie szukają, a czego sklep nie ma. Słowo pokazuję, gdy szukały go co najmniej 3 osoby.',
+    chartTitle: 'Wpłaty dziennie (zł) i wydane linki do płatności',
+    chartAlt: (period: string, paid: string, orders: number, links: number) =>
+      `Wykres za ${period}: słupki to wpłaty w złotych na dzień, linia to linki do płatności wydane na dzień. Razem ${paid} z ${plCount(orders, nouns.order)}, wydano ${plCount(links, nouns.link)}.`,
+    chartUnavailable: 'Wykres jest teraz niedostępny; liczby tutaj są pełne.',
+    views: { overview: 'Przegląd', products: 'Produkty', searches: 'Wyszukiwania' },
+    viewPlaceholder: 'Pokaż…',
+    csvButton: 'Pobierz CSV',
+    csvSent: (period: string) => `Dane dzienne za ${period}: wiersz na każdy dzień i produkt.`,
+    csvHeader: ['Data', 'Serwer', 'Produkt', 'Zamówienia', 'Zapłacono (zł)', 'Wydane linki'] as readonly [string, string, string, string, string, string],
+    csvAllProducts: 'Wszystkie produkty',
+    serverNotFound: (typed: string) => `W sklepie nie ma serwera „${typed}”. Wybierz go z podpowiedzi albo pomiń tę opcję, żeby zobaczyć cały sklep.`,
+  },
+  // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {
+    intentOff: (pollSeconds) =>
+      `Nie mogę połączyć webhooka sklepu: operator bota wyłączył mi odbieranie wiadomości z kanałów (STORE_WEBHOOK_INTENT=off), więc wpisy sklepu w ogóle by do mnie nie docierały. Nie utworzyłem żadnego webhooka. Płatności nadal sprawdzam sam w sklepie: co ${pollSeconds} s pytam o każdy serwer sklepu, dopóki członkowie mają oczekujące linki, więc członek dowiaduje się z wiadomości prywatnej, że zamówienie jest opłacone, najpóźniej około ${pollSeconds} s po zapłacie. Z webhookiem trwa to kilka sekund, a o serwer pytam tylko co 5 minut. Jeśli chcesz webhook, poproś operatora bota o włączenie tej opcji.`,
+    statusIntentOff: 'Wyłączony w tym bocie: operator wyłączył mi odbieranie wiadomości z kanałów, bez którego wpisy sklepu do mnie nie docierają (STORE_WEBHOOK_INTENT=off). Płatności sprawdzam sam w sklepie.',
     needsEncryptionKey:
-      'Adres webhooka jest tajny, a bot przechowuje go zaszyfrowany kluczem ENCRYPTION_KEY, którego ten bot nie dostał. Poproś operatora bota o ustawienie ENCRYPTION_KEY, potem połącz ponownie.',
+      'Adres webhooka jest tajny, więc przechowuję go w postaci zaszyfrowanej kluczem ENCRYPTION_KEY — a tego klucza nie mam. Poproś operatora bota o ustawienie ENCRYPTION_KEY, a potem połącz webhook ponownie.',
     callerNoPermission: (channel) =>
-      `Połączenie webhooka sklepu tworzy webhook na kanale ${channel}, a każdy, kto zna jego adres, może tam pisać: potrzebne jest do tego uprawnienie „Zarządzanie webhookami” na tym kanale, którego nie masz. Poproś kogoś, kto je ma (albo wybierz kanał, na którym je masz).`,
+      `Nie masz uprawnienia „Zarządzanie webhookami” na kanale ${channel}, a jest ono potrzebne, bo utworzę tam webhook — każdy, kto zna jego adres, będzie mógł pisać na tym kanale. Poproś o połączenie webhooka kogoś, kto ma to uprawnienie, albo wybierz kanał, na którym je masz.`,
     noPermission: (channel) =>
-      `Bot potrzebuje uprawnienia „Zarządzanie webhookami” na kanale ${channel}, by utworzyć tam webhook. Nadaj mu je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
-    notText: (channel) => `${channel} nie jest kanałem tekstowym: wybierz kanał tekstowy na wpisy sklepu o zakupach.`,
+      `Potrzebuję uprawnienia „Zarządzanie webhookami” na kanale ${channel}, żeby utworzyć tam webhook. Nadaj mi je w ustawieniach kanału (albo wybierz inny kanał) i spróbuj ponownie.`,
+    notText: (channel) => `${channel} nie jest kanałem tekstowym. Wybierz kanał tekstowy na wpisy sklepu o zakupach.`,
     webhookName: 'Zakupy SpaceIs',
     connectedTitle: 'Webhook sklepu utworzony',
     connected: (channel) =>
-      `Bot utworzył webhook na kanale ${channel}. Wklej go teraz w panelu sklepu: **bot pokazuje ten adres tylko raz.** Niech kanał ${channel} pozostanie prywatny: wpisy sklepu zawierają nicki kupujących.`,
-    replaced: 'Poprzedni webhook został usunięty: wklejony wcześniej adres już nie działa.',
+      `Utworzyłem webhook na kanale ${channel}. Wklej teraz jego adres w panelu SpaceIs — **pokazuję go tylko raz.** Niech kanał ${channel} pozostanie prywatny, bo wpisy sklepu zawierają nicki kupujących.`,
+    replaced: 'Poprzedni webhook został usunięty, więc wklejony wcześniej adres już nie działa.',
     stepsTitle: 'W panelu SpaceIs',
     steps:
-      '1. Otwórz **Dodatki → Webhooki** i naciśnij **Nowy webhook**.\n2. Wklej poniższy adres jako URL webhooka, dla całej licencji.\n3. Wklej poniższą treść wiadomości (musi zawierać `{TRANSACTION_ID}`) i zapisz.',
-    urlLabel: 'Adres webhooka (tajny: każdy, kto go zna, może tam pisać)',
+      '1. Wybierz licencję i otwórz **Dodatki → Webhooki → Nowy webhook**.\n2. Wklej poniższy adres w polu **Adres webhooka Discord**, a w polu **Zakres** wybierz całą licencję.\n3. Wklej poniższą treść wiadomości (musi zawierać `{TRANSACTION_ID}`), włącz **Aktywny** i kliknij **Zapisz**.',
+    urlLabel: 'Adres webhooka (tajny: każdy, kto go zna, może pisać na tym kanale)',
     textLabel: 'Treść wiadomości',
-    template: 'Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}',
-    notConnected: 'Na tym Discordzie nie połączono webhooka sklepu: nie ma czego rozłączać.',
+    template: 'Gracz {NICK} kupił {PRODUCT} ({VARIANT}), kwota: {AMOUNT}, transakcja: {TRANSACTION_ID}',
+    notConnected: 'Na tym Discordzie nie połączono webhooka sklepu, więc nie ma czego rozłączać.',
     disconnected: (channel) =>
-      `Webhook sklepu na kanale ${channel} został usunięty. Płatności są znów wykrywane odpytywaniem sklepu. Usuń go też w panelu (Dodatki → Webhooki).`,
+      `Usunąłem webhook sklepu z kanału ${channel}. Odtąd znów sam sprawdzam płatności w sklepie co jakiś czas. Usuń ten webhook także w panelu SpaceIs (Dodatki → Webhooki).`,
     statusOn: (channel, lastPost, confirmed) =>
-      `Połączony na kanale ${channel}. Ostatni wpis sklepu: ${lastPost}. Płatności potwierdzone przez niego w ostatnich 24 godz.: ${confirmed}.`,
+      `Połączony na kanale ${channel}. Ostatni wpis sklepu: ${lastPost}. Płatności potwierdzone przez webhook w ostatnich 24 godz.: ${confirmed}.`,
     seemsOffTitle: 'Webhook sklepu chyba nie działa',
-    seemsOff: '⚠️ Webhook sklepu chyba nie działa: trzy płatności w ciągu doby bot znalazł odpytywaniem sklepu, a nie z jego wiadomości. Sprawdź w panelu (Dodatki → Webhooki), czy webhook jest włączony, czy jego URL prowadzi do tego kanału i czy tekst zawiera {TRANSACTION_ID}. Dopóki wiadomość nie wskaże znów płatności, bot odpytuje sklep tak często jak bez webhooka.',
-    statusNoPost: 'jeszcze żadnego',
-    statusOff: `Niepołączony: płatności są wykrywane odpytywaniem sklepu. ${cmd.webhookConnect} potwierdza je w kilka sekund.`,
+    seemsOff: '⚠️ Webhook sklepu chyba nie działa: w ciągu doby bot trzy razy sam znalazł płatność, sprawdzając sklep, a nie dzięki wiadomości z webhooka. Sprawdź w panelu SpaceIs (Dodatki → Webhooki), czy webhook jest **Aktywny**, czy w polu **Adres webhooka Discord** jest adres webhooka utworzonego przez bota i czy treść wiadomości zawiera `{TRANSACTION_ID}`. Dopóki z webhooka nie przyjdzie znowu wiadomość o płatności, bot sprawdza sklep tak często jak bez webhooka.',
+    statusNoPost: 'brak',
+    statusOff: `Niepołączony — bot sam sprawdza płatności w sklepie co jakiś czas. Po połączeniu webhooka (${cmd.webhookConnect}) potwierdzi je w kilka sekund.`,
     settingConnected: (channel) => `połączony na kanale ${channel}`,
     settingOff: 'niepołączony',
   },

@@ -52,4 +52,6 @@ export const nouns = {
   purchase: { one: 'zakup', few: 'zakupy', many: 'zakupów' },
   newPurchase: { one: 'nowy zakup', few: 'nowe zakupy', many: 'nowych zakupów' },
   minute: { one: 'minuta', few: 'minuty', many: 'minut' },
+  order: { one: 'zamówienie', few: 'zamówienia', many: 'zamówień' },
+  person: { one: 'osoba', few: 'osoby', many: 'osób' },
 } as const satisfies Record<string, PolishForms>;

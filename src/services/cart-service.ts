@@ -4,6 +4,7 @@ import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
 import { sameLicense } from '../security/license-id.js';
 import { cartLockKey, type CartRepository, type StoredCart } from '../storage/carts.js';
+import type { CartSource } from '../storage/payment-link-record.js';
 import type { NickRepository } from '../storage/nicks.js';
 import { shortRef } from './short-ref.js';
 
@@ -113,13 +114,16 @@ export class CartService {
     return lineByRef(await this.lines(owner), lineRef);
   }
 
-  /** Adds `quantity` of an item under the guild's policy (a variant already there has its quantity raised). */
-  async add(owner: CartOwner, policy: CartPolicy, item: CartItem, quantity: number): Promise<CartChange> {
+  /**
+   * Adds `quantity` of an item under the guild's policy (a variant already there has its quantity raised).
+   * `source`: how the member came to the shop; kept when this is the cart's first line (the insights' sources).
+   */
+  async add(owner: CartOwner, policy: CartPolicy, item: CartItem, quantity: number, source?: CartSource): Promise<CartChange> {
     let startedEmpty = false;
     const change = await this.#change<CartChange>(owner, policy.license, (stored) => {
       startedEmpty = stored.lines.length === 0;
       const result = addItem(cartOf(stored), item, quantity, policy);
-      return result.ok ? { cart: { ...stored, ...result.cart }, result } : { result };
+      return result.ok ? { cart: { ...startedWith(stored, source), ...result.cart }, result } : { result };
     });
     if (startedEmpty && change.ok) this.#onCartStarted(owner.userId);
     return change;
@@ -129,7 +133,7 @@ export class CartService {
    * Adds several items in one step (Buy again): each checked against the rules and the lines added
    * before it; the cart is saved once, if anything was added. Says, item by item, what happened.
    */
-  async addMany(owner: CartOwner, policy: CartPolicy, wanted: readonly { item: CartItem; quantity: number }[]): Promise<AddOutcome[]> {
+  async addMany(owner: CartOwner, policy: CartPolicy, wanted: readonly { item: CartItem; quantity: number }[], source?: CartSource): Promise<AddOutcome[]> {
     let startedEmpty = false;
     const outcomes = await this.#change<AddOutcome[]>(owner, policy.license, (stored) => {
       let cart = cartOf(stored);
@@ -140,7 +144,7 @@ export class CartService {
         cart = change.cart;
         return { kind: 'added', line: change.line, capped: change.capped };
       });
-      return result.some((outcome) => outcome.kind === 'added') ? { cart: { ...stored, ...cart }, result } : { result };
+      return result.some((outcome) => outcome.kind === 'added') ? { cart: { ...startedWith(stored, source), ...cart }, result } : { result };
     });
     if (startedEmpty && outcomes.some((outcome) => outcome.kind === 'added')) this.#onCartStarted(owner.userId);
     return outcomes;
@@ -174,9 +178,9 @@ export class CartService {
    * `license`, so a double press waits for the first and then finds the cart already checked out.
    * The cart is emptied when `work` says so (a link was issued), and left exactly as it was otherwise.
    */
-  async checkOut<R>(owner: CartOwner, license: string, work: (cart: Cart) => Promise<{ empty: boolean; result: R }>): Promise<R> {
+  async checkOut<R>(owner: CartOwner, license: string, work: (cart: Cart, source: CartSource | undefined) => Promise<{ empty: boolean; result: R }>): Promise<R> {
     return this.#change<R>(owner, license, async (stored) => {
-      const { empty, result } = await work(cartOf(stored));
+      const { empty, result } = await work(cartOf(stored), stored.source);
       return empty ? { cart: { license: stored.license, lines: [] }, result } : { result };
     });
   }
@@ -221,6 +225,12 @@ export function forLicense(stored: StoredCart, license: string, sameShop = sameL
   if (stored.license === license) return stored;
   if (sameShop || stored.lines.length === 0) return { ...stored, license };
   return { license, lines: [], notice: 'license-changed' };
+}
+
+/** The stored cart, with `source` noted when it has no line yet (a cart's first line decides where it started). */
+function startedWith(stored: StoredCart, source: CartSource | undefined): StoredCart {
+  if (stored.lines.length > 0 || !source) return stored;
+  return { ...stored, source };
 }
 
 function cartOf(stored: StoredCart): Cart {

@@ -89,7 +89,7 @@ export class CheckoutService {
     if (!request.gift) await this.deps.nicks.set(shop.license, userId, nick);
     let issued: ReadableLink | undefined;
     try {
-      return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole) => {
+      return await carts.checkOut<CheckoutOutcome>(request, shop.license, async (whole, source) => {
         const leaveOut = request.leaveOut;
         const cart = leaveOut ? { ...whole, lines: whole.lines.filter((line) => !leaveOut.has(line.variantId)) } : whole;
         const violation = checkoutViolation(cart, { license: shop.license, multiServer: request.multiServer });
@@ -127,6 +127,7 @@ export class CheckoutService {
           items: linkItemsOf(cart.lines),
           ...(request.gift ? { gift: request.gift.recipientId ? { recipientId: request.gift.recipientId } : {} } : {}),
           ...(request.locale ? { locale: request.locale } : {}),
+          ...(source ? { source } : {}),
         }, recentTimes);
         return { empty: true, result: { kind: 'link', link: issued } };
       });

@@ -24,6 +24,8 @@ export interface SettledPayment {
    * could have paid (issue 28: a guess is not a fact); absent when exactly one member's links could match.
    */
   confirmedBy?: string;
+  /** What the store says was paid, grosze (transaction/info): the insights' value of the order; absent when it did not say. */
+  amounts?: { totalGrosze: number; items: { variantId: string; grosze: number }[] };
 }
 
 /** A step Discord refused for good: why, in Discord's terms (src/discord/refusals.ts, e.g. `dms-closed`). */

@@ -55,7 +55,8 @@ export async function putBackInCart(
     else wanted.push({ index, item: cartItemFrom(match.path, match.variant.variant), quantity: link.items[index]!.quantity });
   }
   if (wanted.length === 0) return lines;
-  const outcomes = await carts.addMany(owner, policy, wanted);
+  // A cart Buy again starts counts as started there (the insights' sources).
+  const outcomes = await carts.addMany(owner, policy, wanted, 'again');
   for (const [position, outcome] of outcomes.entries()) {
     lines[wanted[position]!.index]!.outcome =
       outcome.kind === 'added' ? { kind: 'added', lineQuantity: outcome.line.quantity, capped: outcome.capped } : outcome;

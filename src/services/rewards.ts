@@ -3,10 +3,12 @@ import type { Logger } from '../logger.js';
 import type { PaymentLink } from '../storage/payment-link-record.js';
 import type { Reward, RoleRewardRepository } from '../storage/role-rewards.js';
 import type { RefusedRemoval, RoleWorkEnds } from '../storage/role-work-ends.js';
+import type { HeldRole, HeldRoles } from '../storage/held-roles.js';
 import type { SettledPayment } from './payment-events.js';
 import { RoleExpiry } from './rewards/expiry.js';
 import { beneficiaryOf, RoleGranter, type GrantResult, type MemberLinks, type NickOwners } from './rewards/granting.js';
 import { earnedRoles, RewardList, type AddRewardResult } from './rewards/reward-list.js';
+import { MANY_NICKS } from './rewards/copycat-signs.js';
 import type { MemberRoles, RewardCounters, RewardItem, RewardNotices } from './rewards/types.js';
 
 export { MAX_REWARDS_PER_GUILD, REWARD_DAYS, type Reward } from '../storage/role-rewards.js';
@@ -40,6 +42,8 @@ export interface RoleRewardsOptions {
   /** The link a Give role button names, and a buyer's recent links (the payment link records). */
   links?: { get(guildId: string, id: string): Promise<PaymentLink | undefined> } & Partial<MemberLinks>;
   counters?: RewardCounters;
+  /** Roles held back for staff, listed in /shop-admin status and /links user (storage/held-roles.ts); without it (older tests) only posted. */
+  held?: HeldRoles;
 }
 
 /** What a member of staff's Give role press came to, and whose link it was. */
@@ -57,6 +61,8 @@ export class RoleRewards {
   readonly #clock: Clock;
   readonly #links: RoleRewardsOptions['links'];
   readonly #nicks: NickOwners;
+  readonly #held: HeldRoles | undefined;
+  readonly #notices: RewardNotices;
 
   constructor(options: RoleRewardsOptions) {
     const { repository, ends, roles, notices, clock, logger, counters } = options;
@@ -64,11 +70,13 @@ export class RoleRewards {
     this.#clock = clock;
     this.#repository = repository;
     this.#links = options.links;
+    this.#held = options.held;
+    this.#notices = notices;
     this.#list = new RewardList(repository, clock);
     const nicks = options.nicks ?? { usedByOthers: async () => false, record: async () => undefined };
     this.#nicks = nicks;
     const links = options.links?.listForMemberSince ? (options.links as MemberLinks) : undefined;
-    this.#granter = new RoleGranter({ repository, ends, roles, notices, nicks, links, clock, logger, counters });
+    this.#granter = new RoleGranter({ repository, ends, roles, notices, nicks, links, held: options.held, clock, logger, counters });
     this.#expiry = new RoleExpiry({ repository, ends, roles, notices, clock, logger, counters });
   }
 
@@ -95,14 +103,45 @@ export class RoleRewards {
   async onPayment(event: SettledPayment): Promise<'done' | 'retry'> {
     if (event.status !== 'paid') return 'done';
     const { link } = event;
-    // A paid link (or one staff confirmed) is what makes a nick a member's: a free checkout never does (issue 36).
+    // A paid link is what makes a nick a member's (a free checkout never does), and only one paid on
+    // sound evidence: not one staff confirmed (it went to them on thin evidence), nor one of a member
+    // casting a net of many nicks. Else a copycat's win would hold back the real player's roles.
     const owner = beneficiaryOf(link);
-    if (owner) await this.#nicks.record(link.guildId, link.nick, owner, event.at);
+    const foreign = await this.#granter.foreignNicks(link);
+    if (owner && event.confirmedBy === undefined && foreign < MANY_NICKS) await this.#nicks.record(link.guildId, link.nick, owner, event.at);
     let retry = false;
     for (const role of earnedRoles(await this.#repository.rewards(link.guildId), link.items)) {
-      if ((await this.#granter.grant(link, role)).kind === 'retry') retry = true;
+      if ((await this.#granter.grant(link, role, undefined, foreign)).kind === 'retry') retry = true;
     }
+    if (!(await this.#postHeld(link))) retry = true;
     return retry ? 'retry' : 'done';
+  }
+
+  /**
+   * The log posts of this link's roles held back and not posted yet: a post Discord did not take asks
+   * for the payment's roles step again (offered again with backoff, and given up with it: outbox.ts);
+   * the role stays listed for staff (/shop-admin status, /links user) either way.
+   */
+  async #postHeld(link: PaymentLink): Promise<boolean> {
+    if (!this.#held) return true;
+    let posted = true;
+    for (const entry of await this.#held.list(link.guildId)) {
+      if (entry.linkId !== link.id || entry.posted) continue;
+      const { at: _at, posted: _posted, ...notice } = entry;
+      if ((await this.#notices.nickShared({ guildId: link.guildId, ...notice })) === false) posted = false;
+      else await this.#held.markPosted(link.guildId, entry.linkId, entry.roleId);
+    }
+    return posted;
+  }
+
+  /** Whether a role this link earned waits for staff (the paid DM says so). A storage failure: not said. */
+  async heldFor(guildId: string, linkId: string): Promise<boolean> {
+    return (await this.heldBack(guildId).catch(() => [])).some((entry) => entry.linkId === linkId);
+  }
+
+  /** Roles held back for staff in the guild, newest first (/shop-admin status, /links user). */
+  async heldBack(guildId: string): Promise<HeldRole[]> {
+    return (await this.#held?.list(guildId)) ?? [];
   }
 
   /**
@@ -115,8 +154,14 @@ export class RoleRewards {
     const marker = await this.#repository.marker(guildId, linkId, roleId);
     const earned = earnedRoles(await this.#repository.rewards(guildId), link.items).find((role) => role.roleId === roleId);
     const days = marker?.days !== undefined ? marker.days : earned?.days;
-    if (days === undefined) return { outcome: { kind: 'not-earned' }, userId: beneficiaryOf(link) };
-    return { outcome: await this.#granter.grant(link, { roleId, days }, by), userId: beneficiaryOf(link) };
+    if (days === undefined) {
+      await this.#held?.forget(guildId, linkId, roleId);
+      return { outcome: { kind: 'not-earned' }, userId: beneficiaryOf(link) };
+    }
+    const outcome = await this.#granter.grant(link, { roleId, days }, by);
+    // Given, or decided for good: no longer listed for staff (a retry or a refusal for the presser's rights keeps it).
+    if (outcome.kind !== 'retry' && outcome.kind !== 'not-withheld') await this.#held?.forget(guildId, linkId, roleId);
+    return { outcome, userId: beneficiaryOf(link) };
   }
 
   /**

@@ -14,8 +14,8 @@ export { normalize, wordScore, words } from './search-words.js';
  * words of 3+ letters), or its abbreviation ("vp" → "vip"); numbers match as numbers ("500" →
  * "500 monet", "1000" → "1 000 monet"), never by typo. Every query word must match somewhere
  * (words in any order); product and variant names count more than server and category names.
- * Until a product's variants are read, the words that hit no product name may be its variant's
- * (searchUnreadProducts: "vip 30" suggests VIP before its "30 dni" is known).
+ * Until a product's variants are read, the words its name lacks may be its variant's
+ * (searchUnreadProducts: "vip 30" suggests VIP before its "30 dni" is known, "Rank 30" or not).
  */
 
 export type { SearchHit, SearchTarget } from './search-top-hits.js';
@@ -199,34 +199,62 @@ export function search(parts: readonly SearchPart[], query: string, options: Sea
   return best.hits();
 }
 
+/** What autocomplete suggests: the items with every word, then the unread products (two lists that share no item). */
+export function suggest(parts: readonly SearchPart[], query: string, limit: number): SearchHit[] {
+  const hits = search(parts, query, { limit, requireAll: true });
+  if (hits.length < limit) hits.push(...searchUnreadProducts(parts, query, limit - hits.length));
+  return hits;
+}
+
 /**
- * When no known item has every word: the products whose variants are not read yet (no variants
- * part among `parts` for them), matched on the words that hit product names, the other words being
- * left to those unread variants ("vip 30" on a fresh bot: VIP, whose "30 dni" nobody has read yet).
- * Only when some words hit product names and some hit none: with every word in product names
- * `search` has found those products, and with none there is nothing to go on. A product whose
- * variants are known is never suggested here: search would have found the variant if it existed.
+ * The products whose variants are not read yet (no variants part among `parts` for them), for the
+ * words their names lack, the other words being left to those unread variants ("vip 30" on a fresh
+ * bot: VIP, whose "30 dni" nobody has read yet). Decided per product: one whose name (or server's or
+ * category's) matches some of the words, by the same matching as `search`, but not all of them (with
+ * all, `search` has found it). Another product named like VIP's variant ("Rank 30") changes nothing
+ * for VIP. Ranked by the words of letters lacking (fewest first), then by the words matched and how
+ * well. A product whose variants are known is never suggested: search would have found the variant.
  */
 export function searchUnreadProducts(parts: readonly SearchPart[], query: string, limit: number): SearchHit[] {
   const terms = [...new Set(words(query))].slice(0, MAX_TERMS);
-  const products = parts.filter((part) => part.kind === 'products');
+  if (terms.length < 2) return []; // one word: a product either holds it (search found it) or has nothing to go on
   const read = new Set(parts.map((part) => part.productKey));
-  // Which words hit a product's name (or its server's or category's) anywhere: those must all match.
-  const inNames = terms.map((term, slot) => products.some((part) => scoresFor(part, slot, term).any));
-  if (inNames.every(Boolean) || !inNames.some(Boolean)) return [];
   const best = new TopHits(limit);
   const covered = new Int32Array(terms.length);
   let order = 0;
-  for (const part of products) {
-    const slots = terms.flatMap((term, slot) => (inNames[slot] ? [scoresFor(part, slot, term)] : []));
+  for (const part of parts) {
+    if (part.kind !== 'products') continue;
+    const slots = terms.map((term, slot) => scoresFor(part, slot, term));
+    // Only words that hit some name of this part can make a product here partly match; with none, skip it whole.
+    const hitting = slots.filter((slot) => slot.any);
+    if (hitting.length === 0) {
+      order += part.docs.length;
+      continue;
+    }
+    const allHit = hitting.length === slots.length;
     for (const doc of part.docs) {
       order++;
       if (read.has(productKey(doc.target))) continue;
-      const score = docScore(doc, slots, true, covered);
-      if (score > 0) best.offer(doc.target, score, order);
+      // Holding every word, it is among search's hits already.
+      if (allHit && docScore(doc, slots, true, covered) > 0) continue;
+      const score = docScore(doc, hitting, false, covered);
+      if (score > 0) best.offer(doc.target, score - LETTER_WORD_LEFT * lettersLacking(doc, terms, slots), order);
     }
   }
   return best.hits();
+}
+
+/**
+ * A lacking word of letters costs more than any match scores; a lacking number costs nothing. Variants
+ * are mostly amounts and durations ("30 dni", "500 monet"): "vip 30" is VIP's "30 …" far more likely
+ * than a "vip …" variant of "Rank 30".
+ */
+const LETTER_WORD_LEFT = MAX_TERMS + 1;
+
+/** How many of the query's words of letters match none of a document's names. */
+function lettersLacking(doc: SearchDoc, terms: readonly string[], slots: readonly { scores: Float32Array }[]): number {
+  const hit = (slot: number) => [doc.primary, doc.secondary].some((ids) => ids.some((id) => slots[slot]!.scores[id]! > 0));
+  return terms.filter((term, slot) => !NUMBER.test(term) && !hit(slot)).length;
 }
 
 /**

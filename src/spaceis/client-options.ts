@@ -19,8 +19,10 @@ export interface StoreClientOptions {
   timeoutMs?: number;
   /** Extra attempts for GETs. Default 2. */
   getRetries?: number;
-  /** First backoff delay; doubles per attempt. Default 250. */
+  /** First backoff delay; doubles per attempt, each wait drawn between half and all of it. Default 250. */
   backoffMs?: number;
+  /** The jitter's draw, a number in [0, 1) as Math.random gives (the default); tests pass a fixed one. */
+  random?: () => number;
   /** Longest `Retry-At` wait honoured before giving up. Default 30 000. */
   maxRetryWaitMs?: number;
   /** Injectable so tests never wait for real. */

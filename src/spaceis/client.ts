@@ -5,13 +5,15 @@
  *
  * Retry policy:
  * - GETs are retried (up to `getRetries` extra attempts) on 5xx, time-outs, network errors and
- *   throttling 429s, with exponential backoff `backoffMs * 2^attempt`. A throttling 429 with
+ *   throttling 429s, with exponential backoff `backoffMs * 2^attempt`, each wait drawn between half
+ *   and all of it (equal jitter, as the background jobs' backoff: many processes retrying a store
+ *   that came back together would otherwise hit it together). A throttling 429 with
  *   `Retry-At` waits that many seconds instead, but only up to `maxRetryWaitMs` (30 s by
  *   default): a longer or absurd `Retry-At` (e.g. an epoch timestamp) fails at once with the
  *   StoreError, because a Discord user is waiting and the caller can say "try later".
  * - POST /v4/cart/paymentUrl is never retried: the contract says the first request may have
  *   been handled.
- * - No jitter: the delays are deterministic so tests can assert them through `sleep`.
+ * - The draw is injected (`random`), so tests assert exact delays through `sleep`.
  */
 import { inspect } from 'node:util';
 import type * as z from 'zod';
@@ -64,6 +66,7 @@ export class StoreClient {
   // through a logger that prints the client.
   readonly #apiKey: string;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
   /** undici's request, or the `fetch` given (the demo shop): transport.ts. */
   readonly #transport: StoreTransport;
   readonly #onResponse: ((info: StoreResponseInfo) => void) | undefined;
@@ -81,6 +84,7 @@ export class StoreClient {
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.#sleep = options.sleep ?? realSleep;
+    this.#random = options.random ?? Math.random;
     this.#transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport;
     this.#onResponse = options.onResponse;
     this.#gate = options.gate;
@@ -205,7 +209,8 @@ export class StoreClient {
       const wait = error.retryAfterSeconds * 1000;
       return wait <= this.maxRetryWaitMs ? wait : undefined;
     }
-    return this.backoffMs * 2 ** attempt;
+    const ceiling = this.backoffMs * 2 ** attempt;
+    return Math.round(ceiling / 2 + this.#random() * (ceiling / 2));
   }
 
   async #attempt<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {

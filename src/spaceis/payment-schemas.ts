@@ -95,6 +95,8 @@ export const transactionInfoSchema = z
     /** A single-variant purchase names its variant here; a cart purchase has `null` and `items`. */
     variantId: lenient(idSchema),
     quantity: wholeNumber,
+    /** The whole transaction, grosze (official); the insights' paid value. */
+    amount: wholeNumber,
     nick: text,
     items: z
       .array(z.unknown())
@@ -112,6 +114,14 @@ export const transactionInfoSchema = z
   .transform(({ createdAt, created_at: createdAtSnake, date, ...info }) => ({ ...info, date: date ?? createdAt ?? createdAtSnake }));
 
 export type TransactionInfo = z.output<typeof transactionInfoSchema>;
+
+/** What a transaction paid, grosze: the whole and each variant's (as the store answered; absent when it did not say). */
+export function transactionAmounts(info: TransactionInfo): { totalGrosze: number; items: { variantId: string; grosze: number }[] } | undefined {
+  const items = info.items?.flatMap((item) => (item.amount === undefined ? [] : [{ variantId: item.variantId, grosze: item.amount }])) ?? [];
+  const total = info.amount ?? (items.length > 0 ? items.reduce((sum, item) => sum + item.grosze, 0) : undefined);
+  if (total === undefined) return undefined;
+  return { totalGrosze: total, items: items.length > 0 ? items : info.variantId ? [{ variantId: info.variantId, grosze: total }] : [] };
+}
 
 /** The variants and quantities a transaction paid for, or undefined when the answer does not say. */
 export function transactionItems(info: TransactionInfo): { variantId: string; quantity: number }[] | undefined {

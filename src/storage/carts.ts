@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type Keyv from 'keyv';
 import type { CartLine } from '../cart/rules.js';
 import type { Logger } from '../logger.js';
+import { cartSourceSchema } from './payment-link-record.js';
 import { parseRecord } from './records.js';
 
 const cartLineSchema = z.object({
@@ -23,6 +24,8 @@ const storedCartSchema = z.object({
   notice: z.enum(['license-changed']).optional(),
   /** When the cart was last changed; a record from before carts expired has none and counts as changed now. */
   touchedAt: z.number().optional(),
+  /** How the member came to the shop when the cart's first line went in (the insights' sources). */
+  source: cartSourceSchema.optional(),
 });
 
 export type StoredCart = z.infer<typeof storedCartSchema>;

@@ -6,8 +6,10 @@ import type { Logger } from '../logger.js';
 import { parseRecord } from './records.js';
 
 /**
- * Which members of a guild paid with a nick lately (a paid link, or one staff confirmed: issue 36; a
- * free checkout is no use of a nick, or anyone could hold back a player's roles for 90 days), so a
+ * Which members of a guild paid with a nick lately: a link paid on sound evidence only (never a free
+ * checkout, or anyone could hold back a player's roles for 90 days; never a payment staff confirmed
+ * or one of a member casting a net of many nicks, or a copycat's win would hold back the real
+ * player's roles: services/rewards.ts, `onPayment`), so a
  * role for buyers is given only to the member whose nick it is (the store tells which nick paid,
  * never who typed it: nicks are public). Written by services/rewards.ts when a payment settles.
  *

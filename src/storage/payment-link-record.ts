@@ -4,6 +4,10 @@ import { stringListSchema } from './records.js';
 
 /** What one payment link record holds, its id, and the keys it and its indexes are stored under. */
 
+/** Where a cart started: `/shop`, the panel, the feed's Buy button, a search, Buy again. */
+export const cartSourceSchema = z.enum(['shop', 'panel', 'feed', 'search', 'again']);
+export type CartSource = z.infer<typeof cartSourceSchema>;
+
 const linkItemSchema = z.object({
   variantId: z.string(),
   quantity: z.number().int(),
@@ -78,6 +82,8 @@ const linkFieldsSchema = z.object({
   attempt: z.object({ transactionId: z.string(), status: z.enum(['failed', 'expired']), at: z.number() }).optional(),
   /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */
   locale: z.enum(['en', 'pl']).optional(),
+  /** How the member came to the cart this link was made of (its first line decides): the insights' sources. */
+  source: cartSourceSchema.optional(),
 });
 
 /**

@@ -94,6 +94,8 @@ const txStateSchema = z.object({
   refused: z.record(z.string(), z.object({ reason: z.string(), at: z.number(), /** When the admins were told (log channel, status); until then the round owes it. */ told: z.number().optional() })).optional(),
   /** Who confirmed it, when staff chose the link. */
   confirmedBy: z.string().optional(),
+  /** What it paid as transaction/info said, grosze (the insights' paid value); absent when it did not say. */
+  amounts: z.object({ totalGrosze: z.number(), items: z.array(z.object({ variantId: z.string(), grosze: z.number() })) }).optional(),
   /**
    * Named by a post in the store's webhook, not seen in the store's list: whoever holds the URL can
    * post any id, so a 404 about it ends it at once (see services/payment-watch/license-round.ts).

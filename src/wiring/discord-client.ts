@@ -6,13 +6,16 @@ import { redisIdentifyThrottlerFactory } from '../discord/identify-throttler.js'
 import { shardOptions } from '../discord/sharding.js';
 
 /**
- * The discord.js client as the bot runs it: only the Guilds intent, its share of Discord's global
+ * The discord.js client as the bot runs it: the Guilds intent, and Guild Messages unless the operator
+ * turned it off (STORE_WEBHOOK_INTENT: the store webhook's posts; docs/store-webhook.md, never Message
+ * Content, so each message arrives blank and is dropped at the raw packet), its share of Discord's global
  * REST limit, its shards, identifies paced with the other processes on Redis, and caches cut to
  * what the bot reads (it reads no message history, presences or members but itself).
  */
 export function createDiscordClient(config: Config, coordination: Pick<Coordination, 'redis'>, extra?: Pick<ClientOptions, 'ws'>): Client {
   return new Client({
-    intents: [GatewayIntentBits.Guilds],
+    // Fixed for the session: a change of intents takes a new IDENTIFY, which would lose the interactions sent meanwhile.
+    intents: config.STORE_WEBHOOK_INTENT ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages] : [GatewayIntentBits.Guilds],
     // Discord's global limit is per bot: with several processes each runs with its share (DISCORD_GLOBAL_RPS).
     rest: { api: config.DISCORD_API_URL, globalRequestsPerSecond: config.DISCORD_GLOBAL_RPS },
     ...shardOptions(config),

@@ -27,6 +27,7 @@ import { RoleRewards } from '../services/rewards.js';
 import { followGuildDepartures } from '../discord/guild-departures.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { NickUses } from '../storage/nick-uses.js';
+import { HeldRoles } from '../storage/held-roles.js';
 import { WebsiteBuyerStore } from '../storage/website-buyers.js';
 import { OncePerId } from '../storage/once-per-id.js';
 import type { Repositories } from './repositories.js';
@@ -99,14 +100,6 @@ export function wirePayments(deps: {
   const nickUses = new NickUses(keyv, logger, locks);
   const checkout = new CheckoutService({ carts: deps.carts, nicks: repositories.nicks, checkoutTimes: repositories.checkoutTimes, paymentLinks, clock, logger, payments });
   const delivery = new LinkDelivery({ client, dmChannels: deps.dmChannels, logger, records: checkout, clock, metrics, ...deps.linkDelivery });
-  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
-  const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger });
-  paymentEvents.on('dm', settledSteps.dm);
-  paymentEvents.on('log', settledSteps.log);
-  paymentEvents.on('metrics', settledSteps.metrics);
-  // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
-  const gifts = new GiftMessages(keyv, repositories.guildSettings, locks);
-  paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
   const rewards = new RoleRewards({
     repository: repositories.rewards,
     ends: repositories.roleWorkEnds,
@@ -114,6 +107,7 @@ export function wirePayments(deps: {
     notices: rewardNotices(guildLog, (linkId, roleId) => adminRoutes.giveRole.build(undefined, { link: linkId, role: roleId })),
     nicks: nickUses,
     links: paymentLinks,
+    held: new HeldRoles(keyv, logger, locks),
     clock,
     logger,
     counters: {
@@ -122,7 +116,16 @@ export function wirePayments(deps: {
       failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
     },
   });
+  // Roles first: the paid DM says when a role waits for staff (held-roles.ts).
   paymentEvents.on('roles', (event) => rewards.onPayment(event));
+  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
+  const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger, rolesHeld: (link) => rewards.heldFor(link.guildId, link.id) });
+  paymentEvents.on('dm', settledSteps.dm);
+  paymentEvents.on('log', settledSteps.log);
+  paymentEvents.on('metrics', settledSteps.metrics);
+  // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
+  const gifts = new GiftMessages(keyv, repositories.guildSettings, locks);
+  paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
   // A step Discord refused for good, told once (issue 36): the log channel and the next /shop-admin status.
   const refusedSteps = new RefusedPaymentSteps({
     store: repositories.paymentStepRefusals,

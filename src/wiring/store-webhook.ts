@@ -2,6 +2,7 @@ import type Keyv from 'keyv';
 import type { Client } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { Coordination, Locks } from '../coordination/coordination.js';
+import { forgetStoreWebhookOnDeparture } from '../discord/guild-departures.js';
 import { StoreWebhookGateway } from '../discord/store-webhook-gateway.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -23,10 +24,11 @@ import { doublingBackoff } from '../services/jobs/backoff.js';
 import type { BackgroundJob } from '../services/jobs/runner.js';
 
 /**
- * The store's purchase webhook (issue 38, docs/store-webhook.md), wired: the guilds' connections
- * (loaded before login, so the shards identify with the intents they need), the gateway filter and
- * the reader, which hands transaction ids to the payment watcher (PaymentWatcher.follow: the one
- * entry into the payment wing).
+ * The store's purchase webhook (docs/store-webhook.md), wired: the guilds' connections (loaded
+ * before login), the gateway filter and the reader, which hands transaction ids to the payment
+ * watcher (PaymentWatcher.follow: the one entry into the payment wing). The posts need the Guild
+ * Messages intent, the operator's STORE_WEBHOOK_INTENT, fixed at login (wiring/discord-client.ts);
+ * with it off nothing is connected, and a connection kept from before is polled as without one.
  */
 export function wireStoreWebhooks(deps: {
   client: Client;
@@ -43,11 +45,14 @@ export function wireStoreWebhooks(deps: {
   guildLog: Pick<GuildLog, 'post'>;
   feed: Pick<PurchaseFeed, 'handOff' | 'wants' | 'setRests'>;
   links: Pick<PaymentLinkRepository, 'get'>;
+  /** STORE_WEBHOOK_INTENT, and PAYMENT_POLL_SECONDS (what polling costs instead, told when it is off). */
+  intent: { on: boolean; pollSeconds: number };
 }) {
   const { client, logger, clock, directory } = deps;
   const repository = new StoreWebhookRepository(deps.keyv, logger, deps.locks);
-  const connections = new StoreWebhookConnections(repository, deps.secretBox, () => clock.now());
-  const connectedGuilds = () => new Set(connections.known().values());
+  const connections = new StoreWebhookConnections(repository, deps.secretBox, () => clock.now(), deps.intent);
+  // With the intent off no post can arrive: the safety net's slower pace would only delay payments.
+  const connectedGuilds = () => new Set(deps.intent.on ? connections.known().values() : []);
   let guilds = connectedGuilds();
   connections.onChange(() => (guilds = connectedGuilds()));
   const health = new StoreWebhookHealth({
@@ -121,13 +126,13 @@ export function wireStoreWebhooks(deps: {
     logger,
   });
   const gateway = new StoreWebhookGateway(client, connections, reader, logger);
+  forgetStoreWebhookOnDeparture(client, connections, logger);
   const reload = () => connections.reload();
   /**
    * Every minute, in every process: the connected webhooks as storage has them now. Another
    * process's connect reaches this one within a minute, and a registry that could not be read at
-   * start (storage locked or down) is read once storage answers; the intents follow (the gateway
-   * identifies again when the first webhook appears). Cost: one storage read a minute per process,
-   * no store request, no write.
+   * start (storage locked or down) is read once storage answers. Cost: one storage read a minute
+   * per process, no store request, no write.
    */
   const reloadJob: BackgroundJob = {
     name: 'store-webhook-registry',
@@ -143,7 +148,7 @@ export function wireStoreWebhooks(deps: {
     connections,
     health,
     reader,
-    /** Before `client.login`: which webhooks are connected, and the intents they need. */
+    /** Before `client.login`: which webhooks are connected, and the gateway's filter listening. */
     async beforeLogin(): Promise<void> {
       try {
         await reload();

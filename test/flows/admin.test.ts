@@ -43,7 +43,7 @@ describe('/shop-admin', () => {
     expect(text).toContain(`The bot's default license, fingerprint \`${keyFingerprint(LICENSE_KEY)}\``);
     expect(text).toContain('Answers: 2 servers in the offer');
     expect(text).toContain('sqlite');
-    expect(text).toContain('0.1.0');
+    expect(text).toContain('1.0.0');
     expect(text).not.toContain(LICENSE_KEY);
 
     h.store.failNext('servers', { status: 402, body: { success: false, type: 'error', message: 'license is not active' } });
@@ -86,7 +86,7 @@ describe('/shop-admin', () => {
     const post = textOf(await logged);
     const [link] = (await h.bot.services.storage.paymentLinks.listForMember(h.discord.defaultGuildId, buyer.user.id, 0, 1)).links;
     expect(post).toContain(pl.log.linkIssuedTitle);
-    expect(post).toContain(`<@${buyer.user.id}> otrzymał(a) link do płatności dla nicku **Logged**.`);
+    expect(post).toContain(`<@${buyer.user.id}> otrzymał(a) link do płatności na nick **Logged**.`);
     expect(post).toContain('2 × VIP — 30 dni');
     expect(post).toContain(`-# Numer linku: ${link!.id}`);
     expect(post).not.toContain(link!.url);

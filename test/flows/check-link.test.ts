@@ -82,7 +82,7 @@ describe('Check payment link: any member checks the addresses in a message befor
       expect(text).not.toContain('✅');
       expect(text).not.toContain(t.linkCheck.forYou);
     }
-    expect(pl.linkCheckForOther.heading).toContain('płać tylko swoim przyciskiem „Zapłać”');
+    expect(pl.linkCheckForOther.heading).toContain('nie płać przez ten link. Płać tylko przyciskiem „Zapłać”');
   });
 
   it('reads a genuine link as Discord renders it: in bold or italics, followed by _ * ~, with invisible characters or Markdown escapes', async () => {

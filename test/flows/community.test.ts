@@ -219,7 +219,7 @@ describe('/shop-top', () => {
     expect(survival).toContain('🥈 **Alex** · 3 zakupy');
     expect(survival).toContain(pl.community.latestTitle);
     const sky = textOf((await member.run('shop-top', { server: 'SkyBlock' })).message!);
-    expect(sky).toContain('SkyBlock — najwięksi wspierający');
+    expect(sky).toContain('SkyBlock — ranking kupujących');
     expect(sky).toContain(pl.community.none);
   });
 

@@ -196,7 +196,7 @@ describe('A gift for a friend', () => {
     const channel = h.discord.dmChannelOf(friend.user.id)!;
     expect(h.discord.requests.filter((request) => request.method === 'POST' && request.path === `/channels/${channel}/messages`).map((request) => request.status)).toEqual([403]);
     const admin = new Member(h, { permissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageGuild, username: 'owner' });
-    const line = en.payments.statusRefusedLine(`<@${paid.userId}>`, paid.id, en.payments.refusedStep.gift, en.payments.refusedReason['dms-closed']);
+    const line = en.payments.statusRefusedLine(`<@${paid.userId}>`, paid.id, en.payments.refusedStep.gift.nominative, en.payments.refusedReason['dms-closed']);
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).toContain(line);
     expect(textOf((await admin.sub('shop-admin', 'status')).message!)).not.toContain(line);
     h.discord.acceptDms(friend.user.id);

@@ -348,7 +348,7 @@ describe('/links: moderators check a member’s payment links', () => {
     expect(textOf(list)).toContain(pl.links.whatBotKnows);
     expect(names(list)).toEqual([`🕒 ${issued.id} · Oczekuje`]);
     expect(fieldFor(list, issued.id).value).toContain(`[Link do płatności](${issued.url})`);
-    expect(textOf((await links(mod, 'verify', { url: `${issued.url}#` })).message!)).toContain('Bot nie wydał tego adresu na tym Discordzie.');
+    expect(textOf((await links(mod, 'verify', { url: `${issued.url}#` })).message!)).toContain('Bot nie wydał tego adresu na tym Discordzie, więc to może być fałszywa strona płatności.');
   });
 
   // These move the clock by months, so they run last.

@@ -1,6 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en.js';
+import { pl } from '../../src/i18n/pl.js';
 import { DEFAULT_MEMBER_PERMISSIONS, type FakeMessage } from '../fakes/discord/fake-discord.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness } from '../support/harness.js';
@@ -8,7 +9,7 @@ import { linkSteps, type Issued } from '../support/links.js';
 import { textOf } from '../support/ui.js';
 
 /**
- * Issue 36, point 3: every retry has an end. A settled payment's Discord steps (the DM edit, the log
+ * Every retry has an end. A settled payment's Discord steps (the DM edit, the log
  * post, the gift DM) end at once when Discord's answer is final (403 50001/50013/50007, 404
  * 10003/10004/10007/10008/10013): one request, recorded on the transaction's record as refused,
  * shown once in the log channel and once in /shop-admin status, never sent again; the other steps
@@ -59,11 +60,11 @@ describe('a paid link whose Discord step is refused for good', () => {
     // The other steps are done.
     expect(posts(log, en.log.linkPaidTitle).filter((post) => textOf(post).includes(issued.id))).toHaveLength(1);
     expect(refusedPosts(log, issued).map(textOf)).toEqual([
-      `## ${en.log.paymentStepRefusedTitle}\n${en.log.paymentStepRefused(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm, en.payments.refusedReason['dms-closed'])}`,
+      `## ${en.log.paymentStepRefusedTitle}\n${en.log.paymentStepRefused(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm.accusative, en.payments.refusedReason['dms-closed'])}`,
     ]);
 
     const first = await status();
-    expect(first).toContain(`**${en.payments.statusRefusedTitle}**\n${en.payments.statusRefused(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm, en.payments.refusedReason['dms-closed']))}`);
+    expect(first).toContain(`**${en.payments.statusRefusedTitle}**\n${en.payments.statusRefused(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm.nominative, en.payments.refusedReason['dms-closed']))}`);
     expect(await status()).not.toContain(en.payments.statusRefusedTitle);
 
     // Never sent again, whatever comes later (a restart, more rounds).
@@ -71,6 +72,20 @@ describe('a paid link whose Discord step is refused for good', () => {
     await s.poll(20, MINUTE);
     expect(requests('PATCH', `/channels/${issued.dm.channel_id}/messages/${issued.dm.id}`)).toHaveLength(1);
     expect(refusedPosts(log, issued)).toHaveLength(1);
+  });
+
+  it('a Polish admin reads the step in the case the sentence takes: „link X: zmiana…” in status, not the log post\'s „odrzucił zmianę…”', async () => {
+    const buyer = new Member(h);
+    const issued = await s.checkout(buyer, 'Closed_Dms_Pl', VIP_30);
+    h.discord.refuseDms(buyer.user.id);
+    h.store.pay(issued.url);
+    await s.poll(4);
+    const polishAdmin = new Member(h, { permissions: ADMIN, username: 'owner-pl', locale: 'pl' });
+    const shown = textOf((await polishAdmin.sub('shop-admin', 'status')).message!);
+    expect(shown).toContain(`• <@${buyer.user.id}>, link ${issued.id}: zmiana wiadomości prywatnej członka (ten członek nie przyjmuje wiadomości prywatnych od bota)`);
+    expect(shown).not.toContain('zmianę');
+    // The log post's sentence takes the accusative: „Discord odrzucił zmianę wiadomości prywatnej członka”.
+    expect(pl.log.paymentStepRefused('@m', 'L', pl.payments.refusedStep.dm.accusative, 'r')).toContain('Discord odrzucił zmianę wiadomości prywatnej członka: r.');
   });
 
   it('a refusal whose telling storage could not keep is told by the next round, and its step still not sent again', async () => {
@@ -86,7 +101,7 @@ describe('a paid link whose Discord step is refused for good', () => {
     await s.poll(4);
 
     expect(requests('PATCH', `/channels/${issued.dm.channel_id}/messages/${issued.dm.id}`).map((request) => request.status)).toEqual([403]);
-    expect(await status()).toContain(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm, en.payments.refusedReason['dms-closed']));
+    expect(await status()).toContain(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.dm.nominative, en.payments.refusedReason['dms-closed']));
     expect(refusedPosts(log, issued).length).toBeGreaterThanOrEqual(1);
   });
 
@@ -109,7 +124,7 @@ describe('a paid link whose Discord step is refused for good', () => {
     expect(dm.edits).toBe(1);
     expect(dm.text).toContain('✅ The shop reports this order as paid');
 
-    expect(await status()).toContain(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.log, en.payments.refusedReason['missing-permissions']));
+    expect(await status()).toContain(en.payments.statusRefusedLine(`<@${buyer.user.id}>`, issued.id, en.payments.refusedStep.log.nominative, en.payments.refusedReason['missing-permissions']));
     expect(await status()).not.toContain(en.payments.statusRefusedTitle);
     const said = h.logs.slice(logsBefore).map((line) => JSON.parse(line) as { msg?: string; step?: string; reason?: string }).filter((line) => line.msg?.includes('Discord refused'));
     expect(said).toMatchObject([{ step: 'log', reason: 'missing-permissions' }]);

@@ -141,6 +141,9 @@ describe('the purchase feed and what the guild chose', () => {
     const text = textOf(posts[0]!);
     expect(text).not.toContain('Secret');
     expect(text).toContain(pl.feed.aPlayer);
+    // A hidden nick is left out of the sentence: „Gracz kupił …”, not „Gracz Gracz kupił …”.
+    expect(text).toContain('Gracz kupił **VIP — 30 dni**');
+    expect(text).not.toContain('Gracz **Gracz**');
     expect(text).toContain(pl.feed.title);
     expect(buttonLabels(posts[0]!)).toEqual([pl.feed.buy]);
   });

@@ -98,9 +98,10 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
     expect(await add(admin, bouncer)).toBe(
       `<@&${bouncer}> can't be given to buyers. <@&${bouncer}> has Kick Members, Mention @everyone, @here and All Roles: the bot never gives buyers a role with power over the server. Take that off the role, or pick another role. Nothing was saved.`,
     );
+    // Each name quoted, so the comma inside one („@everyone, @here”) does not read as a second permission.
     const polish = new Member(h, { permissions: ADMIN, locale: 'pl' });
     expect(await add(polish, bouncer)).toBe(
-      `Nie można nadawać kupującym roli <@&${bouncer}>. <@&${bouncer}> ma uprawnienia: Wyrzucanie członków, Wzmiankowanie @everyone, @here i wszystkich ról. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę. Nic nie zapisano.`,
+      `Nie można nadawać kupującym roli <@&${bouncer}>. <@&${bouncer}> ma uprawnienia: „Wyrzucanie członków” i „Wzmiankowanie @everyone, @here i wszystkich ról”. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę. Nic nie zapisano.`,
     );
     expect(await stored()).toEqual([]);
   });

@@ -50,17 +50,14 @@ describe('/shop-admin store-webhook', () => {
   it('connects: the URL shown once and privately with the text to paste and the panel steps; sealed at rest; never logged', async () => {
     h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
     const channel = h.discord.addChannel(h.discord.defaultGuildId, { name: 'shop-posts' });
-    // The first connection: the shards identify again, with Guild Messages (store-webhook-payments.test.ts).
-    const identified = h.discord.nextReady();
     const reply = await admin.sub('shop-admin', 'store-webhook connect', { channel });
-    await identified;
     const [hook] = h.discord.webhooksIn(channel);
     expect(hook).toBeDefined();
     const url = `${h.discord.apiUrl}/webhooks/${hook!.id}/${hook!.token}`;
     expect(reply.ephemeral).toBe(true);
     const text = textOf(reply.message!);
     expect(text).toContain(`\`\`\`\n${url}\n\`\`\``);
-    expect(text).toContain('Zakup {NICK}: {PRODUCT} ({VARIANT}), {AMOUNT}, {TRANSACTION_ID}');
+    expect(text).toContain('Gracz {NICK} kupił {PRODUCT} ({VARIANT}), kwota: {AMOUNT}, transakcja: {TRANSACTION_ID}');
     expect(text).toContain('**Dodatki → Webhooki** and press **Nowy webhook**');
     expect(text).toContain(`Keep <#${channel}> private`);
 
@@ -103,7 +100,7 @@ describe('/shop-admin store-webhook', () => {
     expect((await polish.sub('shop-admin', 'store-webhook connect', { channel })).message!.text).toBe(pl.storeWebhook.noPermission(`<#${channel}>`));
     h.discord.setBotPermissions(h.discord.defaultGuildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageWebhooks);
     const text = textOf((await polish.sub('shop-admin', 'store-webhook connect', { channel })).message!);
-    expect(text).toContain('Otwórz **Dodatki → Webhooki** i naciśnij **Nowy webhook**');
+    expect(text).toContain('Wybierz licencję i otwórz **Dodatki → Webhooki → Nowy webhook**');
     expect(text).toContain('{TRANSACTION_ID}');
   });
 

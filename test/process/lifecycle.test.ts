@@ -147,9 +147,11 @@ describe('the bot process', () => {
     execFileSync(process.execPath, [join(ROOT, 'tools', 'build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
     const bot = await startBot({}, true);
     await outputContains(bot, '"msg":"started"');
-    expect(bot.output.join('')).not.toContain('Compiling TypeScript');
+    expect(bot.output.join('')).not.toContain('Bundling the bot');
     // One line names where the start-up went.
-    const started = JSON.parse(bot.output.join('').split('\n').find((line) => line.includes('"msg":"started"'))!) as { node: string; startUpMs: Record<string, number> };
+    const started = JSON.parse(bot.output.join('').split('\n').find((line) => line.includes('"msg":"started"'))!) as { version: string; node: string; startUpMs: Record<string, number> };
+    // The release it is (CHANGELOG.md), as package.json says.
+    expect(started.version).toBe('1.0.0');
     // The Node it runs on: under the process-on-image-node project, the Docker image's release (npm start included).
     expect(started.node).toBe(BOT_NODE_VERSION);
     expect(Object.keys(started.startUpMs)).toEqual(['modules', 'configAndStorage', 'gatewayAndJobs']);

@@ -72,7 +72,7 @@ describe('a newcomer’s mistakes', () => {
     const run = await runScript(REGISTER, ['--help'], discordEnv());
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: npm run register-commands \[-- \[--guild <server id>\] \[--timeout <seconds>\]\]/);
-    expect(run.stdout).toContain('--help                 print this and do nothing else');
+    expect(run.stdout).toContain('--help                     print this and do nothing else');
     expect(world.discord.registeredCommands()).toEqual([]);
     const unknown = await runScript(REGISTER, ['--global'], discordEnv());
     expect(unknown.code).toBe(1);

@@ -83,7 +83,7 @@ describe('the store gate across bot processes (Redis)', () => {
     await addToCart(inB, VIP_30);
     store.failNext('paymentUrl', { status: 500, body: error('Server Error') }, 5);
     for (let n = 0; n < 5; n += 1) {
-      expect((await inA.run('checkout', { nick: 'Failing' })).message!.text).toBe(`${en.storeErrors.unavailable}\n(“Server Error”)`);
+      expect((await inA.run('checkout', { nick: 'Failing' })).message!.text).toBe(`${en.storeErrors.failed}\n(“Server Error”)`);
     }
 
     const sent = store.requestsTo('paymentUrl').length;

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { createBot, registerBotCommands, type Bot } from '../../src/app.js';
 import type { Timers } from '../../src/services/jobs/runner.js';
+import type { ChartRenderer } from '../../src/services/insights/chart-renderer.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -76,6 +77,8 @@ export interface HarnessOptions {
   jobTimers?: (clock: ManualClock) => Timers;
   /** Further settings, as an operator writes them in .env; they win over the harness's own (a function: built from the local Discord, e.g. its guild's id). */
   env?: Record<string, string> | ((discord: FakeDiscord) => Record<string, string>);
+  /** The insights' chart renderer (test/support/chart-double.ts); none: the bot's own. */
+  chartRenderer?: ChartRenderer;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -128,6 +131,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.storeTimeoutMs !== undefined ? { storeTimeoutMs: options.storeTimeoutMs } : {}),
       ...(options.dmWaitMs !== undefined ? { linkDelivery: { dmWaitMs: options.dmWaitMs } } : {}),
       storageAdapter: storage.wrap,
+      ...(options.chartRenderer ? { chartRenderer: options.chartRenderer } : {}),
       // Rounds of the payment watcher run when a test calls services.payments.tick() (or jobs.runNow('payment-watch')), on the test's clock.
       paymentWatch: options.paymentWatch ?? 'manual',
       ...(jobTimers ? { jobTimers } : {}),

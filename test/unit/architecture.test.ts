@@ -126,7 +126,7 @@ const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
  * A path belongs to the longest prefix listed; `*` stands for one folder's name.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['src/clock.ts', 'src/logger.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/', 'src/settings/'],
+  ['src/clock.ts', 'src/logger.ts', 'src/pretty-log.ts', 'src/version.ts', 'src/env-file.ts', 'src/security/', 'src/cart/', 'src/settings/'],
   ['src/coordination/'],
   ['src/storage/'],
   ['src/config.ts'],
@@ -138,7 +138,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/discord/', 'src/bot-services.ts'],
   ['commands/'],
   // dist/: the compiled entry points, which tools/start.mjs runs.
-  ['src/app.ts', 'src/wiring/', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts', 'dist/'],
+  ['src/app.ts', 'src/wiring/', 'src/main.ts', 'src/register-commands.ts', 'src/migrate-storage.ts', 'src/storage-backup.ts', 'dist/'],
   ['bench/', 'tools/', 'test/'],
 ];
 const LAYER_NAMES = ['base', 'coordination', 'storage', 'config', 'store', 'words', 'ops', 'demo', 'services', 'discord', 'features', 'composition', 'tools'];

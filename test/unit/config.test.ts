@@ -19,6 +19,7 @@ describe('configuration', () => {
       SPACEIS_API_URL: 'https://api.spaceis.pl',
       STORAGE_URL: 'sqlite://data/store.sqlite',
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
       CART_EXPIRY_DAYS: 30,
       DEMO_PORT: 8787,
       DEMO_HOST: '127.0.0.1',
@@ -26,8 +27,19 @@ describe('configuration', () => {
       DISCORD_GLOBAL_RPS: 50,
       PAYMENT_POLL_SECONDS: 30,
       VOUCHER_CODES_PER_DAY: 50,
+      STORE_WEBHOOK_INTENT: true,
     });
     expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
+  });
+
+  it('takes STORE_WEBHOOK_INTENT on or off (any case), on by default, and explains any other value', () => {
+    expect(loadConfig({ ...valid, STORE_WEBHOOK_INTENT: ' OFF ' }).STORE_WEBHOOK_INTENT).toBe(false);
+    expect(loadConfig({ ...valid, STORE_WEBHOOK_INTENT: 'on' }).STORE_WEBHOOK_INTENT).toBe(true);
+    for (const value of ['yes', 'false', '0']) {
+      expect(problemsOf({ STORE_WEBHOOK_INTENT: value }), value).toEqual([
+        'STORE_WEBHOOK_INTENT must be on or off: on lets admins connect the store webhook (the bot then receives every message of its servers), off turns that off',
+      ]);
+    }
   });
 
   it('polls for payments every PAYMENT_POLL_SECONDS, 15 at the least: every poll draws on the shop’s rate limit', () => {

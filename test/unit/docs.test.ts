@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTING_NAMES } from '../../src/config.js';
+import { BOT_PERMISSIONS, STORE_WEBHOOK_PERMISSION } from '../../src/discord/bot-permissions.js';
 
 /**
  * The README and docs/ as a reader follows them: every relative link (and its #anchor) leads
@@ -68,9 +69,50 @@ describe('the README and docs/', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
   });
 
+  it('say how to switch Public Bot off, and give the store webhook an invite that asks for Manage Webhooks', () => {
+    const application = readFileSync(join(ROOT, 'docs', 'running', 'discord-application.md'), 'utf8');
+    // Discord refuses Public Bot off while the Installation tab's install link is its own: None comes first.
+    expect(application.indexOf('**Install Link**: set it to **None**')).toBeGreaterThan(-1);
+    expect(application.indexOf('**Install Link**: set it to **None**')).toBeLessThan(application.indexOf('switch **Public Bot** off'));
+    expect(application).toContain('It leaves out *Manage\n   Webhooks*');
+    const webhook = readFileSync(join(ROOT, 'docs', 'store-webhook.md'), 'utf8');
+    const asked = [...webhook.matchAll(/oauth2\/authorize\?[^`]*permissions=(\d+)/g)].map((match) => BigInt(match[1]!));
+    expect(asked).toEqual([BOT_PERMISSIONS | STORE_WEBHOOK_PERMISSION]);
+  });
+
   it('list every setting of src/config.ts in the settings table', () => {
     const table = readFileSync(join(ROOT, 'docs', 'running', 'settings.md'), 'utf8');
     const rows = new Set([...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]!));
     expect(SETTING_NAMES.filter((name) => !rows.has(name))).toEqual([]);
+  });
+});
+
+/**
+ * A path the reader is told about in backticks (`docs/running/settings.md`, `src/config.ts`) or in a
+ * comment of the files an operator opens (docker-compose.yml, the Dockerfile, .env.example) names a
+ * file of the repository that exists. Only what looks like a path into one of the repository's own
+ * top-level folders is checked: globs, placeholders and paths of a running installation
+ * (`data/store.sqlite`, `dist/…`, `/app/…`, the bench's `bench/results/`) are left alone.
+ */
+const TRACKED_FOLDERS = ['docs', 'src', 'commands', 'test', 'tools', 'bench', 'deploy', '.ci'];
+const OPERATOR_FILES = ['docker-compose.yml', 'Dockerfile', '.env.example', ...(existsSync(join(ROOT, 'deploy')) ? readdirSync(join(ROOT, 'deploy')).map((name) => join('deploy', name)) : [])];
+
+function repositoryPathsIn(text: string): string[] {
+  const candidates = [...text.matchAll(/`([^`\s]+)`/g), ...text.matchAll(/(?:^|[\s(])((?:docs|src|commands|test|tools|bench|deploy)\/[\w./-]+\.(?:md|ts|mjs|yml|service|json))/gm)].map((match) => match[1]!);
+  return candidates
+    .map((candidate) => candidate.replace(/[.,:;)]+$/, '').replace(/#.*$/, ''))
+    .filter((candidate) => TRACKED_FOLDERS.some((folder) => candidate.startsWith(`${folder}/`)) && !candidate.startsWith('bench/results/') && !/[*<>{}$…]/.test(candidate) && /\.[a-z]+$/.test(candidate));
+}
+
+describe('paths named in the docs and the operator’s files', () => {
+  it('exist in the repository', () => {
+    const missing: string[] = [];
+    for (const file of [...DOCS, ...OPERATOR_FILES.map((name) => join(ROOT, name))]) {
+      if (!existsSync(file)) continue;
+      for (const path of repositoryPathsIn(readFileSync(file, 'utf8'))) {
+        if (!existsSync(join(ROOT, path))) missing.push(`${relative(ROOT, file)} → ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

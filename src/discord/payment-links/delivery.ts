@@ -169,7 +169,7 @@ export class LinkDelivery {
    * The shop reported the link's payment final: every copy the bot can still change (the DM, and a
    * reply under 15 minutes old) loses its Pay button and says what the shop reported.
    */
-  async settle(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string }, guildName: string, log: Logger): Promise<Withdrawal> {
+  async settle(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string; rolesHeld?: boolean }, guildName: string, log: Logger): Promise<Withdrawal> {
     return this.#rewrite({ display: settledDmView(t, link, settled, guildName), classic: settledDmClassicView(t, link, settled, guildName) }, t, link, log, settled.status);
   }
 

@@ -28,7 +28,7 @@ export function withdrawnDmClassicView(t: Messages, link: PaymentLink, guildName
   };
 }
 
-export function settledDmClassicView(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string }, guildName: string): View {
+export function settledDmClassicView(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string; rolesHeld?: boolean }, guildName: string): View {
   const guild = plain(guildName);
   const time = discordTime(settled.at, 'f');
   const footer = { text: t.checkout.dmReference(link.id) };
@@ -39,7 +39,7 @@ export function settledDmClassicView(t: Messages, link: PaymentLink, settled: { 
         {
           title: clip(t.payments.dmPaidTitle(guild), LIMITS.embedTitle),
           color: LINK_COLORS.genuine,
-          description: `${t.payments.dmDelivery}\n\n${t.payments.dmAskStaff(link.id)}`,
+          description: `${t.payments.dmDelivery}\n\n${t.payments.dmAskStaff(link.id)}${settled.rolesHeld ? `\n\n${t.payments.dmRoleHeld}` : ''}`,
           fields: [
             ...orderFields(t, link),
             { name: t.payments.paidAt, value: time, inline: true },

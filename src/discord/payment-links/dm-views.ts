@@ -98,7 +98,7 @@ export function withdrawnDmView(t: Messages, link: PaymentLink, guildName: strin
  * have no server to act in (the bot's menus are per server), so the member is told the way through
  * /cart → My payment links → Buy again.
  */
-export function settledDmView(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string }, guildName: string): View {
+export function settledDmView(t: Messages, link: PaymentLink, settled: { status: 'paid' | 'failed' | 'expired'; at: number; transactionId: string; rolesHeld?: boolean }, guildName: string): View {
   const guild = plain(guildName);
   const time = discordTime(settled.at, 'f');
   const reference = small(t.checkout.dmReference(link.id));
@@ -113,7 +113,7 @@ export function settledDmView(t: Messages, link: PaymentLink, settled: { status:
           separator(),
           orderText(t, link, items),
           separator(),
-          text(`${t.payments.dmDelivery}\n\n${t.payments.dmAskStaff(link.id)}`),
+          text(`${t.payments.dmDelivery}\n\n${t.payments.dmAskStaff(link.id)}${settled.rolesHeld ? `\n\n${t.payments.dmRoleHeld}` : ''}`),
           small(`${t.payments.paidAt}: ${time} · ${t.payments.transaction}: ${transaction}`),
           reference,
         ],

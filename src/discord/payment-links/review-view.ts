@@ -72,10 +72,11 @@ function confirmButton(t: Messages, review: PaymentUnderReview, linkId: string) 
   return button(reviewRoutes.confirm.build(undefined, { ref: reviewRef(review.transactionId), link: linkId }), t.review.confirmButton(linkId), ButtonStyle.Success);
 }
 
-/** Why nothing settled by itself: several members' links, a purchase long after its link, a website buyer's nick. */
+/** Why nothing settled by itself: several members' links, a purchase long after its link, a website buyer's nick, links let go for the nick. */
 function reviewIntro(t: Messages, review: PaymentUnderReview): string {
   const nick = plain(review.nick);
   if (review.reason === 'late') return t.review.introLate(nick);
   if (review.reason === 'website-buyer') return t.review.introWebsite(nick);
+  if (review.reason === 'repeated') return t.review.introRepeated(nick);
   return t.review.intro(nick);
 }

@@ -3,6 +3,7 @@ import { messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
 import type { PaymentListener } from '../../services/payment-events.js';
+import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OncePerId } from '../../storage/once-per-id.js';
 import type { GuildLog } from '../guild-log.js';
 import type { LinkDelivery } from './delivery.js';
@@ -17,7 +18,8 @@ const POSTED_TTL_MS = 30 * 86_400_000;
  * - `dm`: the member's DM, and the reply the link was shown in while Discord still allows editing
  *   it, lose the Pay button and say what the shop reported, in the member's language from checkout
  *   (the guild's for records from before it was kept). Editing it again writes the same message, so
- *   a DM Discord did not take is simply asked for again ('retry'); one Discord refused for good (DMs
+ *   a DM Discord did not take is simply asked for again ('retry'); a paid DM whose role waits for
+ *   staff says so (the roles step runs before it); one Discord refused for good (DMs
  *   closed, the DM deleted: src/discord/refusals.ts) ends the step (`{ refused }`), told once.
  * - `log`: a paid link is posted to the log channel (member, nick, items, reference, transaction id:
  *   never the URL or the buyer's e-mail, which the bot never has). The post is claimed per link
@@ -33,13 +35,16 @@ export function settledLinkSteps(deps: {
   metrics: Pick<BotMetrics, 'linksSettled'>;
   posted: Pick<OncePerId, 'claim' | 'release'>;
   logger: Logger;
+  /** Whether a role the link earned waits for staff (RoleRewards.heldFor; the roles step runs first): the paid DM says so. */
+  rolesHeld?: (link: PaymentLink) => Promise<boolean>;
 }): { dm: PaymentListener; log: PaymentListener; metrics: PaymentListener } {
   return {
     dm: async ({ link, status, transactionId, at }) => {
       const log = deps.logger.child({ guild: link.guildId, link: link.id });
       const t = messages(link.locale ?? (await deps.guildLog.localeFor(link.guildId)));
       const guildName = deps.client.guilds.cache.get(link.guildId)?.name ?? '';
-      const copies = await deps.delivery.settle(t, link, { status, at, transactionId }, guildName, log);
+      const rolesHeld = status === 'paid' && (await deps.rolesHeld?.(link)) === true;
+      const copies = await deps.delivery.settle(t, link, { status, at, transactionId, ...(rolesHeld ? { rolesHeld } : {}) }, guildName, log);
       log.info({ status, transaction: transactionId, ...copies }, 'payment link settled: the member’s copies rewritten');
       // DMs closed, the DM deleted: Discord's answer is final (src/discord/refusals.ts), the step ends here.
       if (copies.dmRefused) return { refused: copies.dmRefused };

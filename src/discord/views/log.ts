@@ -1,5 +1,6 @@
 import { ButtonStyle } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
+import { caseless, type Declined, type PermissionNames } from '../../i18n/grammar-case.js';
 import type { PowerfulPermission, RoleProblem } from '../../services/rewards.js';
 import type { ActionRow, View } from '../respond.js';
 import type { IdFor } from '../routes.js';
@@ -161,7 +162,7 @@ function logPost(t: Messages, event: LogEvent): LogPost {
         controls: [row(button(event.giveId, t.rewards.giveRole, ButtonStyle.Primary))],
       };
     case 'payment-step-refused':
-      return { title: t.log.paymentStepRefusedTitle, description: t.log.paymentStepRefused(`<@${event.userId}>`, event.linkId, refusedStepText(t, event.step), refusedReasonText(t, event.reason)) };
+      return { title: t.log.paymentStepRefusedTitle, description: t.log.paymentStepRefused(`<@${event.userId}>`, event.linkId, refusedStepName(t, event.step).accusative, refusedReasonText(t, event.reason)) };
     case 'feed-refused':
       return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
     case 'panel-lost':
@@ -187,14 +188,17 @@ function itemsText(t: Messages, items: { quantity: number; productName: string; 
 
 const ITEMS_MAX = 3_000;
 
-/** Permissions by the names Discord's settings show, in the reader's language. */
-export function permissionNames(t: Messages, permissions: readonly PowerfulPermission[]): string {
-  return permissions.map((permission) => t.rewards.permission[permission]).join(', ');
+/** Permissions by the names Discord's settings show, in the reader's language, listed as its sentences take them. */
+export function permissionNames(t: Messages, permissions: readonly PowerfulPermission[]): PermissionNames {
+  return t.rewards.permissionList(permissions.map((permission) => t.rewards.permission[permission]));
 }
 
-/** A settled payment's step as the admins read it (its stored name when a later version added one this text does not know). */
-export function refusedStepText(t: Messages, step: string): string {
-  return (t.payments.refusedStep as Record<string, string | undefined>)[step] ?? step;
+/**
+ * A settled payment's step as the admins read it, in each case a sentence takes it in (its stored
+ * name when a later version added one this text does not know).
+ */
+export function refusedStepName(t: Messages, step: string): Declined {
+  return (t.payments.refusedStep as Record<string, Declined | undefined>)[step] ?? caseless(step);
 }
 
 /** Discord's final refusal (src/discord/refusals.ts) as the admins read it; an unknown one by its name. */

@@ -42,7 +42,7 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
   }
   if ((error.status ?? 0) >= 500) {
     // The store failed, it did not refuse: say so, with its own words when it gave any.
-    return error.apiMessage ? `${t.storeErrors.unavailable}\n(${t.storeErrors.quoted(clip(plain(error.apiMessage), 200))})` : t.storeErrors.unavailable;
+    return error.apiMessage ? `${t.storeErrors.failed}\n(${t.storeErrors.quoted(clip(plain(error.apiMessage), 200))})` : t.storeErrors.failed;
   }
 
   const parts: string[] = [];
@@ -56,6 +56,6 @@ export function storeErrorText(error: StoreError, t: Messages, during: 'browse' 
   const known = error.apiMessage?.trim().toLowerCase();
   const hint = known !== undefined && Object.hasOwn(t.storeErrors.hints, known) ? t.storeErrors.hints[known] : undefined;
   if (hint) parts.push(hint);
-  if (parts.length === 0) parts.push((error.status ?? 0) >= 500 ? t.storeErrors.unavailable : t.storeErrors.badResponse);
+  if (parts.length === 0) parts.push((error.status ?? 0) >= 500 ? t.storeErrors.failed : t.storeErrors.badResponse);
   return clip(parts.join('\n'), 1900);
 }

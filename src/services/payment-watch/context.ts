@@ -14,7 +14,8 @@ import type { ReviewReason, SeenTransaction, WatchedLink } from './matcher.js';
 /** What the payment watcher is built with (app.ts wires it: src/wiring/payments.ts). */
 export interface PaymentWatcherOptions {
   store: PaymentWatchStore;
-  links: Pick<PaymentLinkRepository, 'get' | 'getEach' | 'update'>;
+  /** `listForMemberSince`: a member's recent links, for the signs of a copycat (member-history.ts); without it (older tests) none are read. */
+  links: Pick<PaymentLinkRepository, 'get' | 'getEach' | 'update'> & Partial<Pick<PaymentLinkRepository, 'listForMemberSince'>>;
   settings: Pick<GuildSettingsRepository, 'get'>;
   stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
   coordination: Pick<Coordination, 'runAlone'>;

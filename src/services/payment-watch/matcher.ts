@@ -53,12 +53,20 @@ export type MatchDecision<L extends OwnedLink> = { kind: 'sole'; link: L } | { k
  * - `late`: made more than LATE_AFTER_MS after the one link it could have paid was issued (a member
  *   pays within minutes; a copycat's link waits for the real player to buy on the website);
  * - `website-buyer`: its nick bought outside the bot (a purchase no link matched) in the last
- *   WEBSITE_BUYER_DAYS before it: the nick is a website buyer's, whoever checked out with it.
+ *   WEBSITE_BUYER_DAYS before it: the nick is a website buyer's, whoever checked out with it;
+ * - `repeated`: the member asked for REPEATED_LINKS or more other links for the nick in the
+ *   HISTORY_MS before it and paid none of them (a copycat keeps a fresh link waiting, so "late"
+ *   never comes). "Late" is measured from the member's first unpaid link for the same nick and
+ *   items in that window, not from the newest.
  */
-export type ReviewReason = 'members' | 'late' | 'website-buyer';
+export type ReviewReason = 'members' | 'late' | 'website-buyer' | 'repeated';
 
-/** A purchase this long after its link was issued does not settle it by itself. */
+/** A purchase this long after the member's first unpaid link for it was issued does not settle by itself. */
 export const LATE_AFTER_MS = 2 * 3_600_000;
+/** How far back the member's unpaid links for the nick count (for "late" and `repeated`). */
+export const HISTORY_MS = 24 * 3_600_000;
+/** Other unpaid links for the nick in HISTORY_MS that make a copycat sign (an honest member may abandon one and pay the next). */
+export const REPEATED_LINKS = 2;
 /** How long a nick seen buying outside the bot stays a website buyer's. */
 export const WEBSITE_BUYER_DAYS = 90;
 const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
@@ -67,6 +75,18 @@ const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
 export interface MatchEvidence {
   /** The latest purchase with this nick that matched no link of the bot's (the store's time), if any is remembered. */
   websiteBuyerAt?: number | undefined;
+  /** The links of the one member whose links the purchase could have paid, issued in the HISTORY_MS before it, open or not (member-history.ts). */
+  memberLinks?: { userId: string; links: readonly PastLink[] } | undefined;
+}
+
+/** One of the member's links as the history sees it. */
+export interface PastLink {
+  linkId: string;
+  nick: string;
+  items: readonly Item[];
+  createdAt: number;
+  /** Paid (or confirmed by staff): no sign of anything. */
+  paid: boolean;
 }
 
 export interface SeenTransaction {
@@ -77,6 +97,14 @@ export interface SeenTransaction {
   items: readonly Item[] | undefined;
   /** When it was made, on the store's clock (or when the watcher first saw it: see watcher.ts). */
   madeAt: number;
+  /** What it paid, as transaction/info said (the insights' paid value); absent when it did not. */
+  amounts?: PaidAmounts | undefined;
+}
+
+/** A transaction's paid value, grosze: the whole, and each variant's when the store listed items. */
+export interface PaidAmounts {
+  totalGrosze: number;
+  items: { variantId: string; grosze: number }[];
 }
 
 export function sameNick(a: string, b: string): boolean {
@@ -117,6 +145,12 @@ export function matchTransaction<L extends WatchedLink>(transaction: SeenTransac
   return best;
 }
 
+/** The one member whose links the transaction could have paid, with the newest such link; undefined when none or several. */
+export function soleCandidate<L extends OwnedLink>(transaction: SeenTransaction, links: readonly L[], skewMs = CLOCK_SKEW_MS): L | undefined {
+  const decision = decideMatch(transaction, links, skewMs);
+  return decision.kind === 'sole' ? decision.link : decision.kind === 'ambiguous' && decision.reason !== 'members' ? decision.candidates[0] : undefined;
+}
+
 /** Groups the links the transaction could have paid by member: see MatchDecision. */
 export function decideMatch<L extends OwnedLink>(transaction: SeenTransaction, links: readonly L[], skewMs = CLOCK_SKEW_MS, evidence: MatchEvidence = {}): MatchDecision<L> {
   const newestOf = new Map<string, L>();
@@ -129,16 +163,24 @@ export function decideMatch<L extends OwnedLink>(transaction: SeenTransaction, l
   const [first] = newest;
   if (!first) return { kind: 'none' };
   if (newest.length > 1) return { kind: 'ambiguous', candidates: newest.sort((a, b) => (newer(a, b) ? 1 : -1)), reason: 'members' };
-  const thin = thinEvidence(transaction, first, evidence);
+  const thin = thinEvidence(transaction, first, evidence, skewMs);
   return thin ? { kind: 'ambiguous', candidates: [first], reason: thin } : { kind: 'sole', link: first };
 }
 
 /** Why one member's link is still not enough to settle by itself, if it is not. */
-export function thinEvidence(transaction: SeenTransaction, link: WatchedLink, evidence: MatchEvidence): ReviewReason | undefined {
+export function thinEvidence(transaction: SeenTransaction, link: WatchedLink, evidence: MatchEvidence, skewMs = CLOCK_SKEW_MS): ReviewReason | undefined {
   const { websiteBuyerAt } = evidence;
   // Strictly before: the purchase itself, had it been taken for a website one, is no evidence against its link.
   if (websiteBuyerAt !== undefined && websiteBuyerAt < transaction.madeAt && websiteBuyerAt >= transaction.madeAt - WEBSITE_BUYER_MS) return 'website-buyer';
-  if (transaction.madeAt - link.createdAt > LATE_AFTER_MS) return 'late';
+  // The member's other unpaid links for this nick, issued in the window before the purchase.
+  const history = evidence.memberLinks && evidence.memberLinks.userId === link.userId ? evidence.memberLinks.links : [];
+  const others = history.filter(
+    (past) => past.linkId !== link.linkId && !past.paid && sameNick(past.nick, link.nick) && past.createdAt >= transaction.madeAt - HISTORY_MS && past.createdAt <= transaction.madeAt + skewMs,
+  );
+  if (others.length >= REPEATED_LINKS) return 'repeated';
+  // From the first of them for the same items: a fresh link every so often does not make a waiting one prompt.
+  const first = Math.min(link.createdAt, ...others.filter((past) => sameItems(past.items, link.items)).map((past) => past.createdAt));
+  if (transaction.madeAt - first > LATE_AFTER_MS) return 'late';
   return undefined;
 }
 

@@ -41,7 +41,7 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
     delete round.state.work[transactionId];
     return;
   }
-  const event: SettledPayment = { link: record, status: payment.status, transactionId, at: payment.settledAt, ...(tx.confirmedBy ? { confirmedBy: tx.confirmedBy } : {}) };
+  const event: SettledPayment = { link: record, status: payment.status, transactionId, at: payment.settledAt, ...(tx.confirmedBy ? { confirmedBy: tx.confirmedBy } : {}), ...(tx.amounts ? { amounts: tx.amounts } : {}) };
   const { done, left } = await runSteps(deps, tx, event, (next) => saveTx(round, transactionId, next));
   if (left.length === 0) {
     await saveTx(round, transactionId, { ...done, state: 'notified', at: deps.clock.now() });

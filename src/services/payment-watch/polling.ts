@@ -1,7 +1,7 @@
 import type { BuyerRow, TransactionInfo } from '../../spaceis/client.js';
 import { isStoreError } from '../../spaceis/errors.js';
 import { PAYMENT_WATCH_LANE } from '../../spaceis/gate-rules.js';
-import { transactionItems } from '../../spaceis/payment-schemas.js';
+import { transactionAmounts, transactionItems } from '../../spaceis/payment-schemas.js';
 import type { LicenseRound } from './context.js';
 import { placeRows, readDate, type Placed } from './dates.js';
 import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
@@ -148,7 +148,8 @@ async function examine(round: LicenseRound, candidate: Candidate): Promise<void>
 /** The transaction as the matcher sees it: the row's date when it had one, else the details', else when the watcher placed it. */
 export function seenOf(id: string, info: TransactionInfo, nick: string | undefined, dated: number | undefined, placed: number, now: number): SeenTransaction {
   const fromInfo = readDate(info.date, now);
-  return { id, nick: info.nick ?? nick, items: transactionItems(info), madeAt: dated ?? fromInfo ?? placed };
+  const amounts = transactionAmounts(info);
+  return { id, nick: info.nick ?? nick, items: transactionItems(info), madeAt: dated ?? fromInfo ?? placed, ...(amounts ? { amounts } : {}) };
 }
 
 /** transaction/info after the gate is quiet. */

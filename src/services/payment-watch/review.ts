@@ -13,7 +13,7 @@ import type { ConfirmOutcome, PaymentUnderReview, StaffReview } from './staff-re
 export { reviewRef, REVIEW_REF_LENGTH } from '../../storage/payment-reviews.js';
 
 /**
- * Issue 28, "who paid is a guess": the store lists a purchase's nick, items and time, never who
+ * "Who paid is a guess": the store lists a purchase's nick, items and time, never who
  * typed the nick, and nicks are public. So a purchase settles a link by itself only when every
  * open link it could have paid — in any guild of the same shop, under any of its keys — is one
  * member's (the newest of theirs). When links of two or more members could match, nothing settles:
@@ -99,12 +99,14 @@ export class StaffReviewService implements StaffReview {
     let decided: { link: PaymentLink; review: StoredReview; tx: TxState; shop: string } | undefined;
     const outcome = await store.update<ConfirmOutcome>(ref, async (review) => {
       if (!review) return { result: { kind: 'not-waiting' } };
-      // Who confirmed which link is named only to staff of the same Discord server (issue 36, point 6).
+      // Who confirmed which link is named only to staff of the same Discord server.
       if (review.confirmed) return { result: review.confirmed.guildId === guildId ? { kind: 'already', linkId: review.confirmed.linkId, by: review.confirmed.by } : { kind: 'already', linkId: undefined, by: undefined } };
       const candidate = review.candidates.find((one) => one.guildId === guildId && one.linkId === linkId);
       if (!candidate) return { result: { kind: 'not-candidate' } };
       const link = await links.get(guildId, linkId);
       if (!link) return { result: { kind: 'not-candidate' } };
+      // Nobody confirms a payment for their own link (or a gift to them): the bot's word would be theirs alone.
+      if (link.userId === moderatorId || link.gift?.recipientId === moderatorId) return { result: { kind: 'own-link', linkId } };
       const shop = await stores.shopKey(link.license);
       const previous = (await watch.tx(shop, review.transactionId)) ?? (shop === link.license ? undefined : await watch.tx(link.license, review.transactionId));
       // Its record says it is settled already (a confirmation whose review record was not written, or the store's answer).
@@ -149,7 +151,7 @@ export class StaffReviewService implements StaffReview {
     if (claimed !== 'claimed') return;
     const paid = await this.options.links.get(link.guildId, link.id).catch(() => undefined);
     if (!paid?.payment || paid.payment.settledAt === undefined) return;
-    const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy! };
+    const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy!, ...(tx.amounts ? { amounts: tx.amounts } : {}) };
     await this.#afterwards('the payment’s steps', async () => {
       const { done, left } = await runSteps(this.options, tx, event, (next) => watch.saveTx(shop, transactionId, next));
       if (left.length === 0) await watch.saveTx(shop, transactionId, { ...done, state: 'notified', at: clock.now() });

@@ -7,7 +7,7 @@ import { CLOCK_SKEW_MS, decideMatch, type ReviewReason, type SeenTransaction } f
 import { openLinkOf, readOpenLinks } from './open-links.js';
 import { notify } from './outbox.js';
 import { followUpDelay } from './schedule.js';
-import { matchEvidence } from './website-buyers.js';
+import { matchEvidence, noteDecidedWebsiteBuyer } from './website-buyers.js';
 
 /**
  * Deciding which link a transaction paid, and writing it on the link's record. A transaction's
@@ -30,8 +30,8 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
   // The shop's other keys' open links too (a rotated key): a purchase is the shop's, whichever key issued the link.
   // And the links it was followed for, even past their lifetime: a payment under way when they ended still pays one.
   const mates = [...(await shopmates(round)), ...(await remembered(round, transaction.id, previous))];
-  // What the nick did outside the bot: a website buyer's nick settles no link by itself (issue 36).
-  const evidence = await matchEvidence(round, transaction);
+  // What the nick did outside the bot (a website buyer's nick settles no link by itself), and what the member asked for lately.
+  const evidence = await matchEvidence(round, transaction, [...round.open, ...mates]);
   for (;;) {
     // Who paid is a guess: one member's links settle by themselves (the newest); several members' wait for staff.
     const decision = decideMatch(transaction, [...round.open, ...mates].filter((open) => !tried.has(refKey(open))), CLOCK_SKEW_MS, evidence);
@@ -45,6 +45,8 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
       }
       await saveTx(round, transaction.id, newTx(round, 'nobody', previous, { status, madeAt: transaction.madeAt }));
       delete round.state.work[transaction.id];
+      // Paid, and no link of the bot's could have been paid by it: a website purchase, however the bot heard of it.
+      if (status === 'paid') await noteDecidedWebsiteBuyer(round, transaction.nick, transaction.madeAt);
       return;
     }
     if ((await applyStatus(round, link, transaction, status, previous)) !== 'taken') return;
@@ -60,7 +62,7 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
  * Paid: kept for staff (review.ts), who choose the link; the transaction waits as `ambiguous`.
  */
 async function ambiguous(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined, candidates: OpenLink[], reason: ReviewReason): Promise<void> {
-  const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
+  const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}), ...(transaction.amounts ? { amounts: transaction.amounts } : {}) };
   const now = round.deps.clock.now();
   if (status === 'pending' || status === 'unknown') {
     const attempt = previous?.state === 'seen' ? previous.attempt : 0;
@@ -113,7 +115,7 @@ const linkRef = (link: OpenLink) => ({ guildId: link.guildId, linkId: link.linkI
 async function applyStatus(round: LicenseRound, link: OpenLink, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<'settled' | 'matched' | 'taken'> {
   const { deps } = round;
   const transactionId = transaction.id;
-  const placed = { madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}) };
+  const placed = { madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}), ...(transaction.amounts ? { amounts: transaction.amounts } : {}) };
   const now = deps.clock.now();
   const ref = { guildId: link.guildId, linkId: link.linkId };
   if (status === 'paid') {

@@ -28,8 +28,8 @@ export interface PaymentUnderReview {
   /** When the watcher set it aside for staff. */
   raisedAt: number;
   candidates: ReviewCandidate[];
-  /** Why nothing settled by itself (matcher.ts, ReviewReason): several members' links (the default), a late purchase, a website buyer's nick. */
-  reason?: 'members' | 'late' | 'website-buyer';
+  /** Why nothing settled by itself (matcher.ts, ReviewReason): several members' links (the default), a late purchase, a website buyer's nick, repeated unpaid links for the nick. */
+  reason?: 'members' | 'late' | 'website-buyer' | 'repeated';
 }
 
 export type ConfirmOutcome =
@@ -41,6 +41,8 @@ export type ConfirmOutcome =
   | { kind: 'not-waiting' }
   /** The link is not one of this payment's candidates in this guild. */
   | { kind: 'not-candidate' }
+  /** The moderator is the member the link belongs to (its buyer, or a gift's recipient): another must confirm it. */
+  | { kind: 'own-link'; linkId: string }
   /** The chosen link was withdrawn by a moderator meanwhile: nothing changed, the payment still waits. */
   | { kind: 'withdrawn'; linkId: string; by: string }
   /** The chosen link was paid by another purchase meanwhile: nothing changed, the payment still waits. */

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import type { PaymentLink } from '../../storage/payment-link-record.js';
 import type { RoleGrant, RoleRewardRepository } from '../../storage/role-rewards.js';
 import type { RoleWorkEnds } from '../../storage/role-work-ends.js';
+import type { HeldRoles } from '../../storage/held-roles.js';
 import { NICK_USE_DAYS } from '../../storage/nick-uses.js';
 import { foreignUnpaidLinks, MANY_NICKS, MANY_NICKS_READ, MANY_NICKS_WINDOW_MS } from './copycat-signs.js';
 import type { EarnedRole, MemberRoles, RewardCounters, RewardNotices, RoleProblem } from './types.js';
@@ -11,7 +12,7 @@ const DAY_MS = 86_400_000;
 /** Links a grant keeps as unconfirmed (Discord did not answer their grant): a bound, not a list that grows. */
 const MAX_UNCONFIRMED = 10;
 
-/** Who else paid with a nick lately (src/storage/nick-uses.ts): a paid link (or one staff confirmed) is a nick's use. */
+/** Who else paid with a nick lately (src/storage/nick-uses.ts): a link paid on sound evidence is a nick's use. */
 export interface NickOwners {
   usedByOthers(guildId: string, nick: string, userId: string, since: number): Promise<boolean>;
   record(guildId: string, nick: string, userId: string, at: number): Promise<void>;
@@ -44,6 +45,8 @@ export interface GranterOptions {
   nicks: NickOwners;
   /** Without it (older tests) the member's other links are not looked at. */
   links?: MemberLinks | undefined;
+  /** Roles held back, listed for staff (storage/held-roles.ts); the caller posts them. Without it (older tests) posted at once. */
+  held?: Pick<HeldRoles, 'add'> | undefined;
   clock: Clock;
   logger: Logger;
   counters: RewardCounters | undefined;
@@ -60,8 +63,11 @@ export interface GranterOptions {
 export class RoleGranter {
   constructor(private readonly o: GranterOptions) {}
 
-  /** A payment (`by` undefined), or a member of staff giving a role the payment held back (`by` their id). */
-  async grant(link: PaymentLink, earned: EarnedRole, by?: string): Promise<GrantResult> {
+  /**
+   * A payment (`by` undefined), or a member of staff giving a role the payment held back (`by` their id).
+   * `foreign`: the buyer's unpaid links for other nicks (`foreignNicks`), when the caller read them already.
+   */
+  async grant(link: PaymentLink, earned: EarnedRole, by?: string, foreign?: number): Promise<GrantResult> {
     const { repository, roles, clock } = this.o;
     const { guildId } = link;
     const userId = beneficiaryOf(link);
@@ -92,14 +98,14 @@ export class RoleGranter {
       if (by === undefined && (await this.o.nicks.usedByOthers(guildId, link.nick, userId, now - NICK_USE_DAYS * DAY_MS))) {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
         log.info('another member checked out with this nick lately: role held back for staff');
-        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick });
+        await this.#heldBack({ guildId, userId, roleId, linkId: link.id, nick: link.nick }, now);
         return { kind: 'withheld' };
       }
-      const foreign = by === undefined ? await this.#foreignNicks(link) : 0;
-      if (foreign >= MANY_NICKS) {
+      const many = by === undefined ? (foreign ?? (await this.foreignNicks(link))) : 0;
+      if (many >= MANY_NICKS) {
         await repository.mark(guildId, link.id, roleId, { at: now, outcome: 'withheld', days });
-        log.info({ foreignLinks: foreign }, 'the buyer asked for links for many other nicks lately: role held back for staff');
-        await this.o.notices.nickShared({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: foreign });
+        log.info({ foreignLinks: many }, 'the buyer asked for links for many other nicks lately: role held back for staff');
+        await this.#heldBack({ guildId, userId, roleId, linkId: link.id, nick: link.nick, manyNicks: many }, now);
         return { kind: 'withheld' };
       }
 
@@ -144,8 +150,15 @@ export class RoleGranter {
     });
   }
 
+  /** Listed for staff (the caller posts it, RoleRewards.onPayment), or posted at once without the list. */
+  async #heldBack(notice: { guildId: string; userId: string; roleId: string; linkId: string; nick: string; manyNicks?: number }, at: number): Promise<void> {
+    const { guildId, ...entry } = notice;
+    if (this.o.held) await this.o.held.add(guildId, { ...entry, at });
+    else await this.o.notices.nickShared(notice);
+  }
+
   /** The buyer's (not a gift's recipient's) unpaid links with other nicks around this one. */
-  async #foreignNicks(link: PaymentLink): Promise<number> {
+  async foreignNicks(link: PaymentLink): Promise<number> {
     if (!this.o.links) return 0;
     const recent = await this.o.links.listForMemberSince(link.guildId, link.userId, link.createdAt - MANY_NICKS_WINDOW_MS, MANY_NICKS_READ);
     return foreignUnpaidLinks(link, recent);

@@ -93,8 +93,11 @@ export interface RewardNotices {
   removalFailed(failure: { guildId: string; userId: string; roleId: string; problem: RoleProblem }): Promise<void>;
   /** The role was edited into power after it became a reward: not given (told once per role, not per buyer). */
   tooPowerful(notice: { guildId: string; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }): Promise<void>;
-  /** Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks: not given; staff with Manage Roles may give it (the post's button). */
-  nickShared(notice: { guildId: string; userId: string; roleId: string; linkId: string; nick: string; manyNicks?: number }): Promise<void>;
+  /**
+   * Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks:
+   * not given; staff with Manage Roles may give it (the post's button). False when the post was not made (offered again).
+   */
+  nickShared(notice: { guildId: string; userId: string; roleId: string; linkId: string; nick: string; manyNicks?: number }): Promise<void | boolean>;
 }
 
 /** The operator's counters (src/ops/metrics.ts). */

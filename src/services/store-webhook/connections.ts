@@ -2,7 +2,7 @@ import type { SecretBox } from '../../security/secret-box.js';
 import { DAY_MS, type StoreWebhookRecord, type StoreWebhookRepository } from '../../storage/store-webhooks.js';
 
 /**
- * The guilds' connections to the store's purchase webhook (issue 38, docs/store-webhook.md): the
+ * The guilds' connections to the store's purchase webhook (docs/store-webhook.md): the
  * webhook is made in Discord by the admin's command (commands/admin/store-webhook.ts); here its
  * token is sealed and kept, the connection replaced or forgotten, and its status read. The token
  * opens only for whoever reads the store's posts through it (never logged, never shown again).
@@ -31,6 +31,8 @@ export class StoreWebhookConnections {
     private readonly repository: StoreWebhookRepository,
     private readonly secretBox: SecretBox | undefined,
     private readonly now: () => number,
+    /** The operator's STORE_WEBHOOK_INTENT, and PAYMENT_POLL_SECONDS: what polling costs instead when it is off. */
+    private readonly intent: { on: boolean; pollSeconds: number },
   ) {}
 
   /** Without ENCRYPTION_KEY the token cannot be kept sealed, so nothing is connected. */
@@ -38,12 +40,20 @@ export class StoreWebhookConnections {
     return this.secretBox !== undefined;
   }
 
+  /**
+   * The operator turned the Guild Messages intent off: the posts would never reach the bot, so
+   * nothing is connected. Returns how often payments are polled instead; undefined while it is on.
+   */
+  get intentOff(): { pollSeconds: number } | undefined {
+    return this.intent.on ? undefined : { pollSeconds: this.intent.pollSeconds };
+  }
+
   /** Webhook id → guild id, as this process knows it now (no storage read). */
   known(): ReadonlyMap<string, string> {
     return this.#known;
   }
 
-  /** Called with the new map whenever it changes (the gateway's intents follow it). */
+  /** Called with the new map whenever it changes. */
   onChange(listener: (known: ReadonlyMap<string, string>) => void): void {
     this.#listeners.push(listener);
   }

@@ -281,6 +281,8 @@ export class FakeDiscord {
   private readonly routes: Route[];
   private readonly users = new Map<string, FakeUser>();
   private readonly guilds = new Map<string, GuildState>();
+  /** Guilds the bot was removed from (removeBot): kept whole, channels and webhooks, until addBotBack. */
+  private readonly guildsWithoutBot = new Map<string, GuildState>();
   private readonly channels = new Map<string, ChannelState>();
   private readonly dmChannels = new Map<string, string>();
   private readonly refusedDms = new Set<string>();
@@ -537,6 +539,19 @@ export class FakeDiscord {
     const guild = this.requireGuild(guildId);
     this.gateway.broadcast('GUILD_DELETE', { id: guild.id }, guild.id);
     this.guilds.delete(guild.id);
+    this.guildsWithoutBot.set(guild.id, guild);
+  }
+
+  /**
+   * The bot is invited back into a guild it was removed from: the guild as it was (its channels, and
+   * the webhooks in them, outlive the bot on Discord), announced with GUILD_CREATE.
+   */
+  addBotBack(guildId: string): void {
+    const guild = this.guildsWithoutBot.get(guildId);
+    if (!guild) throw new Error(`FakeDiscord.addBotBack: the bot was not removed from guild ${guildId}`);
+    this.guildsWithoutBot.delete(guildId);
+    this.guilds.set(guildId, guild);
+    this.gateway.broadcast('GUILD_CREATE', this.guildCreatePayload(guild), guild.id);
   }
 
   /**
@@ -1205,6 +1220,13 @@ export class FakeDiscord {
         }),
       ),
       r('GET', '/users/@me', () => json({ ...userJson(this.botUser, true), verified: true, mfa_enabled: false, email: null })),
+      // The servers the bot is in, by id, `limit` at a time (Discord's default and most: 200) after `after`.
+      r('GET', '/users/@me/guilds', (q) => {
+        const after = q.query.get('after') ?? '0';
+        const limit = Math.min(Number(q.query.get('limit') ?? 200) || 200, 200);
+        const guilds = [...this.guilds.values()].filter((guild) => BigInt(guild.id) > BigInt(after)).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+        return json(guilds.slice(0, limit).map((guild) => ({ id: guild.id, name: guild.name, icon: null, owner: false, permissions: '0', features: [] })));
+      }),
       r('GET', '/users/:user', (q) => {
         const user = this.users.get(q.params.user ?? '');
         return user ? json(userJson(user, user.id === this.botUser.id)) : unknownUser();
@@ -1610,7 +1632,8 @@ export class FakeDiscord {
     list.push(message.id);
     this.channelMessages.set(channel.id, list);
     this.notifyMessage(message);
-    if (channel.guildId !== null) {
+    // A guild the bot is not in sends it no events.
+    if (channel.guildId !== null && this.guilds.has(channel.guildId)) {
       const payload = messageJson(message);
       this.gateway.broadcastByIntents('MESSAGE_CREATE', channel.guildId, (intents) => messageCreateFor(intents, payload));
     }
@@ -1643,12 +1666,20 @@ export class FakeDiscord {
     message.deleted = true;
   }
 
+  /** The bytes of an attachment the bot uploaded (by the attachment's id), as a member would download them. */
+  attachmentData(id: string): Buffer | undefined {
+    return this.attachmentBytes.get(id);
+  }
+
+  private readonly attachmentBytes = new Map<string, Buffer>();
+
   private resolveAttachments(channelId: string, existing: StoredAttachment[], declared: unknown, files: UploadedFile[]): StoredAttachment[] {
     const fresh = (file: UploadedFile, meta: Record<string, unknown> = {}): StoredAttachment => {
       const id = this.ids.next();
       const filename = typeof meta.filename === 'string' ? meta.filename : file.filename;
       const url = `${this.apiUrl.replace(/\/api$/, '')}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
       const attachment: StoredAttachment = { id, filename, size: file.size, content_type: file.contentType, url, proxy_url: url };
+      this.attachmentBytes.set(id, file.data);
       if (typeof meta.description === 'string') attachment.description = meta.description;
       return attachment;
     };

@@ -7,6 +7,8 @@ export interface UploadedFile {
   filename: string;
   size: number;
   contentType: string;
+  /** The file's bytes, so a test can read what a member would download. */
+  data: Buffer;
 }
 
 export interface ParsedBody {
@@ -71,7 +73,7 @@ async function readMultipart(raw: Buffer, contentType: string): Promise<ParsedBo
       if (field === 'payload_json') body = JSON.parse(value) as unknown;
       continue;
     }
-    files.push({ field, filename: value.name, size: value.size, contentType: value.type || 'application/octet-stream' });
+    files.push({ field, filename: value.name, size: value.size, contentType: value.type || 'application/octet-stream', data: Buffer.from(await value.arrayBuffer()) });
   }
   return { body, files };
 }

@@ -224,6 +224,19 @@ export function otherShop(): ShopFixture {
   return shop;
 }
 
+/**
+ * The same shop with, on every server, products named like another product's variant: "Rank 04" …
+ * "Rank 30" beside VIP's "30 dni". While VIP's variants are unread, "vip 30" hits one product's name
+ * with each word ("vip" VIP, "30" Rank 30) and no product with both: the search must still suggest VIP.
+ */
+export function withNumberedRanks(shop: ShopFixture): ShopFixture {
+  for (const server of shop.servers) {
+    const ranks = [4, 8, 12, 16, 20, 25, 30].map((level) => product(server.slug, `Rank ${String(level).padStart(2, '0')}`, [['Na zawsze', [p24(level), blik(level)]]]));
+    server.categories.push(category(server.slug, 'Rangi numerowane', ranks));
+  }
+  return shop;
+}
+
 /** No servers at all: the API answers `[]`. */
 export function emptyShop(): ShopFixture {
   return { servers: [] };

@@ -7,15 +7,17 @@ import { optionLabels, textOf } from '../../support/ui.js';
 import { en } from '../../../src/i18n/en.js';
 
 const NOT_ANSWERING = en.storeErrors.unavailable;
+/** The store answered with an error of its own (5xx): a problem, not silence. */
+const FAILED = en.storeErrors.failed;
 const CONFIG = en.storeErrors.notConfigured;
 const UNREADABLE = en.storeErrors.badResponse;
 const error = (message: string) => ({ success: false, type: 'error', message });
 
 /** Every store fault of the reliability issue: what the member reads when it hits the offer, and when it hits checkout. */
 const FAULTS: { name: string; fault: Fault; browse: string; checkout: string; attempts?: number }[] = [
-  { name: 'HTTP 500', attempts: 3, fault: { status: 500, body: error('Server Error') }, browse: `${NOT_ANSWERING}\n(“Server Error”)`, checkout: `${NOT_ANSWERING}\n(“Server Error”)` },
-  { name: 'HTTP 502', attempts: 3, fault: { raw: '<html>502 Bad Gateway</html>', status: 502 }, browse: NOT_ANSWERING, checkout: NOT_ANSWERING },
-  { name: 'HTTP 503', attempts: 3, fault: { raw: 'Service Unavailable', status: 503 }, browse: NOT_ANSWERING, checkout: NOT_ANSWERING },
+  { name: 'HTTP 500', attempts: 3, fault: { status: 500, body: error('Server Error') }, browse: `${FAILED}\n(“Server Error”)`, checkout: `${FAILED}\n(“Server Error”)` },
+  { name: 'HTTP 502', attempts: 3, fault: { raw: '<html>502 Bad Gateway</html>', status: 502 }, browse: FAILED, checkout: FAILED },
+  { name: 'HTTP 503', attempts: 3, fault: { raw: 'Service Unavailable', status: 503 }, browse: FAILED, checkout: FAILED },
   {
     name: 'a time-out',
     attempts: 3,
@@ -100,7 +102,7 @@ describe('when the store misbehaves', () => {
     h.clock.advance(10 * 60_000);
     h.store.failNext('servers', { raw: 'down', status: 503 }, 5);
     const requests = h.store.requestsTo('servers').length;
-    expect((await member.run('shop')).message!.text).toBe(NOT_ANSWERING); // three attempts
+    expect((await member.run('shop')).message!.text).toBe(FAILED); // three attempts
     const opened = await member.run('shop'); // two more failures open the breaker; the third is not sent
     const pause =
       en.storeErrors.temporarilyUnavailable;

@@ -77,7 +77,7 @@ describe('when the store says no', () => {
 
     h.store.failNext('paymentUrl', { status: 500, body: { success: false, type: 'error', message: 'Server Error' } });
     const failed = await member.run('checkout', { nick: 'Retry' });
-    expect(failed.message!.text).toBe("The shop isn't answering right now. Your cart is kept; please try again in a moment.\n(“Server Error”)");
+    expect(failed.message!.text).toBe('The shop has a problem right now. Your cart is kept; please try again in a moment.\n(“Server Error”)');
 
     h.store.failNext('paymentUrl', { status: 429, headers: { 'Retry-At': '30' }, body: { success: false, type: 'error', message: 'Too Many Attempts.' } });
     const throttled = await member.run('checkout', { nick: 'Retry' });

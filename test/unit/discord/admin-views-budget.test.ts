@@ -81,7 +81,7 @@ describe('the biggest admin and moderator screens fit Discord', () => {
             waitingForStaff: 999,
             cacheAgeMs: 3 * 3_600_000,
             storage: t.admin.statusStorageDown('redis'),
-            version: '0.1.0',
+            version: '1.0.0',
             latencyMs: 9999,
             rewards: long('⚠ reward', 1024),
             community: [

@@ -46,8 +46,9 @@ export function at(catalogue: Messages, path: string): unknown {
   return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], catalogue);
 }
 
-/** A sample argument of a declared type: a number for a number, a literal for a union of literals, else a marker. */
+/** A sample argument of a declared type: a number for a number, a literal for a union of literals, a list for a list, else a marker. */
 function sample(type: string, index: number, count: number): unknown {
+  if (/\[\]$/.test(type)) return Array.from({ length: count }, (_, at) => `«${index}.${at}»`);
   if (/\bnumber\b/.test(type)) return count;
   const literal = /'([^']*)'/.exec(type);
   if (literal) return literal[1];

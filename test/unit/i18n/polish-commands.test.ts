@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { shopAdminNames } from '../../../commands/admin/names.js';
 import { cartNames } from '../../../commands/cart/names.js';
@@ -13,6 +16,9 @@ import { allTexts, polishCommandTexts } from './catalogue-texts.js';
 
 /** Every command's English (wire) name, from the features' declarations. */
 const englishNames = [shopAdminNames, cartNames, checkoutNames, linksNames, redeemNames, shopNames, shopTopNames].map((names) => names.name);
+
+/** Every command's Polish name, from the catalogue's command texts. */
+const polishNames = Object.values(plCommands).map((command) => command.name);
 
 /** "/shop-admin", "/links"… as a command: not followed by a letter or a hyphen ("/shop" is not "/shop-top"). */
 const englishCommand = (): RegExp => new RegExp(`/(${englishNames.join('|')})(?![\\p{L}-])`, 'u');
@@ -46,5 +52,47 @@ describe('commands named in Polish texts', () => {
     expect(en.admin.notConfigured).toContain('/shop-admin license set');
     expect(en.feed.refused('#k', 'r')).toContain('/shop-admin settings purchase-feed-channel:');
     expect(en.links.linkTooLong).toContain('/links verify');
+  });
+});
+
+/**
+ * A command named by hand in a catalogue's source: "/sklep" or "/shop-admin" in the text of a string
+ * or template literal, outside `${…}`. A command built from its names (`${cmd.shop}`) is not in that
+ * text, so only a name written out is found; a URL's path ("…/sklep/") is not a command.
+ */
+function handWrittenCommands(file: string): string[] {
+  const names = [...new Set([...englishNames, ...polishNames])].sort((a, b) => b.length - a.length);
+  return handWrittenIn(readFileSync(resolve(import.meta.dirname, '../../../src/i18n', file), 'utf8'), names).map((found) => `${file}:${found}`);
+}
+
+function handWrittenIn(source: string, names: readonly string[]): string[] {
+  const parsed = ts.createSourceFile('catalogue.ts', source, ts.ScriptTarget.Latest, true);
+  const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const command = new RegExp(`(?<![\\p{L}\\p{N}_./-])/(${escaped.join('|')})(?![\\p{L}\\p{N}_-])`, 'u');
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) {
+      const match = command.exec(node.text);
+      if (match) found.push(`${parsed.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${match[0]} in "${node.text.slice(0, 80)}"`);
+    }
+    node.forEachChild(visit);
+  };
+  visit(parsed);
+  return found;
+}
+
+describe('commands named by hand', () => {
+  it('no text in either catalogue writes a command out: each is built from its registered names', () => {
+    expect([...handWrittenCommands('pl.ts'), ...handWrittenCommands('en.ts')]).toEqual([]);
+  });
+
+  it('the check finds a command written out, in either language, and nothing built or inside a URL', () => {
+    const names = ['sklep', 'sklep-top', 'shop-admin'];
+    expect(handWrittenIn("const a = 'Użyj /sklep, aby przejrzeć ofertę.';", names)).toHaveLength(1);
+    expect(handWrittenIn('const a = (x: string) => `panel i /sklep-top to pomijają ${x}`;', names)).toHaveLength(1);
+    expect(handWrittenIn('const a = (x: string) => `${x} Post it again with /shop-admin panel.`;', names)).toHaveLength(1);
+    expect(handWrittenIn('const a = `Użyj ${cmd.shop}, aby przejrzeć ofertę.`;', names)).toEqual([]);
+    expect(handWrittenIn("const a = 'https://sklep.example.pl/sklep/vip';", names)).toEqual([]);
+    expect(handWrittenIn("// Użyj /sklep\nconst a = 1;", names)).toEqual([]);
   });
 });

@@ -31,12 +31,26 @@ const unit = { one: 'sztuka', few: 'sztuki', many: 'sztuk' };
 const day = { one: 'dzień', few: 'dni', many: 'dni' };
 const voucherCode = { one: 'kod vouchera', few: 'kody voucherów', many: 'kodów voucherów' };
 
+const order = { one: 'zamówienie', few: 'zamówienia', many: 'zamówień' };
+const link = { one: 'link', few: 'linki', many: 'linków' };
+
 const counted: Record<string, Counted> = {
+  'insights.headline': { say: (n) => pl.insights.headline('1,00 zł', n, '1,00 zł'), forms: order },
+  'insights.funnelLine': { say: (n) => pl.insights.funnelLine('Zapłacili', n, undefined), same: (n) => `Zapłacili: **${n}**` },
+  'insights.productLine.orders': { say: (n) => pl.insights.productLine(1, 'VIP', '1,00 zł', n, undefined), forms: order },
+  'insights.productLine.rank': { say: (n) => pl.insights.productLine(n, 'VIP', '1,00 zł', 3, undefined), same: (n) => `${n}. **VIP**` },
+  'insights.sourceLine': { say: (n) => pl.insights.sourceLine('Panel sklepu', n, '1,00 zł'), forms: order },
+  'insights.minutes': { say: (n) => pl.insights.minutes(n), same: (n) => `${n} min` },
+  'insights.unpaid': { say: (n) => pl.insights.unpaid('50%', n), forms: link },
+  'insights.wordLine': { say: (n) => pl.insights.wordLine('kilof', n), forms: { one: 'osoba', few: 'osoby', many: 'osób' } },
+  'insights.chartAlt.orders': { say: (n) => pl.insights.chartAlt('ostatnie 7 dni', '1,00 zł', n, 3), forms: order },
+  'insights.chartAlt.links': { say: (n) => pl.insights.chartAlt('ostatnie 7 dni', '1,00 zł', 3, n), forms: link },
   'admin.statusAnswers': { say: (n) => pl.admin.statusAnswers(n), forms: server },
   'admin.statusCacheAge': { say: (n) => pl.admin.statusCacheAge(n), same: (n) => `${n} min` },
   'admin.statusLatencyValue': { say: (n) => pl.admin.statusLatencyValue(n), same: (n) => `${n} ms` },
   'storeWebhook.statusOn': { say: (n) => pl.storeWebhook.statusOn('#zakupy', 'przed chwilą', n), same: (n) => `24 godz.: ${n}` },
   'admin.statusPaymentsOn': { say: (n) => pl.admin.statusPaymentsOn(n), same: (n) => `co ${n} s` },
+  'storeWebhook.intentOff': { say: (n) => pl.storeWebhook.intentOff(n), same: (n) => `co ${n} s` },
   'admin.licenseSaved': { say: (n) => pl.admin.licenseSaved('ab12', n), forms: server },
   'admin.hours': { say: (n) => pl.admin.hours(n), same: (n) => `${n} godz.` },
   'admin.seconds': { say: (n) => pl.admin.seconds(n), same: (n) => `${n} s` },
@@ -66,6 +80,7 @@ const counted: Record<string, Counted> = {
   'rewards.forDays': { say: (n) => pl.rewards.forDays(n), forms: day },
   'rewards.full': { say: (n) => pl.rewards.full(n), forms: { one: 'rola', few: 'role', many: 'ról' } },
   'rewards.auditBought': { say: (n) => pl.rewards.auditBought('AB12', n), forms: day },
+  'rewards.statusHeld': { say: (n) => pl.rewards.statusHeld('', n), forms: { one: 'rola', few: 'role', many: 'ról' } },
   'rewards.statusOk': { say: (n) => pl.rewards.statusOk(n), forms: { one: 'nagroda', few: 'nagrody', many: 'nagród' } },
   'links.intro': { say: (n) => pl.links.intro('<@1>', n), forms: { one: 'link', few: 'linki', many: 'linków' } },
   'links.none': { say: (n) => pl.links.none('<@1>', n), forms: day },

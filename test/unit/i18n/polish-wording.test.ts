@@ -14,14 +14,14 @@ describe('Polish wording after the second native review', () => {
     expect(pl.storeErrors.quoted('Server Error')).toBe('„Server Error”');
     expect(pl.storeErrors.fieldErrors).toBe('Szczegóły od sklepu (po angielsku):');
     expect(pl.gift.dmNick('Alex')).toBe('Produkty trafią na nick **Alex** — wyda je serwer gry.');
-    expect(pl.gift.dmFrom('@Steve', 'Kraina Klocków')).toBe('@Steve kupił(a) Ci prezent na serwerze Discord **Kraina Klocków**. Prezent jest już opłacony:');
+    expect(pl.gift.dmFrom('@Steve', 'Kraina Klocków')).toBe('@Steve kupił(a) Ci prezent na serwerze Discord **Kraina Klocków**:');
     expect(pl.gift.intro).toContain('Link do płatności trafi do Ciebie i to Ty płacisz.');
     expect(pl.gift.byNick).toBe('Podaj nick gracza');
     expect(pl.checkout.continueNewPrices).toBe('Zamów po nowych cenach');
     expect(pl.links.dmWithdrawn).toContain('więc przycisk **Zapłać** zniknął.');
     expect(pl.common.storageBusy).toBe('Bot nie może teraz zapisać danych (baza danych jest zajęta), więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.');
-    expect(pl.review.candidatesLabel).toBe('Linki, które mogły zostać opłacone tym zakupem');
-    expect(pl.feed.refusedReason['no-access']).toBe('bot nie ma tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”');
+    expect(pl.review.candidatesLabel).toBe('Linki, których może dotyczyć ta płatność');
+    expect(pl.feed.refusedReason['no-access']).toBe('brakuje mu tam uprawnień „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”');
     expect(pl.common.storageUnavailable).toBe('Bot ma chwilowy problem z zapisem danych, więc nic nie zostało zmienione. Spróbuj ponownie za chwilę.');
     expect(pl.search.results('vip 30')).toBe('Wyniki dla „vip 30”. Wybierz produkt:');
     expect(pl.checkout.dmOnItsWay('Steve')).toContain('kopię dostaniesz za chwilę w wiadomości prywatnej.');
@@ -41,17 +41,17 @@ describe('Polish wording after the second native review', () => {
   it('has the staff post for an unclear payment say which link the purchase paid for (rows 4, 5, 8–11)', () => {
     const intro = pl.review.intro('Steve_123');
     expect(intro).toMatch(/^Sklep zgłosił zakup na nick \*\*Steve_123\*\*, a ten nick pasuje do linków kilku członków\./);
-    expect(intro).toContain('Moderator wskazuje link, za który zapłacono tym zakupem: ten link zostaje oznaczony jako opłacony');
+    expect(intro).toContain('Moderator wskazuje, którego linku dotyczy ta płatność. Wskazany link zostaje oznaczony jako opłacony');
     expect(intro).toContain('a pozostałe nadal oczekują.');
     expect(pl.review.confirmButton('P3R7W2NV')).toBe('Oznacz P3R7W2NV jako opłacony');
     expect(pl.review.title).toBe('Płatność czeka na decyzję moderacji');
     expect(pl.review.statusLabel).toBe('Czeka na decyzję moderacji');
-    expect(pl.review.notAllowed).toMatch(/^Wskazać link opłacony tym zakupem może tylko moderacja/);
+    expect(pl.review.notAllowed).toMatch(/^Tylko moderacja może wskazać, którego linku dotyczy ta płatność\./);
     expect(pl.review.confirmed('X', '@Steve')).toBe(
       'Potwierdzono: link **X** członka @Steve jest opłacony. Bot zaktualizował wiadomość prywatną członka i dodał wpis na kanale logów; pozostałe linki nadal oczekują.',
     );
     expect(pl.review.withdrawn('X', '@Mod')).toContain('Jeśli właściwy jest inny link, wybierz go.');
-    expect(pl.review.status(2)).toContain('moderator wskazuje, który link został opłacony danym zakupem');
+    expect(pl.review.status(2)).toContain('Moderator wskazuje link, którego dotyczy płatność');
   });
 
   it('no longer speaks as „my” nor explains the API to players (rows 6, 28, 30)', () => {
@@ -66,10 +66,10 @@ describe('Polish wording after the second native review', () => {
     expect(pl.links.revoked('X', '@Steve', 'Steve_123')).toBe('Link **X** wydany członkowi @Steve (nick **Steve_123**) został wycofany.');
     expect(pl.links.dmEdited).toContain('w wiadomości jest teraz informacja, że moderacja wycofała link.');
     expect(pl.links.shopMayAccept).toContain('może nadal przyjąć przez niego wpłatę, dopóki sklep sam go nie unieważni.');
-    expect(pl.links.notIssued).toContain('żeby nie płacił przez tę stronę, tylko przyciskiem **Zapłać** w wiadomości prywatnej od bota.');
+    expect(pl.links.notIssued).toContain('Przekaż członkowi: „Nie płać przez tę stronę — płać tylko przyciskiem **Zapłać** w wiadomości prywatnej od bota”.');
     expect(pl.linkCheck.forMember('@Steve', 'X')).toBe('Wydany członkowi @Steve na nick **X**.');
     expect(pl.linkCheck.shopHosts('pay.example')).toBe('Prawdziwe linki do płatności od bota prowadzą do **pay.example**.');
-    expect(pl.links.whatBotKnows).toContain('bot pyta SpaceIs o zakupy na nick i produkty z tego linku');
+    expect(pl.links.whatBotKnows).toContain('Bot pyta SpaceIs o zakupy na nick i produkty z każdego linku');
     expect(pl.log.linkRevoked('@Mod', 'X', '@Steve')).toBe('@Mod wycofał(a) link X wydany członkowi @Steve.');
     expect(pl.rewards.given('@Steve', '@VIP', 'X')).toBe('Gotowe: @Steve ma teraz rolę @VIP za opłacony link X.');
     expect(pl.rewards.alreadyGiven('@Steve', '@VIP', 'X')).toMatch(/^@Steve dostał\(a\) już rolę @VIP/);
@@ -82,9 +82,9 @@ describe('Polish wording after the second native review', () => {
 
   it('words the admins’ and the logs’ texts naturally (rows 14, 24, 26, 36–40, 47, 50–59)', () => {
     expect(pl.feed.refused('#zakupy', 'powód')).toMatch(/komendą `\/sklep-admin ustawienia kanał-zakupów:?`\.$/);
-    expect(pl.admin.channelNoAccess('#x')).toContain('nadaj mi tam uprawnienia „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”');
+    expect(pl.admin.channelNoAccess('#x')).toContain('Nadaj mi tam uprawnienia „Wyświetlanie kanału”, „Wysyłanie wiadomości” i „Osadzanie linków”');
     expect(pl.admin.licenseSaved('ab', 2)).toContain('gdy właściciele do nich zajrzą — bot wyjaśni im dlaczego. Nowy klucz tego samego sklepu nie zmienia koszyków.');
-    expect(pl.log.roleTooPowerful('@VIP', '@Steve', 'X', 'Administrator')).toContain('(bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach)');
+    expect(pl.log.roleTooPowerful('@VIP', '@Steve', 'X', pl.rewards.permissionList(['Administrator']))).toContain('(bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach)');
     expect(pl.log.roleHeldBack('@VIP', '@Steve', 'X', 'Steve_123')).toContain('Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał');
     expect(pl.admin.licenseUnreadable).toContain('nie da się teraz odczytać');
     expect(pl.admin.statusLicenseUnreadable('ab')).toContain('nie da się odszyfrować obecnym ENCRYPTION_KEY');

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { itemRef, readItemRef } from '../../../src/services/offer-search.js';
-import { normalize, productPart, search, searchUnreadProducts, variantPart, wordScore, words } from '../../../src/services/search.js';
+import { normalize, productPart, search, searchUnreadProducts, suggest, variantPart, wordScore, words } from '../../../src/services/search.js';
 import { serverOfferSchema, serverSchema, variantSchema } from '../../../src/spaceis/schemas.js';
 
 const server = serverSchema.parse({ id: 'srv-1', name: 'Survival' });
@@ -85,5 +86,62 @@ describe('the search matcher', () => {
     expect(readItemRef(variant)).toEqual(expect.objectContaining({ variant: expect.any(String) }));
     expect(readItemRef(itemRef({ server, category: ranks!, product: ranks!.products[0]! }))?.variant).toBeUndefined();
     expect(readItemRef('vip 30')).toBeUndefined();
+  });
+});
+
+describe('suggestions while variants are unread, decided per product', () => {
+  /** One server's offer from product names and their variants' names; `read` says whose variants the cache holds. */
+  function offerOf(products: readonly { name: string; variants: readonly string[]; read: boolean }[]) {
+    const shop = serverSchema.parse({ id: 'srv-p', name: 'Survival' });
+    const built = serverOfferSchema.parse({
+      categories: [{ id: 'cat-p', name: 'Rangi', products: products.map((product, index) => ({ id: `p-${index}`, name: product.name })) }],
+    });
+    const category = built.categories[0]!;
+    const parts = [productPart(shop, built)];
+    products.forEach((product, index) => {
+      if (!product.read) return;
+      const variants = product.variants.map((name, at) => variantSchema.parse({ id: `v-${index}-${at}`, name, prices: [] }));
+      parts.push(variantPart({ server: shop, category, product: category.products[index]! }, variants));
+    });
+    return { parts, products: category.products };
+  }
+
+  it('suggests VIP for "vip 30" though another product is named "Rank 30", until VIP\'s "30 dni" is read', () => {
+    const ranks = ['04', '08', '12', '16', '20', '25', '30'].map((level) => ({ name: `Rank ${level}`, variants: ['Na zawsze'], read: false }));
+    const cold = offerOf([{ name: 'VIP', variants: ['30 dni', '90 dni'], read: false }, ...ranks]);
+    const suggested = suggest(cold.parts, 'vip 30', 25).map(label);
+    expect(suggested[0]).toBe('VIP');
+    // Rank 30's own variants are unread too: "vip" may be one of them, so it is suggested, after VIP.
+    expect(suggested).toEqual(['VIP', 'Rank 30']);
+    // Diacritics, prefixes and typos count as the search's own matching does.
+    expect(suggest(cold.parts, 'vi 30', 25).map(label)[0]).toBe('VIP');
+    expect(suggest(cold.parts, 'vpi 30', 25).map(label)[0]).toBe('VIP');
+    // Once the variants are read, the variant itself is found, and Rank 30 (read, no "vip") is not suggested.
+    const warm = offerOf([{ name: 'VIP', variants: ['30 dni', '90 dni'], read: true }, ...ranks.map((rank) => ({ ...rank, read: true }))]);
+    expect(suggest(warm.parts, 'vip 30', 25).map(label)).toEqual(['VIP — 30 dni']);
+  });
+
+  it('for any offer and query, suggests every unread product whose name holds a word of the query, unless 25 better hits fill the list', () => {
+    // Product and variant names drawn from one pool, so products are named like other products' variants.
+    const pool = ['VIP', 'SVIP', 'Rank', 'Pack', 'Klucz', 'Łowca', 'Złoto', 'dni', '30', '90', '500', '3', '04', 'Na zawsze', 'Epicki'];
+    const name = fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(' '));
+    const product = fc.record({ name, variants: fc.array(name, { maxLength: 4 }), read: fc.boolean() });
+    const queryWord = fc.oneof(fc.constantFrom(...pool), fc.constantFrom('lowca', 'zloto', 'vi', 'kluc', 'smok', '7'));
+    fc.assert(
+      fc.property(fc.array(product, { minLength: 1, maxLength: 40 }), fc.array(queryWord, { minLength: 1, maxLength: 4 }), (products, query) => {
+        const { parts, products: parsed } = offerOf(products);
+        const typed = query.join(' ');
+        const suggested = suggest(parts, typed, 25);
+        const keys = suggested.map((hit) => `${hit.target.product.id}/${hit.target.variant?.id ?? ''}`);
+        expect(new Set(keys).size).toBe(keys.length);
+        const typedWords = new Set(words(typed));
+        products.forEach((candidate, index) => {
+          if (candidate.read || !words(candidate.name).some((word) => typedWords.has(word))) return;
+          const shown = suggested.some((hit) => hit.target.product.id === parsed[index]!.id && !hit.target.variant);
+          if (!shown) expect(suggested).toHaveLength(25);
+        });
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -20,6 +20,8 @@ function makeClient(overrides: Partial<StoreClientOptions> = {}): StoreClient {
     sleep: async (ms) => {
       delays.push(ms);
     },
+    // The jitter's draw at its top: each wait is the whole doubling delay, so the figures below are exact.
+    random: () => 1,
     ...overrides,
   });
 }
@@ -442,6 +444,20 @@ describe('retries', () => {
     await expect(makeClient().listServers()).resolves.toHaveLength(2);
     expect(fake.requestsTo('servers')).toHaveLength(3);
     expect(delays).toEqual([250, 500]);
+  });
+
+  it('spreads the waits of clients that failed together (equal jitter: between half and all of the doubling delay)', async () => {
+    fake.failNext('servers', { status: 500 }, 2);
+    await makeClient({ random: () => 0 }).listServers();
+    fake.failNext('servers', { status: 500 }, 2);
+    await makeClient({ random: () => 0.5 }).listServers();
+    // Many processes retrying a store that came back at once would otherwise hit it at the same moments.
+    expect(delays).toEqual([125, 250, 188, 375]);
+    // Retry-At is the store's own word: waited exactly, whatever the draw.
+    fake.failNext('servers', { status: 429, headers: { 'Retry-At': '3' }, body: { success: false, type: 'error', message: 'Too Many Attempts.' } });
+    delays = [];
+    await makeClient({ random: () => 0 }).listServers();
+    expect(delays).toEqual([3000]);
   });
 
   it('gives up after getRetries extra attempts', async () => {
