@@ -23,7 +23,17 @@ interface RawPacket {
   d?: { id?: unknown; guild_id?: unknown; webhook_id?: unknown };
 }
 
+/** Posts waiting to be read per guild, at most (the newest are kept). */
+export const UNREAD_PER_GUILD = 50;
+
 export class StoreWebhookGateway {
+  /** Per guild, the posts not read yet, oldest first (read from the end: newest first). */
+  readonly #unread = new Map<string, { webhookId: string; messageId: string }[]>();
+  /** Guilds whose posts are being read now (one read at a time per guild). */
+  readonly #reading = new Set<string>();
+  /** Unread posts left because more waited than UNREAD_PER_GUILD (the operator's figure). */
+  droppedReads = 0;
+
   constructor(
     private readonly client: Client,
     private readonly connections: StoreWebhookConnections,
@@ -39,8 +49,38 @@ export class StoreWebhookGateway {
       if (typeof hookId !== 'string') return;
       const guildId = this.connections.known().get(hookId);
       if (guildId === undefined || packet.d?.guild_id !== guildId || typeof packet.d.id !== 'string') return;
-      void this.#read(guildId, hookId, packet.d.id);
+      this.#queueRead(guildId, hookId, packet.d.id);
     });
+  }
+
+  /**
+   * The reads of a guild's posts are budgeted: one at a time per guild, the newest post first (a
+   * post's kind is known only once it is read, so a flood of posts never holds back the store's
+   * latest one), at most UNREAD_PER_GUILD waiting: past it the oldest unread go (counted, logged once
+   * per flood). A post costs at most one read through the webhook's token; posting then deleting
+   * costs the bot one 404 per post read, never a pile of them.
+   */
+  #queueRead(guildId: string, webhookId: string, messageId: string): void {
+    const waiting = this.#unread.get(guildId) ?? [];
+    waiting.push({ webhookId, messageId });
+    if (waiting.length > UNREAD_PER_GUILD) {
+      waiting.splice(0, waiting.length - UNREAD_PER_GUILD);
+      this.droppedReads += 1;
+      if (this.droppedReads === 1 || this.droppedReads % 1_000 === 0) this.logger.info({ guild: guildId, dropped: this.droppedReads }, 'store webhook: more posts than can be read; the oldest unread ones were left');
+    }
+    this.#unread.set(guildId, waiting);
+    if (this.#reading.has(guildId)) return;
+    this.#reading.add(guildId);
+    void this.#drain(guildId);
+  }
+
+  async #drain(guildId: string): Promise<void> {
+    try {
+      for (let next = this.#unread.get(guildId)?.pop(); next; next = this.#unread.get(guildId)?.pop()) await this.#read(guildId, next.webhookId, next.messageId);
+    } finally {
+      this.#unread.delete(guildId);
+      this.#reading.delete(guildId);
+    }
   }
 
   /** The post, whole, through the webhook's token; then the reader. Never the token in a log line. */

@@ -5,6 +5,7 @@ import { KeyLock } from '../coordination/key-lock.js';
 import type { Logger } from '../logger.js';
 import { PaymentWatchIndex, type OpenRef } from './payment-watch-index.js';
 import { LINK_RETENTION_DAYS } from './payment-links.js';
+import { PostedIdStore } from './posted-ids.js';
 import { parseRecord } from './records.js';
 
 export type { OpenRef };
@@ -47,9 +48,11 @@ const watchStateSchema = z.object({
   unsupported: z.object({ since: z.number(), retryAt: z.number(), message: z.string().optional() }).optional(),
   /** The due-time slot the license is listed in next (payment-watch-index.ts). */
   wakeSlot: z.number().optional(),
+  /** Ids the store's webhook posted still wait in their queue (storage/posted-ids.ts): when the next may be taken. */
+  postedDue: z.number().optional(),
   /** The store's dates were once found a whole number of hours off: warned once. */
   hoursOffWarned: z.boolean().optional(),
-  /** Written by versions before issue 28: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
+  /** Written by older versions: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
   follow: z.array(z.object({ transactionId: z.string(), guildId: z.string(), linkId: z.string(), attempt: z.number().int(), nextAt: z.number(), since: z.number() })).optional(),
 });
 export type WatchState = z.infer<typeof watchStateSchema>;
@@ -85,7 +88,7 @@ const txStateSchema = z.object({
   /** What is done of the settled → notified step: each step's name and when it was done. */
   steps: z.record(z.string(), z.number()).optional(),
   /**
-   * The steps Discord refused for good (issue 36, point 3: 403 50007 DMs closed, 50013, 404 10003…):
+   * The steps Discord refused for good (403 50007 DMs closed, 50013, 404 10003…):
    * each also in `steps` (ended: never run again), here with Discord's reason, written in the same write.
    */
   refused: z.record(z.string(), z.object({ reason: z.string(), at: z.number(), /** When the admins were told (log channel, status); until then the round owes it. */ told: z.number().optional() })).optional(),
@@ -98,10 +101,13 @@ const txStateSchema = z.object({
    * post any id, so a 404 about it ends it at once (see services/payment-watch/license-round.ts).
    */
   announced: z.literal(true).optional(),
+  /** For a posted id: the guild whose webhook named it first (its health counts it once the store confirms it), and when. */
+  postedIn: z.string().optional(),
+  postedAt: z.number().optional(),
 });
 export type TxState = z.infer<typeof txStateSchema>;
 
-/** A handled transaction as versions before issue 28 wrote it: matched to a link (then told), or nobody's. */
+/** A handled transaction as older versions wrote it: matched to a link (then told), or nobody's. */
 const legacyHandledSchema = z.object({ at: z.number(), guildId: z.string().optional(), linkId: z.string().optional() });
 const storedTxSchema = z.union([
   txStateSchema,
@@ -118,12 +124,21 @@ const stateKey = (license: string) => `pay-state:${license}`;
 /** Work handed to a license's round from outside it (a moderator's confirmation): merged into its state by the round. */
 const inboxKey = (license: string) => `pay-inbox:${license}`;
 const inboxSchema = z.record(z.string(), z.number());
+/**
+ * Transaction ids are compared whatever the case of their letters (a post can spell one in capitals):
+ * written under the lower-case spelling; read under it first, then under the spelling as given and in
+ * capitals, where versions before wrote the store's own spelling (read both, no migration: those
+ * records end with their 100 days).
+ */
 const txKey = (shop: string, transactionId: string) => `pay-tx:${shop}:${transactionId}`;
+const spellings = (transactionId: string) => [...new Set([transactionId.toLowerCase(), transactionId, transactionId.toUpperCase()])];
 
 export const emptyWatchState = (): WatchState => ({ servers: {}, missing: {}, work: {} });
 
 export class PaymentWatchStore {
   readonly index: PaymentWatchIndex;
+  /** The ids the store's webhook posted, waiting for their questions (posted-ids.ts). */
+  readonly posted: PostedIdStore;
 
   /** `locks`: shared by every process on one Redis (src/coordination); this process's own otherwise. */
   constructor(
@@ -132,6 +147,7 @@ export class PaymentWatchStore {
     readonly locks: Locks = new KeyLock(),
   ) {
     this.index = new PaymentWatchIndex(keyv, logger, locks);
+    this.posted = new PostedIdStore(keyv, logger, locks);
   }
 
   /** The licenses with open links or transactions to follow. */
@@ -154,13 +170,16 @@ export class PaymentWatchStore {
   }
 
   async tx(shop: string, transactionId: string): Promise<TxState | undefined> {
-    const stored: unknown = await this.keyv.get(txKey(shop, transactionId));
-    if (stored === undefined) return undefined;
-    return parseRecord<TxState | undefined>(storedTxSchema, stored, () => undefined, this.logger, txKey(shop, transactionId));
+    for (const spelling of spellings(transactionId)) {
+      const stored: unknown = await this.keyv.get(txKey(shop, spelling));
+      if (stored === undefined) continue;
+      return parseRecord<TxState | undefined>(storedTxSchema, stored, () => undefined, this.logger, txKey(shop, spelling));
+    }
+    return undefined;
   }
 
   async saveTx(shop: string, transactionId: string, state: TxState): Promise<void> {
-    await this.keyv.set(txKey(shop, transactionId), state, HANDLED_TTL_MS);
+    await this.keyv.set(txKey(shop, transactionId.toLowerCase()), state, HANDLED_TTL_MS);
   }
 
   /**

@@ -2,7 +2,6 @@ import type Keyv from 'keyv';
 import type { Client } from 'discord.js';
 import type { Clock } from '../clock.js';
 import type { Coordination, Locks } from '../coordination/coordination.js';
-import { InProcessWindowCounter, RedisWindowCounter } from '../coordination/window-counter.js';
 import { forgetStoreWebhookOnDeparture } from '../discord/guild-departures.js';
 import { StoreWebhookGateway } from '../discord/store-webhook-gateway.js';
 import type { Logger } from '../logger.js';
@@ -72,6 +71,10 @@ export function wireStoreWebhooks(deps: {
     const tx = await deps.paymentWatch.tx(await directory.shopKey(event.link.license), event.transactionId);
     await health.noteSettled(event.link.guildId, event.transactionId, tx && 'madeAt' in tx ? tx.madeAt : undefined);
   });
+  // The store's confirmation of a posted id is what health counts (a random id counts nothing).
+  deps.payments.setPostConfirmed((guildId, id) => health.noteAnnounced(guildId, [id]));
+  /** Each open link's nick, remembered by link (a link's nick never changes): a post costs one read of the open list. */
+  const nicks = new Map<string, string>();
   const reader = new StorePostReader({
     connections: {
       notePost: async (guildId, confirmed) => {
@@ -83,8 +86,24 @@ export function wireStoreWebhooks(deps: {
       const shop = await directory.forGuild(guildId);
       return shop && shop.source !== 'demo' ? shop.license : undefined;
     },
+    tx: async (license, id) => deps.paymentWatch.tx(await directory.shopKey(license), id),
+    openNicks: async (license) => {
+      const open: { key: string; nick: string }[] = [];
+      if (nicks.size > 10_000) nicks.clear();
+      for (const ref of await deps.paymentWatch.openLinks(license)) {
+        const key = `${ref.guildId}:${ref.linkId}`;
+        let nick = nicks.get(key);
+        if (nick === undefined) {
+          nick = (await deps.links.get(ref.guildId, ref.linkId))?.nick ?? '';
+          nicks.set(key, nick);
+        }
+        if (nick) open.push({ key, nick });
+      }
+      return open;
+    },
+    queue: deps.paymentWatch.posted,
     announced: (guildId, ids) => health.noteAnnounced(guildId, ids),
-    follow: (license, ids) => deps.payments.follow(license, ids),
+    follow: (license) => deps.payments.follow(license),
     settledPaid: async (license, id) => {
       const tx = await deps.paymentWatch.tx(await directory.shopKey(license), id);
       return (tx?.state === 'settled' || tx?.state === 'notified') && tx.status === 'paid';
@@ -103,8 +122,6 @@ export function wireStoreWebhooks(deps: {
         license,
         ids,
       ),
-    // Forged ids are limited per license across every process on Redis.
-    asks: deps.redis ? new RedisWindowCounter(deps.redis) : new InProcessWindowCounter(),
     now: () => clock.now(),
     logger,
   });

@@ -46,6 +46,8 @@ export interface WatchDeps extends Omit<PaymentWatcherOptions, 'pollSeconds' | '
   shopLicenses: Pick<ShopLicenses, 'note' | 'others'>;
   /** The poll interval for the servers of a license's open links, when something other than `pollMs` decides it (PaymentWatcher.setPollIntervalFor). */
   pollIntervalFor?: PollIntervalFor;
+  /** The store confirmed a transaction a guild's webhook posted (its health counts it: PaymentWatcher.setPostConfirmed). */
+  postConfirmed?: (guildId: string, transactionId: string) => Promise<void>;
 }
 
 /**

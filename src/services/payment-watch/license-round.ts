@@ -10,6 +10,8 @@ import { askInfo, pollServer, seenOf } from './polling.js';
 import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S, UNKNOWN_RETRY_MS } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
 import { saveRound, saveTx, txOf } from './tx-state.js';
+import { placePosted, postedUnknown, takePosted, unplacedPost } from './posted-work.js';
+import type { TransactionInfo } from '../../spaceis/client.js';
 
 /**
  * One license's round, inside its runAlone: the servers due are polled, the transactions with work
@@ -18,19 +20,25 @@ import { saveRound, saveTx, txOf } from './tx-state.js';
  * state is written only when it changed, and the next poll times are written before the store is
  * asked, so a storage failure mid-round never makes the next round poll again at once.
  */
-export async function watchLicense(deps: WatchDeps, license: string, log: Logger, feed: FeedDemand | undefined, watched = true): Promise<void> {
+export async function watchLicense(deps: WatchDeps, license: string, log: Logger, feed: FeedDemand | undefined, watched = true, posted = false): Promise<void> {
   const now = deps.clock.now();
   const state = await deps.store.state(license);
-  const readAs = JSON.stringify(state);
+  let readAs = JSON.stringify(state);
   await upgradeFollowUps(deps, license, state);
   // Work handed over from outside a round (a moderator's confirmation whose steps are not all done):
   // it comes with a due-time entry, so a visit for the feed alone need not read it.
   const inbox = watched ? await deps.store.inbox(license) : {};
   for (const [transactionId, at] of Object.entries(inbox)) state.work[transactionId] = Math.min(state.work[transactionId] ?? at, at);
   const inboxTaken = Object.keys(inbox);
+  // The ids the store's webhook posted, as their budgets allow (a post's own round, or ids left waiting).
+  if (watched && (posted || state.postedDue !== undefined)) {
+    const saving = { deps, license, state, readAs };
+    await takePosted(deps, license, await deps.shopKeyOf(license), state, () => saveRound(saving));
+    readAs = saving.readAs;
+  }
   const read = await readOpenLinks(deps, license, now);
   const feedServers = feed?.servers ?? new Set<string>();
-  const idle = read.open.length === 0 && read.expired.length === 0 && Object.keys(state.work).length === 0;
+  const idle = read.open.length === 0 && read.expired.length === 0 && Object.keys(state.work).length === 0 && state.postedDue === undefined;
   // Nothing of the watcher's own: not visited through the due-time index any more; the feed, if it
   // reads this license, visits it once a minute by itself (FeedDemand.due).
   let feedOnly = false;
@@ -64,7 +72,8 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
   const servers = [...new Set([...forLinks, ...feedServers])].sort();
   // A server read for the feed alone is read once a minute; one an open link buys from, every poll interval.
   // Polls for open links come every pollMs, or as the cadence input says (the store webhook's safety net).
-  const linkPollMs = (forLinks.size > 0 ? await deps.pollIntervalFor?.(license, round.open.map((link) => link.guildId)) : undefined) ?? deps.pollMs;
+  // While posted ids wait in their queue the posts are behind: no safety-net cadence, the rush pace may apply.
+  const linkPollMs = (forLinks.size > 0 && state.postedDue === undefined ? await deps.pollIntervalFor?.(license, round.open.map((link) => link.guildId)) : undefined) ?? deps.pollMs;
   const feedPollMs = Math.max(deps.pollMs, FEED_POLL_MS);
   // A server the feed reads too is read at least once a minute, whatever the cadence of open links.
   const interval = (serverId: string) => (!forLinks.has(serverId) ? feedPollMs : feedServers.has(serverId) ? Math.min(linkPollMs, feedPollMs) : linkPollMs);
@@ -126,14 +135,10 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
   const answer = await askInfo(round, transactionId);
   if (answer.kind === 'skipped') return;
   const attempt = tx.attempt + 1;
-  if (answer.kind === 'unknown' && tx.state === 'seen' && tx.announced) {
-    // Only a webhook post named it and the store does not know it: a forged or mistyped id, never
-    // asked again (a real purchase the post named is still found by the polls).
-    round.log.debug({ transaction: transactionId }, 'payment watch: the store does not know a transaction its webhook post named; not followed');
-    await saveTx(round, transactionId, { ...tx, state: 'unknown', at: now, attempt });
-    delete state.work[transactionId];
-    return;
-  }
+  // Only a webhook post named it and the store does not know it (yet): a forged or mistyped id, or a
+  // purchase listed ahead of its details. Asked no more; a poll that lists it still examines it.
+  if (answer.kind === 'unknown' && unplacedPost(tx)) return postedUnknown(round, transactionId, tx);
+  if (answer.kind === 'ok' && unplacedPost(tx)) return decidePosted(round, transactionId, tx, answer.info);
   if (answer.kind === 'unknown' && tx.state === 'seen' && attempt >= UNKNOWN_AFTER_404S) {
     // Still unknown to the store: asked rarely now, until 30 days have passed.
     if (attempt === UNKNOWN_AFTER_404S) round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; asked every few hours now');
@@ -153,6 +158,30 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
 }
 
 /**
+ * A posted transaction the store answered about: counted by its guild's webhook health (the store
+ * confirmed it), placed in time by the store's evidence (posted-work.ts), then decided as a polled
+ * one. A pending one the store does not place yet is followed up and placed once it moves on.
+ */
+async function decidePosted(round: LicenseRound, transactionId: string, tx: TxState, info: TransactionInfo): Promise<void> {
+  const { deps, state } = round;
+  const now = deps.clock.now();
+  if (tx.postedIn && info.status !== 'unknown') await deps.postConfirmed?.(tx.postedIn, transactionId);
+  // No link it could pay: placing it would change nothing (it is nobody's whenever it was made).
+  const madeAt = info.status === 'unknown' ? undefined : round.open.length === 0 ? 0 : await placePosted(round, transactionId, info);
+  const attempt = tx.attempt + 1;
+  // Not placed yet: asked again on the follow-up schedule (a poll that lists it meanwhile places it,
+  // polling.ts); pending, until it moves on; otherwise a few times, then it counts as undated.
+  if (madeAt === undefined && (info.status === 'pending' || info.status === 'unknown' || attempt < UNKNOWN_AFTER_404S)) {
+    await saveTx(round, transactionId, { ...tx, at: now, attempt, status: info.status });
+    state.work[transactionId] = now + followUpDelay(attempt - 1, deps.pollMs);
+    return;
+  }
+  // Undated and not listed: made before any link, as polling counts an undated row (it pays no link issued before its post).
+  const placed = madeAt ?? 0;
+  await decideAndSettle(round, seenOf(transactionId, info, tx.nick, placed, placed, now), info.status, { ...tx, madeAt: placed });
+}
+
+/**
  * Lists the license in the due-time index for its next wake-up (the earliest server poll or work),
  * and writes the state when it changed. With open links, at most one poll interval away, so a link
  * issued meanwhile is looked at; with none, at its next work only (a new link makes its license due
@@ -168,7 +197,7 @@ async function wake(round: Pick<LicenseRound, 'deps' | 'license' | 'state' | 're
     return;
   }
   const open = Object.keys(state.servers).length > 0;
-  const times = [...(open ? [now + deps.pollMs] : []), ...Object.values(state.servers).map((poll) => poll.nextAt), ...Object.values(state.work)];
+  const times = [...(open ? [now + deps.pollMs] : []), ...Object.values(state.servers).map((poll) => poll.nextAt), ...Object.values(state.work), ...(state.postedDue !== undefined ? [state.postedDue] : [])];
   // Nothing left: one more visit, which finds the license idle and takes it out of the registry.
   if (times.length === 0) times.push(now + deps.pollMs);
   const next = Math.max(Math.min(...times), now + TICK_MS);
@@ -191,7 +220,7 @@ async function shopFor(deps: WatchDeps, license: string, guildIds: string[], wor
   if (guilds.size === 0 && Object.keys(work).length > 0) {
     for (const transactionId of Object.keys(work)) {
       const tx = (await deps.store.tx(await deps.shopKeyOf(license), transactionId)) ?? (await deps.store.tx(license, transactionId));
-      for (const ref of [...(tx?.link ? [tx.link] : []), ...(tx?.candidates ?? [])]) guilds.add(ref.guildId);
+      for (const ref of [...(tx?.link ? [tx.link] : []), ...(tx?.candidates ?? []), ...(tx?.postedIn ? [{ guildId: tx.postedIn }] : [])]) guilds.add(ref.guildId);
     }
   }
   for (const guildId of guilds) {

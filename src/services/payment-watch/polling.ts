@@ -7,6 +7,7 @@ import { placeRows, readDate, type Placed } from './dates.js';
 import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
 import { BUSY_PAGE_ROWS, MAX_TRANSACTION_ID, ROWS_PER_POLL, RUSH_ROWS_PER_POLL, TICK_MS, UNSUPPORTED_RETRY_MS } from './schedule.js';
 import { decideAndSettle } from './settle.js';
+import type { TxState } from '../../storage/payment-watch.js';
 import { newTx, saveTx, txOf } from './tx-state.js';
 import { noteWebsiteBuyers } from './website-buyers.js';
 
@@ -43,11 +44,14 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
   // more, the next poll comes when RUSH_ROWS_PER_POLL are expected (at least a tick away: a rush may
   // still speed up), so a page never fills between two polls. A calm server keeps its interval, and so
   // does one read by the store webhook's safety net (its posts bring each purchase: health.ts).
+  // The safety net's cadence rushes too when this page overflowed or the last poll was a rush: the
+  // posts fell behind (a queue of posted ids keeps the cadence at pollMs: license-round.ts).
   const fresh = newSince(rows, before?.newest);
   const since = before && before.polledAt > 0 ? askedAt - before.polledAt : 0;
-  const perMs = fresh !== undefined && since > 0 && intervalMs <= deps.pollMs ? fresh / since : 0;
-  const nextInMs = perMs * intervalMs >= BUSY_PAGE_ROWS ? Math.max(TICK_MS, Math.min(intervalMs, RUSH_ROWS_PER_POLL / perMs)) : intervalMs;
   const overflowed = before?.newest !== undefined && rows.length >= ROWS_PER_POLL && !rows.some((row) => row.transactionId === before.newest);
+  const rushing = before !== undefined && before.polledAt > 0 && before.nextAt - before.polledAt < deps.pollMs;
+  const perMs = fresh !== undefined && since > 0 && (intervalMs <= deps.pollMs || overflowed || rushing) ? fresh / since : 0;
+  const nextInMs = perMs * intervalMs >= BUSY_PAGE_ROWS ? Math.max(TICK_MS, Math.min(intervalMs, RUSH_ROWS_PER_POLL / perMs)) : intervalMs;
   if (overflowed) log.info({ server: serverId }, 'payment watch: a whole page of purchases new since the last poll: some may have been pushed out of sight; polling this server more often while it is this busy');
   state.servers[serverId] = {
     polledAt: askedAt,
@@ -61,8 +65,8 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
     if (deps.stopping() || state.unsupported) return;
     // Under the transaction's lock in its shop: a rotated key's round (another license of the same
     // shop) may have it at the same moment; whichever comes second finds it decided.
-    await deps.store.locks.run(`pay-decide:${round.shop}:${candidate.id}`, async () => {
-      if (!(await txOf(round, candidate.id))) await examine(round, candidate);
+    await deps.store.locks.run(`pay-decide:${round.shop}:${candidate.id.toLowerCase()}`, async () => {
+      if (unexamined(await txOf(round, candidate.id))) await examine(round, candidate);
     });
   }
   await noteWebsiteBuyers(round, rows, placed, before);
@@ -112,9 +116,17 @@ async function candidates(round: LicenseRound, rows: BuyerRow[], placed: Placed)
     found.set(row.transactionId, { id: row.transactionId, nick: row.nick, madeAt: made, dated: placed.dated.has(row.transactionId) });
   }
   const fresh: Candidate[] = [];
-  for (const candidate of found.values()) if (!(await txOf(round, candidate.id))) fresh.push(candidate);
+  for (const candidate of found.values()) if (unexamined(await txOf(round, candidate.id))) fresh.push(candidate);
   // Oldest first: of two identical purchases, the earlier one pays the earlier link.
   return fresh.sort((a, b) => a.madeAt - b.madeAt);
+}
+
+/**
+ * A transaction a poll examines: one never seen, or one only a post named that the store could not
+ * place in time yet (it answered 404, or gave no date and did not list it): the poll's row places it.
+ */
+function unexamined(tx: TxState | undefined): boolean {
+  return !tx || (tx.state === 'seen' && tx.announced === true && tx.madeAt === undefined);
 }
 
 /** Asks the store about a transaction seen for the first time, and decides it. */

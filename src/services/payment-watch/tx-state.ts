@@ -54,19 +54,24 @@ export async function claimLink(
   const updated = await round.deps.links.update(ref.guildId, ref.linkId, (record) => {
     const payment = record.payment;
     if (payment?.settledAt !== undefined || record.revoked) {
-      outcome = payment?.transactionId === transactionId && payment.settledAt !== undefined ? 'claimed' : 'taken';
+      outcome = sameTransaction(payment?.transactionId, transactionId) && payment?.settledAt !== undefined ? 'claimed' : 'taken';
       return record;
     }
     outcome = 'claimed';
-    const matchedAt = payment?.transactionId === transactionId ? payment.matchedAt : now;
+    const matchedAt = payment && sameTransaction(payment.transactionId, transactionId) ? payment.matchedAt : now;
     if (claim !== 'pending' && final) return { ...record, payment: { status: claim, transactionId, matchedAt, settledAt: now, ...(confirmedBy ? { confirmedBy } : {}) } };
     if (claim === 'pending') return { ...record, payment: { status: 'pending', transactionId, matchedAt } };
     if (claim === 'paid') return record;
     const next: PaymentLink = { ...record, attempt: { transactionId, status: claim, at: now } };
     // This transaction was pending on the link and has now failed: the link has no payment again.
-    if (payment?.transactionId === transactionId) delete next.payment;
+    if (sameTransaction(payment?.transactionId, transactionId)) delete next.payment;
     return next;
   });
   return updated ? outcome : 'taken';
 }
 
+
+/** Transaction ids are the same whatever the case of their letters (a post may spell one in capitals). */
+export function sameTransaction(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+}

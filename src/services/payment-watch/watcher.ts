@@ -103,36 +103,31 @@ export class PaymentWatcher {
 
   /**
    * THE way transaction ids learned outside the watcher's polls (the store's purchase webhook:
-   * src/services/store-webhook/) enter the wing. Each unknown one gets its record (`seen`) and a work
-   * hint, durably (a restart, or another process's round, finishes it), and the license's round runs
-   * now: each is asked about with transaction/info and decided against the open links exactly as a
-   * polled purchase would be (settle.ts), then followed like any other (until final, or 30 days).
-   * One already known is left as it is. Only while the license has open links (false otherwise: no
-   * link of the bot's to pay; a poll or the feed still sees the purchase).
+   * src/services/store-webhook/) enter the wing: the post's reader queued them (storage/posted-ids.ts,
+   * durable, with their budgets); this runs the license's round now, which takes from the queue what
+   * the budgets allow (posted-work.ts: a followed one due at once, a new one `seen`, asked with
+   * transaction/info, placed in time by the store's evidence and decided exactly as a polled purchase
+   * would be: settle.ts), and comes back for the rest as their budgets free up. `transactionIds`: ids
+   * handed over by a caller that did not queue them (queued here as unknown ones, lower case).
    */
-  async follow(license: string, transactionIds: readonly string[]): Promise<boolean> {
+  async follow(license: string, transactionIds: readonly string[] = []): Promise<void> {
     const { store, clock } = this.options;
-    if ((await store.openLinks(license)).length === 0) return false;
-    const shop = await this.#shopKeyOf(license);
-    for (const transactionId of transactionIds) {
-      if (transactionId.length === 0 || transactionId.length > MAX_TRANSACTION_ID) continue;
-      await store.locks.run(`pay-decide:${shop}:${transactionId}`, async () => {
-        if ((await store.tx(shop, transactionId)) ?? (shop === license ? undefined : await store.tx(license, transactionId))) return;
-        const now = clock.now();
-        // The work hint first (dropped if the record is not written), then the transaction's record.
-        await store.addWork(license, transactionId, now);
-        await store.saveTx(shop, transactionId, { state: 'seen', since: now, at: now, attempt: 0, madeAt: now, announced: true });
-      });
-    }
     const now = clock.now();
+    const ids = [...new Set(transactionIds.map((id) => id.toLowerCase()))].filter((id) => id.length > 0 && id.length <= MAX_TRANSACTION_ID);
+    await store.posted.add(license, ids.map((id) => ({ id, at: now, kind: 'unknown' as const, key: '', guildId: '' })));
+    await store.index.enlist(license);
     await store.index.schedule(license, now, now);
-    // A round that started before these ids were written may not see them: wait for it, then run one that does.
+    // A round that started before these ids were queued may not see them: wait for it, then run one that does.
     for (let running = this.#running.get(license); running; running = this.#running.get(license)) await running;
-    if (this.#stopping) return true;
-    const run = this.#watch(license, undefined, true).finally(() => this.#running.delete(license));
+    if (this.#stopping) return;
+    const run = this.#watch(license, undefined, true, true).finally(() => this.#running.delete(license));
     this.#running.set(license, run);
     await run;
-    return true;
+  }
+
+  /** Where the store's confirmation of a posted transaction goes (its guild's webhook health). */
+  setPostConfirmed(postConfirmed: (guildId: string, transactionId: string) => Promise<void>): void {
+    this.#deps.postConfirmed = postConfirmed;
   }
 
   /** The one outside input to the schedule (context.ts, PollIntervalFor): the store webhook's safety-net cadence. */
@@ -219,10 +214,10 @@ export class PaymentWatcher {
     return licenses;
   }
 
-  async #watch(license: string, feed: FeedDemand | undefined, watched: boolean): Promise<void> {
+  async #watch(license: string, feed: FeedDemand | undefined, watched: boolean, posted = false): Promise<void> {
     const log = this.options.logger.child({ license: fingerprintOf(license) });
     try {
-      const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, () => watchLicense(this.#deps, license, log, feed, watched));
+      const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, () => watchLicense(this.#deps, license, log, feed, watched, posted));
       if (!ran) log.debug('payment watch: another process is watching this license');
       if (this.#failed.delete(license)) log.info('payment watch: a license’s rounds work again');
     } catch (error) {

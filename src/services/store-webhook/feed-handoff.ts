@@ -8,7 +8,7 @@ import type { PolledServer, PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess } from '../store-directory.js';
 
 /**
- * The purchase feed from the store's posts (issue 38, docs/store-webhook.md): every transaction a
+ * The purchase feed from the store's posts (docs/store-webhook.md): every transaction a
  * post named that the store confirms as paid goes to the feed at once, whether or not it paid one of
  * the bot's links, so the feed can rest on the posts (no latest_buyers read while they come:
  * health.ts, `feedRests`).
@@ -24,8 +24,8 @@ import type { ShopAccess } from '../store-directory.js';
  *
  * The feed's claims keep each transaction posted once: a poll that lists it later posts nothing more.
  * Cost: at most one transaction/info per posted id that is not a settled link's (so a website purchase
- * posted while the license has open links costs two: the watcher's and this one); posted ids are at
- * most 10 a minute per license (post-reader.ts).
+ * posted while the license has open links costs two: the watcher's and this one); only ids the
+ * watcher's round already asked about (paced by their queue, storage/posted-ids.ts) are handed here.
  */
 export interface FeedHandOffDeps {
   feed: Pick<PurchaseFeed, 'handOff' | 'wants'>;

@@ -2,7 +2,7 @@ import type { Logger } from '../../logger.js';
 import { DAY_MS, type StoreWebhookRecord, type StoreWebhookRepository } from '../../storage/store-webhooks.js';
 
 /**
- * Polling as the safety net (issue 38, docs/store-webhook.md): while a guild's store webhook is
+ * Polling as the safety net (docs/store-webhook.md): while a guild's store webhook is
  * connected and healthy, the payment watcher polls the servers of its open links every
  * SAFETY_NET_POLL_MS instead of every PAYMENT_POLL_SECONDS (`pollIntervalFor`, the one input this
  * gives the watcher's schedule).
@@ -31,7 +31,7 @@ export const ANNOUNCED_WITHIN_MS = 2 * 60_000;
 export const MISSES_FOR_NOTICE = 3;
 /** Posted ids are remembered this long (a poll at the safety-net cadence finds a payment within it). */
 const ANNOUNCED_KEPT_MS = 15 * 60_000;
-/** At most this many ids are remembered either way (forged posts are 10 ids a minute at most). */
+/** At most this many ids are remembered either way (announced ones are ids the store confirmed as purchases). */
 const IDS_KEPT = 200;
 
 export interface HealthDeps {
@@ -93,7 +93,7 @@ export class StoreWebhookHealth {
     return this.deps.connected(guildId);
   }
 
-  /** A post named these transactions (called before they are handed to the watcher); a post with ids ends "seems off". */
+  /** A post named these transactions and the store confirmed them as purchases (a random id counts nothing); ends "seems off". */
   async noteAnnounced(guildId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const now = this.deps.now();

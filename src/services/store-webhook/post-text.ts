@@ -1,5 +1,5 @@
 /**
- * What the bot reads of a store's post (issue 38, docs/store-webhook.md): the message's content and
+ * What the bot reads of a store's post (docs/store-webhook.md): the message's content and
  * its embeds' titles, descriptions and fields, as the webhook's token returns them, cut to 6 000
  * characters before anything is parsed (a message can carry far more: 2 000 of content and 6 000 of
  * embeds, ten times over). Only transaction ids are taken from it; nothing else a post says is used,
@@ -44,3 +44,29 @@ export function postText(message: { content?: unknown; embeds?: unknown }): stri
 export function transactionIdsIn(text: string): string[] {
   return [...new Set([...text.matchAll(TRANSACTION_ID)].map((match) => match[0]))];
 }
+
+/**
+ * The open link whose nick the post names beside this id: in the id's own line (the text the bot
+ * gave the admin, `Zakup {NICK}: … {TRANSACTION_ID}`, puts them in one), as a whole word, whatever
+ * the case. Several links' nicks in that line: the longest (a nick inside another is not it).
+ */
+export function nickBeside<T extends { nick: string }>(text: string, id: string, open: readonly T[]): T | undefined {
+  const lower = text.toLowerCase();
+  const at = lower.indexOf(id.toLowerCase());
+  if (at < 0 || open.length === 0) return undefined;
+  const line = lower.slice(lower.lastIndexOf('\n', at) + 1, (lower.indexOf('\n', at) + 1 || lower.length + 1) - 1);
+  let found: T | undefined;
+  for (const link of open) {
+    const nick = link.nick.toLowerCase();
+    if (nick.length === 0 || (found && found.nick.length >= nick.length)) continue;
+    for (let from = line.indexOf(nick); from >= 0; from = line.indexOf(nick, from + 1)) {
+      if (!isNickChar(line[from - 1]) && !isNickChar(line[from + nick.length])) {
+        found = link;
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+const isNickChar = (char: string | undefined) => char !== undefined && /[a-z0-9_]/.test(char);

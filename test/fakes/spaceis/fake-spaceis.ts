@@ -243,6 +243,11 @@ export class FakeSpaceIs {
   buyersListing: 'one-row' | 'row-per-item' = 'one-row';
   /** How latest_buyers writes `date`: Warsaw local time without an offset (as the community SDK shows), ISO 8601, or not at all. */
   buyersDates: 'warsaw' | 'iso' | 'none' = 'warsaw';
+  /**
+   * Whether transaction/info dates the purchase: the official wiki's example shows no date (`none`),
+   * the Java SDK's model has `createdAt` (ISO 8601). Both are handled by the bot.
+   */
+  infoDates: 'none' | 'createdAt' = 'none';
   /** License keys whose API has no payment endpoints: latest_buyers and transaction/info answer 404. */
   readonly noPaymentEndpoints = new Set<string>();
   /** `GET /v4/server/{s}/goals` rows by server id, sent as set (community SDK: `id, name, percentage, formattedText`); none: `[]`. */
@@ -558,7 +563,8 @@ export class FakeSpaceIs {
   }
 
   #transactionInfo(shop: ShopFixture, [id]: string[]): Reply {
-    const transaction = this.transactions.find((candidate) => candidate.id === id);
+    // Ids compared whatever their letters' case, as a database's usual collation does (an assumption: the bot must not rely on either).
+    const transaction = this.transactions.find((candidate) => candidate.id.toLowerCase() === id?.toLowerCase());
     if (!transaction) return errorReply(404, 'transaction not found');
     const names = variantNames(shop);
     const owners = variantOwners(shop);
@@ -587,6 +593,7 @@ export class FakeSpaceIs {
       methodParameter: BUYER_EMAIL,
       amount: items.reduce((sum, item) => sum + item.amount, 0),
       currency: 'PLN',
+      ...(this.infoDates === 'createdAt' ? { createdAt: new Date(transaction.date).toISOString() } : {}),
     });
   }
 

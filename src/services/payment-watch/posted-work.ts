@@ -1,0 +1,78 @@
+import type { TransactionInfo } from '../../spaceis/client.js';
+import { isStoreError } from '../../spaceis/errors.js';
+import { PAYMENT_WATCH_LANE } from '../../spaceis/gate-rules.js';
+import type { TxState, WatchState } from '../../storage/payment-watch.js';
+import type { LicenseRound, WatchDeps } from './context.js';
+import { placeRows, readDate } from './dates.js';
+import { ROWS_PER_POLL } from './schedule.js';
+import { saveTx } from './tx-state.js';
+
+/**
+ * The transaction ids the store's webhook posted (docs/store-webhook.md), as the license's round takes
+ * them from their queue (storage/posted-ids.ts, where the budgets are) and places them in time.
+ *
+ * A post is news, never evidence of when: whoever holds the webhook's URL can post an old purchase's
+ * id. So a posted purchase is placed by the store's own evidence only: a date in its transaction/info
+ * answer (createdAt or similar, read leniently), else its row in the server's latest purchases (read
+ * at once, as part of the same question: a second request), else it is undated, as polling counts an
+ * undated row: made before any link, so it settles no link issued before it was posted.
+ */
+
+/** Ids taken this round; their state and work are written before the queue forgets them. */
+export async function takePosted(deps: WatchDeps, license: string, shop: string, state: WatchState, save: () => Promise<void>): Promise<void> {
+  const now = deps.clock.now();
+  const { taken, nextAt } = await deps.store.posted.take(license, now);
+  if (nextAt === undefined) delete state.postedDue;
+  else state.postedDue = nextAt;
+  const fresh: typeof taken = [];
+  for (const entry of taken) {
+    const tx = (await deps.store.tx(shop, entry.id)) ?? (shop === license ? undefined : await deps.store.tx(license, entry.id));
+    // Followed: due at once (the post says it moved on). Set aside (settled, nobody's, staff's): nothing to ask.
+    if (tx && (tx.state === 'seen' || tx.state === 'matched')) state.work[entry.id] = now;
+    else if (!tx) {
+      state.work[entry.id] = now;
+      fresh.push(entry);
+    }
+  }
+  // The work entries first (a hint: one whose transaction has no record is dropped), then each record.
+  if (taken.length > 0) await save();
+  for (const entry of fresh) await deps.store.saveTx(shop, entry.id, { state: 'seen', since: now, at: now, attempt: 0, announced: true, postedIn: entry.guildId, postedAt: entry.at });
+}
+
+/** A posted transaction's own record says it was not placed yet (a post named it; no poll listed it with a place). */
+export function unplacedPost(tx: TxState): boolean {
+  return tx.state === 'seen' && tx.announced === true && tx.madeAt === undefined;
+}
+
+/**
+ * When a posted purchase was made, by the store's evidence: its answer's date, else its row in the
+ * latest purchases of the server of its first item (dated, or new since that server's last poll);
+ * undefined when neither says (or the list could not be read: the next question tries again).
+ */
+export async function placePosted(round: LicenseRound, transactionId: string, info: TransactionInfo): Promise<number | undefined> {
+  const now = round.deps.clock.now();
+  const dated = readDate(info.date, now);
+  if (dated !== undefined) return dated;
+  const serverId = info.items?.find((item) => item.serverId)?.serverId;
+  if (!serverId || !(await round.deps.quiet(round.access, round.license))) return undefined;
+  try {
+    const answer = await round.access.client.latestBuyers(serverId, ROWS_PER_POLL, { lane: PAYMENT_WATCH_LANE });
+    if (answer.kind !== 'ok') return undefined;
+    const rows = answer.value.slice(0, ROWS_PER_POLL);
+    const placed = placeRows(round, rows, round.state.servers[serverId], now);
+    const row = rows.find((candidate) => candidate.transactionId.toLowerCase() === transactionId.toLowerCase());
+    return row ? placed.madeAt.get(row.transactionId) : undefined;
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    round.log.debug({ kind: error.kind, status: error.status }, 'payment watch: latest buyers (to place a posted purchase) skipped this round');
+    return undefined;
+  }
+}
+
+/** A posted id the store answered 404 about: asked no more (a forged or mistyped id), yet a poll that lists it still examines it. */
+export async function postedUnknown(round: LicenseRound, transactionId: string, tx: TxState): Promise<void> {
+  round.log.debug({ transaction: transactionId }, 'payment watch: the store does not know a transaction its webhook post named; asked no more (a poll that lists it examines it)');
+  await saveTx(round, transactionId, { ...tx, status: 'unknown', at: round.deps.clock.now(), attempt: tx.attempt + 1 });
+  delete round.state.work[transactionId];
+}
+
