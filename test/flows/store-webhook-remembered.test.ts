@@ -4,13 +4,15 @@ import { findVariant } from '../fakes/spaceis/fixtures.js';
 import { Member, VIP_30 } from '../support/buyer.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { linkSteps } from '../support/links.js';
+import { SEEN_BOUND } from '../../src/storage/posted-seen.js';
 import { ADMIN, connectStoreWebhook, loggedMore, postAsStore } from '../support/store-webhook.js';
 import { textOf } from '../support/ui.js';
 
 /**
  * What the bot keeps of the ids the store's webhook posted (docs/store-webhook.md, "What the bot
  * does with a post"): a website purchase a post named makes its nick a website buyer's even while
- * no link is open.
+ * no link is open; the ids the store does not know are remembered (a repost costs no question), at
+ * most 10 000 per shop, the oldest forgotten first, never one a poll has since matched.
  */
 
 const MINUTE = 60_000;
@@ -61,4 +63,57 @@ describe('a website purchase known only from the store’s post', () => {
     await s.links(mod, 'user', { member: copycat.user.id });
     expect(textOf(mod.message!)).toContain(en.review.waiting);
   });
+});
+
+describe('posted ids the store does not know', () => {
+  const h = useHarness();
+  const s = linkSteps(h);
+  let hook: Hook;
+
+  beforeAll(async () => {
+    hook = await connectStoreWebhook(h, new Member(h, { permissions: ADMIN, username: 'owner' }));
+    await new Member(h).run('shop');
+  });
+
+  const infoAsked = (id: string) => h.store.requestsTo('transactionInfo').filter((request) => request.path.toLowerCase().includes(id)).length;
+
+  it('are remembered, at most 10 000 per shop: past it the oldest is forgotten (asked again when posted again), never one a poll matched since', async () => {
+    const watch = h.bot.services.storage.paymentWatch;
+    const license = (await h.bot.services.stores.forGuild(h.discord.defaultGuildId))!.license;
+    const shop = await h.bot.services.stores.shopKey(license);
+    // The oldest: a member's real payment whose details the store did not give yet (404), then listed by a poll.
+    const issued = await s.checkout(new Member(h), 'Listed_Later', VIP_30);
+    await s.poll();
+    const followed = h.store.pay(issued.url);
+    h.store.failNext('transactionInfo', { status: 404, body: { message: 'transaction not found' } });
+    await post(h, hook, `Zakup Listed_Later: VIP, ${followed}`);
+    // The webhook's safety-net poll (every 5 minutes) lists it.
+    await s.poll(11);
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
+    // Then two forged ids, the store asked about each once.
+    const [oldest, second] = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const id of [oldest, second]) {
+      await post(h, hook, `Zakup Forger: VIP, ${id}`);
+      expect(infoAsked(id)).toBe(1);
+    }
+    // Many more, as the round writes them (record, then its count), up to the bound.
+    const filler = Array.from({ length: SEEN_BOUND - 2 }, () => crypto.randomUUID());
+    const now = h.clock.now();
+    for (const id of filler) await watch.saveTx(shop, id, { state: 'seen', since: now, at: now, attempt: 1, status: 'unknown', announced: true, postedIn: h.discord.defaultGuildId, postedAt: now });
+    for (let start = 0; start < filler.length; start += 500) await watch.rememberUnknownPosts(shop, filler.slice(start, start + 500).map((id) => ({ id, at: now })), now);
+    // The 10 001st forged id.
+    const newest = crypto.randomUUID();
+    await post(h, hook, `Zakup Forger: VIP, ${newest}`);
+    expect(await watch.unknownPostsRemembered(shop)).toBe(SEEN_BOUND);
+    expect(await watch.tx(shop, oldest)).toBeUndefined();
+    expect(await watch.tx(shop, second)).toMatchObject({ status: 'unknown' });
+    expect(await watch.tx(shop, followed)).toMatchObject({ status: 'paid', link: { linkId: issued.id } });
+    // Posted again: the forgotten one is asked about again (within its budget), the others are not.
+    const reposted = [oldest, second, newest, followed];
+    const before = reposted.map(infoAsked);
+    h.clock.advance(MINUTE);
+    await post(h, hook, reposted.map((id) => `Zakup Forger: VIP, ${id}`).join('\n'));
+    expect(reposted.map((id, index) => infoAsked(id) - before[index]!)).toEqual([1, 0, 0, 0]);
+    expect((await s.record(issued))!.payment?.status).toBe('paid');
+  }, 120_000);
 });
