@@ -18,7 +18,8 @@ import { parseRecord } from './records.js';
  *
  * Stored in chunks of CHUNK ids (`pay-posted-seen:<shop>:<n>`) under a head listing their sizes
  * (`pay-posted-seen:<shop>`), so a note writes one chunk of at most CHUNK ids, not the whole list:
- * about 60 bytes an id, 30 KB a chunk, 600 KB at the bound. Each kept as long as the records it
+ * about 65 bytes an id, 32 KB a chunk, 650 KB at the bound (and the records
+ * themselves, about 300 bytes each with their keys: 3 MB). Each kept as long as the records it
  * names (HANDLED_TTL_MS from its last write); an entry older than that is dropped unread.
  */
 
