@@ -41,10 +41,10 @@
  *   Payments (bench/payment-watch-phase.ts): store requests per simulated hour for 0, 1, 10 and 200 open
  *   links, and a paced walk beside polling 200 open links against the same walk without.
  *     BENCH_PAY_WALK_S=40 (the walk's length: two poll rounds at PAYMENT_POLL_SECONDS=15)  BENCH_PAY_RATE=100
- *   Store webhook (bench/store-webhook-phase.ts, BENCH_SKIP=webhook leaves it out): payment → DM edited with the
- *   store's purchase webhook and without it, store requests per hour per server with and without, and the cost
- *   of 1 000 other chat messages a second with the Guild Messages intent on against off.
- *     BENCH_HOOK_PAYMENTS=100 (paid links; with the webhook at most 10 a minute: about 12 minutes)  BENCH_HOOK_FLOOD_S=10
+ *   Store webhook (bench/store-webhook-phase.ts, BENCH_SKIP=webhook leaves it out): a sale in a minute with the
+ *   webhook and without it, payments among forged ids, store requests per hour per server, and the cost of
+ *   1 000 other chat messages a second with the Guild Messages intent on against off.
+ *     BENCH_HOOK_PAYMENTS=100 BENCH_HOOK_FORGED=500 BENCH_HOOK_FLOOD_PAYMENTS=10 BENCH_HOOK_FLOOD_S=10
  *   Scale-out (bench/scale-out.ts): the same crowd against one process on SQLite, one on Redis, and two
  *   processes (one shard each) on Redis; ramps the arrival rate and reports the highest rate whose p99
  *   first callback is ≤ 100 ms, store calls per product, Redis commands per interaction, CPU and RSS.
@@ -151,8 +151,8 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
 /** Prints the store webhook's tables at once when the phase runs alone, else with the report; BENCH_ONLY=intent: its chat flood alone. */
 async function webhookPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
   if (options.only === 'intent') return printIntentCost((report.storeWebhookIntent = await intentCost(world, envNumber('BENCH_HOOK_FLOOD_S', 10), log)), log);
-  log('[10] store webhook: payment → DM edited with and without it, store requests per hour per server, a chat flood with the intent');
-  const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
+  log('[10] store webhook: a sale and a flood of forged ids (payment → DM edited), store requests per hour per server, a chat flood with the intent');
+  const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), forged: envNumber('BENCH_HOOK_FORGED', 500), floodPayments: envNumber('BENCH_HOOK_FLOOD_PAYMENTS', 10), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
   report.storeWebhook = result;
   if (printNow) printStoreWebhook(result, log);
 }
