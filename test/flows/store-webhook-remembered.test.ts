@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from '../../src/i18n/en.js';
 import { findVariant } from '../fakes/spaceis/fixtures.js';
 import { Member, VIP_30 } from '../support/buyer.js';
@@ -26,6 +26,18 @@ async function post(h: Harness, hook: Hook, content: string): Promise<void> {
   await read;
 }
 
+/**
+ * Members browse the shop, and the bot keeps which shop the license reaches (by its servers): the
+ * watcher names its records after it (StoreDirectory.shopKey). Kept just after /shop answers, so
+ * waited for: a test reading the records by that name must not read them before.
+ */
+async function shopLearned(h: Harness): Promise<void> {
+  await new Member(h).run('shop');
+  const { stores } = h.bot.services;
+  const license = (await stores.forGuild(h.discord.defaultGuildId))!.license;
+  await vi.waitFor(async () => expect(await stores.shopKey(license)).not.toBe(license));
+}
+
 describe('a website purchase known only from the store’s post', () => {
   const h = useHarness();
   const s = linkSteps(h);
@@ -33,8 +45,8 @@ describe('a website purchase known only from the store’s post', () => {
 
   beforeAll(async () => {
     hook = await connectStoreWebhook(h, new Member(h, { permissions: ADMIN, username: 'owner' }));
-    // Members browse the shop (so the bot knows the shop by its servers), and nobody has a link open.
-    await new Member(h).run('shop');
+    // Members browse the shop, and nobody has a link open.
+    await shopLearned(h);
   });
 
   const vip30 = () => findVariant(h.store.shop, 'VIP', '30 dni', { server: 'Survival' }).variant.id;
@@ -72,7 +84,7 @@ describe('posted ids the store does not know', () => {
 
   beforeAll(async () => {
     hook = await connectStoreWebhook(h, new Member(h, { permissions: ADMIN, username: 'owner' }));
-    await new Member(h).run('shop');
+    await shopLearned(h);
   });
 
   const infoAsked = (id: string) => h.store.requestsTo('transactionInfo').filter((request) => request.path.toLowerCase().includes(id)).length;
