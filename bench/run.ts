@@ -6,7 +6,7 @@
  * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
  * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
  * Prints tables and writes bench/results/latest.json. Exits 1, with one line per miss, when a gate of
- * targets.ts (issue 39's targets) is missed, or when the bench itself failed; else 0. Three runs' results
+ * targets.ts (the performance targets) is missed, or when the bench itself failed; else 0. Three runs' results
  * held together (the median of each figure): node dist-bench/bench/gate.js a.json b.json c.json
  *
  * Options (environment):

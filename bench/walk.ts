@@ -56,7 +56,7 @@ export async function walkPhase(
 }
 
 /**
- * The walk gate's measurement (issue 39): the bots are all up, each warmed by the same walks, and
+ * The walk gate's measurement: the bots are all up, each warmed by the same walks, and
  * they take turns, `rounds` rounds each (bare, ours, ..., bare, ours, ...), so all are measured on
  * the same machine in the same minute: on a shared machine the CPU time of one round differs from
  * the next by a fifth, and a single round of each, minutes apart, made the ratio swing from 0.99 to 1.42.

@@ -495,11 +495,11 @@ export const en = {
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
-    // Issue 36: a settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
+    // A settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord refused a message about a paid link',
     paymentStepRefused: (member: string, linkId: string, step: Accusative, reason: string) =>
       `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,
-    // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
+    // A member who asked for links for many other nicks (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
     roleHeldManyNicks: (role: string, member: string, linkId: string, count: number) =>
       `${member} paid link ${linkId}, but in the 24 hours before it they asked for ${count === 1 ? '1 link' : `${count} links`} with other nicks and never paid ${count === 1 ? 'it' : 'them'}. That is how someone who copies other players' nicks catches their purchases, so the bot didn't give ${role}. If the payment is ${member}'s own, someone with Manage Roles can press Give role.`,
@@ -745,7 +745,7 @@ export const en = {
     stopped: 'You will get no more gift messages from this bot.',
   },
 
-  /** Issue 28: a purchase several members' links could have paid waits for staff (log post, /links user, status). */
+  /** A purchase several members' links could have paid waits for staff (log post, /links user, status). */
   review: {
     title: 'Payment waiting for staff',
     intro: (nick: string) =>
@@ -771,7 +771,7 @@ export const en = {
     status: (count: number) =>
       `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or ${cmd.linksUser} for a member).`,
     confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
-    // Issue 36: one member's link, but thin evidence (services/payment-watch/matcher.ts, thinEvidence).
+    // One member's link, but thin evidence (services/payment-watch/matcher.ts, thinEvidence).
     introLate: (nick: string) =>
       `The shop lists a purchase for the nick **${nick}** made more than 2 hours after the only link it could have paid was issued. Members pay within minutes of checking out; a link left waiting is how someone who copied a player's nick catches that player's purchase on the shop's website. So the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
     introWebsite: (nick: string) =>
@@ -935,7 +935,7 @@ export const en = {
     logStoreWords: (words: string) => `The shop's words: “${words}”`,
   },
 
-  /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅ (issue 40). */
+  /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅. */
   linkCheckForOther: {
     heading: '⚠️ **This bot issued this link to another member: do not pay through this link. Pay only with the Pay button in the message the bot sent you.**',
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,

@@ -21,7 +21,7 @@ export interface SettledPayment {
   at: number;
   /**
    * A moderator's user id when staff chose this link among several members' links the purchase
-   * could have paid (issue 28: a guess is not a fact); absent when exactly one member's links could match.
+   * could have paid (who paid is a guess, not a fact); absent when exactly one member's links could match.
    */
   confirmedBy?: string;
   /** What the store says was paid, grosze (transaction/info): the insights' value of the order; absent when it did not say. */

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { MAX_SHOWN_ONCE_KEPT, ShownOnceList } from './shown-once.js';
 
 /**
- * Where role work for buyers ends for good (issue 36, point 3): every 4xx Discord answers counts
+ * Where role work for buyers ends for good: every 4xx Discord answers counts
  * towards its ban of the bot's IP (10 000 invalid requests in 10 minutes), so what Discord refused
  * once, or a guild the bot is no longer in, is never asked again.
  *

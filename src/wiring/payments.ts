@@ -126,7 +126,7 @@ export function wirePayments(deps: {
   // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
   const gifts = new GiftMessages(keyv, repositories.guildSettings, locks);
   paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
-  // A step Discord refused for good, told once (issue 36): the log channel and the next /shop-admin status.
+  // A step Discord refused for good, told once: the log channel and the next /shop-admin status.
   const refusedSteps = new RefusedPaymentSteps({
     store: repositories.paymentStepRefusals,
     clock,

@@ -28,7 +28,7 @@ export type LogEvent =
       linkId: string;
       transactionId: string;
       items: { quantity: number; productName: string; variantName: string }[];
-      /** A moderator chose this link among several members' (issue 28). */
+      /** A moderator chose this link among several members'. */
       confirmedBy?: string;
     }
   | { kind: 'role-grant-failed'; userId: string; roleId: string; linkId: string; problem: RoleProblem }
@@ -37,7 +37,7 @@ export type LogEvent =
   | { kind: 'role-too-powerful'; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }
   /** Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks: the role is held back; `giveId` is the Give role button (Manage Roles). */
   | { kind: 'role-held-back'; userId: string; roleId: string; linkId: string; nick: string; giveId: IdFor<'button'>; manyNicks?: number }
-  /** A settled payment's step (its name: `dm`, `gift`…) Discord refused for good: told once, never sent again (issue 36). */
+  /** A settled payment's step (its name: `dm`, `gift`…) Discord refused for good: told once, never sent again. */
   | { kind: 'payment-step-refused'; userId: string; linkId: string; step: string; reason: string }
   /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }

@@ -1,8 +1,8 @@
 /**
- * How long background work waits before trying again after a failure (issue 36, point 3: every
- * retry has an end, and none is a tight loop). Named, so logs and the bench say which one a job
- * uses; jitter spreads processes and keys that failed together, drawn from an injected `random`
- * (tests pass a fixed one, so delays are exact).
+ * How long background work waits before trying again after a failure (every retry has an end, and
+ * none is a tight loop). Named, so logs and the bench say which one a job uses; jitter spreads
+ * processes and keys that failed together, drawn from an injected `random` (tests pass a fixed one,
+ * so delays are exact).
  */
 export interface Backoff {
   /** Shown in logs and the bench: "doubling 5s..10m, jitter". */
@@ -33,7 +33,10 @@ export function doublingBackoff(baseMs: number, maxMs: number): Backoff {
   };
 }
 
-/** The payment rounds' per-license backoff the issue names: doubling from 5 s, with jitter, up to 10 minutes. */
+/**
+ * The payment rounds' per-license backoff: doubling from 5 s, with jitter, up to 10 minutes, so a short
+ * blip costs seconds and a long outage one try per license every 10 minutes.
+ */
 export const ROUND_BACKOFF = doublingBackoff(5_000, 10 * 60_000);
 
 function duration(ms: number): string {

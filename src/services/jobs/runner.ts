@@ -4,8 +4,8 @@ import type { Logger } from '../../logger.js';
 import type { Backoff, Random } from './backoff.js';
 
 /**
- * What a background job costs, stated where it is defined and printed by the bench (issue 36,
- * point 3): store requests an hour, storage reads and writes per round, in words a reader can check.
+ * What a background job costs, stated where it is defined and printed by the bench: store requests
+ * an hour, storage reads and writes per round, in words a reader can check.
  */
 export interface JobCost {
   storeRequestsPerHour: string;
