@@ -656,7 +656,7 @@ export const pl: Messages = {
     statusHeldTitle: 'Role wstrzymane do decyzji moderacji',
     statusHeldLine: (role, member, linkId) => `• rola ${role} dla członka ${member} za opłacony link **${linkId}**`,
     statusHeld: (lines, more) =>
-      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot nie nadał tych ról sam, bo na ten nick płacił też ktoś inny albo kupujący prosił o linki na wiele cudzych nicków. Jeśli zakup na pewno należy do danego członka, naciśnij „Nadaj rolę” z numerem jego linku (potrzebne jest uprawnienie „Zarządzanie rolami”).`,
+      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot nie nadaje sam roli dla kupujących, gdy na nick z opłaconego linku płacił też ktoś inny albo gdy kupujący prosił o linki na wiele cudzych nicków. Jeśli zakup na pewno należy do danego członka, naciśnij „Nadaj rolę” z numerem jego linku (potrzebne jest uprawnienie „Zarządzanie rolami”).`,
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
     giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,
