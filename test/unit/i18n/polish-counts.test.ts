@@ -36,7 +36,7 @@ const link = { one: 'link', few: 'linki', many: 'linków' };
 
 const counted: Record<string, Counted> = {
   'insights.headline': { say: (n) => pl.insights.headline('1,00 zł', n, '1,00 zł'), forms: order },
-  'insights.funnelLine': { say: (n) => pl.insights.funnelLine('Zapłacili', n, undefined), same: (n) => `Zapłacili: **${n}**` },
+  'insights.funnelLine': { say: (n) => pl.insights.funnelLine(pl.insights.steps.paid, n, undefined), same: (n) => `Zapłata: **${n}**` },
   'insights.productLine.orders': { say: (n) => pl.insights.productLine(1, 'VIP', '1,00 zł', n, undefined), forms: order },
   'insights.productLine.rank': { say: (n) => pl.insights.productLine(n, 'VIP', '1,00 zł', 3, undefined), same: (n) => `${n}. **VIP**` },
   'insights.sourceLine': { say: (n) => pl.insights.sourceLine('Panel sklepu', n, '1,00 zł'), forms: order },
