@@ -30,7 +30,7 @@ export interface SettledPayment {
 }
 
 /** A step Discord refused for good: why, in Discord's terms (src/discord/refusals.ts, e.g. `dms-closed`). */
-export interface StepRefused {
+interface StepRefused {
   refused: string;
 }
 
@@ -72,14 +72,14 @@ export type StepHandler = (event: SettledPayment) => Promise<void | 'done' | 're
 export type StepHandlers = Record<PaymentStep, StepHandler>;
 
 /** How one step went: finished ('done'), to be offered the same event again later ('retry'), or refused for good. */
-export type StepOutcome = 'done' | 'retry' | StepRefused;
+type StepOutcome = 'done' | 'retry' | StepRefused;
 
 /**
  * Who is told, once, of a step refused for good (the log channel and /shop-admin status:
  * src/services/payment-watch/refused-steps.ts). The step is a name as the transaction's record keeps
  * it: one a record of another version refused is told by its name.
  */
-export type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;
+type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;
 
 export class PaymentEvents {
   #handlers: StepHandlers | undefined;

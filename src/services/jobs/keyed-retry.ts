@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Backoff, Random } from './backoff.js';
 
 /** What a failure of one key came to: when to try it again, and whether to say so (the first failure in a row only). */
-export interface KeyFailure {
+interface KeyFailure {
   failures: number;
   retryAt: number;
   /** True for the first failure of a run: log it then, not at every retry. */

@@ -7,7 +7,7 @@ import type { Backoff, Random } from './backoff.js';
  * What a background job costs, stated where it is defined and printed by the bench: store requests
  * an hour, storage reads and writes per round, in words a reader can check.
  */
-export interface JobCost {
+interface JobCost {
   storeRequestsPerHour: string;
   readsPerRound: string;
   writesPerRound: string;
@@ -47,7 +47,7 @@ export interface BackgroundJob {
   cost: JobCost;
 }
 
-export interface JobState {
+interface JobState {
   name: string;
   state: 'waiting' | 'backing-off';
   failures: number;
