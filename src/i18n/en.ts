@@ -517,6 +517,8 @@ export const en = {
       gift: caseless('the gift message to its recipient'),
       roles: caseless('the roles'),
       metrics: caseless('the metrics'),
+      'store-webhook-health': caseless("the store webhook's check"),
+      insights: caseless("the order's count in the shop insights"),
     },
     /** Discord's final refusals (src/discord/refusals.ts), as the admins read them. */
     refusedReason: {

@@ -561,6 +561,8 @@ export const pl: Messages = {
       gift: declined({ nominative: 'wiadomość o prezencie dla obdarowanego', accusative: 'wiadomość o prezencie dla obdarowanego' }),
       roles: declined({ nominative: 'nadanie ról', accusative: 'nadanie ról' }),
       metrics: declined({ nominative: 'zapis statystyk', accusative: 'zapis statystyk' }),
+      'store-webhook-health': declined({ nominative: 'sprawdzenie działania webhooka sklepu', accusative: 'sprawdzenie działania webhooka sklepu' }),
+      insights: declined({ nominative: 'zliczenie zamówienia w statystykach sklepu', accusative: 'zliczenie zamówienia w statystykach sklepu' }),
     },
     refusedReason: {
       'missing-access': 'bot nie widzi tego kanału (brak dostępu)',

@@ -3,7 +3,7 @@ import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
 import type { Logger } from '../logger.js';
-import { MAX_SHOWN_ONCE_KEPT, ShownOnceList } from './shown-once.js';
+import { ShownOnceList } from './shown-once.js';
 
 /**
  * Where role work for buyers ends for good: every 4xx Discord answers counts
@@ -15,9 +15,6 @@ import { MAX_SHOWN_ONCE_KEPT, ShownOnceList } from './shown-once.js';
  * `role-removals-refused:<guild>` (ended roles Discord refused to take back, final: the newest
  * few, until /shop-admin status has shown them once).
  */
-
-/** The refused removals a guild keeps until its status shows them: the newest, a bound not a list that grows. */
-export const MAX_REFUSED_KEPT = MAX_SHOWN_ONCE_KEPT;
 
 const refusedSchema = z.array(z.object({ userId: z.string(), roleId: z.string(), problem: z.string(), at: z.number() }));
 export type RefusedRemoval = z.infer<typeof refusedSchema>[number];

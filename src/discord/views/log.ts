@@ -1,6 +1,7 @@
 import { ButtonStyle } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import { caseless, type Declined, type PermissionNames } from '../../i18n/grammar-case.js';
+import { isPaymentStep } from '../../services/payment-events.js';
 import type { PowerfulPermission, RoleProblem } from '../../services/rewards.js';
 import type { ActionRow, View } from '../respond.js';
 import type { IdFor } from '../routes.js';
@@ -194,11 +195,11 @@ export function permissionNames(t: Messages, permissions: readonly PowerfulPermi
 }
 
 /**
- * A settled payment's step as the admins read it, in each case a sentence takes it in (its stored
- * name when a later version added one this text does not know).
+ * A settled payment's step as the admins read it, in each case a sentence takes it in (every step
+ * has its name: payment-events.ts; a name a record of another version keeps is shown as stored).
  */
 export function refusedStepName(t: Messages, step: string): Declined {
-  return (t.payments.refusedStep as Record<string, Declined | undefined>)[step] ?? caseless(step);
+  return isPaymentStep(step) ? t.payments.refusedStep[step] : caseless(step);
 }
 
 /** Discord's final refusal (src/discord/refusals.ts) as the admins read it; an unknown one by its name. */

@@ -7,7 +7,7 @@ import type { LicenseRound, WatchDeps } from './context.js';
 import { notify } from './outbox.js';
 import { readOpenLinks, serversOf } from './open-links.js';
 import { askInfo, pollServer, seenOf } from './polling.js';
-import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S, UNKNOWN_RETRY_MS } from './schedule.js';
+import { FOLLOW_UP_FOR_MS, followUpBackoff, TICK_MS, UNKNOWN_AFTER_404S, UNKNOWN_BACKOFF } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
 import { saveRound, saveTx, txOf } from './tx-state.js';
 import { placePosted, postedUnknown, takePosted, unplacedPost } from './posted-work.js';
@@ -143,14 +143,14 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
     // Still unknown to the store: asked rarely now, until 30 days have passed.
     if (attempt === UNKNOWN_AFTER_404S) round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; asked every few hours now');
     await saveTx(round, transactionId, { ...tx, at: now, attempt });
-    state.work[transactionId] = now + UNKNOWN_RETRY_MS;
+    state.work[transactionId] = now + UNKNOWN_BACKOFF.delayMs(attempt);
     return;
   }
   // A pending payment of a transaction only seen so far (announced by the store's webhook, say) is
   // decided as a polled one is: the link it matches shows it pending and follows it.
   if (answer.kind === 'unknown' || answer.info.status === 'unknown' || (answer.info.status === 'pending' && tx.state !== 'seen')) {
     await saveTx(round, transactionId, { ...tx, at: now, attempt, ...(answer.kind === 'ok' ? { status: answer.info.status } : {}) });
-    state.work[transactionId] = now + followUpDelay(tx.state === 'seen' ? attempt - 1 : attempt, deps.pollMs);
+    state.work[transactionId] = now + followUpBackoff(deps.pollMs).delayMs(tx.state === 'seen' ? attempt : attempt + 1);
     return;
   }
   const placed = tx.madeAt ?? 0;
@@ -173,7 +173,7 @@ async function decidePosted(round: LicenseRound, transactionId: string, tx: TxSt
   // polling.ts); pending, until it moves on; otherwise a few times, then it counts as undated.
   if (madeAt === undefined && (info.status === 'pending' || info.status === 'unknown' || attempt < UNKNOWN_AFTER_404S)) {
     await saveTx(round, transactionId, { ...tx, at: now, attempt, status: info.status });
-    state.work[transactionId] = now + followUpDelay(attempt - 1, deps.pollMs);
+    state.work[transactionId] = now + followUpBackoff(deps.pollMs).delayMs(attempt);
     return;
   }
   // Undated and not listed: made before any link, as polling counts an undated row (it pays no link issued before its post).

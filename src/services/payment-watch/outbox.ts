@@ -1,15 +1,17 @@
 import type { TxState } from '../../storage/payment-watch.js';
+import { afterFailure } from '../jobs/backoff.js';
 import type { SettledPayment } from '../payment-events.js';
 import type { LicenseRound, WatchDeps } from './context.js';
-import { NOTIFY_ATTEMPTS, notifyDelay } from './schedule.js';
+import { stepRetry } from './schedule.js';
 import { claimLink, saveRound, saveTx, txOf } from './tx-state.js';
 
 /**
  * Settled → notified, as a recorded step. A settled transaction keeps a work entry in its license's
  * state until every step of PaymentEvents (the DM edit, the log post, metrics, roles) is done: each
  * step's name is written on the transaction's state when it is done, so a round after a crash, or
- * after Discord failed a step, runs only the steps not done yet. A step that failed is offered again
- * with backoff (notifyDelay), NOTIFY_ATTEMPTS times at most, then given up with a warning. A step
+ * after Discord failed a step, runs only the steps not done yet. The steps left after an attempt are
+ * one retry (schedule.ts, stepRetry: the attempts count on the transaction, a backoff, an end):
+ * offered again after the backoff, and given up with a warning after the last attempt. A step
  * Discord refused for good (DMs closed, the log channel closed to the bot, a deleted message:
  * src/discord/refusals.ts) ends at once: recorded as refused with its reason in the same write that
  * ends it, told once (PaymentEvents.refused: the log channel, /shop-admin status), never sent again.
@@ -50,14 +52,15 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
     return;
   }
   const attempt = tx.attempt + 1;
-  if (attempt >= NOTIFY_ATTEMPTS) {
+  const next = afterFailure(stepRetry(deps.pollMs), attempt);
+  if (next.ended) {
     round.log.warn({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left }, 'payment watch: Discord kept failing these steps of a settled payment; given up');
     await saveTx(round, transactionId, { ...done, state: 'notified', at: deps.clock.now(), attempt });
     delete round.state.work[transactionId];
   } else {
     round.log.info({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left, attempt }, 'payment watch: steps of a settled payment offered again later');
     await saveTx(round, transactionId, { ...done, at: deps.clock.now(), attempt });
-    round.state.work[transactionId] = deps.clock.now() + notifyDelay(attempt, deps.pollMs);
+    round.state.work[transactionId] = deps.clock.now() + next.delayMs;
   }
   await saveRound(round);
 }

@@ -17,7 +17,7 @@ import { noteWebsiteBuyers } from './website-buyers.js';
  * gate once it is quiet (WatchDeps.quiet), in the payment watcher's lane.
  */
 
-export type InfoAnswer = { kind: 'ok'; info: TransactionInfo } | { kind: 'unknown' } | { kind: 'skipped' };
+type InfoAnswer = { kind: 'ok'; info: TransactionInfo } | { kind: 'unknown' } | { kind: 'skipped' };
 
 /** One server's latest buyers, and the purchases among them an open link may have made. */
 export async function pollServer(round: LicenseRound, serverId: string, intervalMs: number): Promise<void> {
