@@ -32,7 +32,8 @@
  *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot;
  *                         storeclient: undici's request against fetch; the first step, walk and journeys always run)
  *   BENCH_ONLY=scaleout   one phase alone (latest.json then holds only it); so do payments, webhook, chart (a 12-month
- *                         chart BENCH_CHART_RENDERS=20 times) and intent (the webhook phase's chat flood alone)
+ *                         chart BENCH_CHART_RENDERS=20 times), intent (the webhook phase's chat flood alone) and
+ *                         guilds (bench/guild-memory.ts: peak RSS of 2 processes on Redis receiving 10 000 guilds)
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 1 000, 10 000 licenses on
  *                         SQLite, 1 000 and 10 000 on Redis: REDIS_URL or 127.0.0.1:6379, database 12, prefix
  *                         bench-pay-<random>, deleted afterwards; left out with one line when Redis does not answer)
@@ -67,6 +68,7 @@ import { checkoutCrowd } from './checkout-crowd.js';
 import { bareFirstSteps, ourFirstSteps, type RunningBare } from './first-step.js';
 import { crowdPicks } from './journey-plans.js';
 import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.js';
+import { guildMemory } from './guild-memory.js';
 import { memoryFloodPhase } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { measureStoreClientCost } from './store-client-cost.js';
@@ -187,7 +189,8 @@ async function main(): Promise<void> {
   if (options.only !== undefined) {
     if (options.only === 'chart') await insightsChartPhase(report);
     else if (options.only === 'scaleout') await scaleOutPhase(report, true);
-    else throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments, webhook, intent or chart can run alone`);
+    else if (options.only === 'guilds') report.guildMemory = await guildMemory(log);
+    else throw new Error(`BENCH_ONLY=${options.only}: only scaleout, guilds, payments, webhook, intent or chart can run alone`);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);
     writeResults(report);
