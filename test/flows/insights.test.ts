@@ -120,11 +120,34 @@ describe('the shop owner’s insights', () => {
     expect(englishRows).toContain(`${today},Survival,VIP,1,14.99,`);
   });
 
-  it('keep the counts across a restart', async () => {
+  it('keep the counts across a restart, and the stopped bot closes its chart renderer', async () => {
+    expect(chart.closed).toBe(0);
     await h.restart();
+    expect(chart.closed).toBe(1);
     const admin = new Member(h, { permissions: ADMIN });
     const text = textOf((await admin.sub('shop-admin', 'insights')).message!);
     expect(text).toContain(en.insights.funnelLine(en.insights.steps.open, 3, undefined));
     expect(text).toContain(en.insights.headline('PLN 14.99', 1, 'PLN 14.99'));
+  });
+});
+
+describe('the insights’ chart drawn by the bot’s own renderer', () => {
+  const h = useHarness();
+
+  it('is a real PNG in the overview’s media gallery', async () => {
+    const s = linkSteps(h);
+    const steve = new Member(h);
+    const paid = await s.checkout(steve, 'Steve_123');
+    h.store.pay(paid.url);
+    await s.poll();
+    const admin = new Member(h, { permissions: ADMIN });
+    const { message } = await admin.sub('shop-admin', 'insights', { period: '7d' });
+    expect(picturesOf(message!)).toEqual(['attachment://insights.png']);
+    const file = message!.attachments!.find((attachment) => attachment.filename === 'insights.png')!;
+    const png = h.discord.attachmentData(file.id)!;
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // 800 × 400 px, as the chart module draws it (the IHDR's width and height).
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([800, 400]);
+    expect(textOf(message!)).not.toContain(en.insights.chartUnavailable);
   });
 });
