@@ -12,6 +12,7 @@ import { chartSeries } from '../src/services/insights/chart/chart-data.js';
 import { createChartRenderer, type ChartDay } from '../src/services/insights/chart/index.js';
 import { chartSvg } from '../src/services/insights/chart/svg.js';
 import { percentile, round } from './stats.js';
+import { pl } from '../src/i18n/pl.js';
 
 export const CHART_GATE_MS = 300;
 
@@ -54,7 +55,7 @@ export async function chartPhase(report: Record<string, unknown>, rendersWanted:
 
 async function measureChart(rendersWanted: number, log: (line: string) => void): Promise<ChartPhaseResult> {
   const days = yearOfDays();
-  const request = { days, locale: 'pl' as const, title: 'Sprzedaż przez bota: ostatnie 12 miesięcy' };
+  const request = { days, locale: 'pl' as const, words: pl.insights.chartWords, title: 'Sprzedaż przez bota: ostatnie 12 miesięcy' };
   const rssBefore = process.memoryUsage().rss;
   const renderer = createChartRenderer();
   try {
@@ -81,7 +82,7 @@ async function measureChart(rendersWanted: number, log: (line: string) => void):
     const svgTimes: number[] = [];
     for (let index = 0; index < 50; index += 1) {
       started = performance.now();
-      chartSvg({ locale: request.locale, title: request.title, series: chartSeries(days) });
+      chartSvg({ locale: request.locale, words: request.words, title: request.title, series: chartSeries(days) });
       svgTimes.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);

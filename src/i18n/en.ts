@@ -970,6 +970,18 @@ export const en = {
     chartAlt: (period: string, paid: string, orders: number, links: number) =>
       `Chart of ${period}: paid PLN per day as bars, payment links issued per day as a line. In all ${paid} from ${orders} ${orders === 1 ? 'order' : 'orders'}, ${links} ${links === 1 ? 'link' : 'links'} issued.`,
     chartUnavailable: 'The chart is unavailable right now; the numbers here are complete.',
+    /** The chart's own words (src/services/insights/chart/labels.ts writes the numbers in them). */
+    chartWords: {
+      paid: 'Paid (PLN)',
+      links: 'Payment links issued',
+      noData: 'No data for this period',
+      months: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as readonly string[],
+      day: (day: number, month: string) => `${month} ${day}`,
+      money: (amount: string) => `PLN ${amount}`,
+      thousand: (number: string) => `${number}K`,
+      million: (number: string) => `${number}M`,
+      billion: (number: string) => `${number}B`,
+    },
     views: { overview: 'Overview', products: 'Products', searches: 'Searches' },
     viewPlaceholder: 'Show…',
     csvButton: 'Download CSV',

@@ -991,6 +991,18 @@ export const pl: Messages = {
     chartAlt: (period: string, paid: string, orders: number, links: number) =>
       `Wykres za ${period}: słupki to wpłaty w złotych na dzień, linia to linki do płatności wydane na dzień. Razem ${paid} z ${plCount(orders, nouns.order)}, wydano ${plCount(links, nouns.link)}.`,
     chartUnavailable: 'Wykres jest teraz niedostępny; liczby tutaj są pełne.',
+    chartWords: {
+      paid: 'Zapłacono (zł)',
+      links: 'Wydane linki do płatności',
+      noData: 'Brak danych za ten okres',
+      months: ['sty', 'lut', 'mar', 'kwi', 'maj', 'cze', 'lip', 'sie', 'wrz', 'paź', 'lis', 'gru'],
+      day: (day: number, month: string) => `${day} ${month}`,
+      // Twarde spacje: kwota na osi nie łamie się w pół.
+      money: (amount: string) => `${amount}\u00a0zł`,
+      thousand: (number: string) => `${number}\u00a0tys.`,
+      million: (number: string) => `${number}\u00a0mln`,
+      billion: (number: string) => `${number}\u00a0mld`,
+    },
     views: { overview: 'Przegląd', products: 'Produkty', searches: 'Wyszukiwania' },
     viewPlaceholder: 'Pokaż…',
     csvButton: 'Pobierz CSV',

@@ -86,6 +86,8 @@ describe('the shop owner’s insights', () => {
     expect(chart.requests).toHaveLength(1);
     expect(chart.requests[0]!.days).toHaveLength(30);
     expect(chart.requests[0]!.days.reduce((sum, day) => sum + day.paidGrosze, 0)).toBe(1499);
+    // The chart's own words come from the admin's language catalogue.
+    expect(chart.requests[0]!.words).toBe(en.insights.chartWords);
     expectNobodyNamed(JSON.stringify(message!.components), members);
   });
 
@@ -99,6 +101,7 @@ describe('the shop owner’s insights', () => {
     const admin = new Member(h, { permissions: ADMIN, locale: 'pl' });
     const screen = await admin.sub('shop-admin', 'insights', { period: '7d' });
     expect(textOf(screen.message!)).toContain(pl.insights.periods['7d']);
+    expect(chart.requests.at(-1)!.words).toBe(pl.insights.chartWords);
     const sent = await admin.press(pl.insights.csvButton);
     const file = sent.followUps[0]!.attachments![0]!;
     expect(sent.followUps[0]!.text).toContain(pl.insights.csvSent(pl.insights.periods['7d']));

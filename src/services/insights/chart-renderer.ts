@@ -1,6 +1,6 @@
 import { createChartRenderer, type ChartRenderer } from './chart/index.js';
 
-export type { ChartDay, ChartRenderer, ChartRequest } from './chart/index.js';
+export type { ChartDay, ChartRenderer, ChartRequest, ChartWords } from './chart/index.js';
 
 /**
  * The chart renderer the insights use, behind one factory so the wiring never names the chart's

@@ -25,10 +25,11 @@ describe('the insights chart, bundled as npm start runs the bot', () => {
     writeFileSync(
       entry,
       `import { createChartRenderer } from ${JSON.stringify(join(ROOT, 'src', 'services', 'insights', 'chart', 'index.ts'))};
+import { pl } from ${JSON.stringify(join(ROOT, 'src', 'i18n', 'pl.ts'))};
 const renderer = createChartRenderer();
 const start = Date.UTC(2025, 0, 1);
 const days = Array.from({ length: 366 }, (_, index) => ({ day: new Date(start + index * 86400000).toISOString().slice(0, 10), paidGrosze: 1000 * (index % 30), linksIssued: index % 7 }));
-const png = await renderer.render({ days, locale: 'pl', title: 'Zażółć gęślą jaźń' });
+const png = await renderer.render({ days, locale: 'pl', words: pl.insights.chartWords, title: 'Zażółć gęślą jaźń' });
 await renderer.close();
 process.stdout.write(JSON.stringify({ signature: png.subarray(1, 4).toString('latin1'), width: png.readUInt32BE(16), height: png.readUInt32BE(20) }));
 `,

@@ -1,4 +1,5 @@
 import { chartSeries } from './chart-data.js';
+import type { ChartWords } from './labels.js';
 import { rasterise } from './raster.js';
 import { chartSvg } from './svg.js';
 
@@ -11,6 +12,8 @@ import { chartSvg } from './svg.js';
  * (docs/building/insights-chart.md: why resvg, what it costs).
  */
 
+export type { ChartWords };
+
 export interface ChartDay {
   /** YYYY-MM-DD. */
   day: string;
@@ -22,6 +25,8 @@ export interface ChartRequest {
   /** 0 to 366 days; a day left out between the first and the last is drawn as zero. */
   days: ChartDay[];
   locale: 'en' | 'pl';
+  /** The legend, "no data", month names and number words in the admin's language (src/i18n: `insights.chartWords`). */
+  words: ChartWords;
   title: string;
 }
 
@@ -67,7 +72,7 @@ export function createChartRenderer(): ChartRenderer {
     async render(request) {
       if (closed) throw new Error('chart: the renderer is closed');
       if (queue.length >= MAX_WAITING_RENDERS) throw new Error(`chart: ${MAX_WAITING_RENDERS} charts are being drawn already, try again in a moment`);
-      const svg = chartSvg({ locale: request.locale, title: request.title, series: chartSeries(request.days) });
+      const svg = chartSvg({ locale: request.locale, words: request.words, title: request.title, series: chartSeries(request.days) });
       const png = new Promise<Buffer>((resolve, reject) => queue.push({ svg, resolve, reject }));
       void drainQueue();
       return png;
