@@ -204,6 +204,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   // Background jobs, started and stopped together (src/services/jobs/runner.ts).
   const jobs = new JobRunner({ clock, logger, coordination, ...(options.jobTimers ? { timers: options.jobTimers } : {}) });
+  const insights = wireInsights({ keyv: storage.keyv, redis, digestGuilds: repositories.insightsDigest, clock, logger, events: paymentEvents, jobs, renderer: options.chartRenderer, client, guildLog, settings: guildSettings, directory });
   const services: BotServices = {
     logger,
     jobs,
@@ -221,12 +222,12 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // Members' link checks are counted per process on SQLite, in Redis when processes share it.
     gifts,
     linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
-    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
+    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed, repositories.insightsDigest),
     rewards,
     community,
     panels,
     storeWebhooks: storeWebhooks.connections,
-    insights: wireInsights({ keyv: storage.keyv, redis, clock, logger, events: paymentEvents, jobs, renderer: options.chartRenderer }),
+    insights,
     vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY, shopKey: (license) => directory.shopKey(license) }),
     storage: repositories,
     delivery,

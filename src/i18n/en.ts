@@ -81,6 +81,8 @@ export const enCommands = {
           moderatorRole: { description: `A role that may use ${cmd.links} besides Manage Messages` },
           multiServerCart: { description: 'Allow items from several servers in one cart' },
           giftMessages: { description: 'DM a member once a gift bought for them is paid (default on)' },
+          digestChannel: { description: 'Where the weekly insights digest is posted, Mondays at 09:00 (none: no digest)' },
+          timeZone: { description: "The server's time zone, e.g. Europe/Warsaw (the default) or Europe/London" },
           linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
@@ -270,6 +272,7 @@ export const en = {
       `I can't attach files in ${channel}, and the demo shop's panel shows its pictures as files. Give me Attach Files there (or pick another channel), then try again.`,
     moderatorRoleEveryone:
       `@everyone can't be the moderator role: every member has it, so everyone could use ${cmd.links}. Nothing was saved; pick a role only your moderators have.`,
+    timeZoneUnknown: (typed: string) => `I don't know the time zone “${typed}”. Write its IANA name, such as Europe/Warsaw or Europe/London.`,
     moderatorRoleManaged: (role: string) =>
       `${role} is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
     settingNames: {
@@ -279,6 +282,8 @@ export const en = {
       moderatorRole: 'Moderator role',
       multiServerCart: 'Multi-server carts',
       giftMessages: 'Gift messages',
+      digestChannel: 'Weekly digest channel',
+      timeZone: 'Time zone',
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
@@ -989,6 +994,11 @@ export const en = {
     csvHeader: ['Date', 'Server', 'Product', 'Orders', 'Paid (PLN)', 'Links issued'] as readonly [string, string, string, string, string, string],
     csvAllProducts: 'All products',
     serverNotFound: (typed: string) => `The shop has no server “${typed}”. Pick one from the suggestions, or leave the option out for the whole shop.`,
+    digestTitle: 'Weekly shop insights',
+    digestWeek: (from: string, to: string) => `Last week, ${from} to ${to} · whole shop`,
+    digestRefusedTitle: 'Weekly digest stopped',
+    digestRefused: (channel: string) =>
+      `I could not post the weekly insights digest in ${channel}: I have no access there or no permission to send messages. No more digests are posted until you set the digest channel again (/shop-admin settings digest-channel).`,
   },
   /** The shop's purchase webhook (docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
   storeWebhook: {

@@ -72,6 +72,8 @@ export const plCommands = {
           },
           multiServerCart: { name: 'koszyk-z-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
           giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy ktoś opłaci dla niego prezent (domyślnie: tak)' },
+          digestChannel: { name: 'kanał-podsumowań', description: 'Kanał na cotygodniowe podsumowanie sprzedaży, wysyłane w poniedziałki o 9:00' },
+          timeZone: { name: 'strefa-czasowa', description: 'Strefa czasowa serwera, np. Europe/Warsaw (domyślna) lub Europe/London' },
           linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin link do płatności czeka na opłacenie' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
@@ -318,6 +320,7 @@ export const pl: Messages = {
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
       `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
+    timeZoneUnknown: (typed) => `Nie znam strefy czasowej „${typed}”. Wpisz jej nazwę z bazy IANA, np. Europe/Warsaw albo Europe/London.`,
     moderatorRoleManaged: (role) =>
       `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
@@ -327,6 +330,8 @@ export const pl: Messages = {
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk z wielu serwerów',
       giftMessages: 'Wiadomości o prezentach',
+      digestChannel: 'Kanał podsumowań',
+      timeZone: 'Strefa czasowa',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między linkami',
@@ -1010,6 +1015,11 @@ export const pl: Messages = {
     csvHeader: ['Data', 'Serwer', 'Produkt', 'Zamówienia', 'Zapłacono (zł)', 'Wydane linki'] as readonly [string, string, string, string, string, string],
     csvAllProducts: 'Wszystkie produkty',
     serverNotFound: (typed: string) => `W sklepie nie ma serwera „${typed}”. Wybierz go z podpowiedzi albo pomiń tę opcję, żeby zobaczyć cały sklep.`,
+    digestTitle: 'Tygodniowe podsumowanie sklepu',
+    digestWeek: (from, to) => `Ostatni tydzień, od ${from} do ${to} · cały sklep`,
+    digestRefusedTitle: 'Wstrzymałem cotygodniowe podsumowanie',
+    digestRefused: (channel) =>
+      `Nie mogę wysłać tygodniowego podsumowania na ${channel}: nie mam tam dostępu albo uprawnienia do wysyłania wiadomości. Kolejnych podsumowań nie wyślę, dopóki nie ustawisz kanału podsumowań ponownie (/sklep-admin ustawienia kanał-podsumowań).`,
   },
   // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {

@@ -7,6 +7,7 @@ import type { BackgroundJob } from '../jobs/runner.js';
 import type { ChartRenderer, ChartRequest } from './chart-renderer.js';
 import { InsightsCounter } from './counter.js';
 import { InsightsCounting } from './counting.js';
+import { dayStart } from './keys.js';
 import { readReport, type InsightsReport, type Period } from './report.js';
 
 /** How often each process writes the counts it gathered. */
@@ -21,6 +22,8 @@ export interface ReportRequest {
   period: Period;
   /** A server's id, or '' for the whole shop. */
   server: string;
+  /** The period's last day (UTC, YYYY-MM-DD); none: today (the weekly digest asks for the week before its Monday). */
+  lastDay?: string;
   /** The chart's title and language (the chart is drawn for the first asker's language). */
   chart: Omit<ChartRequest, 'days'>;
 }
@@ -54,7 +57,7 @@ export class Insights {
   /** The report for a guild, server and period: this process's counts written first, then read (cached ten minutes). */
   report(request: ReportRequest): Promise<RenderedReport> {
     const license = fingerprintOf(request.license);
-    const id = `${request.guildId}|${license}|${request.server}|${request.period}`;
+    const id = `${request.guildId}|${license}|${request.server}|${request.period}|${request.lastDay ?? ''}`;
     const now = this.deps.clock.now();
     const cached = this.#reports.get(id);
     if (cached) return cached.then((rendered) => (now - rendered.madeAt < REPORT_CACHE_MS ? rendered : this.#fresh(id, request, license)));
@@ -65,7 +68,8 @@ export class Insights {
     const made = (async (): Promise<RenderedReport> => {
       await this.flush();
       const now = this.deps.clock.now();
-      const report = await readReport(this.deps.store, { guildId: request.guildId, license, period: request.period, server: request.server, now });
+      const until = request.lastDay ? dayStart(request.lastDay) : now;
+      const report = await readReport(this.deps.store, { guildId: request.guildId, license, period: request.period, server: request.server, now: until });
       let chart: Buffer | undefined;
       if (this.deps.renderer) {
         const days = report.daily.map(({ day, paidGrosze, linksIssued }) => ({ day, paidGrosze, linksIssued }));
