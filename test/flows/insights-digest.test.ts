@@ -11,7 +11,7 @@ import { isDisplay, picturesOf, textOf } from '../support/ui.js';
 /**
  * The weekly insights digest: off until an admin names a channel; then every Monday from 09:00 in
  * the guild's time zone (Europe/Warsaw unless set) last week's overview is posted there, once
- * across restarts (and processes: test/redis/insights-redis.test.ts), late within the Monday when
+ * across restarts (and processes: test/redis/insights.test.ts), late within the Monday when
  * the bot was down at 09:00, and skipped after that day. The harness's clock starts on Sunday
  * 22 November 2026 at 12:00 UTC; Warsaw is then UTC+1.
  */
