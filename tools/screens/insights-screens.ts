@@ -6,7 +6,7 @@ import { createChartRenderer } from '../../src/services/insights/chart/index.js'
 import type { RenderedReport } from '../../src/services/insights/insights.js';
 import { DAY_MS, dayOf, daysEnding, STEPS } from '../../src/services/insights/keys.js';
 import type { InsightsReport } from '../../src/services/insights/report.js';
-import type { Screen } from './catalogue.js';
+import type { View } from '../../src/discord/respond.js';
 
 /**
  * The insights' screens (/shop-admin insights: Overview, Products, Searches) and the weekly digest
@@ -14,6 +14,16 @@ import type { Screen } from './catalogue.js';
  */
 
 const OWNER = '100000000000000001';
+
+/** A screen as catalogue.ts lists it (its Screen, written out here so the two files do not import each other). */
+interface InsightsScreenEntry {
+  id: string;
+  view: string;
+  audience: 'admins';
+  caption: string;
+  place: 'ephemeral' | 'channel';
+  message: View;
+}
 
 export interface InsightsProducts {
   server: string;
@@ -66,7 +76,7 @@ function month(now: number, days: number, shop: InsightsProducts): InsightsRepor
   };
 }
 
-export async function insightsScreens(t: Messages, locale: Locale, now: number, shop: InsightsProducts): Promise<Screen[]> {
+export async function insightsScreens(t: Messages, locale: Locale, now: number, shop: InsightsProducts): Promise<InsightsScreenEntry[]> {
   const renderer = createChartRenderer();
   try {
     const draw = async (report: InsightsReport): Promise<RenderedReport> => ({
@@ -81,7 +91,7 @@ export async function insightsScreens(t: Messages, locale: Locale, now: number, 
     const productName = (_server: string, product: string) => shop.products.find((candidate) => candidate.id === product)?.name;
     const screen = (view: 'overview' | 'products' | 'searches') =>
       insightsView({ t, locale, rendered: thirty, view, controls: { period: 1, server: '' }, owner: OWNER, serverName: undefined, productName });
-    const admin = (id: string, view: string, caption: string, message: Screen['message'], place: Screen['place'] = 'ephemeral'): Screen => ({ id, view, audience: 'admins', caption, place, message });
+    const admin = (id: string, view: string, caption: string, message: View, place: InsightsScreenEntry['place'] = 'ephemeral'): InsightsScreenEntry => ({ id, view, audience: 'admins', caption, place, message });
     return [
       admin('admin-insights', 'insightsView', '/shop-admin insights: the overview of the last 30 days, with its chart', screen('overview')),
       admin('admin-insights-products', 'insightsView', '/shop-admin insights: Products', screen('products')),
