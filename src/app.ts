@@ -204,7 +204,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   // Background jobs, started and stopped together (src/services/jobs/runner.ts).
   const jobs = new JobRunner({ clock, logger, coordination, ...(options.jobTimers ? { timers: options.jobTimers } : {}) });
-  const insights = wireInsights({ keyv: storage.keyv, redis, digestGuilds: repositories.insightsDigest, clock, logger, events: paymentEvents, jobs, renderer: options.chartRenderer, client, guildLog, settings: guildSettings, directory });
+  const insights = wireInsights({ counting: config.INSIGHTS, keyv: storage.keyv, redis, digestGuilds: repositories.insightsDigest, clock, logger, events: paymentEvents, jobs, renderer: options.chartRenderer, client, guildLog, settings: guildSettings, directory });
   const services: BotServices = {
     logger,
     jobs,

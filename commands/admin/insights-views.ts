@@ -43,7 +43,7 @@ export function insightsView(input: InsightsScreen): View {
   const { report } = rendered;
   const i = t.insights;
   const period = i.periods[report.period];
-  const body: Part[] = [text(headline(input)), small(i.throughBot), separator()];
+  const body: Part[] = [text(headline(input)), small(rendered.countingOff ? `${i.throughBot} ${i.countingOff}` : i.throughBot), separator()];
   if (view === 'overview') {
     body.push(text(funnel(input)), text(products(input, 5)), text(sources(input)), text(times(input)), text(words(input, 5)));
   } else if (view === 'products') {

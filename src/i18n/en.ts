@@ -945,6 +945,7 @@ export const en = {
     subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Whole shop · ${period}`),
     throughBot: "Only what happened through this bot: purchases made on the shop's website are not in these numbers.",
     panelLink: 'The whole shop in the SpaceIs panel',
+    countingOff: "The bot's operator has turned counting off (INSIGHTS=off): nothing new is counted.",
     headline: (paid: string, orders: number, average: string) => `**${paid}** paid through this bot · ${orders} ${orders === 1 ? 'order' : 'orders'} · ${average} on average`,
     headlineNone: 'Nothing was paid through this bot in this period.',
     change: (percent: string) => `${percent} against the period before`,

@@ -966,6 +966,7 @@ export const pl: Messages = {
     subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Cały sklep · ${period}`),
     throughBot: 'Tylko to, co przeszło przez tego bota: zakupów zrobionych na stronie sklepu tu nie ma.',
     panelLink: 'Cały sklep w panelu SpaceIs',
+    countingOff: 'Operator bota wyłączył liczenie statystyk (INSIGHTS=off): niczego nowego nie liczę.',
     headline: (paid: string, orders: number, average: string) => `**${paid}** zapłacono przez tego bota · ${plCount(orders, nouns.order)} · średnio ${average}`,
     headlineNone: 'W tym okresie nikt nie zapłacił przez tego bota.',
     change: (percent: string) => `${percent} względem poprzedniego okresu`,

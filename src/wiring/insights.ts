@@ -25,6 +25,8 @@ import { KeyvInsightsStore, RedisInsightsStore } from '../storage/insights.js';
  * retried step never counts an order twice.
  */
 export interface InsightsWiring {
+  /** INSIGHTS: off counts nothing. */
+  counting: boolean;
   keyv: Keyv;
   redis: Coordination['redis'];
   digestGuilds: InsightsDigestStore;
@@ -42,7 +44,7 @@ export interface InsightsWiring {
 /** The insights, their flush job, and the weekly digest's job (its registry is kept in step with the settings by the setup service). */
 export function wireInsights(deps: InsightsWiring): Insights {
   const store = deps.redis ? new RedisInsightsStore(deps.redis) : new KeyvInsightsStore(deps.keyv);
-  const insights = new Insights({ store, clock: deps.clock, logger: deps.logger, renderer: chartRenderer(deps.renderer) });
+  const insights = new Insights({ counting: deps.counting, store, clock: deps.clock, logger: deps.logger, renderer: chartRenderer(deps.renderer) });
   deps.events.on('insights', async (event) => {
     insights.counting.paid(event);
   });

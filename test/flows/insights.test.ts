@@ -154,3 +154,16 @@ describe('the insights’ chart drawn by the bot’s own renderer', () => {
     expect(textOf(message!)).not.toContain(en.insights.chartUnavailable);
   });
 });
+
+describe('the insights with counting turned off by the operator (INSIGHTS=off)', () => {
+  const h = useHarness({ chartRenderer: new ChartDouble(), env: { INSIGHTS: 'off' } });
+
+  it('count nothing, and say the operator turned counting off', async () => {
+    await shopping(h);
+    const admin = new Member(h, { permissions: ADMIN });
+    const text = textOf((await admin.sub('shop-admin', 'insights')).message!);
+    expect(text).toContain(en.insights.countingOff);
+    expect(text).toContain(en.insights.headlineNone);
+    expect(text).toContain(en.insights.funnelLine(en.insights.steps.open, 0, undefined));
+  });
+});

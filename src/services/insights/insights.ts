@@ -33,6 +33,8 @@ export interface RenderedReport {
   /** The PNG, or undefined when no renderer is there or it failed (the screen says so). */
   chart: Buffer | undefined;
   madeAt: number;
+  /** The operator turned counting off (INSIGHTS=off): the numbers stay as they were. */
+  countingOff?: true;
 }
 
 /**
@@ -44,9 +46,9 @@ export class Insights {
   readonly #counter: InsightsCounter;
   readonly #reports = new Map<string, Promise<RenderedReport>>();
 
-  constructor(private readonly deps: { store: InsightsStore; clock: Clock; logger: Logger; renderer: ChartRenderer | undefined }) {
+  constructor(private readonly deps: { store: InsightsStore; clock: Clock; logger: Logger; renderer: ChartRenderer | undefined; counting?: boolean }) {
     this.#counter = new InsightsCounter({ store: deps.store, clock: deps.clock, logger: deps.logger, onFull: () => void this.flush() });
-    this.counting = new InsightsCounting(this.#counter, deps.clock);
+    this.counting = new InsightsCounting(this.#counter, deps.clock, deps.counting ?? true);
   }
 
   /** Writes the counts gathered so far (a failed write is kept for one more try, and logged). */
@@ -78,7 +80,7 @@ export class Insights {
           return undefined;
         });
       }
-      return { report, chart, madeAt: now };
+      return { report, chart, madeAt: now, ...(this.counting.enabled ? {} : { countingOff: true as const }) };
     })();
     this.#reports.delete(id);
     this.#reports.set(id, made);
