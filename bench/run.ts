@@ -28,8 +28,8 @@
  *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,storeclient,flood,burst,storage,scaled,search,scaleout,payments,webhook   leave phases out
- *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot;
+ *   BENCH_SKIP=bare,flags,insightsoff,startup,crowd,memflood,metrics,storeclient,flood,burst,storage,scaled,search,scaleout,payments,webhook
+ *                         leave phases out (flags / insightsoff: the bot without npm start's node flags / with INSIGHTS=off, walked turn about;
  *                         storeclient: undici's request against fetch; the first step, walk and journeys always run)
  *   BENCH_ONLY=scaleout   one phase alone (latest.json then holds only it); so do payments, webhook, chart (a 12-month
  *                         chart BENCH_CHART_RENDERS=20 times), intent (the webhook phase's chat flood alone) and
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
 
     // The bot started here serves every phase up to the flood, so their figures are those of one running bot.
     log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
-    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare, runs('flags'));
+    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare, runs('flags'), runs('insightsoff'));
     Object.assign(report, figures); // walk, startup, firstStep
     log(`[3/6] journeys: warm-up (${Math.min(K, WARM_UP_MEMBERS)} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
     const journeys = await mainServerJourneys(world, bot, K, options.rate);

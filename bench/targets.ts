@@ -193,6 +193,17 @@ export function evaluate(report: Json): Target[] {
       met: cost <= 1.05,
     });
   }
+  if (walk?.oursInsightsOff) {
+    // Counting what members do must be cheap enough to leave on: measured against the same bot with INSIGHTS=off, turn about.
+    const cost = ratio(walk.ours.botCpuMsPerInteraction, walk.oursInsightsOff.botCpuMsPerInteraction);
+    const rounds = (walk.ours.botCpuMsPerRound ?? []).map((each: number, index: number) => ratio(each, walk.oursInsightsOff.botCpuMsPerRound?.[index] ?? Number.NaN));
+    targets.push({
+      target: "the insights' counting: the walk's bot CPU per interaction with counting on (INSIGHTS=on) vs the same bot with it off, turn about",
+      goal: '≤ 1.05 × (no measurable cost)',
+      measured: `${cost} × (on ${walk.ours.botCpuMsPerInteraction} ms, off ${walk.oursInsightsOff.botCpuMsPerInteraction} ms; by round ${rounds.join(', ')} ×)`,
+      met: cost <= 1.05,
+    });
+  }
   const storeClient = report.storeClientCost;
   if (storeClient) {
     targets.push({

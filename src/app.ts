@@ -193,7 +193,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   // Background jobs, started and stopped together (src/services/jobs/runner.ts).
   const jobs = new JobRunner({ clock, logger, coordination, ...(options.jobTimers ? { timers: options.jobTimers } : {}) });
-  const insights = wireInsights({ keyv: storage.keyv, redis, clock, logger, jobs, renderer: options.chartRenderer });
+  const insights = wireInsights({ counting: config.INSIGHTS, keyv: storage.keyv, redis, digestGuilds: repositories.insightsDigest, clock, logger, jobs, renderer: options.chartRenderer, client, guildLog, settings: guildSettings, directory });
   // Every step of a settled payment, one record: a step without its handler does not compile.
   paymentEvents.use({ ...steps, 'store-webhook-health': storeWebhooks.healthStep, insights: insights.step });
   const services: BotServices = {
@@ -213,7 +213,7 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // Members' link checks are counted per process on SQLite, in Redis when processes share it.
     gifts,
     linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
-    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
+    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed, repositories.insightsDigest),
     rewards,
     community,
     panels,

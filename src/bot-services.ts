@@ -29,6 +29,7 @@ import type { PaymentStepRefusals } from './storage/payment-step-refusals.js';
 import type { RefusedPaymentSteps } from './services/payment-watch/refused-steps.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
+import type { InsightsDigestStore } from './storage/insights-digest.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
 import type { PurchaseFeed } from './services/purchase-feed.js';
 import type { VoucherService } from './services/vouchers.js';
@@ -55,6 +56,8 @@ export interface BotStorage {
   paymentStepRefusals: PaymentStepRefusals;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
   purchaseFeed: PurchaseFeedStore;
+  /** The weekly insights digest's registry of guilds and its weekly claims. */
+  insightsDigest: InsightsDigestStore;
   /** Recent voucher attempts per member and guild: the limits against guessing codes. */
   voucherAttempts: VoucherAttempts;
 }

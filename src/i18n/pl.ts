@@ -73,6 +73,8 @@ export const plCommands = {
           },
           multiServerCart: { name: 'koszyk-z-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
           giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy ktoś opłaci dla niego prezent (domyślnie: tak)' },
+          digestChannel: { name: 'kanał-podsumowań', description: 'Kanał na cotygodniowe podsumowanie sprzedaży, wysyłane w poniedziałki o 9:00' },
+          timeZone: { name: 'strefa-czasowa', description: 'Strefa czasowa serwera, np. Europe/Warsaw (domyślna) lub Europe/London' },
           linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin link do płatności czeka na opłacenie' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
@@ -186,6 +188,7 @@ const cmd = {
   feedChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   redeemNick: optionName(plCommands.redeem, 'nick'),
   webhookConnect: slash(plCommands.shopAdmin, 'storeWebhook', 'connect'),
+  digestChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'digestChannel')}`,
 };
 
 /** Known states of a redeemed voucher, in Polish; the store's own word stays in the log channel. */
@@ -320,6 +323,7 @@ export const pl: Messages = {
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
       `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
+    timeZoneUnknown: (typed) => `Nie znam strefy czasowej „${typed}”. Wpisz jej nazwę z bazy IANA, np. Europe/Warsaw albo Europe/London.`,
     moderatorRoleManaged: (role) =>
       `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
@@ -329,6 +333,8 @@ export const pl: Messages = {
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk z wielu serwerów',
       giftMessages: 'Wiadomości o prezentach',
+      digestChannel: 'Kanał podsumowań',
+      timeZone: 'Strefa czasowa',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między linkami',
@@ -968,6 +974,7 @@ export const pl: Messages = {
     subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Cały sklep · ${period}`),
     throughBot: 'Liczę tylko to, co członkowie zrobili przez tego bota — zakupów na stronie sklepu tu nie ma.',
     panelLink: 'Cały sklep w panelu SpaceIs',
+    countingOff: 'Operator bota wyłączył liczenie statystyk (INSIGHTS=off), więc niczego nowego nie liczę.',
     headline: (paid: string, orders: number, average: string) => `**${paid}** wpłat przez tego bota · ${plCount(orders, nouns.order)} · średnio ${average} na zamówienie`,
     headlineNone: 'W tym okresie nikt nie zapłacił przez tego bota.',
     change: (percent: string) => `${percent} względem poprzedniego okresu`,
@@ -999,6 +1006,18 @@ export const pl: Messages = {
     chartAlt: (period: string, paid: string, orders: number, links: number) =>
       `Wykres za ${period}. Słupki to wpłaty w złotych na dzień, linia — linki do płatności wydane na dzień. Razem ${paid} (${plCount(orders, nouns.order)}), wydano ${plCount(links, nouns.link)}.`,
     chartUnavailable: 'Wykresu nie da się teraz pokazać, ale liczby powyżej są kompletne.',
+    chartWords: {
+      paid: 'Zapłacono (zł)',
+      links: 'Wydane linki do płatności',
+      noData: 'Brak danych za ten okres',
+      months: ['sty', 'lut', 'mar', 'kwi', 'maj', 'cze', 'lip', 'sie', 'wrz', 'paź', 'lis', 'gru'],
+      day: (day: number, month: string) => `${day} ${month}`,
+      // Twarde spacje: kwota na osi nie łamie się w pół.
+      money: (amount: string) => `${amount}\u00a0zł`,
+      thousand: (number: string) => `${number}\u00a0tys.`,
+      million: (number: string) => `${number}\u00a0mln`,
+      billion: (number: string) => `${number}\u00a0mld`,
+    },
     views: { overview: 'Przegląd', products: 'Produkty', searches: 'Wyszukiwania' },
     viewPlaceholder: 'Pokaż…',
     csvButton: 'Pobierz CSV',
@@ -1006,6 +1025,11 @@ export const pl: Messages = {
     csvHeader: ['Data', 'Serwer', 'Produkt', 'Zamówienia', 'Zapłacono (zł)', 'Wydane linki'] as readonly [string, string, string, string, string, string],
     csvAllProducts: 'Wszystkie produkty',
     serverNotFound: (typed: string) => `W sklepie nie ma serwera „${typed}”. Wybierz serwer z podpowiedzi albo pomiń tę opcję, żeby zobaczyć cały sklep.`,
+    digestTitle: 'Tygodniowe podsumowanie sklepu',
+    digestWeek: (from, to) => `Ostatni tydzień, od ${from} do ${to} · cały sklep`,
+    digestRefusedTitle: 'Wstrzymałem cotygodniowe podsumowanie',
+    digestRefused: (channel) =>
+      `Nie mogę wysłać tygodniowego podsumowania na ${channel}, bo nie mam tam dostępu albo uprawnienia do wysyłania wiadomości. Kolejnych podsumowań nie wyślę, dopóki ktoś z administracji nie ustawi ponownie kanału podsumowań (${cmd.digestChannel}).`,
   },
   // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {

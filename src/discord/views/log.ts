@@ -42,6 +42,8 @@ export type LogEvent =
   | { kind: 'payment-step-refused'; userId: string; linkId: string; step: string; reason: string }
   /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }
+  /** The weekly insights digest's channel refused the bot: no digest until a channel is set again. */
+  | { kind: 'digest-refused'; channelId: string }
   /** The shop panel refused the bot's edits 3 times in a row: no longer refreshed. */
   | { kind: 'panel-lost'; channelId: string }
   /** Three payments in a day were found by polling, not by the store's posts (services/store-webhook/health.ts). */
@@ -73,6 +75,7 @@ const COLORS = {
   'role-held-back': 0xf08c00,
   'payment-step-refused': 0xe03131,
   'feed-refused': 0xe03131,
+  'digest-refused': 0xe03131,
   'panel-lost': 0xe03131,
   'store-webhook-off': 0xf08c00,
   'voucher-tried': 0x7048e8,
@@ -166,6 +169,8 @@ function logPost(t: Messages, event: LogEvent): LogPost {
       return { title: t.log.paymentStepRefusedTitle, description: t.log.paymentStepRefused(`<@${event.userId}>`, event.linkId, refusedStepName(t, event.step).accusative, refusedReasonText(t, event.reason)) };
     case 'feed-refused':
       return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
+    case 'digest-refused':
+      return { title: t.insights.digestRefusedTitle, description: t.insights.digestRefused(`<#${event.channelId}>`) };
     case 'panel-lost':
       return { title: t.panel.lostTitle, description: t.panel.lost(`<#${event.channelId}>`) };
     case 'store-webhook-off':
