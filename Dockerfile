@@ -25,7 +25,7 @@ COPY --from=build /app/dist ./dist
 # The demo shop's pictures: read from the package root's src/demo/images (src/demo/images.ts), not compiled.
 COPY --from=build /app/src/demo/images ./src/demo/images
 # The insights chart's font (DejaVu Sans, with its licence): the chart is drawn in it alone, and the slim
-# image has no fonts (src/services/insights/chart/raster-worker.ts looks for it under the package root).
+# image has no fonts (src/services/insights/chart/raster.ts looks for it under the package root).
 COPY assets/fonts ./assets/fonts
 # Carts, settings and link records live here: mount a volume to keep them across containers.
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -124,6 +124,19 @@ async function startUnflagged(world: World, members: number, rate: number): Prom
   return { bot, session };
 }
 
+/**
+ * The bot as shipped but with counting off (INSIGHTS=off): what counting costs in CPU per interaction
+ * is the walk's difference between the two, measured turn about in the same run.
+ */
+async function startInsightsOff(world: World, members: number, rate: number): Promise<RunningUnflagged> {
+  const dir = join(world.work, 'bot-insights-off');
+  mkdirSync(dir, { recursive: true });
+  const bot = await startProcess(world, 'bot', join(dir, 'store.sqlite'), dir, { INSIGHTS: 'off' });
+  const session = newestSession(world);
+  await warmUpWalk(world, { cpuMs: () => bot.proc.cpuMs(), session, route: WALK_ROUTE }, members, rate, 'insights-off');
+  return { bot, session };
+}
+
 /** Stops the bare bot once its walk is measured; its peak memory is read just before. */
 async function stopBare(bare: RunningBare): Promise<void> {
   const memory = bare.bot.proc.memory();
@@ -135,12 +148,13 @@ async function stopBare(bare: RunningBare): Promise<void> {
  * Phase 2: the bot, started as `npm start` starts it, the same first step and walk. The bot is left running for the journeys; `storeAtStart` is
  * where its store requests begin.
  */
-export async function ourFirstSteps(world: World, members: number, rate: number, runningBare: RunningBare | undefined, withoutFlags: boolean) {
+export async function ourFirstSteps(world: World, members: number, rate: number, runningBare: RunningBare | undefined, withoutFlags: boolean, withInsightsOff = false) {
   const bare = runningBare?.result;
   const botDir = join(world.work, 'bot');
   mkdirSync(botDir, { recursive: true });
   // Started first, so the bot as shipped is the newest session (the later phases' interactions go to it).
   const unflagged = withoutFlags ? await startUnflagged(world, members, rate) : undefined;
+  const insightsOff = withInsightsOff ? await startInsightsOff(world, members, rate) : undefined;
   const bot = await startProcess(world, 'bot', join(botDir, 'store.sqlite'), botDir);
   const session = newestSession(world);
   await probe(world, bot, 'bot: ready');
@@ -156,18 +170,21 @@ export async function ourFirstSteps(world: World, members: number, rate: number,
     ...(runningBare ? { bare: { cpuMs: () => runningBare.bot.proc.cpuMs(), session: runningBare.session, route: undefined } } : {}),
     ours,
     ...(unflagged ? { oursWithoutFlags: { cpuMs: () => unflagged.bot.proc.cpuMs(), session: unflagged.session, route: WALK_ROUTE } } : {}),
+    ...(insightsOff ? { oursInsightsOff: { cpuMs: () => insightsOff.bot.proc.cpuMs(), session: insightsOff.session, route: WALK_ROUTE } } : {}),
   };
   const walked = await alternatingWalks(world.discord, sides, WALK_ROUNDS, members, rate);
-  const walk: { ours: WalkResult; bare: WalkResult | undefined; oursWithoutFlags?: WalkResult; withoutFlags?: readonly string[] } = {
+  const walk: { ours: WalkResult; bare: WalkResult | undefined; oursWithoutFlags?: WalkResult; withoutFlags?: readonly string[]; oursInsightsOff?: WalkResult } = {
     ours: walked.ours!,
     bare: walked.bare,
     ...(walked.oursWithoutFlags ? { oursWithoutFlags: walked.oursWithoutFlags, withoutFlags: START_FLAGS } : {}),
+    ...(walked.oursInsightsOff ? { oursInsightsOff: walked.oursInsightsOff } : {}),
   };
   if (runningBare) {
     runningBare.result.walk = walked.bare;
     await stopBare(runningBare);
   }
   await unflagged?.bot.proc.stop();
+  await insightsOff?.bot.proc.stop();
   await probe(world, bot, 'bot: after first steps');
   // Repeated starts, `npm start` among them, are the start-up phase's (start-up.ts): this is one start.
   const startup = {

@@ -1,7 +1,8 @@
 /**
- * Holds several bench runs' results together against the gates of targets.ts (issue 39 asks for three
- * runs each): the median of each figure over the runs that measured it, one line per miss, exit 1 on
- * any miss. Usage: node dist-bench/bench/gate.js bench/results/run-1.json run-2.json run-3.json
+ * Holds several bench runs' results together against the gates of targets.ts (three runs each, so
+ * one noisy run on a shared machine neither passes nor fails a gate): the median of each figure over
+ * the runs that measured it, one line per miss, exit 1 on any miss. Usage:
+ * node dist-bench/bench/gate.js bench/results/run-1.json run-2.json run-3.json
  * (each written by `BENCH_OUT=… npm run bench`).
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Part of phase 9 (payment-watch-phase.ts): invalid requests to Discord from all background work
- * (issue 36, point 3). Discord bans a bot's IP for 10 000 invalid requests in 10 minutes; the target
+ * Discord bans a bot's IP for 10 000 invalid requests in 10 minutes; the target
  * is under 100 per 10 minutes whatever the guilds do. The bot in this process on a ManualClock, SQLite
  * in a temporary folder, its own local Discord and store; the background work driven as production
  * runs it: the payment rounds every 5 s (settling, and the steps that tell Discord), the panel refresher
@@ -15,7 +15,8 @@
  * post in (each paid link's log post refused: 403 50013; the step is offered again with backoff, then
  * given up).
  * Counted: answers 400–499 but 429 from the local Discord, per 10 minutes of the simulated hour
- * (Discord's own rule counts 401, 403 and 429; 404s are counted here too, as the issue asks).
+ * (Discord's own rule counts 401, 403 and 429; 404s are counted here too, since a request for
+ * something gone is just as wasted).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * The gates of the payments phase (issue 36: storage that costs what is due, invalid requests to
- * Discord) and of the store webhook phase, held like every other gate (targets.ts).
+ * The gates of the payments phase (storage that costs what is due, invalid requests to Discord)
+ * and of the store webhook phase (docs/store-webhook.md), held like every other gate (targets.ts).
  */
 import type { Gate, Json } from './report-shape.js';
 import { ms } from './stats.js';
@@ -15,7 +15,7 @@ const checkouts = (row: Json): Json[] => [row.checkoutListed, row.checkoutJoinin
 const rowName = (row: Json) => `${row.licenses} on ${row.storage}`;
 
 export const PAYMENT_GATES: readonly Gate[] = [
-  // Issue 36, point 4: storage costs what is due, not what exists. Before: a due license rewrote the
+  // Storage costs what is due, not what exists. Before: a due license rewrote the
   // whole slot of the due-time index (about 110 KB per license at 10 000 licenses), and a checkout read
   // the list of every license (670 KB at 10 000) and rewrote it when its license joined.
   {
@@ -39,7 +39,7 @@ export const PAYMENT_GATES: readonly Gate[] = [
     figure: (r) => worst(manyLicenses(r), (row) => worst(checkouts(row), (cost) => cost.maxBytesRead + cost.maxBytesWritten)),
     detail: (r) => manyLicenses(r).map((row) => `${rowName(row)}: ${checkouts(row).map((cost) => `${cost.maxBytesRead} + ${cost.maxBytesWritten} B`).join(', ')}`).join('; '),
   },
-  // Issue 36, point 3: Discord bans a bot's IP for 10 000 invalid requests in 10 minutes.
+  // Discord bans a bot's IP for 10 000 invalid requests in 10 minutes.
   {
     name: 'payments and roles: invalid requests to Discord from background work, most in 10 minutes',
     limit: 99,

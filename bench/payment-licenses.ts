@@ -1,7 +1,7 @@
 /**
  * Part of phase 9 (payment-watch-phase.ts): what following payments costs with many licenses, each
- * with one guild and one open link (issue 28, "idle costs nothing"; issue 36, point 4, "indexes that
- * cost what is due, not what exists"). The bot in this process on a ManualClock, on SQLite in a
+ * with one guild and one open link (idle costs nothing, and the indexes cost what is due, not what
+ * exists). The bot in this process on a ManualClock, on SQLite in a
  * temporary folder or on Redis (its own database and key prefix, deleted afterwards), its own local
  * Discord and store (which accepts every license's key, each reaching the same offer).
  *

@@ -59,7 +59,7 @@ export interface PaymentWatchResult {
   pollingCost: PollingCost[];
   /** 1, 1 000 and 10 000 licenses with one open link each (SQLite; 1 000 and 10 000 on Redis too): store requests per hour, storage per tick, a checkout's registry cost. */
   licenses: LicensesCost[];
-  /** Invalid requests to Discord per 10 minutes from all background work (issue 36, point 3). */
+  /** Invalid requests to Discord per 10 minutes from all background work (Discord bans a bot at 10 000). */
   invalidRequests?: InvalidRequests;
   crowd?: CrowdBesidePolling;
 }

@@ -6,7 +6,7 @@
  * a temporary folder), and drives simulated members through it. Also measures a bare discord.js bot on
  * the same servers (the floor discord.js sets on this machine) and the storage at 100 000 carts.
  * Prints tables and writes bench/results/latest.json. Exits 1, with one line per miss, when a gate of
- * targets.ts (issue 39's targets) is missed, or when the bench itself failed; else 0. Three runs' results
+ * targets.ts (the performance targets) is missed, or when the bench itself failed; else 0. Three runs' results
  * held together (the median of each figure): node dist-bench/bench/gate.js a.json b.json c.json
  *
  * Options (environment):
@@ -28,45 +28,42 @@
  *                         node dist-bench/bench/heap-summary.js <file>). Snapshots inflate RSS: not for measured runs.
  *   BENCH_SAMPLES=1       also write every timed interaction to bench/results/samples.json
  *   BENCH_LOG_LEVEL=warn  the bot's LOG_LEVEL
- *   BENCH_SKIP=bare,flags,startup,crowd,memflood,metrics,storeclient,flood,storage,scaled,search,scaleout,payments,webhook   leave phases out
- *                         (flags: the bot without npm start's node flags, walked turn about with the bot and the bare bot;
+ *   BENCH_SKIP=bare,flags,insightsoff,startup,crowd,memflood,metrics,storeclient,flood,burst,storage,scaled,search,scaleout,payments,webhook
+ *                         leave phases out (flags / insightsoff: the bot without npm start's node flags / with INSIGHTS=off, walked turn about;
  *                         storeclient: undici's request against fetch; the first step, walk and journeys always run)
  *   BENCH_ONLY=scaleout   one phase alone (latest.json then holds only it); so do payments, webhook, chart (a 12-month
- *                         chart BENCH_CHART_RENDERS=20 times) and intent (the webhook phase's chat flood alone)
+ *                         chart BENCH_CHART_RENDERS=20 times), intent (the webhook phase's chat flood alone) and
+ *                         guilds (bench/guild-memory.ts: peak RSS of 2 processes on Redis receiving 10 000 guilds),
+ *                         burst (bench/burst.ts: 200 members walking at once, CPU against the bare bot, with/without flags)
  *   BENCH_PAY_LICENSES_ONLY=1   the payments phase measures only its many-licenses part (1, 1 000, 10 000 licenses on
  *                         SQLite, 1 000 and 10 000 on Redis: REDIS_URL or 127.0.0.1:6379, database 12, prefix
  *                         bench-pay-<random>, deleted afterwards; left out with one line when Redis does not answer)
  *                         and the invalid requests to Discord from background work (5 000 timed roles, a simulated hour)
  *   BENCH_PAY_LICENSES=1:30,1000:5,10000:2   its sizes: licenses:simulated minutes
- *   Payments (bench/payment-watch-phase.ts): store requests per simulated hour for 0, 1, 10 and 200 open
- *   links, and a paced walk beside polling 200 open links against the same walk without.
+ *   Payments (bench/payment-watch-phase.ts: store requests per hour by open links, a walk beside polling):
  *     BENCH_PAY_WALK_S=40 (the walk's length: two poll rounds at PAYMENT_POLL_SECONDS=15)  BENCH_PAY_RATE=100
- *   Store webhook (bench/store-webhook-phase.ts, BENCH_SKIP=webhook leaves it out): a sale in a minute with the
- *   webhook and without it, payments among forged ids, store requests per hour per server, and the cost of
- *   1 000 other chat messages a second with the Guild Messages intent on against off.
+ *   Store webhook (bench/store-webhook-phase.ts: a sale in a minute with and without it, payments among forged ids):
  *     BENCH_HOOK_PAYMENTS=100 BENCH_HOOK_FORGED=500 BENCH_HOOK_FLOOD_PAYMENTS=10 BENCH_HOOK_FLOOD_S=10
- *   Scale-out (bench/scale-out.ts): the same crowd against one process on SQLite, one on Redis, and two
- *   processes (one shard each) on Redis; ramps the arrival rate and reports the highest rate whose p99
- *   first callback is ≤ 100 ms, store calls per product, Redis commands per interaction, CPU and RSS.
+ *   Scale-out (bench/scale-out.ts: one process on SQLite, one and two on Redis, the arrival rate ramped):
  *     BENCH_SCALE_RATES=50,100,200,400,800,1200,1600  BENCH_SCALE_STEP_S=4  BENCH_SCALE_GUILDS=8
  *     BENCH_SCALE_SETUPS=sqlite-1p,redis-1p,redis-2p  BENCH_SCALE_KIND_RATE=50  BENCH_SCALE_KIND_MEMBERS=70
  *     REDIS_URL=redis://127.0.0.1:6379 (database 13, prefix bench-<random>, deleted afterwards)
  *   BENCH_FLOOD_MEMBERS=4000 BENCH_FLOOD_RATE=800   the memory flood (fresh processes, peak RSS)
  *   BENCH_STARTS=5        starts of each bot in the start-up phase (bench/start-up.ts: node and npm start, alternated)
  *   BENCH_SEARCH_ROUNDS=40 rounds of the search matcher's keystrokes (bench/search-bench.ts, also runnable alone)
- *   BENCH_STORE_DELAY_MS=50 how long the store takes to answer in the search phase's warm-up step
- *                         (bench/search-warm-up.ts: the background variants read, and a browsing crowd
- *                         of BENCH_MEMBERS at BENCH_RATE with and without it)
+ *   BENCH_STORE_DELAY_MS=50 how long the store takes to answer in the search warm-up (bench/search-warm-up.ts)
  *   BENCH_OUT=bench/results/latest.json
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { probe, ROOT, START_FLAGS, stopAndSumUp, type BotLaunch } from './bot-process.js';
 import { chartPhase } from './chart-phase.js';
+import { burstPhase } from './burst.js';
 import { checkoutCrowd } from './checkout-crowd.js';
 import { bareFirstSteps, ourFirstSteps, type RunningBare } from './first-step.js';
 import { crowdPicks } from './journey-plans.js';
 import { floodJourneys, mainServerJourneys, WARM_UP_MEMBERS } from './journeys.js';
+import { guildMemory } from './guild-memory.js';
 import { memoryFloodPhase } from './memory-flood.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { measureStoreClientCost } from './store-client-cost.js';
@@ -165,11 +162,12 @@ const insightsChartPhase = async (report: Record<string, unknown>) => missed.pus
 async function main(): Promise<void> {
   const began = performance.now();
   const report: Record<string, unknown> = { when: new Date().toISOString(), machine: machine(), options: { ...options, skip: [...options.skip] } };
-  if (options.only === 'payments' || options.only === 'webhook' || options.only === 'intent') {
+  if (options.only === 'payments' || options.only === 'webhook' || options.only === 'intent' || options.only === 'burst') {
     const world = await openWorld(shopSizedFixture(), launch, keepSamples);
     try {
       await registerCommands(world);
       if (options.only === 'payments') await paymentsPhase(world, report, true);
+      else if (options.only === 'burst') report.burst = await burstPhase(world, options.rate, log);
       else await webhookPhase(world, report, true);
     } finally {
       await closeWorld(world);
@@ -187,7 +185,8 @@ async function main(): Promise<void> {
   if (options.only !== undefined) {
     if (options.only === 'chart') await insightsChartPhase(report);
     else if (options.only === 'scaleout') await scaleOutPhase(report, true);
-    else throw new Error(`BENCH_ONLY=${options.only}: only scaleout, payments, webhook, intent or chart can run alone`);
+    else if (options.only === 'guilds') report.guildMemory = await guildMemory(log);
+    else throw new Error(`BENCH_ONLY=${options.only}: only scaleout, guilds, burst, payments, webhook, intent or chart can run alone`);
     report.totalSeconds = round((performance.now() - began) / 1000, 1);
     log(`\ntotal ${report.totalSeconds} s`);
     writeResults(report);
@@ -224,7 +223,7 @@ async function main(): Promise<void> {
 
     // The bot started here serves every phase up to the flood, so their figures are those of one running bot.
     log('[2/6] the bot: start, then /shop from the cache, paced and as a burst');
-    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare, runs('flags'));
+    const { bot, storeAtStart, ...figures } = await ourFirstSteps(world, K, options.rate, bare, runs('flags'), runs('insightsoff'));
     Object.assign(report, figures); // walk, startup, firstStep
     log(`[3/6] journeys: warm-up (${Math.min(K, WARM_UP_MEMBERS)} members), then ${K} members at ${options.rate}/s, all in the main server (same product for everyone)`);
     const journeys = await mainServerJourneys(world, bot, K, options.rate);
@@ -253,6 +252,7 @@ async function main(): Promise<void> {
     report.journeys = journeys;
     report.rangeVariantRequests = rangeVariantRequests(world.store, shop, storeAtStart);
     Object.assign(report, await stopAndSumUp(bot, botOutputLog)); // botMemory, botLogs
+    if (runs('burst')) report.burst = await burstPhase(world, options.rate, log);
 
     let storage: StorageResult | undefined;
     const scaledFile = join(world.work, 'scaled', 'store.sqlite');

@@ -2,7 +2,8 @@
  * What the bot asks of storage, counted at the Keyv adapter boundary (the bot's Keyv calls the real
  * SQLite or Redis adapter through this): reads and writes (a `getMany` of n keys is n reads), and the
  * bytes of keys and values handed to the adapter or returned by it (values as Keyv serialized them).
- * Records of the payment watcher's registry (issue 36, point 4) are also counted apart.
+ * Records of the payment watcher's registry (which must cost what is due, not what exists) are also
+ * counted apart.
  */
 import type { KeyvStoreAdapter } from 'keyv';
 
@@ -10,9 +11,9 @@ const READS = new Set(['get', 'getMany', 'has', 'hasMany']);
 const WRITES = new Set(['set', 'setMany', 'delete', 'deleteMany', 'clear']);
 
 /**
- * The registry's records: the list of watched licenses (`pay-licenses`, in buckets `pay-licenses:<n>`
- * since issue 36), a license's "listed" marker, the due-time slots, a license's guilds with open links
- * and each guild's open link ids.
+ * The registry's records: the list of watched licenses (`pay-licenses` in older versions, now in
+ * buckets `pay-licenses:<n>`), a license's "listed" marker, the due-time slots, a license's guilds
+ * with open links and each guild's open link ids.
  */
 export const isRegistryKey = (key: string): boolean => /(^|:)pay-(licenses|listed:|due:|open-guilds:|open:)/.test(key);
 

@@ -1,5 +1,5 @@
 /**
- * What one store request costs the bot's process (issue 39): the store client asking the local store
+ * What one store request costs the bot's process: the store client asking the local store
  * for payment links (POST /v4/cart/paymentUrl) and for the latest purchases (the payment watcher's
  * poll), through its default transport (undici's request) and through `fetch`, turn about, CPU time
  * per request. The local store runs in this process too: its share is the same on both sides, so the

@@ -2,7 +2,7 @@
  * The goals the bench's figures are held against, each with what was measured: printed last and kept
  * in the results file. A phase left out leaves its targets out.
  *
- * The gates (issue 39) are the targets that fail the run: each reads one figure from a run's results
+ * The gates are the targets that fail the run: each reads one figure from a run's results
  * and holds it under a limit; run.ts exits non-zero, naming each missed gate, when the median of
  * the figure over the runs (one bench run, or several results files through gate.ts) is over it.
  */
@@ -76,7 +76,7 @@ export const GATES: readonly Gate[] = [
     figure: (r) => (defined(r.startUp?.median?.npm?.ratio) ? r.startUp.median.npm.ratio : undefined),
     detail: (r) => `median of ${r.startUp.starts} starts: ours ${ms(r.startUp.median.npm.ours)} ms, bare ${ms(r.startUp.median.npm.bare)} ms`,
   },
-  // Issue 36's payments gates and issue 38's store webhook gates (bench/payment-gates.ts).
+  // The payments gates and the store webhook's gates (bench/payment-gates.ts).
   ...PAYMENT_GATES,
 ];
 
@@ -183,13 +183,24 @@ export function evaluate(report: Json): Target[] {
     });
   }
   if (walk?.oursWithoutFlags) {
-    // Issue 39: peak RSS is held with npm start's flags, which must then cost no measurable CPU.
+    // Peak RSS is held with npm start's flags, which must then cost no measurable CPU.
     const cost = ratio(walk.ours.botCpuMsPerInteraction, walk.oursWithoutFlags.botCpuMsPerInteraction);
     const rounds = (walk.ours.botCpuMsPerRound ?? []).map((each: number, index: number) => ratio(each, walk.oursWithoutFlags.botCpuMsPerRound?.[index] ?? Number.NaN));
     targets.push({
       target: `the memory flags' CPU: the walk's bot CPU per interaction with npm start's flags (${(walk.withoutFlags ?? []).join(' ')}) vs the same bot without them, turn about`,
       goal: '≤ 1.05 × (no measurable cost)',
       measured: `${cost} × (with ${walk.ours.botCpuMsPerInteraction} ms, without ${walk.oursWithoutFlags.botCpuMsPerInteraction} ms; by round ${rounds.join(', ')} ×)`,
+      met: cost <= 1.05,
+    });
+  }
+  if (walk?.oursInsightsOff) {
+    // Counting what members do must be cheap enough to leave on: measured against the same bot with INSIGHTS=off, turn about.
+    const cost = ratio(walk.ours.botCpuMsPerInteraction, walk.oursInsightsOff.botCpuMsPerInteraction);
+    const rounds = (walk.ours.botCpuMsPerRound ?? []).map((each: number, index: number) => ratio(each, walk.oursInsightsOff.botCpuMsPerRound?.[index] ?? Number.NaN));
+    targets.push({
+      target: "the insights' counting: the walk's bot CPU per interaction with counting on (INSIGHTS=on) vs the same bot with it off, turn about",
+      goal: '≤ 1.05 × (no measurable cost)',
+      measured: `${cost} × (on ${walk.ours.botCpuMsPerInteraction} ms, off ${walk.oursInsightsOff.botCpuMsPerInteraction} ms; by round ${rounds.join(', ')} ×)`,
       met: cost <= 1.05,
     });
   }

@@ -36,7 +36,7 @@ export interface WalkSide {
   route: WalkRoute | undefined;
 }
 
-interface WalkRound {
+export interface WalkRound {
   samples: Sample[];
   cpuMs?: number;
   failures: string[];
@@ -56,7 +56,7 @@ export async function walkPhase(
 }
 
 /**
- * The walk gate's measurement (issue 39): the bots are all up, each warmed by the same walks, and
+ * The walk gate's measurement: the bots are all up, each warmed by the same walks, and
  * they take turns, `rounds` rounds each (bare, ours, ..., bare, ours, ...), so all are measured on
  * the same machine in the same minute: on a shared machine the CPU time of one round differs from
  * the next by a fifth, and a single round of each, minutes apart, made the ratio swing from 0.99 to 1.42.
@@ -76,8 +76,8 @@ export async function alternatingWalks<Name extends string>(
   return Object.fromEntries(names.map((name) => [name, summarizeWalk(members, done.get(name)!)])) as Record<Name, WalkResult>;
 }
 
-/** One round of the walk by `members` new members, paced at `rate` interactions a second overall. */
-async function walkRound(discord: FakeDiscord, side: WalkSide, members: number, rate: number, label: string): Promise<WalkRound> {
+/** One round of the walk by `members` new members, paced at `rate` interactions a second overall (0: all at once), pressing Next `nexts` times. */
+export async function walkRound(discord: FakeDiscord, side: WalkSide, members: number, rate: number, label: string, nexts = 1): Promise<WalkRound> {
   const recorder = new Recorder();
   const failures: string[] = [];
   const walkers = Array.from({ length: members }, (_unused, index) => new BenchMember(discord, recorder, `${label}-walk-${index}`, undefined, side.session));
@@ -97,8 +97,10 @@ async function walkRound(discord: FakeDiscord, side: WalkSide, members: number, 
         await member.choose('category', pick(route?.category));
         await pace();
         await member.choose('product', pick(route?.product));
-        await pace();
-        await member.press('next', 'Next');
+        for (let page = 0; page < nexts; page++) {
+          await pace();
+          await member.press('next', 'Next');
+        }
       } catch (error) {
         failures.push(`${member.user.username}: ${(error as Error).message}`);
       }
@@ -111,7 +113,7 @@ async function walkRound(discord: FakeDiscord, side: WalkSide, members: number, 
 }
 
 /** The rounds together: every sample pooled, CPU time over every interaction. */
-function summarizeWalk(members: number, rounds: readonly WalkRound[]): WalkResult {
+export function summarizeWalk(members: number, rounds: readonly WalkRound[]): WalkResult {
   const samples = rounds.flatMap((round) => round.samples);
   const cpu = rounds.every((round) => round.cpuMs !== undefined) ? rounds.reduce((sum, round) => sum + round.cpuMs!, 0) : undefined;
   return {

@@ -170,22 +170,11 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   stores = directory;
   const guildLog = new GuildLog(client, guildSettings, logger, clock);
-  const { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps } = wirePayments({
-    config,
-    client,
-    keyv: storage.keyv,
-    locks,
-    coordination,
-    repositories,
-    directory,
-    carts,
-    guildLog,
-    metrics,
-    clock,
-    logger,
+  const { paymentEvents, steps, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps } = wirePayments({
+    config, client, keyv: storage.keyv, locks, coordination, repositories, directory, carts, guildLog, metrics, clock, logger,
     linkDelivery: options.linkDelivery, dmChannels: memberDms, quietWaitMs: options.paymentQuietWaitMs,
   });
-  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, events: paymentEvents, guildLog, feed: purchaseFeed, links: repositories.paymentLinks, intent: { on: config.STORE_WEBHOOK_INTENT, pollSeconds: config.PAYMENT_POLL_SECONDS } });
+  const storeWebhooks = wireStoreWebhooks({ client, keyv: storage.keyv, logger, locks, secretBox, clock, redis, payments, directory, paymentWatch: repositories.paymentWatch, guildLog, feed: purchaseFeed, links: repositories.paymentLinks, intent: { on: config.STORE_WEBHOOK_INTENT, pollSeconds: config.PAYMENT_POLL_SECONDS } });
   // Goals and top supporters; the panels' goals are refreshed in place (commands/admin/panel.ts draws them).
   const community = new ShopCommunity({ clock, logger });
   let editPanel: ReturnType<typeof panelEditor> | undefined;
@@ -204,6 +193,9 @@ export async function createBot(options: BotOptions): Promise<Bot> {
   });
   // Background jobs, started and stopped together (src/services/jobs/runner.ts).
   const jobs = new JobRunner({ clock, logger, coordination, ...(options.jobTimers ? { timers: options.jobTimers } : {}) });
+  const insights = wireInsights({ counting: config.INSIGHTS, keyv: storage.keyv, redis, digestGuilds: repositories.insightsDigest, clock, logger, jobs, renderer: options.chartRenderer, client, guildLog, settings: guildSettings, directory });
+  // Every step of a settled payment, one record: a step without its handler does not compile.
+  paymentEvents.use({ ...steps, 'store-webhook-health': storeWebhooks.healthStep, insights: insights.step });
   const services: BotServices = {
     logger,
     jobs,
@@ -221,12 +213,12 @@ export async function createBot(options: BotOptions): Promise<Bot> {
     // Members' link checks are counted per process on SQLite, in Redis when processes share it.
     gifts,
     linkCheck: new LinkCheck(paymentLinks, redis ? new RedisWindowCounter(redis) : new InProcessWindowCounter(), clock),
-    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed),
+    setup: new GuildSetup(guildSettings, clock, repositories.purchaseFeed, repositories.insightsDigest),
     rewards,
     community,
     panels,
     storeWebhooks: storeWebhooks.connections,
-    insights: wireInsights({ keyv: storage.keyv, redis, clock, logger, events: paymentEvents, jobs, renderer: options.chartRenderer }),
+    insights: insights.insights,
     vouchers: new VoucherService({ attempts: repositories.voucherAttempts, nicks: repositories.nicks, clock, logger, codesPerDay: config.VOUCHER_CODES_PER_DAY, shopKey: (license) => directory.shopKey(license) }),
     storage: repositories,
     delivery,

@@ -29,6 +29,7 @@ import type { PaymentStepRefusals } from './storage/payment-step-refusals.js';
 import type { RefusedPaymentSteps } from './services/payment-watch/refused-steps.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
+import type { InsightsDigestStore } from './storage/insights-digest.js';
 import type { PurchaseFeedStore } from './storage/purchase-feed.js';
 import type { PurchaseFeed } from './services/purchase-feed.js';
 import type { VoucherService } from './services/vouchers.js';
@@ -55,6 +56,8 @@ export interface BotStorage {
   paymentStepRefusals: PaymentStepRefusals;
   /** The purchase feed's registry of guilds and the transactions it posted per guild. */
   purchaseFeed: PurchaseFeedStore;
+  /** The weekly insights digest's registry of guilds and its weekly claims. */
+  insightsDigest: InsightsDigestStore;
   /** Recent voucher attempts per member and guild: the limits against guessing codes. */
   voucherAttempts: VoucherAttempts;
 }
@@ -77,7 +80,7 @@ export interface BotServices {
   paymentEvents: PaymentEvents;
   /** A settled payment's Discord steps Discord refused for good: told once in the log channel, and `take`n by /shop-admin status. */
   refusedSteps: RefusedPaymentSteps;
-  /** Purchases several members' links could have paid, waiting for a moderator to choose the link (issue 28). */
+  /** Purchases several members' links could have paid, waiting for a moderator to choose the link (who paid is a guess). */
   reviews: StaffReviewService;
   /** Every change to a member's cart (lock, rules, expiry, license check, side effects). */
   carts: CartService;
@@ -99,7 +102,7 @@ export interface BotServices {
   panels: PanelRefresher;
   /** Voucher codes: a member redeems one for a nick (with the limits against guessing); admins generate them. */
   vouchers: VoucherService;
-  /** The store's purchase webhook per guild (issue 38): connect, disconnect, status; the reader of its posts. */
+  /** The store's purchase webhook per guild (docs/store-webhook.md): connect, disconnect, status; the reader of its posts. */
   storeWebhooks: StoreWebhookConnections;
   /** What members did with the shop through this bot, counted without naming anyone (`counting`), and the admins' report. */
   insights: Insights;

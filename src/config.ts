@@ -206,6 +206,11 @@ const configShape = {
    * stops reaching the bot and /shop-admin store-webhook connect says the operator has it off.
    */
   STORE_WEBHOOK_INTENT: onOff('must be on or off: on lets admins connect the store webhook (the bot then receives every message of its servers), off turns that off').default(true),
+  /**
+   * Counting what members do for /shop-admin insights and the weekly digest (src/services/insights):
+   * off, nothing is counted (the bench measures the walk with it on and off), and the insights say so.
+   */
+  INSIGHTS: onOff('must be on or off: on counts what members do through the bot for /shop-admin insights, off counts nothing').default(true),
   /** Discord's global limit is 50 requests/s per bot, not per process: each of N processes takes its share. */
   DISCORD_GLOBAL_RPS: wholeNumber(1, 10_000, 'must be a whole number of requests per second from 1 to 10000 (Discord allows 50 per bot: with N processes, 50/N each)').default(50),
 };

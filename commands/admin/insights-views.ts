@@ -6,6 +6,7 @@ import { gallery, screen, separator, small, text, type Part } from '../../src/di
 import type { Messages } from '../../src/i18n/index.js';
 import type { Locale } from '../../src/i18n/locale.js';
 import { formatPln } from '../../src/i18n/money.js';
+import type { DigestContent } from '../../src/services/insights/digest.js';
 import type { RenderedReport } from '../../src/services/insights/insights.js';
 import { change, type InsightsReport } from '../../src/services/insights/report.js';
 import { ADMIN_COLOR } from './colors.js';
@@ -26,8 +27,10 @@ export interface InsightsScreen {
   view: InsightsView;
   /** The period's index in PERIODS and the server's short reference ('' for the whole shop): what the controls carry. */
   controls: { period: number; server: string };
-  /** Who the controls are for (the admin who asked). */
-  owner: string;
+  /** Who the controls are for (the admin who asked); none: the weekly digest, posted without them. */
+  owner: string | undefined;
+  /** The weekly digest's week (its first and last day, written out): its own title, in a channel. */
+  digest?: { from: string; to: string };
   /** The server's name, when the report is for one. */
   serverName: string | undefined;
   /** A product's name as the offer cache has it (undefined: no longer in the offer). */
@@ -40,7 +43,7 @@ export function insightsView(input: InsightsScreen): View {
   const { report } = rendered;
   const i = t.insights;
   const period = i.periods[report.period];
-  const body: Part[] = [text(headline(input)), small(i.throughBot), separator()];
+  const body: Part[] = [text(headline(input)), small(rendered.countingOff ? `${i.throughBot} ${i.countingOff}` : i.throughBot), separator()];
   if (view === 'overview') {
     body.push(text(funnel(input)), text(products(input, 5)), text(sources(input)), text(times(input)), text(words(input, 5)));
   } else if (view === 'products') {
@@ -56,15 +59,19 @@ export function insightsView(input: InsightsScreen): View {
     } else body.push(small(i.chartUnavailable));
   }
   const ids = input.controls;
+  const owner = input.owner;
+  const panelLink = linkButton(STORE_PANEL_URL, i.panelLink);
   const shown = screen({
     accent: ADMIN_COLOR,
-    title: i.title,
-    subtitle: i.subtitle(period, input.serverName ? plain(input.serverName) : undefined),
+    title: input.digest ? i.digestTitle : i.title,
+    subtitle: input.digest ? i.digestWeek(input.digest.from, input.digest.to) : i.subtitle(period, input.serverName ? plain(input.serverName) : undefined),
     body,
-    controls: [
-      row(select(adminRoutes.insightsView.build(input.owner, ids), i.viewPlaceholder, INSIGHTS_VIEWS.map((value) => ({ value, label: i.views[value], ...(value === view ? { default: true } : {}) })))),
-      row(button(adminRoutes.insightsCsv.build(input.owner, ids), i.csvButton, ButtonStyle.Secondary), linkButton(STORE_PANEL_URL, i.panelLink)),
-    ],
+    controls: owner
+      ? [
+          row(select(adminRoutes.insightsView.build(owner, ids), i.viewPlaceholder, INSIGHTS_VIEWS.map((value) => ({ value, label: i.views[value], ...(value === view ? { default: true } : {}) })))),
+          row(button(adminRoutes.insightsCsv.build(owner, ids), i.csvButton, ButtonStyle.Secondary), panelLink),
+        ]
+      : [row(panelLink)],
   });
   return files.length > 0 ? { ...shown, files } : shown;
 }
@@ -132,3 +139,11 @@ function percent(value: number, locale: Locale, signed = false): string {
 }
 
 export type { InsightsReport };
+
+/** The weekly digest: last week's overview, posted in the digest channel (src/discord/insights-digest-poster.ts). */
+export function digestView(t: Messages, { rendered, monday, locale, productName }: DigestContent): View {
+  const day = (ms: number) => new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(ms);
+  const start = Date.parse(`${monday}T00:00:00Z`);
+  const digest = { from: day(start - 7 * 86_400_000), to: day(start - 86_400_000) };
+  return insightsView({ t, locale, rendered, view: 'overview', controls: { period: 0, server: '' }, owner: undefined, digest, serverName: undefined, productName });
+}

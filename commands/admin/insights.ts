@@ -94,7 +94,7 @@ async function reportFor(ctx: ShopContext, controls: { period: number; server: s
     license: ctx.shop.license,
     period,
     server: serverId,
-    chart: { locale: ctx.locale, title: ctx.t.insights.chartTitle },
+    chart: { locale: ctx.locale, words: ctx.t.insights.chartWords, title: ctx.t.insights.chartTitle },
   });
   return { rendered, serverId };
 }

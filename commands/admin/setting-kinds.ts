@@ -61,6 +61,8 @@ function settingOption(row: SettingRow, named: ReturnType<typeof localizedOption
           { name: en.admin.localeChoiceAuto, value: LOCALE_AUTO, name_localizations: { pl: pl.admin.localeChoiceAuto } },
         ],
       };
+    case 'time-zone':
+      return { type: ApplicationCommandOptionType.String, ...named, max_length: 64 };
     case 'feed-nicks':
       return {
         type: ApplicationCommandOptionType.String,
@@ -111,6 +113,9 @@ function readOption(options: CommandInteraction['options'], row: SettingRow): un
       if (locale === LOCALE_AUTO) return null;
       return (SETTING_LOCALES as readonly (string | null)[]).includes(locale) ? locale : undefined;
     }
+    case 'time-zone':
+      // Checked by the handler, which tells the admin a name it does not know.
+      return options.getString(row.option, false)?.trim() || undefined;
     case 'feed-nicks': {
       const nicks = options.getString(row.option, false);
       return (FEED_NICKS as readonly (string | null)[]).includes(nicks) ? nicks : undefined;
@@ -150,5 +155,7 @@ export function describeSetting(t: Messages, key: SettingKey, settings: GuildSet
     }
     case 'feed-nicks':
       return value === 'hide' ? a.feedNicksHidden : a.feedNicksShown;
+    case 'time-zone':
+      return value as string;
   }
 }

@@ -4,6 +4,8 @@ import { messages, type Messages } from '../../src/i18n/index.js';
 import type { SettingsChange } from '../../src/services/guild-setup.js';
 import type { GuildSettings } from '../../src/storage/guild-settings.js';
 import { SETTING_KEYS } from '../../src/settings/guild-settings-table.js';
+import { isTimeZone } from '../../src/settings/time-zone.js';
+import { clip, plain } from '../../src/discord/text.js';
 import { channelProblem } from './channels.js';
 import { recordChange } from './change-log.js';
 import { ADMIN_COLOR } from './colors.js';
@@ -23,6 +25,9 @@ export async function changeSettings(interaction: CommandInteraction, ctx: Handl
     if (row.kind !== 'channel' && row.kind !== 'feed-channel') continue;
     const problem = await channelProblem(interaction, value as string, ctx);
     if (problem) return ctx.respond.show(textView(problem));
+  }
+  for (const { row, value } of chosen) {
+    if (row.kind === 'time-zone' && !isTimeZone(value as string)) return ctx.respond.show(textView(t.admin.timeZoneUnknown(plain(clip(value as string, 64)))));
   }
   for (const { role } of chosen) {
     const problem = role && moderatorRoleProblem(t, role, ctx.guildId);

@@ -41,7 +41,7 @@ export async function showStatus(interaction: CommandInteraction, ctx: HandlerCo
     payments.missingServers = payments.missingServers.map((id) => names.get(id) ?? id);
   }
   const rewards = await ctx.services.rewards.list(ctx.guildId);
-  // Taken off the record as they are shown: each refused removal appears in one status (issue 36).
+  // Taken off the record as they are shown: each refused removal appears in one status, never again.
   const refused = await ctx.services.rewards.takeRefusedRemovals(ctx.guildId);
   // The same for a settled payment's Discord steps refused for good (DMs closed, the log channel closed to the bot).
   const refusedSteps = await ctx.services.refusedSteps.take(ctx.guildId);
@@ -109,7 +109,7 @@ export interface StatusFacts {
   community?: CommunityOff[];
   /** The purchase feed, when it is on: where it posts, or why it stopped. */
   feed?: string;
-  /** The store's purchase webhook (issue 38): connected where, its last post, the payments it confirmed; or how to connect it. */
+  /** The store's purchase webhook (docs/store-webhook.md): connected where, its last post, the payments it confirmed; or how to connect it. */
   storeWebhook?: string;
   /** The shop panel the bot lost access to, when it did. */
   panel?: string;

@@ -23,7 +23,7 @@ const options = shopAdminNames.subcommands.vouchers.subcommands.generate.options
 export async function generateVouchers(interaction: CommandInteraction, ctx: ShopContext): Promise<void> {
   const { t, services, shop } = ctx;
   if (shop.source === 'demo') return ctx.respond.show(textView(t.vouchers.demo));
-  // Codes on the operator's license are the operator's money: only where the operator named the guild (issue 36, point 6).
+  // Codes on the operator's license are the operator's money: only where the operator named the guild.
   if (shop.source === 'default' && !services.stores.defaultLicenseListed(ctx.guildId)) return ctx.respond.show(textView(t.vouchers.defaultNotListed));
   const reader = offerReader(shop.offers, () => ctx.respond.defer(), { lane: ctx.guildId });
   const found = await findRewardItem(reader, interaction.options.getString(options.product, true), interaction.options.getString(options.variant, true));

@@ -25,7 +25,7 @@ export async function giftToMember(ctx: ShopContext, interaction: UserSelectMenu
   const { t, userId } = ctx;
   if (memberId === userId) return startCheckout(ctx, {});
   if (interaction.users.get(memberId)?.bot) return ctx.respond.show(textView(t.gift.noBots));
-  // The buyer types the friend's nick: the nick the bot remembers for a member is theirs alone, never shown to another (issue 36).
+  // The buyer types the friend's nick: the nick the bot remembers for a member is theirs alone, never shown to another.
   await ctx.respond.showModal(giftNickModal(t, userId, memberId));
 }
 

@@ -19,7 +19,7 @@ export async function startCheckout(ctx: ShopContext, options: { typedNick?: str
   const lines = await services.carts.lines(ctx);
   if (lines.length === 0) return ctx.respond.show(textView(t.checkout.emptyCart));
 
-  // The cart just read is the one priced: read once, not again after the acknowledgement (issue 39).
+  // The cart just read is the one priced: read once, not again after the acknowledgement, since in a crowd every read counts.
   if (options.typedNick !== undefined) return checkoutWithNick(ctx, options.typedNick, lines);
   const remembered = await services.checkout.rememberedNick(ctx.shop.license, userId);
   if (options.askNick || !remembered) return ctx.respond.showModal(nickModal(t, userId, remembered));

@@ -64,7 +64,7 @@ export const OFFER_DIGEST_LENGTH = 8;
  * What the "prices went up" question showed, in a few characters: every line (variant, quantity)
  * with its price now. "Continue with the new prices" carries it; when the cart or the prices differ
  * by the time it is pressed (a further rise, a line added), the digests differ and the member is
- * asked again (issue 36): the link is only ever issued for what the member agreed to.
+ * asked again: the link is only ever issued for what the member agreed to.
  */
 export function offerDigest(lines: readonly CartLine[], current: ReadonlyMap<string, PricedVariant>): string {
   const parts = lines.map((line) => {

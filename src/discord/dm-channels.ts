@@ -7,7 +7,7 @@ const MAX_REMEMBERED = 20_000;
  * Members' DM channels by member. discord.js finds a member's DM channel by walking every channel it
  * caches (`users.dmChannel`: guild channels, and the DM channels of the last hour, see
  * dm-channel-sweeper.ts) on every DM sent and on every check "is it open yet" (dm-warmer.ts): work
- * that grows with the server's traffic, on the path of every checkout in a crowd (issue 39). Here the
+ * that grows with the server's traffic, on the path of every checkout in a crowd. Here the
  * channel a member's DMs went to is remembered by id and looked up directly; one discord.js no
  * longer holds (swept) is opened again the usual way.
  */

@@ -96,9 +96,9 @@ export const moderator: Precondition = {
 };
 
 /**
- * Choosing which link a purchase paid (issue 28): a moderator as /links knows them, or a member with
- * Manage Server on the whole server (an admin may settle it too). Checked on every press: the log
- * post's buttons are seen by everyone who reads the channel.
+ * Choosing which link a purchase paid (when the evidence fits several members): a moderator as
+ * /links knows them, or a member with Manage Server on the whole server (an admin may settle it
+ * too). Checked on every press: the log post's buttons are seen by everyone who reads the channel.
  */
 export const staffReviewer: Precondition = {
   name: 'staffReviewer',

@@ -1,7 +1,7 @@
 import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 
 /**
- * Discord's answers that are final for the request that got them (issue 36, point 3): asking again
+ * Discord's answers that are final for the request that got them: asking again
  * gets the same answer, and every such 4xx counts towards Discord's ban of the bot's address (10 000
  * invalid requests in 10 minutes). Background work records them and never sends the request again.
  * The one list of them: buyers' roles (member-roles.ts), the purchase feed (purchase-feed-poster.ts)

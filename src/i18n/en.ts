@@ -22,6 +22,7 @@ const cmd = {
   rewardsRemove: slash(commandNames.shopAdmin, 'rewards', 'remove'),
   panel: slash(commandNames.shopAdmin, 'panel'),
   feedChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
+  digestChannel: `${slash(commandNames.shopAdmin, 'settings')} ${optionName(commandNames.shopAdmin.subcommands.settings, 'digestChannel')}`,
   webhookConnect: slash(commandNames.shopAdmin, 'storeWebhook', 'connect'),
 };
 
@@ -83,6 +84,8 @@ export const enCommands = {
           moderatorRole: { description: `A role that may use ${cmd.links} besides Manage Messages` },
           multiServerCart: { description: 'Allow items from several servers in one cart' },
           giftMessages: { description: 'DM a member once a gift bought for them is paid (default on)' },
+          digestChannel: { description: 'Where the weekly insights digest is posted, Mondays at 09:00 (none: no digest)' },
+          timeZone: { description: "The server's time zone, e.g. Europe/Warsaw (the default) or Europe/London" },
           linkLifetimeHours: { description: 'How long an issued payment link counts as pending' },
           checkoutCooldownSeconds: { description: 'How long a member waits between payment links' },
           locale: { description: 'Language of what the bot posts in channels' },
@@ -272,6 +275,7 @@ export const en = {
       `I can't attach files in ${channel}, and the demo shop's panel shows its pictures as files. Give me Attach Files there (or pick another channel), then try again.`,
     moderatorRoleEveryone:
       `@everyone can't be the moderator role: every member has it, so everyone could use ${cmd.links}. Nothing was saved; pick a role only your moderators have.`,
+    timeZoneUnknown: (typed: string) => `I don't know the time zone “${typed}”. Write its IANA name, such as Europe/Warsaw or Europe/London.`,
     moderatorRoleManaged: (role: string) =>
       `${role} is managed by Discord for a bot or an integration, so you can't choose who has it. Nothing was saved; pick a role you give to your moderators.`,
     settingNames: {
@@ -281,6 +285,8 @@ export const en = {
       moderatorRole: 'Moderator role',
       multiServerCart: 'Multi-server carts',
       giftMessages: 'Gift messages',
+      digestChannel: 'Weekly digest channel',
+      timeZone: 'Time zone',
       linkLifetimeHours: 'Link lifetime',
       checkoutCooldownSeconds: 'Checkout cooldown',
       locale: 'Language',
@@ -495,11 +501,11 @@ export const en = {
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
-    // Issue 36: a settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
+    // A settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord refused a message about a paid link',
     paymentStepRefused: (member: string, linkId: string, step: Accusative, reason: string) =>
       `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,
-    // Issue 36: a member who asked for links for many other nicks (services/rewards/granting.ts).
+    // A member who asked for links for many other nicks (services/rewards/granting.ts).
     roleHeldManyNicksTitle: 'Role for buyers held back: this member asked for links for many nicks',
     roleHeldManyNicks: (role: string, member: string, linkId: string, count: number) =>
       `${member} paid link ${linkId}, but in the 24 hours before it they asked for ${count === 1 ? '1 link' : `${count} links`} with other nicks and never paid ${count === 1 ? 'it' : 'them'}. That is how someone who copies other players' nicks catches their purchases, so the bot didn't give ${role}. If the payment is ${member}'s own, someone with Manage Roles can press Give role.`,
@@ -517,6 +523,8 @@ export const en = {
       gift: caseless('the gift message to its recipient'),
       roles: caseless('the roles'),
       metrics: caseless('the metrics'),
+      'store-webhook-health': caseless("the store webhook's check"),
+      insights: caseless("the order's count in the shop insights"),
     },
     /** Discord's final refusals (src/discord/refusals.ts), as the admins read them. */
     refusedReason: {
@@ -745,7 +753,7 @@ export const en = {
     stopped: 'You will get no more gift messages from this bot.',
   },
 
-  /** Issue 28: a purchase several members' links could have paid waits for staff (log post, /links user, status). */
+  /** A purchase several members' links could have paid waits for staff (log post, /links user, status). */
   review: {
     title: 'Payment waiting for staff',
     intro: (nick: string) =>
@@ -771,7 +779,7 @@ export const en = {
     status: (count: number) =>
       `${count === 1 ? '1 payment waits' : `${count} payments wait`} for a moderator to say which link ${count === 1 ? 'it' : 'they'} paid (the log channel, or ${cmd.linksUser} for a member).`,
     confirmedBy: (moderator: string) => `Confirmed by ${moderator}: links of several members could have matched this purchase.`,
-    // Issue 36: one member's link, but thin evidence (services/payment-watch/matcher.ts, thinEvidence).
+    // One member's link, but thin evidence (services/payment-watch/matcher.ts, thinEvidence).
     introLate: (nick: string) =>
       `The shop lists a purchase for the nick **${nick}** made more than 2 hours after the only link it could have paid was issued. Members pay within minutes of checking out; a link left waiting is how someone who copied a player's nick catches that player's purchase on the shop's website. So the bot doesn't mark the link paid by itself. If you know the purchase is this member's, press its button: the link becomes paid (the member's DM, the log channel, roles). Otherwise leave it.`,
     introWebsite: (nick: string) =>
@@ -935,7 +943,7 @@ export const en = {
     logStoreWords: (words: string) => `The shop's words: “${words}”`,
   },
 
-  /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅ (issue 40). */
+  /** "Check payment link" on a genuine link issued to someone else than the asker: a warning, never the green ✅. */
   linkCheckForOther: {
     heading: '⚠️ **This bot issued this link to another member: do not pay through this link. Pay only with the Pay button in the message the bot sent you.**',
     issuedAt: (absolute: string, relative: string) => `Issued ${absolute} (${relative}).`,
@@ -947,6 +955,7 @@ export const en = {
     subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Whole shop · ${period}`),
     throughBot: "Only what happened through this bot: purchases made on the shop's website are not in these numbers.",
     panelLink: 'The whole shop in the SpaceIs panel',
+    countingOff: "The bot's operator has turned counting off (INSIGHTS=off): nothing new is counted.",
     headline: (paid: string, orders: number, average: string) => `**${paid}** paid through this bot · ${orders} ${orders === 1 ? 'order' : 'orders'} · ${average} on average`,
     headlineNone: 'Nothing was paid through this bot in this period.',
     change: (percent: string) => `${percent} against the period before`,
@@ -977,6 +986,18 @@ export const en = {
     chartAlt: (period: string, paid: string, orders: number, links: number) =>
       `Chart of ${period}: paid PLN per day as bars, payment links issued per day as a line. In all ${paid} from ${orders} ${orders === 1 ? 'order' : 'orders'}, ${links} ${links === 1 ? 'link' : 'links'} issued.`,
     chartUnavailable: 'The chart is unavailable right now; the numbers here are complete.',
+    /** The chart's own words (src/services/insights/chart/labels.ts writes the numbers in them). */
+    chartWords: {
+      paid: 'Paid (PLN)',
+      links: 'Payment links issued',
+      noData: 'No data for this period',
+      months: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as readonly string[],
+      day: (day: number, month: string) => `${month} ${day}`,
+      money: (amount: string) => `PLN ${amount}`,
+      thousand: (number: string) => `${number}K`,
+      million: (number: string) => `${number}M`,
+      billion: (number: string) => `${number}B`,
+    },
     views: { overview: 'Overview', products: 'Products', searches: 'Searches' },
     viewPlaceholder: 'Show…',
     csvButton: 'Download CSV',
@@ -984,6 +1005,11 @@ export const en = {
     csvHeader: ['Date', 'Server', 'Product', 'Orders', 'Paid (PLN)', 'Links issued'] as readonly [string, string, string, string, string, string],
     csvAllProducts: 'All products',
     serverNotFound: (typed: string) => `The shop has no server “${typed}”. Pick one from the suggestions, or leave the option out for the whole shop.`,
+    digestTitle: 'Weekly shop insights',
+    digestWeek: (from: string, to: string) => `Last week, ${from} to ${to} · whole shop`,
+    digestRefusedTitle: 'Weekly digest stopped',
+    digestRefused: (channel: string) =>
+      `I could not post the weekly insights digest in ${channel}: I have no access there or no permission to send messages. No more digests are posted until an admin sets the digest channel again (${cmd.digestChannel}).`,
   },
   /** The shop's purchase webhook (docs/store-webhook.md): connecting it, its status and notices. Never its address, except in the connecting admin's private answer. */
   storeWebhook: {

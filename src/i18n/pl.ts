@@ -73,6 +73,8 @@ export const plCommands = {
           },
           multiServerCart: { name: 'koszyk-z-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
           giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy ktoś opłaci dla niego prezent (domyślnie: tak)' },
+          digestChannel: { name: 'kanał-podsumowań', description: 'Kanał na cotygodniowe podsumowanie sprzedaży, wysyłane w poniedziałki o 9:00' },
+          timeZone: { name: 'strefa-czasowa', description: 'Strefa czasowa serwera, np. Europe/Warsaw (domyślna) lub Europe/London' },
           linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin link do płatności czeka na opłacenie' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
@@ -186,6 +188,7 @@ const cmd = {
   feedChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'purchaseFeedChannel')}`,
   redeemNick: optionName(plCommands.redeem, 'nick'),
   webhookConnect: slash(plCommands.shopAdmin, 'storeWebhook', 'connect'),
+  digestChannel: `${slash(plCommands.shopAdmin, 'settings')} ${optionName(plCommands.shopAdmin.subcommands.settings, 'digestChannel')}`,
 };
 
 /** Known states of a redeemed voucher, in Polish; the store's own word stays in the log channel. */
@@ -320,6 +323,7 @@ export const pl: Messages = {
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
       `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
+    timeZoneUnknown: (typed) => `Nie znam strefy czasowej „${typed}”. Wpisz jej nazwę z bazy IANA, np. Europe/Warsaw albo Europe/London.`,
     moderatorRoleManaged: (role) =>
       `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
@@ -329,6 +333,8 @@ export const pl: Messages = {
       moderatorRole: 'Rola moderatora',
       multiServerCart: 'Koszyk z wielu serwerów',
       giftMessages: 'Wiadomości o prezentach',
+      digestChannel: 'Kanał podsumowań',
+      timeZone: 'Strefa czasowa',
       purchaseFeedChannel: 'Kanał zakupów',
       linkLifetimeHours: 'Ważność linku',
       checkoutCooldownSeconds: 'Odstęp między linkami',
@@ -561,6 +567,8 @@ export const pl: Messages = {
       gift: declined({ nominative: 'wiadomość o prezencie dla obdarowanego', accusative: 'wiadomość o prezencie dla obdarowanego' }),
       roles: declined({ nominative: 'nadanie ról', accusative: 'nadanie ról' }),
       metrics: declined({ nominative: 'zapis statystyk', accusative: 'zapis statystyk' }),
+      'store-webhook-health': declined({ nominative: 'sprawdzenie działania webhooka sklepu', accusative: 'sprawdzenie działania webhooka sklepu' }),
+      insights: declined({ nominative: 'zliczenie zamówienia w statystykach sklepu', accusative: 'zliczenie zamówienia w statystykach sklepu' }),
     },
     refusedReason: {
       'missing-access': 'bot nie widzi tego kanału (brak dostępu)',
@@ -581,7 +589,7 @@ export const pl: Messages = {
     dmPaid: (time) => `Sklep potwierdził płatność za to zamówienie (${time}).`,
     dmDelivery: 'Produkty wyda serwer gry (nie bot) — zwykle po tym, jak wejdziesz na serwer z tym nickiem.',
     dmAskStaff: (reference) => `Jeśli nie dotrą, zapytaj administrację i podaj numer linku **${reference}**.`,
-    dmRoleHeld: 'Rolę za ten zakup zatwierdzi administracja: sam nadaję ją tylko wtedy, gdy nick na pewno należy tylko do Ciebie.',
+    dmRoleHeld: 'Rolę na Discordzie za ten zakup musi zatwierdzić administracja — bot nadaje ją sam tylko wtedy, gdy nick na pewno należy wyłącznie do Ciebie.',
     dmFailedTitle: (guild) => `Płatność nieudana — ${guild}`,
     dmFailed: (time) => `Sklep poinformował, że płatność za to zamówienie się nie udała (${time}). Nie płać już przez ten link.`,
     dmExpiredTitle: (guild) => `Płatność wygasła — ${guild}`,
@@ -654,9 +662,9 @@ export const pl: Messages = {
     giveRole: 'Nadaj rolę',
     giveRoleFor: (linkId) => `Nadaj rolę · ${linkId}`,
     statusHeldTitle: 'Role wstrzymane do decyzji moderacji',
-    statusHeldLine: (role, member, linkId) => `• rola ${role} dla członka ${member}, opłacony link **${linkId}**`,
+    statusHeldLine: (role, member, linkId) => `• rola ${role} dla członka ${member} za opłacony link **${linkId}**`,
     statusHeld: (lines, more) =>
-      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot sam nie nadał tych ról: nick nie należy tylko do kupującego albo kupujący prosił o linki na wiele cudzych nicków. Jeśli to zakup tego członka, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
+      `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot nie nadaje sam roli dla kupujących, gdy na nick z opłaconego linku płacił też ktoś inny albo gdy kupujący prosił o linki na wiele cudzych nicków. Jeśli zakup na pewno należy do danego członka, naciśnij „Nadaj rolę” z numerem jego linku (potrzebne jest uprawnienie „Zarządzanie rolami”).`,
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
     giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,
@@ -813,8 +821,8 @@ export const pl: Messages = {
     introWebsite: (nick) =>
       `Sklep zgłosił zakup na nick **${nick}**. W ciągu ostatnich 90 dni ktoś kupował na ten nick na stronie sklepu, nie przez bota. Każdy może zamówić na nick, który gdzieś zobaczył, więc bot sam nie uzna linku na ten nick za opłacony. Jeśli wiesz, że to nick tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
     introRepeated: (nick) =>
-      `Sklep zgłosił zakup na nick **${nick}**. W ciągu 24 godzin przed tym zakupem członek, którego linku może dotyczyć ta płatność, poprosił o co najmniej dwa inne linki na ten nick i żadnego nie opłacił. Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i wciąż odnawia link, czekając, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
-    ownLink: (linkId) => `Link **${linkId}** jest Twój, więc to, czy ta płatność go dotyczy, musi potwierdzić ktoś inny z moderacji. Nic nie zostało zmienione.`,
+      `Sklep zgłosił zakup na nick **${nick}**. W ciągu 24 godzin przed tym zakupem członek, którego linku może dotyczyć ta płatność, poprosił(a) o co najmniej dwa inne linki na ten nick i żadnego nie opłacił(a). Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i co jakiś czas prosi o nowy link, czekając, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
+    ownLink: (linkId) => `Link **${linkId}** jest Twój, więc nie możesz sam(a) potwierdzić, że dotyczy go ta płatność — musi to zrobić ktoś inny z moderacji. Nic nie zostało zmienione.`,
   },
 
   buyAgain: {
@@ -878,7 +886,7 @@ export const pl: Messages = {
     notNow: 'Sklep teraz nie odpowiada. Spróbuj za chwilę.',
     statusLabel: 'Cele i ranking kupujących',
     statusOff: (endpoints, message, since, retry) =>
-      `Wyłączone dla tej licencji: SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints} ${since}, więc panel i ${cmd.shopTop} to pomijają. Bot zapyta ponownie ${retry}.`,
+      `Wyłączone dla tej licencji, bo ${since} SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na ${endpoints}. Panel i ${cmd.shopTop} pomijają więc te dane. Bot zapyta ponownie ${retry}.`,
   },
 
   feed: {
@@ -964,51 +972,70 @@ export const pl: Messages = {
     title: 'Statystyki sklepu',
     periods: { '7d': 'ostatnie 7 dni', '30d': 'ostatnie 30 dni', '90d': 'ostatnie 90 dni', '12m': 'ostatnie 12 miesięcy' },
     subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Cały sklep · ${period}`),
-    throughBot: 'Tylko to, co przeszło przez tego bota: zakupów zrobionych na stronie sklepu tu nie ma.',
+    throughBot: 'Liczę tylko to, co członkowie zrobili przez tego bota — zakupów na stronie sklepu tu nie ma.',
     panelLink: 'Cały sklep w panelu SpaceIs',
-    headline: (paid: string, orders: number, average: string) => `**${paid}** zapłacono przez tego bota · ${plCount(orders, nouns.order)} · średnio ${average}`,
+    countingOff: 'Operator bota wyłączył liczenie statystyk (INSIGHTS=off), więc niczego nowego nie liczę.',
+    headline: (paid: string, orders: number, average: string) => `**${paid}** wpłat przez tego bota · ${plCount(orders, nouns.order)} · średnio ${average} na zamówienie`,
     headlineNone: 'W tym okresie nikt nie zapłacił przez tego bota.',
     change: (percent: string) => `${percent} względem poprzedniego okresu`,
-    changeNew: 'w poprzednim okresie nikt nie zapłacił',
+    changeNew: 'W poprzednim okresie nikt nie zapłacił przez tego bota.',
     funnelTitle: 'Od otwarcia sklepu do zapłaty',
-    steps: { open: 'Otworzyli sklep', view: 'Obejrzeli produkt', cart: 'Dodali do koszyka', link: 'Wzięli link do płatności', paid: 'Zapłacili' },
-    funnelLine: (step: string, members: number, share: string | undefined) => `${step}: **${members}**${share ? ` (${share} poprzedniego kroku)` : ''}`,
+    steps: { open: 'Otwarcie sklepu', view: 'Obejrzenie produktu', cart: 'Dodanie do koszyka', link: 'Otrzymanie linku do płatności', paid: 'Zapłata' },
+    funnelLine: (step: string, members: number, share: string | undefined) => `${step}: **${members}**${share ? ` (${share} osób z poprzedniego kroku)` : ''}`,
     funnelNote: 'Każdego członka liczę raz dziennie na każdym kroku; płatność liczy się w dniu, w którym wpłynęła.',
-    productsTitle: 'Najlepiej sprzedające się produkty',
+    productsTitle: 'Produkty z największymi wpłatami',
     productLine: (rank: number, name: string, paid: string, orders: number, change: string | undefined) =>
       `${rank}. **${name}**: ${paid}, ${plCount(orders, nouns.order)}${change ? ` (${change})` : ''}`,
     productsNone: 'W tym okresie nie było opłaconych zamówień.',
-    unknownProduct: 'produkt, którego nie ma już w ofercie',
+    unknownProduct: 'Produkt, którego nie ma już w ofercie',
     sourcesTitle: 'Skąd przyszły opłacone zamówienia',
-    sources: { shop: `/${plNames.shop}`, panel: 'Panel sklepu', feed: 'Przycisk „Kup” pod zakupem na kanale zakupów', search: 'Wyszukiwanie', again: 'Kup ponownie', gift: 'Prezenty (liczone osobno)' },
+    sources: { shop: `/${plNames.shop}`, panel: 'Panel sklepu', feed: 'Przycisk „Kup” na kanale zakupów', search: 'Wyszukiwanie', again: 'Przycisk „Kup ponownie”', gift: 'Prezenty (liczone osobno)' },
     sourceLine: (source: string, orders: number, paid: string) => `${source}: ${plCount(orders, nouns.order)}, ${paid}`,
     sourcesNote: 'O tym, skąd przyszło zamówienie, decyduje pierwsza pozycja w koszyku.',
     timesTitle: 'Od linku do zapłaty',
-    times: (median: string, p90: string) => `Połowę opłaconych linków opłacono w ciągu ${median}, dziewięć na dziesięć w ciągu ${p90}.`,
+    // `minutes` niesie przyimek („w ciągu 12 min”, „dopiero po ponad dobie”), bo „w ciągu ponad doby” nie jest po polsku.
+    times: (median: string, p90: string) => `Połowa płatności wpłynęła ${median} od wydania linku, dziewięć na dziesięć — ${p90}.`,
     timesNone: 'W tym okresie nikt nie zapłacił za żaden link.',
-    minutes: (minutes: number) => (minutes === Infinity ? 'ponad doby' : minutes >= 60 ? `${minutes / 60} godz.` : `${minutes} min`),
+    minutes: (minutes: number) => (minutes === Infinity ? 'dopiero po ponad dobie' : minutes >= 60 ? `w ciągu ${minutes / 60} godz.` : `w ciągu ${minutes} min`),
     unpaid: (share: string, issued: number) => `Nieopłacone linki: ${share} (wydano ${plCount(issued, nouns.link)}).`,
     wordsTitle: 'Wyszukiwania bez wyników',
     wordLine: (word: string, members: number) => `„${word}”: ${plCount(members, nouns.person)}`,
-    wordsNone: 'Żadnego słowa nie szukały na próżno co najmniej 3 osoby (najwyżej z ostatnich 30 dni).',
-    wordsNote: 'Czego członkowie szukają, a czego sklep nie ma. Słowo pokazuję, gdy szukały go co najmniej 3 osoby.',
+    wordsNone: 'Nie ma słowa, którego na próżno szukały co najmniej 3 osoby (wyszukiwania liczę najwyżej z ostatnich 30 dni).',
+    wordsNote: 'Tu widać, czego członkowie szukają, a czego w sklepie nie ma. Słowo pokazuję, gdy szukały go co najmniej 3 osoby.',
     chartTitle: 'Wpłaty dziennie (zł) i wydane linki do płatności',
     chartAlt: (period: string, paid: string, orders: number, links: number) =>
-      `Wykres za ${period}: słupki to wpłaty w złotych na dzień, linia to linki do płatności wydane na dzień. Razem ${paid} z ${plCount(orders, nouns.order)}, wydano ${plCount(links, nouns.link)}.`,
-    chartUnavailable: 'Wykres jest teraz niedostępny; liczby tutaj są pełne.',
+      `Wykres za ${period}. Słupki to wpłaty w złotych na dzień, linia — linki do płatności wydane na dzień. Razem ${paid} (${plCount(orders, nouns.order)}), wydano ${plCount(links, nouns.link)}.`,
+    chartUnavailable: 'Wykresu nie da się teraz pokazać, ale liczby powyżej są kompletne.',
+    chartWords: {
+      paid: 'Zapłacono (zł)',
+      links: 'Wydane linki do płatności',
+      noData: 'Brak danych za ten okres',
+      months: ['sty', 'lut', 'mar', 'kwi', 'maj', 'cze', 'lip', 'sie', 'wrz', 'paź', 'lis', 'gru'],
+      day: (day: number, month: string) => `${day} ${month}`,
+      // Twarde spacje: kwota na osi nie łamie się w pół.
+      money: (amount: string) => `${amount}\u00a0zł`,
+      thousand: (number: string) => `${number}\u00a0tys.`,
+      million: (number: string) => `${number}\u00a0mln`,
+      billion: (number: string) => `${number}\u00a0mld`,
+    },
     views: { overview: 'Przegląd', products: 'Produkty', searches: 'Wyszukiwania' },
     viewPlaceholder: 'Pokaż…',
     csvButton: 'Pobierz CSV',
-    csvSent: (period: string) => `Dane dzienne za ${period}: wiersz na każdy dzień i produkt.`,
+    csvSent: (period: string) => `Dane za ${period}, po jednym wierszu na każdy dzień i produkt.`,
     csvHeader: ['Data', 'Serwer', 'Produkt', 'Zamówienia', 'Zapłacono (zł)', 'Wydane linki'] as readonly [string, string, string, string, string, string],
     csvAllProducts: 'Wszystkie produkty',
-    serverNotFound: (typed: string) => `W sklepie nie ma serwera „${typed}”. Wybierz go z podpowiedzi albo pomiń tę opcję, żeby zobaczyć cały sklep.`,
+    serverNotFound: (typed: string) => `W sklepie nie ma serwera „${typed}”. Wybierz serwer z podpowiedzi albo pomiń tę opcję, żeby zobaczyć cały sklep.`,
+    digestTitle: 'Tygodniowe podsumowanie sklepu',
+    digestWeek: (from, to) => `Ostatni tydzień, od ${from} do ${to} · cały sklep`,
+    digestRefusedTitle: 'Wstrzymałem cotygodniowe podsumowanie',
+    digestRefused: (channel) =>
+      `Nie mogę wysłać tygodniowego podsumowania na ${channel}, bo nie mam tam dostępu albo uprawnienia do wysyłania wiadomości. Kolejnych podsumowań nie wyślę, dopóki ktoś z administracji nie ustawi ponownie kanału podsumowań (${cmd.digestChannel}).`,
   },
   // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {
     intentOff: (pollSeconds) =>
-      `Nie mogę połączyć webhooka sklepu: operator bota wyłączył mi odbieranie wiadomości z kanałów (STORE_WEBHOOK_INTENT=off), więc wpisy sklepu w ogóle by do mnie nie docierały. Nie utworzyłem żadnego webhooka. Płatności nadal sprawdzam sam w sklepie: co ${pollSeconds} s pytam o każdy serwer sklepu, dopóki członkowie mają oczekujące linki, więc członek dowiaduje się z wiadomości prywatnej, że zamówienie jest opłacone, najpóźniej około ${pollSeconds} s po zapłacie. Z webhookiem trwa to kilka sekund, a o serwer pytam tylko co 5 minut. Jeśli chcesz webhook, poproś operatora bota o włączenie tej opcji.`,
-    statusIntentOff: 'Wyłączony w tym bocie: operator wyłączył mi odbieranie wiadomości z kanałów, bez którego wpisy sklepu do mnie nie docierają (STORE_WEBHOOK_INTENT=off). Płatności sprawdzam sam w sklepie.',
+      `Nie mogę połączyć webhooka sklepu, bo operator bota wyłączył mi odbieranie wiadomości z kanałów (STORE_WEBHOOK_INTENT=off), a bez tego wpisy sklepu w ogóle by do mnie nie docierały. Nie utworzyłem żadnego webhooka. Płatności nadal sprawdzam sam — dopóki członkowie mają oczekujące linki, co ${pollSeconds} s pytam sklep o każdy jego serwer. Członek dowiaduje się więc z wiadomości prywatnej o opłaceniu zamówienia najwyżej około ${pollSeconds} s po zapłacie. Z webhookiem trwałoby to kilka sekund, a o każdy serwer pytałbym sklep tylko co 5 minut. Jeśli chcesz korzystać z webhooka, poproś operatora bota o włączenie tej opcji.`,
+    statusIntentOff: 'Wyłączony przez operatora bota (STORE_WEBHOOK_INTENT=off) — bot nie odbiera wiadomości z kanałów, więc wpisy sklepu do niego nie docierają. Bot sam sprawdza płatności w sklepie co jakiś czas.',
     needsEncryptionKey:
       'Adres webhooka jest tajny, więc przechowuję go w postaci zaszyfrowanej kluczem ENCRYPTION_KEY — a tego klucza nie mam. Poproś operatora bota o ustawienie ENCRYPTION_KEY, a potem połącz webhook ponownie.',
     callerNoPermission: (channel) =>

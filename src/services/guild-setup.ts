@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { GUILD_SETTINGS, SETTING_KEYS, type GuildSettingsTable, type SettingRow, type SettingsChangeOf } from '../settings/guild-settings-table.js';
 import { type GuildLicense, type GuildSettings, type GuildSettingsRepository, type PanelRecord } from '../storage/guild-settings.js';
+import type { InsightsDigestStore } from '../storage/insights-digest.js';
 import type { PurchaseFeedStore } from '../storage/purchase-feed.js';
 
 /**
@@ -26,6 +27,8 @@ export class GuildSetup {
     private readonly clock: Clock,
     /** The purchase feed's registry of guilds, kept in step with the setting. */
     private readonly feedGuilds?: Pick<PurchaseFeedStore, 'include'>,
+    /** The weekly digest's registry of guilds and their time zones, kept in step with the two settings. */
+    private readonly digestGuilds?: Pick<InsightsDigestStore, 'include'>,
   ) {}
 
   /** The guild sells from the demo shop; its own license is dropped. Returns the settings before, to say what was replaced. */
@@ -92,6 +95,10 @@ export class GuildSetup {
       ...(feedChannel === undefined ? {} : { purchaseFeed: feedChannel === null ? null : { channelId: feedChannel, since: now } }),
     }));
     if (feedChannel !== undefined) await this.feedGuilds?.include(guildId, feedChannel !== null);
+    // Written whenever either is given, so an admin repeating the setting repairs a registry a failed write left behind.
+    if (change.digestChannelId !== undefined || change.timeZone !== undefined) {
+      await this.digestGuilds?.include(guildId, result.after.digestChannelId ? result.after.timeZone : undefined);
+    }
     return result;
   }
 }

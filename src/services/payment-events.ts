@@ -1,3 +1,4 @@
+import type { Messages } from '../i18n/en.js';
 import type { Logger } from '../logger.js';
 import type { PaymentLink } from '../storage/payment-links.js';
 
@@ -21,7 +22,7 @@ export interface SettledPayment {
   at: number;
   /**
    * A moderator's user id when staff chose this link among several members' links the purchase
-   * could have paid (issue 28: a guess is not a fact); absent when exactly one member's links could match.
+   * could have paid (who paid is a guess, not a fact); absent when exactly one member's links could match.
    */
   confirmedBy?: string;
   /** What the store says was paid, grosze (transaction/info): the insights' value of the order; absent when it did not say. */
@@ -29,34 +30,70 @@ export interface SettledPayment {
 }
 
 /** A step Discord refused for good: why, in Discord's terms (src/discord/refusals.ts, e.g. `dms-closed`). */
-export interface StepRefused {
+interface StepRefused {
   refused: string;
 }
 
 /**
- * A listener's answer: nothing (or 'done') when its step is finished, 'retry' when Discord did not
- * answer and the same event must be offered to it again later (the payment watcher keeps the step as
- * not done and offers it again on a later round, with backoff), `{ refused }` when Discord's answer
- * is final (asking again would get the same 4xx, each one counted against the bot).
+ * The steps of a settled payment, in the order they run: the buyers' roles first (the paid DM says
+ * when a role waits for staff), the member's DM, the log post, the settled links counter, the gift's
+ * recipient told, the store webhook's health (a paid purchase no post named), the insights' count of
+ * a paid order. A closed list: the handlers are one record over it (`StepHandlers`), so a step
+ * without a handler does not compile, and each step has its name for the admins in every catalogue
+ * (`payments.refusedStep`, checked below). The names are what a transaction's record keeps as done
+ * or refused: never rename one (a record written before would run it again).
  */
-export type PaymentListener = (event: SettledPayment) => Promise<void | 'done' | 'retry' | StepRefused>;
+export const PAYMENT_STEPS = ['roles', 'dm', 'log', 'metrics', 'gift', 'store-webhook-health', 'insights'] as const;
+export type PaymentStep = (typeof PAYMENT_STEPS)[number];
+
+/** Whether a name read from a stored record is a step this version runs (a record may name one a later or earlier version had). */
+export function isPaymentStep(name: string): name is PaymentStep {
+  return (PAYMENT_STEPS as readonly string[]).includes(name);
+}
+
+/**
+ * The steps and the catalogue's names of them (`payments.refusedStep`, with their grammatical cases:
+ * src/i18n/grammar-case.ts) are one set of keys: a step without a name, or a name of no step, makes
+ * this line a type error.
+ */
+type StepNames = keyof Messages['payments']['refusedStep'];
+type Holds<Check extends true> = Check;
+type StepsAreNamed = Holds<[Exclude<PaymentStep, StepNames>, Exclude<StepNames, PaymentStep>] extends [never, never] ? true : false>;
+
+/**
+ * A step's answer: nothing (or 'done') when it is finished, 'retry' when Discord did not answer and
+ * the same event must be offered to it again later (the payment watcher keeps the step as not done
+ * and offers it again on a later round, with backoff), `{ refused }` when Discord's answer is final
+ * (asking again would get the same 4xx, each one counted against the bot).
+ */
+export type StepHandler = (event: SettledPayment) => Promise<void | 'done' | 'retry' | StepRefused>;
+
+/** Every step's handler: one record, passed once by the wiring (PaymentEvents.use). */
+export type StepHandlers = Record<PaymentStep, StepHandler>;
 
 /** How one step went: finished ('done'), to be offered the same event again later ('retry'), or refused for good. */
-export type StepOutcome = 'done' | 'retry' | StepRefused;
+type StepOutcome = 'done' | 'retry' | StepRefused;
 
-/** Who is told, once, of a step refused for good (the log channel and /shop-admin status: src/services/payment-watch/refused-steps.ts). */
-export type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;
+/**
+ * Who is told, once, of a step refused for good (the log channel and /shop-admin status:
+ * src/services/payment-watch/refused-steps.ts). The step is a name as the transaction's record keeps
+ * it: one a record of another version refused is told by its name.
+ */
+type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;
 
 export class PaymentEvents {
-  readonly #steps = new Map<string, PaymentListener>();
+  #handlers: StepHandlers | undefined;
   #refusalListener: RefusalListener | undefined;
 
   constructor(private readonly logger: Logger) {}
 
-  /** Adds a named step; the name is what storage records as done, so it must stay the same across versions. */
-  on(name: string, listener: PaymentListener): void {
-    if (this.#steps.has(name)) throw new Error(`PaymentEvents: a step named ${name} exists already`);
-    this.#steps.set(name, listener);
+  /**
+   * Every step's handler, once, when the bot is put together (app.ts): the steps' owners are built
+   * after the watcher that runs them, so they are handed over last.
+   */
+  use(handlers: StepHandlers): void {
+    if (this.#handlers) throw new Error('PaymentEvents: the steps were handed over already');
+    this.#handlers = handlers;
   }
 
   /** Who is told of a step refused for good (one listener: the wiring's). */
@@ -65,10 +102,10 @@ export class PaymentEvents {
   }
 
   /**
-   * Tells of a step refused for good, once: called after the refusal is recorded on the transaction,
-   * so a failure here (logged) never makes the step run again.
+   * Tells the admins of a step refused for good, once: called after the refusal is recorded on the
+   * transaction, so a failure here never makes the step run again; false when it could not (logged):
+   * the caller keeps owing the telling.
    */
-  /** Tells the admins of a refused step; false when it could not (logged): the caller keeps owing it. */
   async refused(event: SettledPayment, step: string, reason: string): Promise<boolean> {
     try {
       await this.#refusalListener?.(event, step, reason);
@@ -79,17 +116,24 @@ export class PaymentEvents {
     }
   }
 
-  /** The steps' names, in the order they run. */
-  steps(): string[] {
-    return [...this.#steps.keys()];
+  /** The steps, in the order they run. */
+  steps(): readonly PaymentStep[] {
+    return PAYMENT_STEPS;
   }
 
-  /** Runs one step: 'retry' when it asked for it or threw (logged), `{ refused }` when Discord refused it for good. */
-  async run(name: string, event: SettledPayment): Promise<StepOutcome> {
-    const listener = this.#steps.get(name);
-    if (!listener) return 'done';
+  /**
+   * Runs one step: 'retry' when it asked for it or threw (logged), `{ refused }` when Discord refused
+   * it for good. Before the steps are handed over (a round during the bot's start) every step is
+   * 'retry': offered again, never recorded as done unrun.
+   */
+  async run(name: PaymentStep, event: SettledPayment): Promise<StepOutcome> {
+    const handler = this.#handlers?.[name];
+    if (!handler) {
+      this.logger.warn({ step: name, link: event.link.id }, 'a payment step ran before the steps were handed over; offered again later');
+      return 'retry';
+    }
     try {
-      const outcome = await listener(event);
+      const outcome = await handler(event);
       if (typeof outcome === 'object') return outcome;
       return outcome === 'retry' ? 'retry' : 'done';
     } catch (error) {
@@ -99,9 +143,9 @@ export class PaymentEvents {
   }
 
   /** Runs every step but those in `done`, in turn: how each went. */
-  async emit(event: SettledPayment, done: ReadonlySet<string> = new Set()): Promise<Map<string, StepOutcome>> {
-    const outcomes = new Map<string, StepOutcome>();
-    for (const name of this.#steps.keys()) if (!done.has(name)) outcomes.set(name, await this.run(name, event));
+  async emit(event: SettledPayment, done: ReadonlySet<string> = new Set()): Promise<Map<PaymentStep, StepOutcome>> {
+    const outcomes = new Map<PaymentStep, StepOutcome>();
+    for (const name of PAYMENT_STEPS) if (!done.has(name)) outcomes.set(name, await this.run(name, event));
     return outcomes;
   }
 }

@@ -89,7 +89,7 @@ export interface VoucherServiceOptions {
 
 /**
  * `•••YZ`: the last two characters at most, whatever the code's length (a code of 6 or fewer shows
- * none): enough for an admin to tell two codes apart, too little to narrow a guess (issue 36, point 6).
+ * none): enough for an admin to tell two codes apart, too little to narrow a guess.
  */
 export function maskCode(code: string): string {
   const trimmed = code.trim();
@@ -127,7 +127,7 @@ export class VoucherService {
     const windows = [
       { key: `user:${request.userId}`, ...VOUCHER_LIMITS.member },
       { key: `guild:${request.guildId}`, ...VOUCHER_LIMITS.guild },
-      // The shop, not the key: a second key of the same shop gets no fresh 60 a minute (issue 36, point 6).
+      // The shop, not the key: a second key of the same shop gets no fresh 60 a minute.
       { key: `shop:${await (this.deps.shopKey?.(shop.license) ?? shop.license)}`, ...VOUCHER_LIMITS.shop },
     ];
     const admission = await attempts.admit(windows);

@@ -31,15 +31,20 @@ export const GUILD_SETTINGS = {
   purchaseFeedNicks: { field: 'purchaseFeedNicks', option: 'purchase-feed-nicks', kind: 'feed-nicks' },
   // A DM to the member a gift was bought for once it is paid (each member can also turn them off for themselves).
   giftMessages: { field: 'giftMessages', option: 'gift-messages', kind: 'boolean', default: true },
+  // Where the weekly insights digest is posted (Monday 09:00 in the guild's time zone); none: no digest.
+  digestChannel: { field: 'digestChannelId', option: 'digest-channel', kind: 'channel', resettable: true },
+  // The guild's time zone (an IANA name): when its Monday 09:00 is.
+  timeZone: { field: 'timeZone', option: 'time-zone', kind: 'time-zone' },
 } as const satisfies Readonly<Record<string, SettingRow>>;
 
 /**
  * How a setting is typed, stored, offered and shown. `channel` and `role`: a mention or none;
  * `boolean`: on/off; `integer`: a number within `min`..`max` shown in `unit` (admin.hours, admin.seconds);
  * the others belong to one setting each: `locale` (a language or the server's), `feed-channel`
- * (the purchase feed's channel and its state), `feed-nicks` (buyers' nicks shown or hidden).
+ * (the purchase feed's channel and its state), `feed-nicks` (buyers' nicks shown or hidden),
+ * `time-zone` (an IANA name, Europe/Warsaw by default).
  */
-export type SettingKind = 'channel' | 'role' | 'boolean' | 'integer' | 'locale' | 'feed-channel' | 'feed-nicks';
+export type SettingKind = 'channel' | 'role' | 'boolean' | 'integer' | 'locale' | 'feed-channel' | 'feed-nicks' | 'time-zone';
 
 export type SettingRow =
   | { readonly field: string; readonly option: string; readonly kind: 'channel' | 'role'; readonly resettable?: boolean }
@@ -53,7 +58,7 @@ export type SettingRow =
       readonly max: number;
       readonly default: number;
     }
-  | { readonly field: string; readonly option: string; readonly kind: 'locale' | 'feed-nicks' }
+  | { readonly field: string; readonly option: string; readonly kind: 'locale' | 'feed-nicks' | 'time-zone' }
   | { readonly field: string; readonly option: string; readonly kind: 'feed-channel'; readonly resettable?: boolean; readonly changedAs: string };
 
 export type GuildSettingsTable = typeof GUILD_SETTINGS;
@@ -75,7 +80,9 @@ export type SettingChangeValue<R extends SettingRow> = R extends { kind: 'channe
       ? number
       : R extends { kind: 'locale' }
         ? (typeof SETTING_LOCALES)[number] | null
-        : (typeof FEED_NICKS)[number];
+        : R extends { kind: 'time-zone' }
+          ? string
+          : (typeof FEED_NICKS)[number];
 
 /** The key a change of the row is given by: its field, or `changedAs` when the field keeps more than the value. */
 export type SettingChangeKey<R extends SettingRow> = R extends { changedAs: infer C extends string } ? C : R['field'];

@@ -7,7 +7,7 @@ import { request } from 'undici';
  * By default it is undici's `request`, the HTTP client Node's own `fetch` is built on, without the
  * Fetch API's objects around it (a Request, a Response, Headers, a WHATWG stream for the body, an
  * AbortSignal joined to another): measured against the local store, a payment-link request cost
- * the process about 0.2 ms of CPU through `request` and 0.7–0.85 ms through `fetch` (issue 39; the
+ * the process about 0.2 ms of CPU through `request` and 0.7–0.85 ms through `fetch` (the
  * payment watcher alone makes 1.2 million store requests an hour at 10 000 licenses). A `fetch`-shaped
  * function is still taken (`StoreClientOptions.fetch`): the demo shop answers in the process that way.
  *

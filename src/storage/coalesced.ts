@@ -1,6 +1,6 @@
 /**
  * Reads (and writes) of single keys asked for while others are on their way to SQLite, sent
- * together as one statement when a turn is free (issue 39). When 200 members check out at once,
+ * together as one statement when a turn is free. When 200 members check out at once,
  * each asks for its cart, its checkout times, its links…: one statement each was one trip to
  * sqlite3's thread pool and back through the busy event loop each. Gathered, the crowd's reads of
  * a moment are one statement, and the work of each trip is shared.

@@ -1,7 +1,7 @@
 import { Coalesced } from './coalesced.js';
 
 /**
- * Changes to one shared record, asked for by many at once, made together (issue 39). A guild's list
+ * Changes to one shared record, asked for by many at once, made together. A guild's list
  * of recent links and its open links are read, changed and written back under their lock by every
  * checkout: 200 members checking out at once queued on that lock one after another, each holding it
  * for two or three trips to storage, and the last waited for all the others (the Pay buttons came

@@ -12,7 +12,7 @@ const NICK_LIFETIME_MS = NICK_LIFETIME_DAYS * 86_400_000;
 
 /**
  * The last valid Minecraft nick each member checked out with in a shop, so they are not asked every
- * time. Per shop (the license's fingerprint: issue 36): a nick given to one shop is never offered in
+ * time. Per shop (the license's fingerprint): a nick given to one shop is never offered in
  * another, and it is only ever shown to the member themselves (a gift's giver types the friend's nick).
  * Keys: `nick:<shop>:<user>`; the older `nick:<user>` records (shared by every shop) are no longer
  * read, so a member is asked once more, and they expire by themselves.

@@ -3,7 +3,7 @@ import type { SecretBox } from '../security/secret-box.js';
 import { recordKey, urlHashOf, type PaymentLink, type StoredLink } from './payment-link-record.js';
 
 /**
- * A payment link's URL as stored (issue 36): a capability (whoever holds it can pay, and see the
+ * A payment link's URL as stored: a capability (whoever holds it can pay, and see the
  * order), so with ENCRYPTION_KEY set it is sealed, bound to its record's key, with its hash beside it
  * for the link check; without the key, and in records from before sealing, it is in the clear
  * (docs/running/settings.md, "What ENCRYPTION_KEY protects").

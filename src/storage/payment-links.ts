@@ -159,7 +159,7 @@ export class PaymentLinkRepository {
   /**
    * The records of several links, in the order asked (undefined where one is gone), read in one
    * statement per READ_MANY refs instead of one per link: the payment watcher reads every open link
-   * of a license each round it is due, and a crowd of checkouts makes hundreds (issue 39).
+   * of a license each round it is due, and a crowd of checkouts makes hundreds.
    */
   async getEach(refs: readonly { guildId: string; linkId: string }[]): Promise<(PaymentLink | undefined)[]> {
     const found: (PaymentLink | undefined)[] = [];

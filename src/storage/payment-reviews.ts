@@ -42,7 +42,7 @@ const reviewSchema = z.object({
   madeAt: z.number(),
   raisedAt: z.number(),
   candidates: z.array(candidateSchema),
-  /** Why it waits (services/payment-watch/matcher.ts, ReviewReason); absent: links of several members, as before issue 36. */
+  /** Why it waits (services/payment-watch/matcher.ts, ReviewReason); absent (older records): links of several members. */
   reason: z.enum(['members', 'late', 'website-buyer', 'repeated']).optional(),
   /** Set once: the link a moderator chose, by whom and when. */
   confirmed: z.object({ guildId: z.string(), linkId: z.string(), by: z.string(), at: z.number() }).optional(),

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import { ShownOnceList } from './shown-once.js';
 
 /**
- * A settled payment's Discord steps Discord refused for good (issue 36, point 3: DMs closed, the log
+ * A settled payment's Discord steps Discord refused for good (DMs closed, the log
  * channel closed to the bot, a message or channel deleted), kept per guild until /shop-admin status
  * has shown them once: `payment-steps-refused:<guild>`, the newest few. The refusal itself is on the
  * transaction's record (`refused`, src/storage/payment-watch.ts): this list only says it once.

@@ -22,7 +22,7 @@ import { parseRecord, stringListSchema } from './records.js';
  *   listed there: a license with nothing due is not read at all. Each record lives a day. A slot is
  *   written in chunks of DUE_CHUNK ids: `pay-due:<slot>` holds the first ids and how many more
  *   chunks `pay-due:<slot>:<n>` follow, so a license moving into a crowded slot writes one chunk
- *   (a few KB), never the whole slot. A slot written by a version before issue 36 is one array:
+ *   (a few KB), never the whole slot. A slot written before slots were chunked is one array:
  *   read as the first chunk, full once it holds DUE_CHUNK ids or more.
  * - `pay-shop:<shop>`: the licenses the watcher met whose shop is reached by other keys too (a
  *   rotated key, a second key of one shop; src/services/payment-watch/shop-licenses.ts): a purchase
@@ -173,7 +173,7 @@ export class PaymentWatchIndex {
     return joining.map((_each, index) => index === 0 && firstOpen);
   });
 
-  /** Licenses whose list from before issue 28 was looked for (in this process). */
+  /** Licenses whose old single list of open links (#upgrade) was looked for (in this process). */
   readonly #upgraded = new Set<string>();
 
   /** Every open link of the license, by guild. */
@@ -231,7 +231,7 @@ export class PaymentWatchIndex {
   }
 
   /**
-   * Versions before issue 28 kept a license's open links in one list, `pay-open:<license>`: its
+   * Older versions kept a license's open links in one list, `pay-open:<license>`: its
    * links join their guilds' lists and it is deleted, once.
    */
   async #upgrade(license: string): Promise<void> {

@@ -121,6 +121,11 @@ const storedTxSchema = z.union([
   })),
 ]);
 
+/** A payment followed while pending by versions that kept it in `pay-state.follow`, as its transaction record. */
+export function followedBefore(follow: NonNullable<WatchState['follow']>[number]): TxState {
+  return { state: 'matched', status: 'pending', since: follow.since, at: follow.since, attempt: follow.attempt, link: { guildId: follow.guildId, linkId: follow.linkId } };
+}
+
 const stateKey = (license: string) => `pay-state:${license}`;
 /** Work handed to a license's round from outside it (a moderator's confirmation): merged into its state by the round. */
 const inboxKey = (license: string) => `pay-inbox:${license}`;

@@ -7,8 +7,8 @@ import { defaultDeserialize, defaultSerialize } from '@keyv/serialize';
  * Keyv's serializer builds the text by concatenating strings one value at a time, and reads it with
  * `JSON.parse` and a reviver called for every value (to undo its two escapes: a string starting with
  * ':' is stored with one more ':', a Buffer as ':base64:…'). In a crowd of checkouts that was the
- * largest share of the bot's own JavaScript time and of what it allocated (issue 39,
- * docs/performance.md). Plain `JSON.stringify` and `JSON.parse` give the same text and the same
+ * largest share of the bot's own JavaScript time and of what it allocated
+ * (docs/performance.md). Plain `JSON.stringify` and `JSON.parse` give the same text and the same
  * values for every record without such a string; so:
  *
  * - writing: `JSON.stringify`, and only when its text holds a string starting with ':' (found by

@@ -19,7 +19,7 @@ export function parseRecord<T>(schema: z.ZodType<T>, raw: unknown, fallback: () 
  * Schemas whose valid records are plain lists of strings (or of string tuples) that the schema gives
  * back unchanged: a record that passes the hand check is the schema's result as it is read. zod
  * parsing of these lists was a tenth of what a crowd of checkouts allocated (every checkout reads the
- * guild's open links and its day's bucket, up to a few hundred entries; issue 39). Anything the
+ * guild's open links and its day's bucket, up to a few hundred entries). Anything the
  * hand check does not accept goes through zod as before, warnings included.
  */
 const plainChecks = new WeakMap<z.ZodType, (raw: unknown) => boolean>();

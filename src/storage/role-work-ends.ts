@@ -3,10 +3,10 @@ import type Keyv from 'keyv';
 import type { Locks } from '../coordination/coordination.js';
 import { KeyLock } from '../coordination/key-lock.js';
 import type { Logger } from '../logger.js';
-import { MAX_SHOWN_ONCE_KEPT, ShownOnceList } from './shown-once.js';
+import { ShownOnceList } from './shown-once.js';
 
 /**
- * Where role work for buyers ends for good (issue 36, point 3): every 4xx Discord answers counts
+ * Where role work for buyers ends for good: every 4xx Discord answers counts
  * towards its ban of the bot's IP (10 000 invalid requests in 10 minutes), so what Discord refused
  * once, or a guild the bot is no longer in, is never asked again.
  *
@@ -15,9 +15,6 @@ import { MAX_SHOWN_ONCE_KEPT, ShownOnceList } from './shown-once.js';
  * `role-removals-refused:<guild>` (ended roles Discord refused to take back, final: the newest
  * few, until /shop-admin status has shown them once).
  */
-
-/** The refused removals a guild keeps until its status shows them: the newest, a bound not a list that grows. */
-export const MAX_REFUSED_KEPT = MAX_SHOWN_ONCE_KEPT;
 
 const refusedSchema = z.array(z.object({ userId: z.string(), roleId: z.string(), problem: z.string(), at: z.number() }));
 export type RefusedRemoval = z.infer<typeof refusedSchema>[number];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../settings/time-zone.js';
 import { FEED_NICKS, GUILD_SETTINGS, SETTING_KEYS, SETTING_LOCALES, type GuildSettingsTable, type SettingRow } from '../settings/guild-settings-table.js';
 
 /**
@@ -18,6 +19,9 @@ const purchaseFeedSchema = z
   .nullable()
   .default(null);
 
+/** An IANA time zone; one this Node no longer knows reads as the default rather than losing the record. */
+const timeZoneSchema = z.string().refine(isTimeZone).catch(DEFAULT_TIME_ZONE).default(DEFAULT_TIME_ZONE);
+
 /** The stored schema of a row's field, by its kind. */
 type SchemaOf<R extends SettingRow> = R extends { kind: 'channel' | 'role' }
   ? z.ZodDefault<z.ZodNullable<typeof snowflake>>
@@ -29,7 +33,9 @@ type SchemaOf<R extends SettingRow> = R extends { kind: 'channel' | 'role' }
         ? z.ZodDefault<z.ZodNullable<z.ZodEnum<{ [L in (typeof SETTING_LOCALES)[number]]: L }>>>
         : R extends { kind: 'feed-nicks' }
           ? z.ZodDefault<z.ZodEnum<{ [N in (typeof FEED_NICKS)[number]]: N }>>
-          : typeof purchaseFeedSchema;
+          : R extends { kind: 'time-zone' }
+            ? typeof timeZoneSchema
+            : typeof purchaseFeedSchema;
 
 function schemaOf(row: SettingRow): z.ZodType {
   switch (row.kind) {
@@ -48,6 +54,8 @@ function schemaOf(row: SettingRow): z.ZodType {
       return z.enum(FEED_NICKS).default('show');
     case 'feed-channel':
       return purchaseFeedSchema;
+    case 'time-zone':
+      return timeZoneSchema;
   }
 }
 

@@ -8,8 +8,8 @@ import { parseRecord } from './records.js';
 export const MAX_SHOWN_ONCE_KEPT = 10;
 
 /**
- * A guild's list of ends to show once in /shop-admin status (issue 36, point 3: every retry has an
- * end, shown once): what Discord refused for good, noted when it happens, taken off the record by
+ * A guild's list of ends to show once in /shop-admin status (every retry has an end, shown once):
+ * what Discord refused for good, noted when it happens, taken off the record by
  * the status that shows it. One key per guild and kind; one read when there is nothing to show.
  * Used by role-work-ends.ts (ended roles Discord refused to take back) and
  * payment-step-refusals.ts (a settled payment's steps Discord refused).

@@ -20,7 +20,7 @@ interface PreparedCopy {
  * Each statement prepared once and run again with new parameters. sqlite3's `Database.all` prepares,
  * runs and finalizes a statement per call: two trips to the thread pool and back, and the SQL parsed
  * again, for every read and write. When checkouts crowd in, those trips (each a thread woken, and the
- * event loop woken back) were the largest cost of storage to the bot (issue 39; docs/performance.md).
+ * event loop woken back) were the largest cost of storage to the bot (docs/performance.md).
  *
  * sqlite3 resets a statement before each run, so one that finished holds no lock between runs. A copy
  * whose run failed is finalized and another prepared next time (a failed run may stop mid-way); one

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { parseRecord } from './records.js';
 
 /**
- * What the store's purchase webhook (issue 38, docs/store-webhook.md) keeps:
+ * What the store's purchase webhook (docs/store-webhook.md) keeps:
  *
  * - `store-webhook:<guild>`: the guild's connection: the webhook's id and channel, its token sealed
  *   with ENCRYPTION_KEY (bound to the guild), who connected it and when, when the store last

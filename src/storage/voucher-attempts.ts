@@ -35,7 +35,7 @@ export type Admission = { kind: 'admitted'; id: string } | { kind: 'full'; windo
 /**
  * Checks every window and counts `weight` tries in all of them, or in none when one is full. The
  * time is the Redis server's (TIME, read inside the script): processes whose clocks disagree share
- * one timeline, and none can widen a window by running ahead (issue 36, point 6). ARGV[1] is unused.
+ * one timeline, and none can widen a window by running ahead. ARGV[1] is unused.
  */
 const TAKE_SCRIPT = `
 local time = redis.call('TIME')

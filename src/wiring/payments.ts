@@ -19,7 +19,7 @@ import type { BotMetrics } from '../ops/metrics.js';
 import type { CartService } from '../services/cart-service.js';
 import { CheckoutService } from '../services/checkout-service.js';
 import { GiftMessages } from '../services/gift-messages.js';
-import { PaymentEvents } from '../services/payment-events.js';
+import { PaymentEvents, type StepHandlers } from '../services/payment-events.js';
 import { StaffReviewService } from '../services/payment-watch/review.js';
 import { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import { PurchaseFeed } from '../services/purchase-feed.js';
@@ -34,9 +34,11 @@ import type { Repositories } from './repositories.js';
 
 /**
  * After the Pay button, wired: the payment watcher polls the store, a purchase several members'
- * links could have paid waits for staff, and a settled link's named steps (the member's DM, the log
- * post, metrics, the gift message, buyers' roles) are run and recorded by the watcher's outbox
- * (src/services/payment-watch/outbox.ts). The purchase feed reads what the watcher's polls read.
+ * links could have paid waits for staff, and a settled link's steps are run and recorded by the
+ * watcher's outbox (src/services/payment-watch/outbox.ts). This part's handlers (buyers' roles, the
+ * member's DM, the log post, metrics, the gift message) are returned as `steps`; app.ts adds the
+ * store webhook's and the insights' and hands the whole record over at once (PaymentEvents.use).
+ * The purchase feed reads what the watcher's polls read.
  */
 export function wirePayments(deps: {
   config: Config;
@@ -116,17 +118,17 @@ export function wirePayments(deps: {
       failed: (action, problem) => metrics.roleFailures.inc({ action, problem }),
     },
   });
-  // Roles first: the paid DM says when a role waits for staff (held-roles.ts).
-  paymentEvents.on('roles', (event) => rewards.onPayment(event));
-  // Named steps: the watcher records each when done and offers one that failed again (outbox.ts).
   const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger, rolesHeld: (link) => rewards.heldFor(link.guildId, link.id) });
-  paymentEvents.on('dm', settledSteps.dm);
-  paymentEvents.on('log', settledSteps.log);
-  paymentEvents.on('metrics', settledSteps.metrics);
-  // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
   const gifts = new GiftMessages(keyv, repositories.guildSettings, locks);
-  paymentEvents.on('gift', giftDmListener({ client, gifts, guildLog, logger }));
-  // A step Discord refused for good, told once (issue 36): the log channel and the next /shop-admin status.
+  // The watcher records each step when done and offers one that failed again (outbox.ts); they run in PAYMENT_STEPS' order.
+  const steps = {
+    // Before the DM: the paid DM says when a role waits for staff (held-roles.ts).
+    roles: (event) => rewards.onPayment(event),
+    ...settledSteps,
+    // The recipient of a paid gift is told once (src/discord/payment-links/gift-dm.ts).
+    gift: giftDmListener({ client, gifts, guildLog, logger }),
+  } satisfies Partial<StepHandlers>;
+  // A step Discord refused for good, told once: the log channel and the next /shop-admin status.
   const refusedSteps = new RefusedPaymentSteps({
     store: repositories.paymentStepRefusals,
     clock,
@@ -134,5 +136,5 @@ export function wirePayments(deps: {
   });
   paymentEvents.onRefused((event, step, reason) => refusedSteps.tell(event, step, reason));
   followGuildDepartures(client, rewards, logger);
-  return { paymentEvents, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps };
+  return { paymentEvents, steps, purchaseFeed, reviews, payments, checkout, delivery, gifts, rewards, refusedSteps };
 }

@@ -11,6 +11,7 @@ import { PaymentLinkRepository } from '../storage/payment-links.js';
 import { PaymentStepRefusals } from '../storage/payment-step-refusals.js';
 import { PaymentReviewStore } from '../storage/payment-reviews.js';
 import { PaymentWatchStore } from '../storage/payment-watch.js';
+import { InsightsDigestStore } from '../storage/insights-digest.js';
 import { PurchaseFeedStore } from '../storage/purchase-feed.js';
 import { RoleRewardRepository } from '../storage/role-rewards.js';
 import { RoleWorkEnds } from '../storage/role-work-ends.js';
@@ -34,6 +35,7 @@ export function openRepositories(deps: { keyv: Keyv; logger: Logger; locks: Lock
     roleWorkEnds: new RoleWorkEnds(keyv, logger, locks),
     paymentStepRefusals: new PaymentStepRefusals(keyv, logger, locks),
     purchaseFeed: new PurchaseFeedStore(keyv, logger, locks),
+    insightsDigest: new InsightsDigestStore(keyv, logger, locks),
     voucherAttempts: new VoucherAttempts(keyv, redis, () => clock.now()),
   };
 }

@@ -7,7 +7,7 @@ import { StoreWebhookGateway } from '../discord/store-webhook-gateway.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { GuildLog } from '../discord/guild-log.js';
-import type { PaymentEvents } from '../services/payment-events.js';
+import type { StepHandler } from '../services/payment-events.js';
 import type { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import type { StoreDirectory } from '../services/store-directory.js';
 import { StoreWebhookConnections } from '../services/store-webhook/connections.js';
@@ -41,7 +41,6 @@ export function wireStoreWebhooks(deps: {
   payments: PaymentWatcher;
   directory: StoreDirectory;
   paymentWatch: PaymentWatchStore;
-  events: Pick<PaymentEvents, 'on'>;
   guildLog: Pick<GuildLog, 'post'>;
   feed: Pick<PurchaseFeed, 'handOff' | 'wants' | 'setRests'>;
   links: Pick<PaymentLinkRepository, 'get'>;
@@ -65,12 +64,12 @@ export function wireStoreWebhooks(deps: {
   // Polling becomes the safety net: the watcher's one cadence input; the feed rests on the posts.
   deps.payments.setPollIntervalFor((license, guildIds) => health.pollIntervalFor(license, guildIds));
   deps.feed.setRests((guildId) => health.feedRests(guildId));
-  // A payment a poll settled before any post named it: a miss unless a post names it soon (a named step: recorded once per transaction).
-  deps.events.on('store-webhook-health', async (event) => {
+  // A payment a poll settled before any post named it: a miss unless a post names it soon (a payment step: recorded once per transaction).
+  const healthStep: StepHandler = async (event) => {
     if (event.status !== 'paid' || !health.covers(event.link.guildId)) return;
     const tx = await deps.paymentWatch.tx(await directory.shopKey(event.link.license), event.transactionId);
     await health.noteSettled(event.link.guildId, event.transactionId, tx && 'madeAt' in tx ? tx.madeAt : undefined);
-  });
+  };
   // The store's confirmation of a posted id is what health counts (a random id counts nothing).
   deps.payments.setPostConfirmed((guildId, id) => health.noteAnnounced(guildId, [id]));
   /** Each open link's nick, remembered by link (a link's nick never changes): a post costs one read of the open list. */
@@ -147,6 +146,8 @@ export function wireStoreWebhooks(deps: {
   return {
     connections,
     health,
+    /** The `store-webhook-health` step of a settled payment (PaymentEvents). */
+    healthStep,
     reader,
     /** Before `client.login`: which webhooks are connected, and the gateway's filter listening. */
     async beforeLogin(): Promise<void> {

@@ -86,6 +86,8 @@ describe('the shop owner’s insights', () => {
     expect(chart.requests).toHaveLength(1);
     expect(chart.requests[0]!.days).toHaveLength(30);
     expect(chart.requests[0]!.days.reduce((sum, day) => sum + day.paidGrosze, 0)).toBe(1499);
+    // The chart's own words come from the admin's language catalogue.
+    expect(chart.requests[0]!.words).toBe(en.insights.chartWords);
     expectNobodyNamed(JSON.stringify(message!.components), members);
   });
 
@@ -99,6 +101,7 @@ describe('the shop owner’s insights', () => {
     const admin = new Member(h, { permissions: ADMIN, locale: 'pl' });
     const screen = await admin.sub('shop-admin', 'insights', { period: '7d' });
     expect(textOf(screen.message!)).toContain(pl.insights.periods['7d']);
+    expect(chart.requests.at(-1)!.words).toBe(pl.insights.chartWords);
     const sent = await admin.press(pl.insights.csvButton);
     const file = sent.followUps[0]!.attachments![0]!;
     expect(sent.followUps[0]!.text).toContain(pl.insights.csvSent(pl.insights.periods['7d']));
@@ -120,11 +123,47 @@ describe('the shop owner’s insights', () => {
     expect(englishRows).toContain(`${today},Survival,VIP,1,14.99,`);
   });
 
-  it('keep the counts across a restart', async () => {
+  it('keep the counts across a restart, and the stopped bot closes its chart renderer', async () => {
+    expect(chart.closed).toBe(0);
     await h.restart();
+    expect(chart.closed).toBe(1);
     const admin = new Member(h, { permissions: ADMIN });
     const text = textOf((await admin.sub('shop-admin', 'insights')).message!);
     expect(text).toContain(en.insights.funnelLine(en.insights.steps.open, 3, undefined));
     expect(text).toContain(en.insights.headline('PLN 14.99', 1, 'PLN 14.99'));
+  });
+});
+
+describe('the insights’ chart drawn by the bot’s own renderer', () => {
+  const h = useHarness();
+
+  it('is a real PNG in the overview’s media gallery', async () => {
+    const s = linkSteps(h);
+    const steve = new Member(h);
+    const paid = await s.checkout(steve, 'Steve_123');
+    h.store.pay(paid.url);
+    await s.poll();
+    const admin = new Member(h, { permissions: ADMIN });
+    const { message } = await admin.sub('shop-admin', 'insights', { period: '7d' });
+    expect(picturesOf(message!)).toEqual(['attachment://insights.png']);
+    const file = message!.attachments!.find((attachment) => attachment.filename === 'insights.png')!;
+    const png = h.discord.attachmentData(file.id)!;
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // 800 × 400 px, as the chart module draws it (the IHDR's width and height).
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([800, 400]);
+    expect(textOf(message!)).not.toContain(en.insights.chartUnavailable);
+  });
+});
+
+describe('the insights with counting turned off by the operator (INSIGHTS=off)', () => {
+  const h = useHarness({ chartRenderer: new ChartDouble(), env: { INSIGHTS: 'off' } });
+
+  it('count nothing, and say the operator turned counting off', async () => {
+    await shopping(h);
+    const admin = new Member(h, { permissions: ADMIN });
+    const text = textOf((await admin.sub('shop-admin', 'insights')).message!);
+    expect(text).toContain(en.insights.countingOff);
+    expect(text).toContain(en.insights.headlineNone);
+    expect(text).toContain(en.insights.funnelLine(en.insights.steps.open, 0, undefined));
   });
 });

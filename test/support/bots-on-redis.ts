@@ -1,5 +1,6 @@
 import { createBot, registerBotCommands, type Bot } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
+import type { ChartRenderer } from '../../src/services/insights/chart-renderer.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { FakeDiscord } from '../fakes/discord/fake-discord.js';
@@ -19,9 +20,10 @@ export interface BotsOnRedis {
 
 /**
  * `count` bots in this process on one Redis (a test database and prefix of their own), one local
- * Discord and one local store, on one manual clock, their payment watchers run by the test.
+ * Discord and one local store, on one manual clock, their payment watchers run by the test;
+ * `chartRenderer` makes each bot's insights chart renderer (a test double), else the bot's own.
  */
-export async function startBotsOnRedis(name: string, count = 2, options: { shop?: ShopFixture } = {}): Promise<BotsOnRedis> {
+export async function startBotsOnRedis(name: string, count = 2, options: { shop?: ShopFixture; chartRenderer?: () => ChartRenderer } = {}): Promise<BotsOnRedis> {
   const redis = testStorage(name);
   const clock = new ManualClock();
   const discord = await FakeDiscord.start();
@@ -35,6 +37,7 @@ export async function startBotsOnRedis(name: string, count = 2, options: { shop?
       logger: createLogger('silent'),
       clock,
       paymentWatch: 'manual',
+      ...(options.chartRenderer ? { chartRenderer: options.chartRenderer() } : {}),
       discordOptions: { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => undefined }) } },
     });
     await bot.start();

@@ -9,11 +9,15 @@ export const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAA
  */
 export class ChartDouble implements ChartRenderer {
   readonly requests: ChartRequest[] = [];
+  /** How many times the bot closed it (once per stop). */
+  closed = 0;
 
   async render(request: ChartRequest): Promise<Buffer> {
     this.requests.push(request);
     return ONE_PIXEL_PNG;
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.closed += 1;
+  }
 }

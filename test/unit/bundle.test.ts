@@ -19,7 +19,7 @@ describe('the bundle npm start runs', () => {
   const work = mkdtempSync(join(tmpdir(), 'bundle-test-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('keeps the cache limits of the bot’s Discord client: no reply message kept, at most 10 000 users', async () => {
+  it('keeps the cache limits of the bot’s Discord client: no reply message kept, at most 10 000 users, a guild’s roles and channels kept but none of what the bot never reads (emojis, stickers, bans, …: one empty collection for all)', async () => {
     const entry = join(work, 'entry.ts');
     writeFileSync(
       entry,
@@ -31,7 +31,28 @@ const client = createDiscordClient(loadConfig({ DISCORD_TOKEN: 'token-value', SP
 const messages = client.options.makeCache(MessageManager, Message, GuildMessageManager);
 messages.set('1', {});
 const users = client.options.makeCache(UserManager, User, UserManager);
-process.stdout.write(JSON.stringify({ messagesKept: messages.size, usersMax: users.maxSize ?? null }));
+// Two guilds as a GUILD_CREATE brings them, with an emoji, a sticker, a text channel and a role each.
+const guilds = ['101', '102'].map((id) =>
+  client.guilds._add({
+    id, name: 'Guild ' + id, owner_id: '9', features: [], members: [],
+    roles: [{ id, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    emojis: [{ id: id + '1', name: 'diamond', roles: [], animated: false, managed: false, available: true, require_colons: true }],
+    stickers: [{ id: id + '2', name: 'creeper', type: 2, format_type: 1, tags: 'x' }],
+    channels: [{ id: id + '3', type: 0, name: 'general', position: 0, permission_overwrites: [{ id, type: 0, allow: '1024', deny: '0' }] }],
+  }),
+);
+const channel = client.channels.cache.get('1013');
+const [first, second] = guilds;
+const neverRead = (guild) => [guild.emojis, guild.stickers, guild.bans, guild.invites, guild.voiceStates, guild.stageInstances, guild.scheduledEvents, guild.autoModerationRules, guild.soundboardSounds, guild.presences, guild.commands].map((manager) => manager.cache);
+process.stdout.write(JSON.stringify({
+  messagesKept: messages.size,
+  usersMax: users.maxSize ?? null,
+  read: { roles: first.roles.cache.size, channels: first.channels.cache.size, overwrites: channel.permissionOverwrites.cache.size },
+  emojisKept: first.emojis.cache.size + client.emojis.cache.size,
+  stickersKept: first.stickers.cache.size,
+  // One collection for every never-read manager of every guild and channel, not one each.
+  neverReadCollections: new Set([...neverRead(first), ...neverRead(second), channel.messages.cache, channel.threads.cache, client.channels.cache.get('1023').threads.cache]).size,
+}));
 `,
     );
     const { bundleOptions } = (await import(pathToFileURL(join(ROOT, 'tools', 'bundle.mjs')).href)) as Bundler;
@@ -39,7 +60,7 @@ process.stdout.write(JSON.stringify({ messagesKept: messages.size, usersMax: use
     const outdir = join(work, 'out');
     await build({ ...bundleOptions(entry, outdir), sourcemap: false, absWorkingDir: ROOT, nodePaths: [join(ROOT, 'node_modules')] });
     const printed = execFileSync(process.execPath, [join(outdir, 'entry.js')], { cwd: ROOT, encoding: 'utf8' });
-    expect(JSON.parse(printed)).toEqual({ messagesKept: 0, usersMax: 10_000 });
+    expect(JSON.parse(printed)).toEqual({ messagesKept: 0, usersMax: 10_000, read: { roles: 1, channels: 1, overwrites: 1 }, emojisKept: 0, stickersKept: 0, neverReadCollections: 1 });
   });
 
   it('holds only the parts of zod the bot uses: no locale but English, no reader of JSON schemas (imported as `import { z }`, all of zod was loaded at every start)', async () => {

@@ -28,6 +28,7 @@ describe('configuration', () => {
       PAYMENT_POLL_SECONDS: 30,
       VOUCHER_CODES_PER_DAY: 50,
       STORE_WEBHOOK_INTENT: true,
+      INSIGHTS: true,
     });
     expect(loadConfig({ ...valid, CART_EXPIRY_DAYS: ' 7 ' }).CART_EXPIRY_DAYS).toBe(7);
   });

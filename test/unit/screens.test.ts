@@ -11,6 +11,7 @@ import * as adminSettings from '../../commands/admin/settings.js';
 import * as adminStatus from '../../commands/admin/status.js';
 import * as adminVouchers from '../../commands/admin/vouchers.js';
 import * as adminStoreWebhook from '../../commands/admin/store-webhook.js';
+import * as adminInsights from '../../commands/admin/insights-views.js';
 import * as redeemViews from '../../commands/redeem/views.js';
 import * as cartViews from '../../commands/cart/views.js';
 import * as checkoutViews from '../../commands/checkout/views.js';
@@ -35,7 +36,7 @@ import { en } from '../../src/i18n/en.js';
 import { pl } from '../../src/i18n/pl.js';
 
 /** Every module that exports something the bot shows; a view is an export named …View or …Modal (plus the DM and the store error). */
-const VIEW_MODULES = [adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, adminStoreWebhook, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, giftDm, logViews, quantityPicker];
+const VIEW_MODULES = [adminInsights, adminDemo, adminLicense, adminPanel, adminRewards, adminServers, adminSettings, adminStatus, adminVouchers, adminStoreWebhook, redeemViews, cartViews, checkoutViews, checkLinkViews, linksViews, myLinksViews, searchViews, shopViews, topViews, dmViews, giftDm, logViews, quantityPicker];
 const EXTRA_VIEWS = ['paymentLinkDm', 'storeErrorText', 'demoMarked'];
 
 function exportedViews(): string[] {

@@ -50,6 +50,7 @@ import { DEFAULT_GUILD_SETTINGS } from '../../src/storage/guild-settings.js';
 import type { ReadableLink as PaymentLink } from '../../src/storage/payment-links.js';
 import type { Reward } from '../../src/storage/role-rewards.js';
 import { SCREEN_NOW } from './frame.js';
+import { insightsScreens } from './insights-screens.js';
 
 export type Place = 'ephemeral' | 'dm' | 'channel';
 export type Audience = 'members' | 'admins' | 'moderators';
@@ -288,5 +289,7 @@ export async function screensFor(locale: Locale, offer?: DemoOffer): Promise<Scr
     moderator('links-verify-fake', 'verifyView', '/links verify: a URL the bot never issued', verifyView(t, undefined, 24, NOW)),
     moderator('links-revoke', 'revokedView', '/links revoke', revokedView(t, link, { dm: 'edited', reply: 'none' })),
   ];
+  const ranksProducts = ranks.products.map((product) => ({ id: product.id, name: product.name }));
+  all.push(...(await insightsScreens(t, locale, NOW, { server: survival.id, products: ranksProducts })));
   return all.map((screen) => ({ ...screen, locale }));
 }

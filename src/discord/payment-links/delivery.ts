@@ -83,7 +83,7 @@ function marked(t: Messages, link: PaymentLink, view: View): View {
 
 /**
  * 1.5 s: with the reply's own round trip after it, a member sees the Pay button within 2 s of the press
- * however long the DMs queue (issue 39: at 2 s, the crowd's slowest members waited 2.04 s).
+ * however long the DMs queue (at 2 s, the crowd's slowest members waited 2.04 s).
  */
 const DEFAULT_DM_WAIT_MS = 1_500;
 const DEFAULT_DM_QUEUE_LIMIT = 40;
@@ -208,7 +208,7 @@ export class LinkDelivery {
    * Discord's JSON through the client's REST (its global limit, as channel.send): channel.send built
    * discord.js's builders for every component on the way out and a Message, every component a class
    * instance, from the answer, for an id and a channel id. In the checkout crowd every member's DM is
-   * made in the same second (issue 39).
+   * made in the same second.
    */
   async #sendDm(user: User, t: Messages, link: ReadableLink, guildName: string, log: Logger): Promise<SentDm | undefined> {
     this.#dmsOnTheirWay += 1;

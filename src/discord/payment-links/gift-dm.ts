@@ -2,7 +2,7 @@ import { ButtonStyle, DiscordAPIError, Routes, RESTJSONErrorCodes, type Client }
 import { messages, type Messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { GiftMessages } from '../../services/gift-messages.js';
-import type { PaymentListener } from '../../services/payment-events.js';
+import type { StepHandler } from '../../services/payment-events.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { GuildLog } from '../guild-log.js';
 import { discordRefusalOf } from '../refusals.js';
@@ -25,7 +25,7 @@ export function giftDmListener(deps: {
   gifts: Pick<GiftMessages, 'decide' | 'release'>;
   guildLog: Pick<GuildLog, 'localeFor'>;
   logger: Logger;
-}): PaymentListener {
+}): StepHandler {
   return async ({ link, status }) => {
     if (status !== 'paid') return;
     const decision = await deps.gifts.decide(link);

@@ -127,10 +127,3 @@ export function linkText(t: Messages, link: PaymentLink, input: { lifetimeHours:
 function lines(head: string[], tail: string[]): number {
   return [...head, ...tail].join('\n').length;
 }
-
-/** What each of `count` fields may use so the whole embed stays within Discord's 6000 characters. */
-export function fieldBudget(fixed: string[], count: number): number {
-  const used = fixed.reduce((sum, text) => sum + text.length, 0);
-  return Math.floor((LIMITS.embedTotal - used) / Math.max(1, count));
-}
-

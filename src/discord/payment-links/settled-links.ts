@@ -2,7 +2,7 @@ import type { Client } from 'discord.js';
 import { messages } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../ops/metrics.js';
-import type { PaymentListener } from '../../services/payment-events.js';
+import type { StepHandler } from '../../services/payment-events.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OncePerId } from '../../storage/once-per-id.js';
 import type { GuildLog } from '../guild-log.js';
@@ -37,7 +37,7 @@ export function settledLinkSteps(deps: {
   logger: Logger;
   /** Whether a role the link earned waits for staff (RoleRewards.heldFor; the roles step runs first): the paid DM says so. */
   rolesHeld?: (link: PaymentLink) => Promise<boolean>;
-}): { dm: PaymentListener; log: PaymentListener; metrics: PaymentListener } {
+}): { dm: StepHandler; log: StepHandler; metrics: StepHandler } {
   return {
     dm: async ({ link, status, transactionId, at }) => {
       const log = deps.logger.child({ guild: link.guildId, link: link.id });

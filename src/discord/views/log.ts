@@ -1,6 +1,7 @@
 import { ButtonStyle } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import { caseless, type Declined, type PermissionNames } from '../../i18n/grammar-case.js';
+import { isPaymentStep } from '../../services/payment-events.js';
 import type { PowerfulPermission, RoleProblem } from '../../services/rewards.js';
 import type { ActionRow, View } from '../respond.js';
 import type { IdFor } from '../routes.js';
@@ -28,7 +29,7 @@ export type LogEvent =
       linkId: string;
       transactionId: string;
       items: { quantity: number; productName: string; variantName: string }[];
-      /** A moderator chose this link among several members' (issue 28). */
+      /** A moderator chose this link among several members'. */
       confirmedBy?: string;
     }
   | { kind: 'role-grant-failed'; userId: string; roleId: string; linkId: string; problem: RoleProblem }
@@ -37,10 +38,12 @@ export type LogEvent =
   | { kind: 'role-too-powerful'; userId: string; roleId: string; linkId: string; permissions: PowerfulPermission[] }
   /** Another member paid with the link's nick lately, or (`manyNicks`) the buyer asked for that many unpaid links with other nicks: the role is held back; `giveId` is the Give role button (Manage Roles). */
   | { kind: 'role-held-back'; userId: string; roleId: string; linkId: string; nick: string; giveId: IdFor<'button'>; manyNicks?: number }
-  /** A settled payment's step (its name: `dm`, `gift`…) Discord refused for good: told once, never sent again (issue 36). */
+  /** A settled payment's step (its name: `dm`, `gift`…) Discord refused for good: told once, never sent again. */
   | { kind: 'payment-step-refused'; userId: string; linkId: string; step: string; reason: string }
   /** The purchase feed's channel refused the bot: the feed stopped until a channel is set again. */
   | { kind: 'feed-refused'; channelId: string; reason: 'no-access' | 'gone' }
+  /** The weekly insights digest's channel refused the bot: no digest until a channel is set again. */
+  | { kind: 'digest-refused'; channelId: string }
   /** The shop panel refused the bot's edits 3 times in a row: no longer refreshed. */
   | { kind: 'panel-lost'; channelId: string }
   /** Three payments in a day were found by polling, not by the store's posts (services/store-webhook/health.ts). */
@@ -72,6 +75,7 @@ const COLORS = {
   'role-held-back': 0xf08c00,
   'payment-step-refused': 0xe03131,
   'feed-refused': 0xe03131,
+  'digest-refused': 0xe03131,
   'panel-lost': 0xe03131,
   'store-webhook-off': 0xf08c00,
   'voucher-tried': 0x7048e8,
@@ -165,6 +169,8 @@ function logPost(t: Messages, event: LogEvent): LogPost {
       return { title: t.log.paymentStepRefusedTitle, description: t.log.paymentStepRefused(`<@${event.userId}>`, event.linkId, refusedStepName(t, event.step).accusative, refusedReasonText(t, event.reason)) };
     case 'feed-refused':
       return { title: t.feed.refusedTitle, description: t.feed.refused(`<#${event.channelId}>`, t.feed.refusedReason[event.reason]) };
+    case 'digest-refused':
+      return { title: t.insights.digestRefusedTitle, description: t.insights.digestRefused(`<#${event.channelId}>`) };
     case 'panel-lost':
       return { title: t.panel.lostTitle, description: t.panel.lost(`<#${event.channelId}>`) };
     case 'store-webhook-off':
@@ -194,11 +200,11 @@ export function permissionNames(t: Messages, permissions: readonly PowerfulPermi
 }
 
 /**
- * A settled payment's step as the admins read it, in each case a sentence takes it in (its stored
- * name when a later version added one this text does not know).
+ * A settled payment's step as the admins read it, in each case a sentence takes it in (every step
+ * has its name: payment-events.ts; a name a record of another version keeps is shown as stored).
  */
 export function refusedStepName(t: Messages, step: string): Declined {
-  return (t.payments.refusedStep as Record<string, Declined | undefined>)[step] ?? caseless(step);
+  return isPaymentStep(step) ? t.payments.refusedStep[step] : caseless(step);
 }
 
 /** Discord's final refusal (src/discord/refusals.ts) as the admins read it; an unknown one by its name. */

@@ -1,33 +1,12 @@
+import { createChartRenderer, type ChartRenderer } from './chart/index.js';
+
+export type { ChartDay, ChartRenderer, ChartRequest, ChartWords } from './chart/index.js';
+
 /**
- * The chart renderer the insights use, behind one factory so the wiring never names its module.
- *
- * PLACEHOLDER, to be replaced when the chart module lands (src/services/insights/chart/index.ts,
- * built separately): these types mirror its interface exactly, and `chartRenderer` returns the
- * renderer it is given or none (the screen then says the chart is unavailable). The integrator
- * takes `createChartRenderer` and the three types from the chart module's index instead of the
- * copies below, and returns `injected ?? createChartRenderer()`.
+ * The chart renderer the insights use, behind one factory so the wiring never names the chart's
+ * module: the one given (tests inject a double where they need the same bytes every time), else
+ * the bundled one, which draws through resvg off the event loop (chart/index.ts).
  */
-
-export interface ChartDay {
-  /** YYYY-MM-DD */
-  day: string;
-  paidGrosze: number;
-  linksIssued: number;
-}
-
-export interface ChartRequest {
-  days: ChartDay[];
-  locale: 'en' | 'pl';
-  title: string;
-}
-
-export interface ChartRenderer {
-  /** A PNG, drawn off the event loop. */
-  render(request: ChartRequest): Promise<Buffer>;
-  close(): Promise<void>;
-}
-
-/** The renderer given (tests), else the bundled one; PLACEHOLDER: none until the chart module lands. */
-export function chartRenderer(injected?: ChartRenderer): ChartRenderer | undefined {
-  return injected;
+export function chartRenderer(injected?: ChartRenderer): ChartRenderer {
+  return injected ?? createChartRenderer();
 }

@@ -33,15 +33,19 @@ export class InsightsCounting {
   constructor(
     private readonly counter: InsightsCounter,
     private readonly clock: Clock,
+    /** INSIGHTS=off: every method returns at once, so counting costs nothing at all. */
+    readonly enabled = true,
   ) {}
 
   /** A member reached a step of the funnel. */
   step(step: Step, visit: Visit): void {
+    if (!this.enabled) return;
     this.stepOn(dayOf(this.clock.now()), step, visit);
   }
 
   /** The way a member came into the shop, remembered for the cart they may start next. */
   enter(guildId: string, userId: string, source: EntrySource): void {
+    if (!this.enabled) return;
     const id = this.#idOf(guildId, userId);
     this.#entries.delete(id);
     this.#entries.set(id, { source, at: this.clock.now() });
@@ -56,6 +60,7 @@ export class InsightsCounting {
 
   /** A payment link was issued: the member's step, and the day's links (the chart's line). */
   linkIssued(link: Pick<PaymentLink, 'guildId' | 'userId' | 'license' | 'items' | 'createdAt'>): void {
+    if (!this.enabled) return;
     const day = dayOf(link.createdAt);
     const key = dayKey(link.guildId, fingerprintOf(link.license), day);
     const ttlMs = ttlFor(day, KEEP_DAYS, this.clock.now());
@@ -67,6 +72,7 @@ export class InsightsCounting {
 
   /** A `/shop item:` search that found nothing: its words, once per member and day. */
   searchMissed(guildId: string, userId: string, query: string): void {
+    if (!this.enabled) return;
     const word = normalizeQuery(query);
     if (!word) return;
     const now = this.clock.now();
@@ -80,7 +86,7 @@ export class InsightsCounting {
    * link took, counted once per transaction whatever retries its step; the member's paid step too.
    */
   paid(event: SettledPayment): void {
-    if (event.status !== 'paid') return;
+    if (!this.enabled || event.status !== 'paid') return;
     const { link } = event;
     const now = this.clock.now();
     const day = dayOf(event.at);

@@ -7,6 +7,7 @@ import type { BackgroundJob } from '../jobs/runner.js';
 import type { ChartRenderer, ChartRequest } from './chart-renderer.js';
 import { InsightsCounter } from './counter.js';
 import { InsightsCounting } from './counting.js';
+import { dayStart } from './keys.js';
 import { readReport, type InsightsReport, type Period } from './report.js';
 
 /** How often each process writes the counts it gathered. */
@@ -21,6 +22,8 @@ export interface ReportRequest {
   period: Period;
   /** A server's id, or '' for the whole shop. */
   server: string;
+  /** The period's last day (UTC, YYYY-MM-DD); none: today (the weekly digest asks for the week before its Monday). */
+  lastDay?: string;
   /** The chart's title and language (the chart is drawn for the first asker's language). */
   chart: Omit<ChartRequest, 'days'>;
 }
@@ -30,6 +33,8 @@ export interface RenderedReport {
   /** The PNG, or undefined when no renderer is there or it failed (the screen says so). */
   chart: Buffer | undefined;
   madeAt: number;
+  /** The operator turned counting off (INSIGHTS=off): the numbers stay as they were. */
+  countingOff?: true;
 }
 
 /**
@@ -41,9 +46,9 @@ export class Insights {
   readonly #counter: InsightsCounter;
   readonly #reports = new Map<string, Promise<RenderedReport>>();
 
-  constructor(private readonly deps: { store: InsightsStore; clock: Clock; logger: Logger; renderer: ChartRenderer | undefined }) {
+  constructor(private readonly deps: { store: InsightsStore; clock: Clock; logger: Logger; renderer: ChartRenderer | undefined; counting?: boolean }) {
     this.#counter = new InsightsCounter({ store: deps.store, clock: deps.clock, logger: deps.logger, onFull: () => void this.flush() });
-    this.counting = new InsightsCounting(this.#counter, deps.clock);
+    this.counting = new InsightsCounting(this.#counter, deps.clock, deps.counting ?? true);
   }
 
   /** Writes the counts gathered so far (a failed write is kept for one more try, and logged). */
@@ -54,7 +59,7 @@ export class Insights {
   /** The report for a guild, server and period: this process's counts written first, then read (cached ten minutes). */
   report(request: ReportRequest): Promise<RenderedReport> {
     const license = fingerprintOf(request.license);
-    const id = `${request.guildId}|${license}|${request.server}|${request.period}`;
+    const id = `${request.guildId}|${license}|${request.server}|${request.period}|${request.lastDay ?? ''}`;
     const now = this.deps.clock.now();
     const cached = this.#reports.get(id);
     if (cached) return cached.then((rendered) => (now - rendered.madeAt < REPORT_CACHE_MS ? rendered : this.#fresh(id, request, license)));
@@ -65,7 +70,8 @@ export class Insights {
     const made = (async (): Promise<RenderedReport> => {
       await this.flush();
       const now = this.deps.clock.now();
-      const report = await readReport(this.deps.store, { guildId: request.guildId, license, period: request.period, server: request.server, now });
+      const until = request.lastDay ? dayStart(request.lastDay) : now;
+      const report = await readReport(this.deps.store, { guildId: request.guildId, license, period: request.period, server: request.server, now: until });
       let chart: Buffer | undefined;
       if (this.deps.renderer) {
         const days = report.daily.map(({ day, paidGrosze, linksIssued }) => ({ day, paidGrosze, linksIssued }));
@@ -74,7 +80,7 @@ export class Insights {
           return undefined;
         });
       }
-      return { report, chart, madeAt: now };
+      return { report, chart, madeAt: now, ...(this.counting.enabled ? {} : { countingOff: true as const }) };
     })();
     this.#reports.delete(id);
     this.#reports.set(id, made);

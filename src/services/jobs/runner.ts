@@ -4,10 +4,10 @@ import type { Logger } from '../../logger.js';
 import type { Backoff, Random } from './backoff.js';
 
 /**
- * What a background job costs, stated where it is defined and printed by the bench (issue 36,
- * point 3): store requests an hour, storage reads and writes per round, in words a reader can check.
+ * What a background job costs, stated where it is defined and printed by the bench: store requests
+ * an hour, storage reads and writes per round, in words a reader can check.
  */
-export interface JobCost {
+interface JobCost {
   storeRequestsPerHour: string;
   readsPerRound: string;
   writesPerRound: string;
@@ -19,10 +19,12 @@ export interface BackgroundJob {
   name: string;
   everyMs: number;
   work: () => Promise<void>;
-  /** How long to wait after a failed round instead of `everyMs`. */
+  /**
+   * How long to wait after a failed round instead of `everyMs`. A job never ends: its rounds are
+   * its own retries, each after the backoff, until one works (the work a round owes has its own
+   * end: a payment step given up, a refused role removal).
+   */
   backoff: Backoff;
-  /** Failed rounds in a row after which the job ends for good (logged once as an error); none: it never gives up. */
-  giveUpAfter?: number;
   /** What the logs say: "another process is <doing>; skipped here", "<failed>". */
   doing: string;
   failed: string;
@@ -45,14 +47,11 @@ export interface BackgroundJob {
   cost: JobCost;
 }
 
-/** Thrown by a job's work: the job ends here (a terminal failure), logged once, never run again. */
-export class JobEnded extends Error {}
-
-export interface JobState {
+interface JobState {
   name: string;
-  state: 'waiting' | 'backing-off' | 'ended';
+  state: 'waiting' | 'backing-off';
   failures: number;
-  /** When the next round runs (NaN once ended). */
+  /** When the next round runs. */
   nextAt: number;
   backoff: string;
   cost: JobCost;
@@ -72,7 +71,6 @@ const realTimers: Timers = {
 interface Entry {
   job: BackgroundJob;
   failures: number;
-  ended: boolean;
   nextAt: number;
   timer: unknown;
   running: Promise<void> | undefined;
@@ -85,7 +83,7 @@ interface Entry {
  * the panel refresher, the store webhooks' reload):
  * added in one place (app.ts), started and stopped together. A round that fails waits the job's
  * named backoff (jitter drawn from the injected `random`) and is said once, not at every retry; its
- * recovery is said once too; a job that gives up (or throws JobEnded) ends, said once. A round still
+ * recovery is said once too. A round still
  * running when the next is due is not started twice; `stop()` waits for the rounds in flight, so
  * Discord and storage can close after them. Tests drive rounds with `runNow` and an injected clock.
  */
@@ -106,7 +104,7 @@ export class JobRunner {
   /** `manual`: the job runs only when `runNow` is called (tests, the bench), never on a timer; it is listed in `status()` all the same. */
   add(job: BackgroundJob, options: { manual?: boolean } = {}): void {
     if (this.#entries.has(job.name)) throw new Error(`JobRunner: a job named ${job.name} was already added`);
-    this.#entries.set(job.name, { job, failures: 0, ended: false, nextAt: this.o.clock.now(), timer: undefined, running: undefined, manual: options.manual ?? false });
+    this.#entries.set(job.name, { job, failures: 0, nextAt: this.o.clock.now(), timer: undefined, running: undefined, manual: options.manual ?? false });
   }
 
   /** Runs each job's first round (awaited, in the order added; `after-interval` ones only timed), then each on its own timer. */
@@ -137,18 +135,17 @@ export class JobRunner {
   }
 
   status(): JobState[] {
-    return [...this.#entries.values()].map(({ job, failures, ended, nextAt }) => ({
+    return [...this.#entries.values()].map(({ job, failures, nextAt }) => ({
       name: job.name,
-      state: ended ? 'ended' : failures > 0 ? 'backing-off' : 'waiting',
+      state: failures > 0 ? 'backing-off' : 'waiting',
       failures,
-      nextAt: ended ? Number.NaN : nextAt,
+      nextAt,
       backoff: job.backoff.name,
       cost: job.cost,
     }));
   }
 
   #round(entry: Entry): Promise<void> {
-    if (entry.ended) return Promise.resolve();
     entry.running ??= this.#attempt(entry).finally(() => {
       entry.running = undefined;
       this.#schedule(entry);
@@ -169,18 +166,13 @@ export class JobRunner {
       entry.failures = 0;
     } catch (error) {
       entry.failures++;
-      if (error instanceof JobEnded || (job.giveUpAfter !== undefined && entry.failures >= job.giveUpAfter)) {
-        entry.ended = true;
-        logger.error({ err: error, job: job.name, failures: entry.failures }, `${job.failed}; this job has stopped until the bot restarts`);
-        return;
-      }
       // Said once per run of failures: the next ones are only counted.
       if (entry.failures === 1) logger.warn({ err: error, job: job.name, backoff: job.backoff.name }, `${job.failed}; trying again with backoff (said once)`);
     }
   }
 
   #schedule(entry: Entry): void {
-    if (this.#stopped || entry.ended || entry.manual) return;
+    if (this.#stopped || entry.manual) return;
     this.#timers.clearTimeout(entry.timer);
     const delay = entry.failures > 0 ? entry.job.backoff.delayMs(entry.failures, this.#random) : entry.job.everyMs;
     entry.nextAt = this.o.clock.now() + delay;

@@ -12,7 +12,7 @@ import type { PaymentWatcher } from './watcher.js';
  * so processes sharing Redis share the licenses due. A round that throws (the due-time index or the
  * feed's registry unreadable) waits TICK_BACKOFF (doubling from 5 s, with jitter, at most a minute),
  * said once by the runner, and its recovery once. A license whose own round fails backs off on its
- * own (schedule.ts, roundRetryDelay: up to 10 minutes), without holding up the others.
+ * own (schedule.ts, ROUND_BACKOFF: up to 10 minutes), without holding up the others.
  *
  * Cost (docs/performance.md has the measured figures, docs/running/costs.md the store requests):
  * a license without open links, work or a feed costs nothing. Store requests an hour, per license

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.js';
 import { slotOf } from '../../storage/payment-watch-index.js';
-import type { TxState, WatchState } from '../../storage/payment-watch.js';
+import { followedBefore, type TxState, type WatchState } from '../../storage/payment-watch.js';
 import { FEED_POLL_MS, type FeedDemand } from '../purchase-feed.js';
 import type { ShopAccess } from '../store-directory.js';
 import type { LicenseRound, WatchDeps } from './context.js';
@@ -8,9 +8,10 @@ import { notify } from './outbox.js';
 import { readOpenLinks, serversOf } from './open-links.js';
 import { askInfo, pollServer, seenOf } from './polling.js';
 import { readDate } from './dates.js';
-import { FOLLOW_UP_FOR_MS, followUpDelay, TICK_MS, UNKNOWN_AFTER_404S, UNKNOWN_RETRY_MS } from './schedule.js';
+import { TICK_MS } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
-import { saveRound, saveTx, txOf } from './tx-state.js';
+import { applyTx, saveRound, txOf } from './tx-state.js';
+import type { TxEvent } from './machine.js';
 import { placePosted, postedUnknown, takePosted, unplacedPost } from './posted-work.js';
 import type { TransactionInfo } from '../../spaceis/client.js';
 
@@ -96,12 +97,18 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
   if (feed) deps.feed?.handOff(license, round.polled);
 }
 
+/** The store's status as the table's event, without a decision (the table says when one is needed). */
+function answerOf(status: TransactionInfo['status']): TxEvent {
+  if (status === 'pending' || status === 'unknown') return { kind: 'pending', status };
+  return { kind: status === 'fail' ? 'failed' : status };
+}
+
 /** Pending payments as versions before issue 28 followed them become transaction states with work (written with the state). */
 async function upgradeFollowUps(deps: WatchDeps, license: string, state: WatchState): Promise<void> {
   if (!state.follow) return;
   const shop = await deps.shopKeyOf(license);
   for (const follow of state.follow) {
-    await deps.store.saveTx(shop, follow.transactionId, { state: 'matched', status: 'pending', since: follow.since, at: follow.since, attempt: follow.attempt, link: { guildId: follow.guildId, linkId: follow.linkId } });
+    await deps.store.saveTx(shop, follow.transactionId, followedBefore(follow));
     state.work[follow.transactionId] = follow.nextAt;
   }
   delete state.follow;
@@ -124,13 +131,11 @@ async function doWork(round: LicenseRound): Promise<void> {
 
 /** A payment still pending at the store, or a transaction it did not know: asked again, backing off. */
 async function askAgain(round: LicenseRound, transactionId: string, tx: TxState): Promise<void> {
-  const { deps, state } = round;
+  const { deps } = round;
   const now = deps.clock.now();
-  if (now - tx.since > FOLLOW_UP_FOR_MS) {
-    // The end of following it: a terminal state, logged once (the work entry goes with it).
+  // The end of following it after 30 days: a terminal state, logged once (the work entry goes with it).
+  if ((await applyTx(round, transactionId, tx, { kind: 'time-passed' })).record !== tx) {
     round.log.info({ transaction: transactionId, status: tx.status }, 'payment watch: a transaction stayed pending or unknown at the store for 30 days; no longer followed');
-    await saveTx(round, transactionId, { ...tx, state: tx.state === 'matched' ? 'matched' : 'unknown', at: now });
-    delete state.work[transactionId];
     return;
   }
   const answer = await askInfo(round, transactionId);
@@ -140,18 +145,16 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
   // purchase listed ahead of its details. Asked no more; a poll that lists it still examines it.
   if (answer.kind === 'unknown' && unplacedPost(tx)) return postedUnknown(round, transactionId, tx);
   if (answer.kind === 'ok' && unplacedPost(tx)) return decidePosted(round, transactionId, tx, answer.info);
-  if (answer.kind === 'unknown' && tx.state === 'seen' && attempt >= UNKNOWN_AFTER_404S) {
-    // Still unknown to the store: asked rarely now, until 30 days have passed.
-    if (attempt === UNKNOWN_AFTER_404S) round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; asked every few hours now');
-    await saveTx(round, transactionId, { ...tx, at: now, attempt });
-    state.work[transactionId] = now + UNKNOWN_RETRY_MS;
+  if (answer.kind === 'unknown') {
+    // Still unknown to the store: asked again, rarely after a few 404s, until 30 days have passed.
+    const { effects } = await applyTx(round, transactionId, tx, { kind: 'unknown' });
+    if (effects.some((effect) => effect.kind === 'log')) round.log.info({ transaction: transactionId, asked: attempt }, 'payment watch: the store kept answering 404 about a transaction; asked every few hours now');
     return;
   }
   // A pending payment of a transaction only seen so far (announced by the store's webhook, say) is
   // decided as a polled one is: the link it matches shows it pending and follows it.
-  if (answer.kind === 'unknown' || answer.info.status === 'unknown' || (answer.info.status === 'pending' && tx.state !== 'seen')) {
-    await saveTx(round, transactionId, { ...tx, at: now, attempt, ...(answer.kind === 'ok' ? { status: answer.info.status } : {}) });
-    state.work[transactionId] = now + followUpDelay(tx.state === 'seen' ? attempt - 1 : attempt, deps.pollMs);
+  if (answer.info.status === 'unknown' || (answer.info.status === 'pending' && tx.state !== 'seen')) {
+    await applyTx(round, transactionId, tx, answerOf(answer.info.status));
     return;
   }
   const placed = tx.madeAt ?? 0;
@@ -164,20 +167,15 @@ async function askAgain(round: LicenseRound, transactionId: string, tx: TxState)
  * one. A pending one the store does not place yet is followed up and placed once it moves on.
  */
 async function decidePosted(round: LicenseRound, transactionId: string, tx: TxState, info: TransactionInfo): Promise<void> {
-  const { deps, state } = round;
+  const { deps } = round;
   const now = deps.clock.now();
   if (tx.postedIn && info.status !== 'unknown') await deps.postConfirmed?.(tx.postedIn, transactionId);
   // No link it could pay: placing it would change nothing (it is nobody's whenever it was made), so
   // nothing more is asked; its answer's own date, if any, still says since when its nick is a website buyer's.
   const madeAt = info.status === 'unknown' ? undefined : round.open.length === 0 ? (readDate(info.date, now) ?? 0) : await placePosted(round, transactionId, info);
-  const attempt = tx.attempt + 1;
   // Not placed yet: asked again on the follow-up schedule (a poll that lists it meanwhile places it,
   // polling.ts); pending, until it moves on; otherwise a few times, then it counts as undated.
-  if (madeAt === undefined && (info.status === 'pending' || info.status === 'unknown' || attempt < UNKNOWN_AFTER_404S)) {
-    await saveTx(round, transactionId, { ...tx, at: now, attempt, status: info.status });
-    state.work[transactionId] = now + followUpDelay(attempt - 1, deps.pollMs);
-    return;
-  }
+  if (madeAt === undefined && !(await applyTx(round, transactionId, tx, answerOf(info.status))).effects.some((effect) => effect.kind === 'decide')) return;
   // Undated and not listed: made before any link, as polling counts an undated row (it pays no link issued before its post).
   const placed = madeAt ?? 0;
   await decideAndSettle(round, seenOf(transactionId, info, tx.nick, placed, placed, now), info.status, { ...tx, madeAt: placed });

@@ -37,17 +37,17 @@ export interface WatchedLink {
 export type OwnedLink = WatchedLink & { userId: string };
 
 /**
- * What a purchase tells the bot (issue 28: who paid is a guess, so only a safe one is acted on):
+ * What a purchase tells the bot (who paid is a guess, so only a safe one is acted on):
  * - `sole`: every link it could have paid is one member's; it paid the newest of them;
  * - `ambiguous`: links of two or more members could match (nicks are public: anyone may check out
  *   with another's nick and the same items); nothing settles by itself, staff choose. The
  *   candidates are each member's newest such link, oldest member's first;
  * - `none`: no open link could match.
  */
-export type MatchDecision<L extends OwnedLink> = { kind: 'sole'; link: L } | { kind: 'ambiguous'; candidates: L[]; reason: ReviewReason } | { kind: 'none' };
+type MatchDecision<L extends OwnedLink> = { kind: 'sole'; link: L } | { kind: 'ambiguous'; candidates: L[]; reason: ReviewReason } | { kind: 'none' };
 
 /**
- * Why a purchase waits for staff (issue 36, "a copycat gets nothing"): the store gives no
+ * Why a purchase waits for staff (a copycat of a nick must get nothing): the store gives no
  * transaction id with a payment link, so where the evidence for one member's link is thin, staff choose:
  * - `members`: links of two or more members could have paid it;
  * - `late`: made more than LATE_AFTER_MS after the one link it could have paid was issued (a member
@@ -66,7 +66,7 @@ export const LATE_AFTER_MS = 2 * 3_600_000;
 /** How far back the member's unpaid links for the nick count (for "late" and `repeated`). */
 export const HISTORY_MS = 24 * 3_600_000;
 /** Other unpaid links for the nick in HISTORY_MS that make a copycat sign (an honest member may abandon one and pay the next). */
-export const REPEATED_LINKS = 2;
+const REPEATED_LINKS = 2;
 /** How long a nick seen buying outside the bot stays a website buyer's. */
 export const WEBSITE_BUYER_DAYS = 90;
 const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
@@ -80,7 +80,7 @@ export interface MatchEvidence {
 }
 
 /** One of the member's links as the history sees it. */
-export interface PastLink {
+interface PastLink {
   linkId: string;
   nick: string;
   items: readonly Item[];
@@ -102,7 +102,7 @@ export interface SeenTransaction {
 }
 
 /** A transaction's paid value, grosze: the whole, and each variant's when the store listed items. */
-export interface PaidAmounts {
+interface PaidAmounts {
   totalGrosze: number;
   items: { variantId: string; grosze: number }[];
 }
@@ -187,22 +187,6 @@ export function thinEvidence(transaction: SeenTransaction, link: WatchedLink, ev
 /** Issued later; of two issued in the same millisecond, the greater reference (any fixed order will do). */
 function newer(a: WatchedLink, b: WatchedLink): boolean {
   return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.linkId > b.linkId);
-}
-
-/**
- * Several transactions against the same open links, oldest first, each link taken at most once:
- * two identical purchases pay two identical links, never one link twice.
- */
-export function assignTransactions<L extends WatchedLink>(transactions: readonly SeenTransaction[], links: readonly L[], skewMs = CLOCK_SKEW_MS): Map<string, L> {
-  const assigned = new Map<string, L>();
-  const free = new Set(links);
-  for (const transaction of [...transactions].sort((a, b) => a.madeAt - b.madeAt)) {
-    const link = matchTransaction(transaction, [...free], skewMs);
-    if (!link) continue;
-    assigned.set(transaction.id, link);
-    free.delete(link);
-  }
-  return assigned;
 }
 
 function totals(items: readonly Item[]): Map<string, number> {

@@ -17,7 +17,7 @@ export function watchable(link: PaymentLink): boolean {
   return link.license !== DEMO_LICENSE && link.items.length > 0 && link.items.every((item) => item.serverId !== undefined);
 }
 
-export interface OpenRead {
+interface OpenRead {
   open: OpenLink[];
   /** Links to take out of the index (settled, withdrawn, gone, or past their lifetime). */
   closed: OpenRef[];

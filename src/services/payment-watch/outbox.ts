@@ -1,15 +1,17 @@
 import type { TxState } from '../../storage/payment-watch.js';
 import type { SettledPayment } from '../payment-events.js';
+import type { TxEvent } from './machine.js';
 import type { LicenseRound, WatchDeps } from './context.js';
-import { NOTIFY_ATTEMPTS, notifyDelay } from './schedule.js';
-import { claimLink, saveRound, saveTx, txOf } from './tx-state.js';
+import { transition } from './machine.js';
+import { applyTx, claimLink, saveRound, saveTx, txOf } from './tx-state.js';
 
 /**
  * Settled → notified, as a recorded step. A settled transaction keeps a work entry in its license's
  * state until every step of PaymentEvents (the DM edit, the log post, metrics, roles) is done: each
  * step's name is written on the transaction's state when it is done, so a round after a crash, or
- * after Discord failed a step, runs only the steps not done yet. A step that failed is offered again
- * with backoff (notifyDelay), NOTIFY_ATTEMPTS times at most, then given up with a warning. A step
+ * after Discord failed a step, runs only the steps not done yet. The steps left after an attempt are
+ * one retry (schedule.ts, stepRetry: the attempts count on the transaction, a backoff, an end):
+ * offered again after the backoff, and given up with a warning after the last attempt. A step
  * Discord refused for good (DMs closed, the log channel closed to the bot, a deleted message:
  * src/discord/refusals.ts) ends at once: recorded as refused with its reason in the same write that
  * ends it, told once (PaymentEvents.refused: the log channel, /shop-admin status), never sent again.
@@ -21,15 +23,13 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
     delete round.state.work[transactionId];
     return;
   }
-  const now = deps.clock.now();
   let record = await deps.links.get(tx.link.guildId, tx.link.linkId);
   if (record && (record.payment?.transactionId !== transactionId || record.payment.settledAt === undefined)) {
     // Written as settled here, but the link's record not yet (a crash between the two): write it now.
     const claim = tx.status === 'paid' ? 'paid' : tx.status === 'expired' ? 'expired' : 'failed';
     if ((await claimLink(round, tx.link, transactionId, claim, true, tx.confirmedBy)) === 'taken') {
       // The link went meanwhile (another transaction, a moderator): the transaction is decided again.
-      await saveTx(round, transactionId, { ...tx, state: 'seen', at: now, attempt: 0 });
-      round.state.work[transactionId] = now;
+      await applyTx(round, transactionId, tx, { kind: 'link-lost', taken: true });
       return;
     }
     record = await deps.links.get(tx.link.guildId, tx.link.linkId);
@@ -37,27 +37,17 @@ export async function notify(round: LicenseRound, transactionId: string): Promis
   const payment = record?.payment;
   if (!record || !payment || payment.status === 'pending' || payment.settledAt === undefined) {
     round.log.warn({ transaction: transactionId }, 'payment watch: a settled payment’s link is gone; nobody to tell');
-    await saveTx(round, transactionId, { ...tx, state: 'notified', at: now });
-    delete round.state.work[transactionId];
+    await applyTx(round, transactionId, tx, { kind: 'link-lost', taken: false });
     return;
   }
   const event: SettledPayment = { link: record, status: payment.status, transactionId, at: payment.settledAt, ...(tx.confirmedBy ? { confirmedBy: tx.confirmedBy } : {}), ...(tx.amounts ? { amounts: tx.amounts } : {}) };
   const { done, left } = await runSteps(deps, tx, event, (next) => saveTx(round, transactionId, next));
-  if (left.length === 0) {
-    await saveTx(round, transactionId, { ...done, state: 'notified', at: deps.clock.now() });
-    delete round.state.work[transactionId];
-    await saveRound(round);
-    return;
-  }
-  const attempt = tx.attempt + 1;
-  if (attempt >= NOTIFY_ATTEMPTS) {
+  // Every step ended: notified. Some left: offered again with backoff, or given up after NOTIFY_ATTEMPTS passes (the table decides).
+  const { record: after, effects } = await applyTx(round, transactionId, done, { kind: 'steps-tried', steps: deps.events.steps(), counted: true });
+  if (effects.some((effect) => effect.kind === 'log' && effect.what === 'given-up')) {
     round.log.warn({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left }, 'payment watch: Discord kept failing these steps of a settled payment; given up');
-    await saveTx(round, transactionId, { ...done, state: 'notified', at: deps.clock.now(), attempt });
-    delete round.state.work[transactionId];
-  } else {
-    round.log.info({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left, attempt }, 'payment watch: steps of a settled payment offered again later');
-    await saveTx(round, transactionId, { ...done, at: deps.clock.now(), attempt });
-    round.state.work[transactionId] = deps.clock.now() + notifyDelay(attempt, deps.pollMs);
+  } else if (after?.state === 'settled') {
+    round.log.info({ guild: record.guildId, link: record.id, transaction: transactionId, steps: left, attempt: after.attempt }, 'payment watch: steps of a settled payment offered again later');
   }
   await saveRound(round);
 }
@@ -77,42 +67,43 @@ export async function runSteps(
   event: SettledPayment,
   save: (tx: TxState) => Promise<void>,
 ): Promise<{ done: TxState; left: string[] }> {
-  const steps = { ...tx.steps };
-  const refused = { ...tx.refused };
+  let current = tx;
   const left: string[] = [];
-  const record = () => ({ ...tx, steps, ...(Object.keys(refused).length > 0 ? { refused } : {}), at: deps.clock.now() });
+  // Each outcome is an event of the table (machine.ts), its record written as soon as it is decided.
+  const apply = async (next: TxEvent) => {
+    const { record } = transition(current, next, deps.clock.now(), NO_FOLLOW_UP);
+    if (!record || record === current) return;
+    current = record;
+    await recordStep(() => save(record));
+  };
   for (const name of deps.events.steps()) {
-    if (steps[name] !== undefined) continue;
+    if (current.steps?.[name] !== undefined) continue;
     const outcome = await deps.events.run(name, event);
     if (outcome === 'retry') {
       left.push(name);
       continue;
     }
-    const now = deps.clock.now();
-    steps[name] = now;
     if (outcome === 'done') {
-      await recordStep(() => save(record()));
+      await apply({ kind: 'step-done', step: name });
       continue;
     }
-    refused[name] = { reason: outcome.refused, at: now };
-    await recordStep(() => save(record()));
+    await apply({ kind: 'step-refused', step: name, reason: outcome.refused });
     deps.logger.warn(
       { guild: event.link.guildId, link: event.link.id, transaction: event.transactionId, step: name, reason: outcome.refused },
       'payment watch: Discord refused a step of a settled payment for good; recorded, told once, not sent again',
     );
   }
   // Refusals not told yet, this round's and any an earlier round could not finish telling.
-  for (const [name, entry] of Object.entries(refused)) {
+  for (const [name, entry] of Object.entries(current.refused ?? {})) {
     if (entry.told !== undefined) continue;
     // Not told (storage, say): offered again with the steps left, and given up with them.
     if (!(await deps.events.refused(event, name, entry.reason))) {
       left.push(`told:${name}`);
       continue;
     }
-    refused[name] = { ...entry, told: deps.clock.now() };
-    await recordStep(() => save(record()));
+    await apply({ kind: 'refusal-told', step: name });
   }
-  return { done: record(), left };
+  return { done: current, left };
 }
 
 /**
@@ -120,6 +111,9 @@ export async function runSteps(
  * storage), since a step whose record is lost is done again by the next round (a second log post).
  * A second failure throws: the round (or the confirmation) stops there, and the next round retries.
  */
+/** The steps' events schedule nothing by the poll interval (steps-tried does, and is applied by the caller). */
+const NO_FOLLOW_UP = { pollMs: 0 };
+
 async function recordStep(save: () => Promise<void>): Promise<void> {
   try {
     await save();

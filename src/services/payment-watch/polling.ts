@@ -8,7 +8,7 @@ import { CLOCK_SKEW_MS, sameNick, type SeenTransaction } from './matcher.js';
 import { BUSY_PAGE_ROWS, MAX_TRANSACTION_ID, ROWS_PER_POLL, RUSH_ROWS_PER_POLL, TICK_MS, UNSUPPORTED_RETRY_MS } from './schedule.js';
 import { decideAndSettle } from './settle.js';
 import type { TxState } from '../../storage/payment-watch.js';
-import { newTx, saveTx, txOf } from './tx-state.js';
+import { applyTx, txOf } from './tx-state.js';
 import { noteWebsiteBuyers } from './website-buyers.js';
 
 /**
@@ -17,7 +17,7 @@ import { noteWebsiteBuyers } from './website-buyers.js';
  * gate once it is quiet (WatchDeps.quiet), in the payment watcher's lane.
  */
 
-export type InfoAnswer = { kind: 'ok'; info: TransactionInfo } | { kind: 'unknown' } | { kind: 'skipped' };
+type InfoAnswer = { kind: 'ok'; info: TransactionInfo } | { kind: 'unknown' } | { kind: 'skipped' };
 
 /** One server's latest buyers, and the purchases among them an open link may have made. */
 export async function pollServer(round: LicenseRound, serverId: string, intervalMs: number): Promise<void> {
@@ -66,7 +66,8 @@ export async function pollServer(round: LicenseRound, serverId: string, interval
     // Under the transaction's lock in its shop: a rotated key's round (another license of the same
     // shop) may have it at the same moment; whichever comes second finds it decided.
     await deps.store.locks.run(`pay-decide:${round.shop}:${candidate.id.toLowerCase()}`, async () => {
-      if (unexamined(await txOf(round, candidate.id))) await examine(round, candidate);
+      const tx = await txOf(round, candidate.id);
+      if (unexamined(tx)) await examine(round, candidate, tx);
     });
   }
   await noteWebsiteBuyers(round, rows, placed, before);
@@ -130,7 +131,7 @@ function unexamined(tx: TxState | undefined): boolean {
 }
 
 /** Asks the store about a transaction seen for the first time, and decides it. */
-async function examine(round: LicenseRound, candidate: Candidate): Promise<void> {
+async function examine(round: LicenseRound, candidate: Candidate, previous: TxState | undefined): Promise<void> {
   const answer = await askInfo(round, candidate.id);
   if (answer.kind === 'skipped') return;
   if (answer.kind === 'unknown') {
@@ -138,8 +139,7 @@ async function examine(round: LicenseRound, candidate: Candidate): Promise<void>
     // Followed on its own schedule, against the links it could have paid whether or not they stay open.
     const links = round.open.filter((link) => (candidate.nick === undefined || sameNick(link.nick, candidate.nick)) && link.createdAt <= candidate.madeAt + CLOCK_SKEW_MS);
     const refs = links.map(({ guildId, linkId }) => ({ guildId, linkId }));
-    await saveTx(round, candidate.id, newTx(round, 'seen', undefined, { attempt: 1, madeAt: candidate.madeAt, candidates: refs, ...(candidate.nick ? { nick: candidate.nick } : {}) }));
-    round.state.work[candidate.id] = round.deps.clock.now() + round.deps.pollMs;
+    await applyTx(round, candidate.id, previous, { kind: 'listed', madeAt: candidate.madeAt, candidates: refs, ...(candidate.nick ? { nick: candidate.nick } : {}) });
     return;
   }
   await decideAndSettle(round, seenOf(candidate.id, answer.info, candidate.nick, candidate.dated ? candidate.madeAt : undefined, candidate.madeAt, round.deps.clock.now()), answer.info.status, undefined);

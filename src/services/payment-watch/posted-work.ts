@@ -5,7 +5,8 @@ import type { TxState, WatchState } from '../../storage/payment-watch.js';
 import type { LicenseRound, WatchDeps } from './context.js';
 import { placeRows, readDate } from './dates.js';
 import { ROWS_PER_POLL } from './schedule.js';
-import { saveTx } from './tx-state.js';
+import { transition, workOf } from './machine.js';
+import { applyTx } from './tx-state.js';
 
 /**
  * The transaction ids the store's webhook posted (docs/store-webhook.md), as the license's round takes
@@ -24,25 +25,22 @@ export async function takePosted(deps: WatchDeps, license: string, shop: string,
   const { taken, nextAt } = await deps.store.posted.take(license, now);
   if (nextAt === undefined) delete state.postedDue;
   else state.postedDue = nextAt;
-  const fresh: typeof taken = [];
+  const fresh: { id: string; record: TxState }[] = [];
   for (const entry of taken) {
     const tx = (await deps.store.tx(shop, entry.id)) ?? (shop === license ? undefined : await deps.store.tx(license, entry.id));
-    // Followed: due at once (the post says it moved on). Set aside (settled, nobody's, staff's): nothing to ask.
-    if (tx && (tx.state === 'seen' || tx.state === 'matched')) state.work[entry.id] = now;
-    else if (!tx) {
-      state.work[entry.id] = now;
-      fresh.push(entry);
-    }
+    // Followed: due at once (the post says it moved on). Set aside (settled, nobody's, staff's): nothing to ask. New: seen, announced.
+    const { record, effects } = transition(tx, { kind: 'posted', guildId: entry.guildId, postedAt: entry.at }, now, deps);
+    const work = workOf(effects);
+    if (work && work !== 'drop') state.work[entry.id] = work.at;
+    if (record && record !== tx) fresh.push({ id: entry.id, record });
   }
   // The work entries first (a hint: one whose transaction has no record is dropped), then each record.
   if (taken.length > 0) await save();
-  for (const entry of fresh) await deps.store.saveTx(shop, entry.id, { state: 'seen', since: now, at: now, attempt: 0, announced: true, postedIn: entry.guildId, postedAt: entry.at });
+  for (const { id, record } of fresh) await deps.store.saveTx(shop, id, record);
 }
 
 /** A posted transaction's own record says it was not placed yet (a post named it; no poll listed it with a place). */
-export function unplacedPost(tx: TxState): boolean {
-  return tx.state === 'seen' && tx.announced === true && tx.madeAt === undefined;
-}
+export { unplacedPost } from './machine.js';
 
 /**
  * When a posted purchase was made, by the store's evidence: its answer's date, else its row in the
@@ -77,8 +75,7 @@ export async function placePosted(round: LicenseRound, transactionId: string, in
 export async function postedUnknown(round: LicenseRound, transactionId: string, tx: TxState): Promise<void> {
   const now = round.deps.clock.now();
   round.log.debug({ transaction: transactionId }, 'payment watch: the store does not know a transaction its webhook post named; asked no more (a poll that lists it examines it)');
-  await saveTx(round, transactionId, { ...tx, status: 'unknown', at: now, attempt: tx.attempt + 1 });
-  delete round.state.work[transactionId];
+  await applyTx(round, transactionId, tx, { kind: 'unknown' });
   const forgotten = await round.deps.store.rememberUnknownPosts(round.shop, [{ id: transactionId, at: now }], now);
   if (forgotten > 0) round.log.debug({ forgotten }, 'payment watch: the oldest posted ids the store does not know were forgotten (their bound)');
 }

@@ -3,7 +3,7 @@ import type { PaymentStepRefusals, RefusedStep } from '../../storage/payment-ste
 import type { SettledPayment } from '../payment-events.js';
 
 /**
- * A settled payment's step Discord refused for good (issue 36, point 3), told once after outbox.ts
+ * A settled payment's step Discord refused for good, told once after outbox.ts
  * recorded it on the transaction: in the guild's log channel, unless the log post is what was
  * refused (then the bot's log, written by outbox.ts, and the status only), and in the guild's next
  * /shop-admin status (`take`: each shown once, as ended roles Discord refused are).

@@ -6,6 +6,7 @@ import type { PaymentWatchStore, TxState } from '../../storage/payment-watch.js'
 import type { PaymentEvents } from '../payment-events.js';
 import type { StoreDirectory } from '../store-directory.js';
 import type { OwnedLink, ReviewReason, SeenTransaction } from './matcher.js';
+import { transition } from './machine.js';
 import { runSteps } from './outbox.js';
 import { claimLink } from './tx-state.js';
 import type { ConfirmOutcome, PaymentUnderReview, StaffReview } from './staff-review.js';
@@ -114,15 +115,8 @@ export class StaffReviewService implements StaffReview {
       if (link.payment?.status === 'paid' || (link.payment && link.payment.transactionId !== review.transactionId)) return { result: { kind: 'link-taken', linkId } };
       if (link.revoked) return { result: { kind: 'withdrawn', linkId, by: link.revoked.by } };
       const now = clock.now();
-      const tx: TxState = {
-        ...(previous ?? { since: now }),
-        state: 'settled',
-        status: 'paid',
-        at: now,
-        link: { guildId, linkId },
-        confirmedBy: moderatorId,
-        attempt: 0,
-      };
+      // The table decides: settled, paid, with the moderator's name, owing every step.
+      const tx = transition(previous, { kind: 'confirmed', link: { guildId, linkId }, by: moderatorId }, now, NO_FOLLOW_UP).record!;
       await watch.addWork(link.license, review.transactionId, now);
       await watch.saveTx(shop, review.transactionId, tx);
       // Saved. What follows is finished by the license's round when it fails here.
@@ -153,8 +147,10 @@ export class StaffReviewService implements StaffReview {
     if (!paid?.payment || paid.payment.settledAt === undefined) return;
     const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy!, ...(tx.amounts ? { amounts: tx.amounts } : {}) };
     await this.#afterwards('the payment’s steps', async () => {
-      const { done, left } = await runSteps(this.options, tx, event, (next) => watch.saveTx(shop, transactionId, next));
-      if (left.length === 0) await watch.saveTx(shop, transactionId, { ...done, state: 'notified', at: clock.now() });
+      const { done } = await runSteps(this.options, tx, event, (next) => watch.saveTx(shop, transactionId, next));
+      // Every step ended: notified. Some left: the license's round offers them again (a pass here counts as no attempt).
+      const after = transition(done, { kind: 'steps-tried', steps: this.options.events.steps(), counted: false }, clock.now(), NO_FOLLOW_UP).record;
+      if (after && after !== done) await watch.saveTx(shop, transactionId, after);
     });
   }
 
@@ -193,6 +189,9 @@ export class StaffReviewService implements StaffReview {
   }
 
 }
+
+/** A confirmation's events schedule nothing by the poll interval: its follow-ups are the license's round's. */
+const NO_FOLLOW_UP = { pollMs: 0 };
 
 /** What one guild is shown: its own candidates only (a moderator of one guild never sees another's members). */
 function forGuild(review: StoredReview, guildId: string): PaymentUnderReview {

@@ -2,29 +2,33 @@
  * The watcher's timings, in one place. What the store's limits are is not published
  * (docs/spaceis-api.md, "Rate limiting"): every figure here is chosen to cost little, and the
  * license's gate (pause after a 429, breaker, four slots) still decides whether a request goes.
+ * How often the store is polled is the operator's `PAYMENT_POLL_SECONDS` (src/config.ts: 30 s by
+ * default, 15 s at least), handed to the watcher as `pollSeconds`.
+ *
+ * Every retry here speaks the job runner's vocabulary (src/services/jobs/backoff.ts): failures in
+ * a row, a named Backoff for the wait after each, and an end (a RetryPolicy's `giveUpAfter`, or
+ * FOLLOW_UP_FOR_MS for a transaction followed at the store).
  */
-import { doublingBackoff } from '../jobs/backoff.js';
+import { doublingBackoff, fixedBackoff, type Backoff, type RetryPolicy } from '../jobs/backoff.js';
 import { CLOCK_SKEW_MS } from './matcher.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
-/** The default and the least `PAYMENT_POLL_SECONDS`: each server's latest buyers, while its license has open links. */
-export const DEFAULT_POLL_SECONDS = 30;
-export const MIN_POLL_SECONDS = 15;
-
 /** How often the production timer runs a round; a round asks only for what is due, usually nothing. */
 export const TICK_MS = 5_000;
-
-/** Rows asked for per poll: the most the endpoint gives (1–30), at the cost of one request like any other. */
-export const BUYERS_LIMIT = 30;
 
 /** A 404 from the payment endpoints switches the license's watching off for this long, then one request tries again. */
 export const UNSUPPORTED_RETRY_MS = 6 * HOUR_MS;
 
-/** A payment still `pending` at the store is asked about again after this, doubling, at most every FOLLOW_UP_MAX_MS. */
-export function followUpDelay(attempt: number, pollMs: number): number {
-  return Math.min(pollMs * 2 ** Math.max(0, attempt), FOLLOW_UP_MAX_MS);
+/**
+ * A payment still `pending` at the store (or a transaction it does not know yet) is asked about
+ * again: after the n-th answer that did not settle it, one poll interval doubled n − 1 times, at
+ * most every FOLLOW_UP_MAX_MS, no jitter (each transaction has its own schedule); it ends
+ * FOLLOW_UP_FOR_MS after the transaction was first seen.
+ */
+export function followUpBackoff(pollMs: number): Backoff {
+  return doublingBackoff(pollMs, FOLLOW_UP_MAX_MS, 0);
 }
 export const FOLLOW_UP_MAX_MS = 15 * MINUTE_MS;
 /**
@@ -51,27 +55,30 @@ export function baselineAfterMs(pollMs: number): number {
   return Math.max(10 * MINUTE_MS, 3 * pollMs);
 }
 
-/** A step of a settled payment that Discord failed is offered again after this, doubling (at most FOLLOW_UP_MAX_MS). */
-export function notifyDelay(attempt: number, pollMs: number): number {
-  return followUpDelay(attempt - 1, pollMs);
+/**
+ * A step of a settled payment that Discord failed (outbox.ts) is offered again on the follow-up
+ * backoff, and given up after NOTIFY_ATTEMPTS failed attempts (about an hour and a half at the
+ * default poll interval), logged once. A step Discord refused for good ends at once instead.
+ */
+export function stepRetry(pollMs: number): RetryPolicy {
+  return { backoff: followUpBackoff(pollMs), giveUpAfter: NOTIFY_ATTEMPTS };
 }
-/** ... and given up after this many attempts (about an hour and a half at the default poll interval). */
 export const NOTIFY_ATTEMPTS = 8;
 
-/** A transaction the store answered 404 about is asked again on the follow-up schedule this many times, then every UNKNOWN_RETRY_MS. */
+/**
+ * A transaction the store answered 404 about is asked again on the follow-up backoff this many
+ * times, then on UNKNOWN_BACKOFF (until FOLLOW_UP_FOR_MS ends it).
+ */
 export const UNKNOWN_AFTER_404S = 3;
-export const UNKNOWN_RETRY_MS = 6 * HOUR_MS;
+export const UNKNOWN_BACKOFF = fixedBackoff(6 * HOUR_MS);
 
 /**
- * A license whose round failed (storage, say) is tried again after this: 5 s, doubling with each
- * failure in a row, at most ROUND_RETRY_MAX_MS, each delay shortened by up to a quarter at random
- * (`random` in [0, 1)) so licenses that failed together do not retry together.
+ * A license whose round failed (storage, say) is tried again by this process (KeyedRetry in
+ * watcher.ts): 5 s, doubling with each failure in a row, at most 10 minutes, each wait shortened by
+ * up to a quarter at random so licenses that failed together do not retry together. It has no end
+ * of its own: the round is the license's only way forward, and the failure is said once.
  */
-export function roundRetryDelay(failures: number, random: number): number {
-  const delay = Math.min(TICK_MS * 2 ** Math.max(0, failures - 1), ROUND_RETRY_MAX_MS);
-  return Math.round(delay * (1 - 0.25 * random));
-}
-export const ROUND_RETRY_MAX_MS = 10 * MINUTE_MS;
+export const ROUND_BACKOFF = doublingBackoff(TICK_MS, 10 * MINUTE_MS, 0.25);
 
 /** A license whose gate is not quiet within this long is skipped this round (real time: it guards against a slow store). */
 export const QUIET_WAIT_MS = 1_000;
@@ -90,7 +97,7 @@ export const ROWS_PER_POLL = 30;
  * A rush (polling.ts): a server whose pace of new purchases would bring BUSY_PAGE_ROWS or more in a
  * poll interval is read again when about RUSH_ROWS_PER_POLL are expected, at least a tick away. The
  * store lists only ROWS_PER_POLL, so during a sale more than that between two polls would push
- * purchases out of sight (issue 38's bench: 100 links paid within a minute, 32 never seen at 30 s);
+ * purchases out of sight (measured by the bench: of 100 links paid within a minute, 32 were never seen at 30 s);
  * a sixth of a page leaves room for a rush that speeds up threefold. Costs a request per
  * RUSH_ROWS_PER_POLL purchases while the rush lasts (2 a second: one a tick), nothing for a calm
  * server; not applied to the store webhook's safety-net polls, whose posts bring each purchase.
@@ -103,6 +110,6 @@ export const MAX_TRANSACTION_ID = 64;
 /**
  * The payment-watch job's own backoff (job.ts), when a whole round fails (the due-time index or the
  * feed's registry unreadable): doubling from one tick, with jitter, at most a minute, so rounds come
- * back within a minute of storage. A single license's failed round has its own (roundRetryDelay).
+ * back within a minute of storage. A single license's failed round has its own (ROUND_BACKOFF).
  */
 export const TICK_BACKOFF = doublingBackoff(TICK_MS, MINUTE_MS);

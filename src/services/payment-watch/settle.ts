@@ -6,7 +6,7 @@ import type { LicenseRound, OpenLink } from './context.js';
 import { CLOCK_SKEW_MS, decideMatch, type ReviewReason, type SeenTransaction } from './matcher.js';
 import { openLinkOf, readOpenLinks } from './open-links.js';
 import { notify } from './outbox.js';
-import { followUpDelay } from './schedule.js';
+import { followUpBackoff } from './schedule.js';
 import { matchEvidence, noteDecidedWebsiteBuyer } from './website-buyers.js';
 
 /**
@@ -69,7 +69,7 @@ async function ambiguous(round: LicenseRound, transaction: SeenTransaction, stat
     // Followed on its own schedule, against these links whether or not they are still open (remembered below).
     const refs = candidates.map(({ guildId, linkId }) => ({ guildId, linkId }));
     await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt, candidates: refs }));
-    round.state.work[transaction.id] = now + followUpDelay(attempt, round.deps.pollMs);
+    round.state.work[transaction.id] = now + followUpBackoff(round.deps.pollMs).delayMs(attempt + 1);
     return;
   }
   delete round.state.work[transaction.id];
@@ -135,7 +135,7 @@ async function applyStatus(round: LicenseRound, link: OpenLink, transaction: See
   const final = status === 'fail' || status === 'expired';
   if ((await claimLink(round, ref, transactionId, status === 'fail' ? 'failed' : status === 'expired' ? 'expired' : 'pending')) === 'taken') return 'taken';
   await saveTx(round, transactionId, newTx(round, 'matched', previous, { status, link: ref, ...placed }));
-  if (!final) round.state.work[transactionId] = now + followUpDelay(0, deps.pollMs);
+  if (!final) round.state.work[transactionId] = now + followUpBackoff(deps.pollMs).delayMs(1);
   else delete round.state.work[transactionId];
   round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status }, 'payment watch: a purchase matched a payment link');
   return 'matched';

@@ -1,6 +1,7 @@
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OpenRef, TxState } from '../../storage/payment-watch.js';
 import type { LicenseRound, WatchDeps } from './context.js';
+import { transition, workOf, type Outcome, type TxEvent } from './machine.js';
 
 /**
  * Writes of one transaction's state and of the link it paid, shared by the decision (settle.ts),
@@ -26,6 +27,19 @@ export async function txOf(round: Pick<LicenseRound, 'deps' | 'shop' | 'license'
 
 export async function saveTx(round: LicenseRound, transactionId: string, state: TxState): Promise<void> {
   await round.deps.store.saveTx(round.shop, transactionId, state);
+}
+
+/**
+ * An event applied to a transaction in a round: the table (machine.ts) decides, its record is written
+ * when it changed, and the work it owes is noted in the license's state (saved with it by the round).
+ */
+export async function applyTx(round: LicenseRound, transactionId: string, record: TxState | undefined, event: TxEvent): Promise<Outcome> {
+  const outcome = transition(record, event, round.deps.clock.now(), round.deps);
+  if (outcome.record && outcome.record !== record) await saveTx(round, transactionId, outcome.record);
+  const work = workOf(outcome.effects);
+  if (work === 'drop') delete round.state.work[transactionId];
+  else if (work) round.state.work[transactionId] = work.at;
+  return outcome;
 }
 
 export function newTx(round: LicenseRound, state: TxState['state'], previous: TxState | undefined, fields: Partial<TxState> = {}): TxState {

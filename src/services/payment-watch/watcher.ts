@@ -6,7 +6,8 @@ import type { ShopAccess } from '../store-directory.js';
 import type { PaymentWatcherOptions, PollIntervalFor, WatchDeps } from './context.js';
 import { watchLicense } from './license-round.js';
 import { watchable } from './open-links.js';
-import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, roundRetryDelay } from './schedule.js';
+import { KeyedRetry } from '../jobs/keyed-retry.js';
+import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, ROUND_BACKOFF } from './schedule.js';
 import { ShopLicenses } from './shop-licenses.js';
 
 /**
@@ -61,11 +62,10 @@ export class PaymentWatcher {
   /** The last due-time slot this process read; undefined: read the whole registry. */
   #lastSlot: number | undefined;
   /**
-   * Licenses whose round failed (storage, say): failures in a row, and when the next try is due,
-   * whatever the index says (backing off: roundRetryDelay). Warned once when the first fails, told
-   * once when a round works again.
+   * Licenses whose round failed (storage, say): tried again when their backoff (ROUND_BACKOFF) is
+   * over, whatever the index says. Warned once when the first fails, told once when a round works again.
    */
-  readonly #failed = new Map<string, { failures: number; retryAt: number }>();
+  readonly #failed: KeyedRetry;
   /** Licenses whose store reported a low rate-limit budget: no background request until then. */
   readonly #lowBudget = new Map<string, number>();
   /** Each license's shop key, with when it was read (StoreDirectory.shopKey reads storage). */
@@ -77,6 +77,7 @@ export class PaymentWatcher {
 
   constructor(private readonly options: PaymentWatcherOptions) {
     this.#stopped = new Promise<void>((resolve) => (this.#stop = resolve));
+    this.#failed = new KeyedRetry({ backoff: ROUND_BACKOFF, clock: options.clock, random: Math.random });
     this.#deps = {
       ...options,
       pollMs: options.pollSeconds * 1000,
@@ -161,10 +162,7 @@ export class PaymentWatcher {
     }
     // A license only the feed reads is visited when its minute is up (FeedDemand.due), not every tick.
     const forFeed = [...feed].filter(([, demand]) => demand.due).map(([license]) => license);
-    const now = this.options.clock.now();
-    const retrying = [...this.#failed].filter(([, failed]) => failed.retryAt <= now).map(([license]) => license);
-    const backingOff = (license: string) => (this.#failed.get(license)?.retryAt ?? 0) > now;
-    const queue = [...new Set([...licenses, ...retrying, ...forFeed])].filter((license) => !this.#running.has(license) && !backingOff(license));
+    const queue = [...new Set([...licenses, ...this.#failed.due(), ...forFeed])].filter((license) => !this.#running.has(license) && !this.#failed.blocked(license));
     const worker = async () => {
       for (let license = queue.shift(); license !== undefined && !this.#stopping; license = queue.shift()) {
         const run = this.#watch(license, feed.get(license), !forFeed.includes(license) || licenses.includes(license)).finally(() => this.#running.delete(license));
@@ -219,14 +217,12 @@ export class PaymentWatcher {
     try {
       const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, () => watchLicense(this.#deps, license, log, feed, watched, posted));
       if (!ran) log.debug('payment watch: another process is watching this license');
-      if (this.#failed.delete(license)) log.info('payment watch: a license’s rounds work again');
+      if (this.#failed.succeeded(license)) log.info('payment watch: a license’s rounds work again');
     } catch (error) {
       // Its next wake-up may not have been written: this process visits it again, backing off.
-      const failures = (this.#failed.get(license)?.failures ?? 0) + 1;
-      const delay = roundRetryDelay(failures, Math.random());
-      this.#failed.set(license, { failures, retryAt: this.options.clock.now() + delay });
-      if (failures === 1) log.warn({ err: error }, 'payment watch: round failed; tried again with backoff (doubling, up to 10 minutes) until it works, without a warning each time');
-      else log.debug({ err: error, failures, retryInMs: delay }, 'payment watch: round failed again');
+      const { failures, retryAt, sayIt } = this.#failed.failed(license);
+      if (sayIt) log.warn({ err: error, backoff: ROUND_BACKOFF.name }, 'payment watch: round failed; tried again with backoff (doubling, up to 10 minutes) until it works, without a warning each time');
+      else log.debug({ err: error, failures, retryInMs: retryAt - this.options.clock.now() }, 'payment watch: round failed again');
     }
   }
 

@@ -113,7 +113,7 @@ export async function noteDecidedWebsiteBuyer(round: LicenseRound, nick: string 
  * outside a round too (the store webhook's post read while the license has no open link, say).
  * The newest time wins only if it is newer; a time older than WEBSITE_BUYER_DAYS is not written.
  */
-export async function noteWebsiteBuyer(store: Pick<WebsiteBuyerStore, 'note' | 'lastSeen'>, shop: string, nick: string, madeAt: number, now: number): Promise<void> {
+async function noteWebsiteBuyer(store: Pick<WebsiteBuyerStore, 'note' | 'lastSeen'>, shop: string, nick: string, madeAt: number, now: number): Promise<void> {
   if (((await store.lastSeen(shop, nick)) ?? -1) >= madeAt) return;
   await store.note(shop, nick, madeAt, madeAt + WEBSITE_BUYER_MS - now);
 }

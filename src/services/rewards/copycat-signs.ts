@@ -2,7 +2,7 @@ import type { PaymentLink } from '../../storage/payment-link-record.js';
 import { nickKeyPart } from '../../storage/nick-uses.js';
 
 /**
- * Issue 36, "a copycat gets nothing": a member who asks for links for many other players' nicks and
+ * A copycat gets nothing: a member who asks for links for many other players' nicks and
  * pays none of them is casting a net for those players' website purchases (the store says which nick
  * paid, never who typed it). Such a member's paid link earns no role by itself: staff may give it
  * (the log post's Give role button). Pure: the member's recent links are read by the caller.

@@ -16,16 +16,17 @@ const ROLE_WIDE: ReadonlySet<RoleProblem> = new Set(['no-manage-roles', 'role-ab
  * Takes back timed roles whose time is up. Each grant is read again under its lock, so a role
  * extended meanwhile stays, and two passes (two processes) never take one role twice.
  *
- * Every retry has an end (issue 36, point 3): a removal Discord refuses (403 50013, or a role and
+ * Every retry has an end: a removal Discord refuses (403 50013, or a role and
  * member it no longer knows) is final: noted on the grant, kept for the guild's next /shop-admin
  * status, told once in the log channel, and never sent again (a rebuy meanwhile runs on from now,
  * timed). In a guild the bot left (GUILD_DELETE noted it, or Discord answered 404 10004 / 403
  * 50001 once), the grants are dropped without a request and nothing is posted. Only a removal
  * Discord did not answer (timeout, 5xx) is tried again at the next pass, untold.
  *
- * A role staff gave by hand while it was timed stays (issue 36, point 6): before the DELETE the
- * guild's audit log is read back to the grant's start (MemberRoles.givenByOthersSince); the newest
- * change of that role for that member made by anyone but the bot, if it gave the role, keeps it.
+ * A role staff gave by hand while it was timed stays (the bot never undoes staff's own choice):
+ * before the DELETE the guild's audit log is read back to the grant's start
+ * (MemberRoles.givenByOthersSince); the newest change of that role for that member made by anyone
+ * but the bot, if it gave the role, keeps it.
  * Without View Audit Log the role is taken back as before, said once (the log here, /shop-admin
  * status). Only Discord's own log can tell, as the bot asks for no privileged intent (it sees no
  * member updates).

@@ -44,7 +44,7 @@ export const POWERFUL_PERMISSIONS = [
   'BanMembers',
   'ModerateMembers',
   'MentionEveryone',
-  // Moderation (issue 36, point 6): voice, nicknames, threads, events, emoji and stickers, the audit log, pins.
+  // Moderation: voice, nicknames, threads, events, emoji and stickers, the audit log, pins.
   'MuteMembers',
   'DeafenMembers',
   'MoveMembers',

@@ -20,15 +20,16 @@ describe('the insights chart, bundled as npm start runs the bot', () => {
   const work = mkdtempSync(join(ROOT, 'dist', 'chart-bundle-test-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('draws a year of days through its worker, and the process ends after close()', async () => {
+  it('draws a year of days through resvg, and the process ends after close()', async () => {
     const entry = join(work, 'entry.ts');
     writeFileSync(
       entry,
       `import { createChartRenderer } from ${JSON.stringify(join(ROOT, 'src', 'services', 'insights', 'chart', 'index.ts'))};
+import { pl } from ${JSON.stringify(join(ROOT, 'src', 'i18n', 'pl.ts'))};
 const renderer = createChartRenderer();
 const start = Date.UTC(2025, 0, 1);
 const days = Array.from({ length: 366 }, (_, index) => ({ day: new Date(start + index * 86400000).toISOString().slice(0, 10), paidGrosze: 1000 * (index % 30), linksIssued: index % 7 }));
-const png = await renderer.render({ days, locale: 'pl', title: 'Zażółć gęślą jaźń' });
+const png = await renderer.render({ days, locale: 'pl', words: pl.insights.chartWords, title: 'Zażółć gęślą jaźń' });
 await renderer.close();
 process.stdout.write(JSON.stringify({ signature: png.subarray(1, 4).toString('latin1'), width: png.readUInt32BE(16), height: png.readUInt32BE(20) }));
 `,
@@ -37,7 +38,7 @@ process.stdout.write(JSON.stringify({ signature: png.subarray(1, 4).toString('la
     const { build } = await import('esbuild');
     const outdir = join(work, 'bundle');
     await build({ ...bundleOptions(entry, outdir), sourcemap: false, absWorkingDir: ROOT });
-    // No copy of resvg's addon or of its loader in the bundle: the worker loads the installed package.
+    // No copy of resvg's addon or of its loader in the bundle: the chart loads the installed package at its first render.
     const bundled = readFileSync(join(outdir, 'entry.js'), 'utf8');
     expect(bundled).not.toContain('resvgjs.linux-x64-gnu.node');
     // ASCII only, as the bot's bundle must stay (test/unit/bundle.test.ts): the Polish labels are escaped.

@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createChartRenderer, MAX_WAITING_RENDERS, type ChartDay } from '../../../src/services/insights/chart/index.js';
 import { differingPixels, inkIn, PNG_SIGNATURE, readPng, totalInk } from './png.js';
+import { en } from '../../../src/i18n/en.js';
+import { pl } from '../../../src/i18n/pl.js';
 
 const DAY_MS = 86_400_000;
 
@@ -20,7 +22,7 @@ describe('the insights chart', () => {
 
   it('is an 800 × 400 PNG for a week, a month and a leap year of days', async () => {
     for (const count of [7, 30, 366]) {
-      const png = await renderer.render({ days: days(count, '2023-03-01'), locale: 'pl', title: `Sprzedaż przez bota, ${count} dni` });
+      const png = await renderer.render({ days: days(count, '2023-03-01'), locale: 'pl', words: pl.insights.chartWords, title: `Sprzedaż przez bota, ${count} dni` });
       expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
       const picture = readPng(png);
       expect([picture.width, picture.height]).toEqual([800, 400]);
@@ -30,7 +32,7 @@ describe('the insights chart', () => {
   });
 
   it('draws every Polish letter from the bundled font: each differs from its plain letter and from a character the font lacks', async () => {
-    const titleInk = async (title: string) => inkIn(readPng(await renderer.render({ days: [], locale: 'pl', title })), TITLE_BOX);
+    const titleInk = async (title: string) => inkIn(readPng(await renderer.render({ days: [], locale: 'pl', words: pl.insights.chartWords, title })), TITLE_BOX);
     // DejaVu Sans has no Chinese: these two are what a missing glyph looks like (a box, or nothing), and look alike.
     const missing = await titleInk('中');
     expect(differingPixels(missing, await titleInk('日'))).toBe(0);
@@ -43,28 +45,28 @@ describe('the insights chart', () => {
     }
     // The whole pangram: more ink than the same words without their marks.
     const wide = { x: 10, y: 6, width: 200, height: 30 };
-    const phrase = inkIn(readPng(await renderer.render({ days: [], locale: 'pl', title: 'Zażółć gęślą jaźń' })), wide);
-    const plain = inkIn(readPng(await renderer.render({ days: [], locale: 'pl', title: 'Zazolc gesla jazn' })), wide);
+    const phrase = inkIn(readPng(await renderer.render({ days: [], locale: 'pl', words: pl.insights.chartWords, title: 'Zażółć gęślą jaźń' })), wide);
+    const plain = inkIn(readPng(await renderer.render({ days: [], locale: 'pl', words: pl.insights.chartWords, title: 'Zazolc gesla jazn' })), wide);
     expect(totalInk(phrase)).toBeGreaterThan(totalInk(plain));
   });
 
   it('draws a period with no days, and one with huge amounts, as a picture of the same size', async () => {
-    const empty = readPng(await renderer.render({ days: [], locale: 'en', title: 'Nothing yet' }));
+    const empty = readPng(await renderer.render({ days: [], locale: 'en', words: en.insights.chartWords, title: 'Nothing yet' }));
     expect([empty.width, empty.height]).toEqual([800, 400]);
-    const huge = await renderer.render({ days: days(366, '2025-01-01', (index) => (index === 100 ? 9e15 : 1e12), () => 5e8), locale: 'pl', title: 'Duże liczby' });
+    const huge = await renderer.render({ days: days(366, '2025-01-01', (index) => (index === 100 ? 9e15 : 1e12), () => 5e8), locale: 'pl', words: pl.insights.chartWords, title: 'Duże liczby' });
     expect([readPng(huge).width, readPng(huge).height]).toEqual([800, 400]);
   });
 
   it('refuses input a chart cannot show, naming it', async () => {
-    await expect(renderer.render({ days: [{ day: '2026-02-30', paidGrosze: 0, linksIssued: 0 }], locale: 'en', title: 't' })).rejects.toThrow('"2026-02-30" is not a date');
-    await expect(renderer.render({ days: [{ day: '2026-02-03', paidGrosze: -1, linksIssued: 0 }], locale: 'en', title: 't' })).rejects.toThrow('not a number of zero or more');
-    await expect(renderer.render({ days: days(367), locale: 'en', title: 't' })).rejects.toThrow('367 days');
+    await expect(renderer.render({ days: [{ day: '2026-02-30', paidGrosze: 0, linksIssued: 0 }], locale: 'en', words: en.insights.chartWords, title: 't' })).rejects.toThrow('"2026-02-30" is not a date');
+    await expect(renderer.render({ days: [{ day: '2026-02-03', paidGrosze: -1, linksIssued: 0 }], locale: 'en', words: en.insights.chartWords, title: 't' })).rejects.toThrow('not a number of zero or more');
+    await expect(renderer.render({ days: days(367), locale: 'en', words: en.insights.chartWords, title: 't' })).rejects.toThrow('367 days');
     // It still draws afterwards.
-    expect(readPng(await renderer.render({ days: days(7), locale: 'en', title: 't' })).width).toBe(800);
+    expect(readPng(await renderer.render({ days: days(7), locale: 'en', words: en.insights.chartWords, title: 't' })).width).toBe(800);
   });
 
   it('answers renders asked at once each with its own picture, and refuses more than it queues', async () => {
-    const requests = Array.from({ length: MAX_WAITING_RENDERS }, (_, index) => ({ days: days(7 + index), locale: 'en' as const, title: `Chart ${index}` }));
+    const requests = Array.from({ length: MAX_WAITING_RENDERS }, (_, index) => ({ days: days(7 + index), locale: 'en' as const, words: en.insights.chartWords, title: `Chart ${index}` }));
     const together = requests.map((request) => renderer.render(request));
     await expect(renderer.render(requests[0]!)).rejects.toThrow(`${MAX_WAITING_RENDERS} charts are being drawn already`);
     const pictures = await Promise.all(together);
@@ -73,30 +75,28 @@ describe('the insights chart', () => {
 });
 
 describe('closing the chart renderer', () => {
-  /** The process's threads (Linux): a worker thread is one of them. */
+  /** The process's threads (Linux): a worker thread would be one of them. */
   const threads = () => readdirSync('/proc/self/task').length;
-  /** Handles that keep the process alive: the worker's port counts while a chart is being drawn. */
-  const busyPorts = () => process.getActiveResourcesInfo().filter((resource) => resource === 'MessagePort').length;
 
-  it('ends its worker thread, rejects a render still waiting and refuses a later one', async () => {
-    const before = threads();
+  it('draws without a thread of its own, rejects a render still waiting and refuses a later one', async () => {
     const renderer = createChartRenderer();
-    // Nothing is started until the first chart is asked for.
+    // resvg draws on libuv's pool: charts add no thread that stays (the pool's threads exist already once anything used it).
+    await renderer.render({ days: days(30), locale: 'pl', words: pl.insights.chartWords, title: 'Start' });
+    const before = threads();
+    await renderer.render({ days: days(366), locale: 'pl', words: pl.insights.chartWords, title: 'Again' });
     expect(threads()).toBe(before);
-    const portsIdle = busyPorts();
-    const first = renderer.render({ days: days(30), locale: 'pl', title: 'Start' });
-    // While it draws, the worker keeps the process alive; idle, it does not (a forgotten close() cannot hold a shutdown).
-    expect(busyPorts()).toBe(portsIdle + 1);
-    await first;
-    expect(busyPorts()).toBe(portsIdle);
-    expect(threads()).toBeGreaterThan(before);
-    const waiting = renderer.render({ days: days(366), locale: 'pl', title: 'Waiting' }).then(
+    const drawing = renderer.render({ days: days(366), locale: 'pl', words: pl.insights.chartWords, title: 'Drawing' }).then(
+      () => 'drawn',
+      (error: Error) => error.message,
+    );
+    const waiting = renderer.render({ days: days(366), locale: 'pl', words: pl.insights.chartWords, title: 'Waiting' }).then(
       () => 'drawn',
       (error: Error) => error.message,
     );
     await renderer.close();
     expect(await waiting).toBe('chart: the renderer was closed before the picture was drawn');
-    expect(threads()).toBe(before);
-    await expect(renderer.render({ days: days(7), locale: 'pl', title: 'Late' })).rejects.toThrow('the renderer is closed');
+    expect(await drawing).toBe('chart: the renderer was closed before the picture was drawn');
+    await expect(renderer.render({ days: days(7), locale: 'pl', words: pl.insights.chartWords, title: 'Late' })).rejects.toThrow('the renderer is closed');
   });
+
 });

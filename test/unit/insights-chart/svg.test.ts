@@ -3,6 +3,8 @@ import { chartSeries, parseDay } from '../../../src/services/insights/chart/char
 import { countLabel, moneyLabel } from '../../../src/services/insights/chart/labels.js';
 import { countScale, moneyScale } from '../../../src/services/insights/chart/scale.js';
 import { chartSvg, xmlText } from '../../../src/services/insights/chart/svg.js';
+import { en } from '../../../src/i18n/en.js';
+import { pl } from '../../../src/i18n/pl.js';
 
 const NBSP = '\u00a0';
 const DAY_MS = 86_400_000;
@@ -17,7 +19,7 @@ const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].
 
 describe('the chart picture', () => {
   it('labels a Polish year with Polish month names, złoty with a space and the year under January', () => {
-    const svg = chartSvg({ locale: 'pl', title: 'Sprzedaż', series: chartSeries(year('2025-10-05')) });
+    const svg = chartSvg({ locale: 'pl', words: pl.insights.chartWords, title: 'Sprzedaż', series: chartSeries(year('2025-10-05')) });
     const drawn = texts(svg);
     expect(drawn).toEqual(expect.arrayContaining(['Sprzedaż', 'Zapłacono (zł)', 'Wydane linki do płatności', 'lis', 'paź', 'sty', '2025', '2026', `0${NBSP}zł`]));
     // Twelve month starts from 1 November to 1 October.
@@ -26,22 +28,22 @@ describe('the chart picture', () => {
 
   it('labels English days and amounts in PLN', () => {
     const week = year('2026-03-01').slice(0, 7);
-    const drawn = texts(chartSvg({ locale: 'en', title: 'Week', series: chartSeries(week) }));
+    const drawn = texts(chartSvg({ locale: 'en', words: en.insights.chartWords, title: 'Week', series: chartSeries(week) }));
     expect(drawn).toEqual(expect.arrayContaining(['Mar 1', 'Mar 7', 'PLN 0', 'Paid (PLN)', 'Payment links issued']));
   });
 
   it('writes amounts as each language does, shortening large ones with a decimal comma in Polish', () => {
-    expect(moneyLabel(125_000, 'pl')).toBe(`1250${NBSP}zł`);
-    expect(moneyLabel(1_250_000, 'pl')).toBe(`12${NBSP}500${NBSP}zł`);
-    expect(moneyLabel(15_000_000, 'pl')).toBe(`150${NBSP}tys.${NBSP}zł`);
-    expect(moneyLabel(150_000_000, 'pl')).toBe(`1,5${NBSP}mln${NBSP}zł`);
-    expect(moneyLabel(150_000_000, 'en')).toBe('PLN 1.5M');
-    expect(moneyLabel(1_250_000, 'en')).toBe('PLN 12,500');
-    expect(countLabel(2_500_000, 'pl')).toBe(`2,5${NBSP}mln`);
+    expect(moneyLabel(125_000, 'pl', pl.insights.chartWords)).toBe(`1250${NBSP}zł`);
+    expect(moneyLabel(1_250_000, 'pl', pl.insights.chartWords)).toBe(`12${NBSP}500${NBSP}zł`);
+    expect(moneyLabel(15_000_000, 'pl', pl.insights.chartWords)).toBe(`150${NBSP}tys.${NBSP}zł`);
+    expect(moneyLabel(150_000_000, 'pl', pl.insights.chartWords)).toBe(`1,5${NBSP}mln${NBSP}zł`);
+    expect(moneyLabel(150_000_000, 'en', en.insights.chartWords)).toBe('PLN 1.5M');
+    expect(moneyLabel(1_250_000, 'en', en.insights.chartWords)).toBe('PLN 12,500');
+    expect(countLabel(2_500_000, 'pl', pl.insights.chartWords)).toBe(`2,5${NBSP}mln`);
   });
 
   it('keeps huge amounts inside the picture: the tallest bar meets the axis top, the labels are short', () => {
-    const svg = chartSvg({ locale: 'pl', title: 'Duże', series: chartSeries(year('2025-01-01', (index) => (index === 10 ? 9e15 : 1e12), () => 5e8)) });
+    const svg = chartSvg({ locale: 'pl', words: pl.insights.chartWords, title: 'Duże', series: chartSeries(year('2025-01-01', (index) => (index === 10 ? 9e15 : 1e12), () => 5e8)) });
     const bars = svg.match(/<path d="([^"]*)" fill/)![1]!;
     const tops = [...bars.matchAll(/M[\d.]+ ([\d.]+)h/g)].map((match) => Number(match[1]));
     expect(Math.min(...tops)).toBeGreaterThanOrEqual(74 - 1);
@@ -51,8 +53,8 @@ describe('the chart picture', () => {
   });
 
   it('says so when there are no days, and draws all-zero days against a small round scale', () => {
-    expect(texts(chartSvg({ locale: 'pl', title: 'Pusto', series: chartSeries([]) }))).toContain('Brak danych za ten okres');
-    const zeros = texts(chartSvg({ locale: 'pl', title: 'Zera', series: chartSeries(year('2026-01-01', () => 0, () => 0).slice(0, 7)) }));
+    expect(texts(chartSvg({ locale: 'pl', words: pl.insights.chartWords, title: 'Pusto', series: chartSeries([]) }))).toContain('Brak danych za ten okres');
+    const zeros = texts(chartSvg({ locale: 'pl', words: pl.insights.chartWords, title: 'Zera', series: chartSeries(year('2026-01-01', () => 0, () => 0).slice(0, 7)) }));
     expect(zeros).toEqual(expect.arrayContaining([`0${NBSP}zł`, `4${NBSP}zł`, '0', '4']));
   });
 
@@ -84,7 +86,7 @@ describe('the chart picture', () => {
   it('writes a title as text, whatever it holds: markup escaped, characters XML cannot hold dropped, a long one cut', () => {
     expect(xmlText('<b>A & "B"</b>\u0000\ud800')).toBe('&lt;b&gt;A &amp; &quot;B&quot;&lt;/b&gt;');
     expect(xmlText('Sklep 🎮')).toBe('Sklep 🎮');
-    const title = texts(chartSvg({ locale: 'en', title: 'x'.repeat(500), series: chartSeries([]) }))[0]!;
+    const title = texts(chartSvg({ locale: 'en', words: en.insights.chartWords, title: 'x'.repeat(500), series: chartSeries([]) }))[0]!;
     expect(title.length).toBeLessThan(80);
     expect(title.endsWith('…')).toBe(true);
   });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { createLogger } from '../../../src/logger.js';
-import { doublingBackoff, fixedBackoff, ROUND_BACKOFF } from '../../../src/services/jobs/backoff.js';
+import { afterFailure, doublingBackoff, fixedBackoff } from '../../../src/services/jobs/backoff.js';
 import { KeyedRetry } from '../../../src/services/jobs/keyed-retry.js';
-import { JobEnded, JobRunner, type BackgroundJob, type Timers } from '../../../src/services/jobs/runner.js';
+import { JobRunner, type BackgroundJob, type Timers } from '../../../src/services/jobs/runner.js';
+import { FOLLOW_UP_MAX_MS, followUpBackoff, NOTIFY_ATTEMPTS, ROUND_BACKOFF, stepRetry, UNKNOWN_BACKOFF } from '../../../src/services/payment-watch/schedule.js';
 
 const COST = { storeRequestsPerHour: '0', readsPerRound: '1', writesPerRound: '0' };
 
@@ -50,6 +51,24 @@ describe('background jobs: one runner, named backoffs, an end to every retry', (
     expect(fixedBackoff(300_000).name).toBe('fixed 5m');
   });
 
+  it("the payment wing's retries in the same words: the same waits as its own formulas had, and an end", () => {
+    // A license's failed round: 5 s doubling to 10 min, shortened by up to a quarter at random.
+    expect(ROUND_BACKOFF.name).toBe('doubling 5s..10m, jitter 25%');
+    expect([1, 2, 3, 8, 9, 40].map((n) => ROUND_BACKOFF.delayMs(n, () => 0.999_999))).toEqual([5_000, 10_000, 20_000, 600_000, 600_000, 600_000]);
+    expect([1, 2, 8].map((n) => ROUND_BACKOFF.delayMs(n, () => 0))).toEqual([3_750, 7_500, 450_000]);
+    // A pending payment followed up, at a 30 s poll: after the n-th answer, 30 s·2ⁿ⁻¹, exact, at most 15 minutes.
+    const followUp = followUpBackoff(30_000);
+    expect(followUp.name).toBe('doubling 30s..15m');
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => followUp.delayMs(n))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 900_000, FOLLOW_UP_MAX_MS]);
+    expect(UNKNOWN_BACKOFF.delayMs(12)).toBe(6 * 3_600_000);
+    // A settled payment's steps: the follow-up waits, ended at the 8th failed attempt.
+    const steps = stepRetry(30_000);
+    expect([1, 2, 7].map((n) => afterFailure(steps, n))).toEqual([{ ended: false, delayMs: 30_000 }, { ended: false, delayMs: 60_000 }, { ended: false, delayMs: 900_000 }]);
+    expect(afterFailure(steps, NOTIFY_ATTEMPTS)).toEqual({ ended: true });
+    // Without `giveUpAfter` a retry goes on (a job's rounds, a license's round).
+    expect(afterFailure({ backoff: fixedBackoff(1_000) }, 1_000)).toEqual({ ended: false, delayMs: 1_000 });
+  });
+
   it('runs the first round at start, then on its timer; a failure waits the backoff and is said once, the recovery once', async () => {
     const { runner, timers, said } = setup();
     let rounds = 0;
@@ -92,23 +111,21 @@ describe('background jobs: one runner, named backoffs, an end to every retry', (
     expect(timers.pending).toEqual([]);
   });
 
-  it('a job that gives up, or throws JobEnded, ends: said once as an error, never run again', async () => {
-    const { runner, timers, said } = setup();
+  it('a job never ends: after any number of failed rounds the next one comes after the backoff', async () => {
+    const { runner, timers } = setup();
     let rounds = 0;
-    runner.add({ name: 'fragile', everyMs: 1_000, backoff: fixedBackoff(1_000), giveUpAfter: 3, doing: 'x', failed: 'fragile failed', cost: COST, work: async () => {
+    runner.add({ name: 'fragile', everyMs: 1_000, backoff: fixedBackoff(2_000), doing: 'x', failed: 'fragile failed', cost: COST, work: async () => {
       rounds++;
       throw new Error('no');
     } });
-    runner.add({ name: 'ends', everyMs: 1_000, backoff: fixedBackoff(1_000), doing: 'y', failed: 'ends failed', cost: COST, work: async () => { throw new JobEnded('license removed'); } });
     await runner.start();
-    while (timers.pending.length > 0) {
-      timers.fire();
+    for (let i = 0; i < 20; i++) {
+      expect(timers.fire()).toBe(2_000);
       await settle();
     }
-    expect(runner.status().map(({ name, state }) => [name, state])).toEqual([['fragile', 'ended'], ['ends', 'ended']]);
-    await runner.runNow('fragile');
-    expect(said('this job has stopped until the bot restarts')).toBe(2);
-    expect(rounds).toBe(3);
+    expect(rounds).toBe(21);
+    expect(runner.status()[0]).toMatchObject({ state: 'backing-off', failures: 21 });
+    await runner.stop();
   });
 
   it('a manual job runs only on runNow; an each-process job skips runAlone; after-interval waits one interval; stop tells the job first', async () => {
@@ -142,21 +159,20 @@ describe('background jobs: one runner, named backoffs, an end to every retry', (
     expect(timers.pending).toEqual([]);
   });
 
-  it('per key (the payment rounds): each failing key waits its own doubling backoff, said once, up to a terminal state', () => {
+  it('per key (the payment rounds): each failing key waits its own doubling backoff, said once, due again when its wait is over', () => {
     const clock = new ManualClock();
-    const retry = new KeyedRetry({ backoff: ROUND_BACKOFF, clock, random: () => 0.5, giveUpAfter: 12 });
+    const retry = new KeyedRetry({ backoff: ROUND_BACKOFF, clock, random: () => 0.5 });
     const first = retry.failed('license-a');
-    expect(first).toMatchObject({ failures: 1, sayIt: true, terminal: false, retryAt: clock.now() + 3_750 });
+    expect(first).toMatchObject({ failures: 1, sayIt: true, retryAt: clock.now() + 4_375 });
     expect(retry.blocked('license-a')).toBe(true);
     expect(retry.blocked('license-b')).toBe(false);
-    clock.advance(3_750);
+    expect(retry.due()).toEqual([]);
+    clock.advance(4_375);
     expect(retry.blocked('license-a')).toBe(false);
-    expect(retry.failed('license-a')).toMatchObject({ failures: 2, sayIt: false, retryAt: clock.now() + 7_500 });
-    let last = retry.failed('license-a');
-    while (!last.terminal) last = retry.failed('license-a');
-    expect(last).toMatchObject({ failures: 12, sayIt: true, retryAt: Number.POSITIVE_INFINITY });
+    expect(retry.due()).toEqual(['license-a']);
+    expect(retry.failed('license-a')).toMatchObject({ failures: 2, sayIt: false, retryAt: clock.now() + 8_750 });
     expect(retry.succeeded('license-a')).toBe(true);
     expect(retry.succeeded('license-a')).toBe(false);
-    expect(retry.failingKeys).toBe(0);
+    expect(retry.due()).toEqual([]);
   });
 });

@@ -1,48 +1,29 @@
 /**
- * The chart's words and numbers in the admin's language. Written out by hand, not through Intl, for
- * the reason src/i18n/money.ts gives: the picture is the same on every Node build (ICU data differ).
- * Amounts on the axis are whole złoty (its steps are whole złoty); large ones are shortened the way
- * each language writes them ("1,5 mln zł", "PLN 1.5M"), so a label never pushes the plot off the picture.
+ * The chart's numbers and dates written in the admin's language. The words themselves (the legend,
+ * "no data", month names, how thousands and złoty are written) come with the request, from the
+ * language catalogues (src/i18n: `insights.chartWords`); this file writes the numbers that go in
+ * them by hand, not through Intl, for the reason src/i18n/money.ts gives: the picture is the same
+ * on every Node build (ICU data differ). Amounts on the axis are whole złoty (its steps are whole
+ * złoty); large ones are shortened ("1,5 mln zł", "PLN 1.5M"), so a label never pushes the plot off
+ * the picture.
  */
 
 export type ChartLocale = 'en' | 'pl';
 
-interface ChartWords {
+/** The chart's words in one language: src/i18n/en.ts and pl.ts, `insights.chartWords`. */
+export interface ChartWords {
   paid: string;
   links: string;
   noData: string;
+  /** January to December, short. */
   months: readonly string[];
-  thousand: string;
-  million: string;
-  billion: string;
-}
-
-const WORDS: Record<ChartLocale, ChartWords> = {
-  en: {
-    paid: 'Paid (PLN)',
-    links: 'Payment links issued',
-    noData: 'No data for this period',
-    months: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
-    thousand: 'K',
-    million: 'M',
-    billion: 'B',
-  },
-  pl: {
-    paid: 'Zapłacono (zł)',
-    links: 'Wydane linki do płatności',
-    noData: 'Brak danych za ten okres',
-    months: ['sty', 'lut', 'mar', 'kwi', 'maj', 'cze', 'lip', 'sie', 'wrz', 'paź', 'lis', 'gru'],
-    thousand: ' tys.',
-    million: ' mln',
-    billion: ' mld',
-  },
-};
-
-/** Keeps an amount on one line (as src/i18n/money.ts does). */
-const NBSP = '\u00a0';
-
-export function chartWords(locale: ChartLocale): ChartWords {
-  return WORDS[locale];
+  /** A day under the axis: "Mar 3" / "3 mar". */
+  day(day: number, month: string): string;
+  /** An amount of złoty around its number: "PLN 12", "12 zł". */
+  money(amount: string): string;
+  thousand(number: string): string;
+  million(number: string): string;
+  billion(number: string): string;
 }
 
 function groupThousands(value: number, separator: string): string {
@@ -56,36 +37,31 @@ function shortNumber(value: number, locale: ChartLocale): string {
   return locale === 'pl' ? text.replace('.', ',') : text;
 }
 
-/** A whole number of złoty, shortened from 100 000 up ("150 tys. zł", "PLN 150K"). */
-export function moneyLabel(grosze: number, locale: ChartLocale): string {
-  const zloty = Math.round(grosze / 100);
-  const words = WORDS[locale];
-  let number: string;
-  if (zloty >= 1e9) number = shortNumber(zloty / 1e9, locale) + words.billion.replace(' ', NBSP);
-  else if (zloty >= 1e6) number = shortNumber(zloty / 1e6, locale) + words.million.replace(' ', NBSP);
-  else if (zloty >= 1e5) number = shortNumber(zloty / 1e3, locale) + words.thousand.replace(' ', NBSP);
-  // Polish leaves four-digit numbers ungrouped (1250 zł) and groups from five digits (12 500 zł).
-  else number = locale === 'pl' ? (zloty >= 10_000 ? groupThousands(zloty, NBSP) : String(zloty)) : groupThousands(zloty, ',');
-  return locale === 'pl' ? `${number}${NBSP}zł` : `PLN ${number}`;
+/** A count as the axis writes it: shortened from 100 000 up; Polish leaves four digits ungrouped (1250) and groups from five (12 500). */
+function axisNumber(value: number, locale: ChartLocale, words: ChartWords): string {
+  if (value >= 1e9) return words.billion(shortNumber(value / 1e9, locale));
+  if (value >= 1e6) return words.million(shortNumber(value / 1e6, locale));
+  if (value >= 1e5) return words.thousand(shortNumber(value / 1e3, locale));
+  return locale === 'pl' ? (value >= 10_000 ? groupThousands(value, '\u00a0') : String(value)) : groupThousands(value, ',');
+}
+
+/** A whole number of złoty ("150 tys. zł", "PLN 150K"). */
+export function moneyLabel(grosze: number, locale: ChartLocale, words: ChartWords): string {
+  return words.money(axisNumber(Math.round(grosze / 100), locale, words));
 }
 
 /** A number of links, shortened as amounts are from 100 000 up. */
-export function countLabel(count: number, locale: ChartLocale): string {
-  const words = WORDS[locale];
-  if (count >= 1e9) return shortNumber(count / 1e9, locale) + words.billion.replace(' ', NBSP);
-  if (count >= 1e6) return shortNumber(count / 1e6, locale) + words.million.replace(' ', NBSP);
-  if (count >= 1e5) return shortNumber(count / 1e3, locale) + words.thousand.replace(' ', NBSP);
-  return locale === 'pl' ? (count >= 10_000 ? groupThousands(count, NBSP) : String(count)) : groupThousands(count, ',');
+export function countLabel(count: number, locale: ChartLocale, words: ChartWords): string {
+  return axisNumber(count, locale, words);
 }
 
-/** A day under the axis: "3 mar" / "Mar 3". */
-export function dayLabel(time: number, locale: ChartLocale): string {
+/** A day under the axis. */
+export function dayLabel(time: number, words: ChartWords): string {
   const date = new Date(time);
-  const month = WORDS[locale].months[date.getUTCMonth()]!;
-  return locale === 'pl' ? `${date.getUTCDate()} ${month}` : `${month} ${date.getUTCDate()}`;
+  return words.day(date.getUTCDate(), words.months[date.getUTCMonth()]!);
 }
 
 /** A month under the axis: "paź" / "Oct". */
-export function monthLabel(time: number, locale: ChartLocale): string {
-  return WORDS[locale].months[new Date(time).getUTCMonth()]!;
+export function monthLabel(time: number, words: ChartWords): string {
+  return words.months[new Date(time).getUTCMonth()]!;
 }

@@ -1,5 +1,5 @@
 import type { ChartSeries } from './chart-data.js';
-import { chartWords, countLabel, dayLabel, moneyLabel, monthLabel, type ChartLocale } from './labels.js';
+import { countLabel, dayLabel, moneyLabel, monthLabel, type ChartLocale, type ChartWords } from './labels.js';
 import { countScale, dateTicks, moneyScale } from './scale.js';
 
 /**
@@ -26,6 +26,8 @@ const MAX_TITLE_CHARS = Math.floor((CHART_WIDTH - 32) / (TITLE_SIZE * EM_WIDTH))
 
 export interface ChartPicture {
   locale: ChartLocale;
+  /** The chart's words in the admin's language (src/i18n: `insights.chartWords`). */
+  words: ChartWords;
   title: string;
   series: ChartSeries;
 }
@@ -58,8 +60,7 @@ function text(x: number, y: number, content: string, attributes = ''): string {
   return `<text x="${px(x)}" y="${px(y)}"${attributes ? ` ${attributes}` : ''}>${xmlText(content)}</text>`;
 }
 
-function legend(locale: ChartLocale): string {
-  const words = chartWords(locale);
+function legend(words: ChartWords): string {
   const y = 50;
   const paidWidth = [...words.paid].length * TEXT_SIZE * WORD_EM_WIDTH;
   const secondX = 16 + 18 + paidWidth + 24;
@@ -72,29 +73,29 @@ function legend(locale: ChartLocale): string {
 }
 
 /** The whole picture, as one SVG document. */
-export function chartSvg({ locale, title, series }: ChartPicture): string {
+export function chartSvg({ locale, words, title, series }: ChartPicture): string {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${CHART_FONT_FAMILY}" font-size="${TEXT_SIZE}">`,
     `<rect width="${CHART_WIDTH}" height="${CHART_HEIGHT}" fill="${COLORS.background}"/>`,
     text(16, 28, fittedTitle(title), `font-size="${TITLE_SIZE}" fill="${COLORS.text}"`),
-    legend(locale),
+    legend(words),
   ];
   if (series.days.length === 0) {
     parts.push(`<rect x="16" y="${PLOT_TOP}" width="${CHART_WIDTH - 32}" height="${PLOT_BOTTOM - PLOT_TOP}" fill="none" stroke="${COLORS.grid}"/>`);
-    parts.push(text(CHART_WIDTH / 2, (PLOT_TOP + PLOT_BOTTOM) / 2, chartWords(locale).noData, `text-anchor="middle" font-size="16" fill="${COLORS.muted}"`));
+    parts.push(text(CHART_WIDTH / 2, (PLOT_TOP + PLOT_BOTTOM) / 2, words.noData, `text-anchor="middle" font-size="16" fill="${COLORS.muted}"`));
   } else {
-    parts.push(plot(locale, series));
+    parts.push(plot(locale, words, series));
   }
   parts.push('</svg>');
   return parts.join('');
 }
 
 /** The axes, grid, bars and line. */
-function plot(locale: ChartLocale, series: ChartSeries): string {
+function plot(locale: ChartLocale, words: ChartWords, series: ChartSeries): string {
   const money = moneyScale(Math.max(...series.paidGrosze));
   const counts = countScale(Math.max(...series.linksIssued), money.intervals);
-  const moneyTexts = Array.from({ length: money.intervals + 1 }, (_, index) => moneyLabel(index * money.step, locale));
-  const countTexts = Array.from({ length: counts.intervals + 1 }, (_, index) => countLabel(index * counts.step, locale));
+  const moneyTexts = Array.from({ length: money.intervals + 1 }, (_, index) => moneyLabel(index * money.step, locale, words));
+  const countTexts = Array.from({ length: counts.intervals + 1 }, (_, index) => countLabel(index * counts.step, locale, words));
   const widest = (labels: string[]) => Math.max(...labels.map((label) => [...label].length)) * TEXT_SIZE * EM_WIDTH;
   const left = 16 + widest(moneyTexts) + 8;
   const right = CHART_WIDTH - 16 - widest(countTexts) - 8;
@@ -133,7 +134,7 @@ function plot(locale: ChartLocale, series: ChartSeries): string {
     const x = left + (tick.index + 0.5) * slot;
     const time = series.days[tick.index]!;
     parts.push(`<line x1="${px(x)}" y1="${PLOT_BOTTOM}" x2="${px(x)}" y2="${PLOT_BOTTOM + 4}" stroke="${COLORS.axis}"/>`);
-    parts.push(text(x, PLOT_BOTTOM + 18, tick.kind === 'month' ? monthLabel(time, locale) : dayLabel(time, locale), `text-anchor="middle" fill="${COLORS.muted}"`));
+    parts.push(text(x, PLOT_BOTTOM + 18, tick.kind === 'month' ? monthLabel(time, words) : dayLabel(time, words), `text-anchor="middle" fill="${COLORS.muted}"`));
     if (tick.withYear) parts.push(text(x, PLOT_BOTTOM + 33, String(new Date(time).getUTCFullYear()), `text-anchor="middle" font-size="11" fill="${COLORS.muted}"`));
   }
   return parts.join('');
