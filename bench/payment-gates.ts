@@ -47,12 +47,20 @@ export const PAYMENT_GATES: readonly Gate[] = [
     figure: (r) => (defined(r.payments?.invalidRequests?.maxPerTenMinutes) ? r.payments.invalidRequests.maxPerTenMinutes : undefined),
     detail: (r) => `${r.payments.invalidRequests.grants} timed roles ending in guilds the bot left or where Discord refuses, ${r.payments.invalidRequests.paidLinksRefused} paid links whose log posts are refused: ${r.payments.invalidRequests.perWindow.join(', ')} per 10 minutes`,
   },
+  // A sale with the webhook connected and healthy loses nothing; forged ids never hold back a real payment.
   {
-    name: 'store webhook: payment → DM edited, max',
+    name: 'store webhook: a sale of 100 payments in a minute, webhook healthy, payments lost',
+    limit: 0,
+    unit: 'payments',
+    figure: (r) => (defined(r.storeWebhook?.paidToDm?.withWebhook?.missing) ? r.storeWebhook.paidToDm.withWebhook.missing : undefined),
+    detail: (r) => `${r.storeWebhook.paidToDm.withWebhook.payments} payments: p50 ${ms(r.storeWebhook.paidToDm.withWebhook.ms.median)} ms, max ${ms(r.storeWebhook.paidToDm.withWebhook.ms.max)} ms; polling only: ${r.storeWebhook.paidToDm.withoutWebhook.missing} lost, max ${ms(r.storeWebhook.paidToDm.withoutWebhook.ms.max)} ms`,
+  },
+  {
+    name: 'store webhook: the store’s post → DM edited among 500 forged ids, max',
     limit: 5000,
     unit: 'ms',
-    figure: (r) => (defined(r.storeWebhook?.paidToDm?.withWebhook?.ms?.max) ? (r.storeWebhook.paidToDm.withWebhook.missing > 0 ? Number.POSITIVE_INFINITY : r.storeWebhook.paidToDm.withWebhook.ms.max) : undefined),
-    detail: (r) => `${r.storeWebhook.paidToDm.withWebhook.payments} payments, ${r.storeWebhook.paidToDm.withWebhook.missing} missing; p50 ${ms(r.storeWebhook.paidToDm.withWebhook.ms.median)} ms; polling only: max ${ms(r.storeWebhook.paidToDm.withoutWebhook.ms.max)} ms`,
+    figure: (r) => (defined(r.storeWebhook?.flood?.ms?.max) ? (r.storeWebhook.flood.missing > 0 ? Number.POSITIVE_INFINITY : r.storeWebhook.flood.ms.max) : undefined),
+    detail: (r) => `${r.storeWebhook.flood.payments} payments, ${r.storeWebhook.flood.missing} lost; p50 ${ms(r.storeWebhook.flood.ms.median)} ms; ${r.storeWebhook.flood.forgedIds} forged ids`,
   },
   {
     name: 'store webhook: store requests per hour per server, webhook connected and healthy',

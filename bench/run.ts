@@ -42,8 +42,8 @@
  *   BENCH_PAY_LICENSES=1:30,1000:5,10000:2   its sizes: licenses:simulated minutes
  *   Payments (bench/payment-watch-phase.ts: store requests per hour by open links, a walk beside polling):
  *     BENCH_PAY_WALK_S=40 (the walk's length: two poll rounds at PAYMENT_POLL_SECONDS=15)  BENCH_PAY_RATE=100
- *   Store webhook (bench/store-webhook-phase.ts: payment → DM with and without it, the intent's chat flood):
- *     BENCH_HOOK_PAYMENTS=100 (paid links; with the webhook at most 10 a minute: about 12 minutes)  BENCH_HOOK_FLOOD_S=10
+ *   Store webhook (bench/store-webhook-phase.ts: a sale in a minute with and without it, payments among forged ids):
+ *     BENCH_HOOK_PAYMENTS=100 BENCH_HOOK_FORGED=500 BENCH_HOOK_FLOOD_PAYMENTS=10 BENCH_HOOK_FLOOD_S=10
  *   Scale-out (bench/scale-out.ts: one process on SQLite, one and two on Redis, the arrival rate ramped):
  *     BENCH_SCALE_RATES=50,100,200,400,800,1200,1600  BENCH_SCALE_STEP_S=4  BENCH_SCALE_GUILDS=8
  *     BENCH_SCALE_SETUPS=sqlite-1p,redis-1p,redis-2p  BENCH_SCALE_KIND_RATE=50  BENCH_SCALE_KIND_MEMBERS=70
@@ -148,8 +148,8 @@ async function paymentsPhase(world: World, report: Record<string, unknown>, prin
 /** Prints the store webhook's tables at once when the phase runs alone, else with the report; BENCH_ONLY=intent: its chat flood alone. */
 async function webhookPhase(world: World, report: Record<string, unknown>, printNow: boolean): Promise<void> {
   if (options.only === 'intent') return printIntentCost((report.storeWebhookIntent = await intentCost(world, envNumber('BENCH_HOOK_FLOOD_S', 10), log)), log);
-  log('[10] store webhook: payment → DM edited with and without it, store requests per hour per server, a chat flood with the intent');
-  const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
+  log('[10] store webhook: a sale and a flood of forged ids (payment → DM edited), store requests per hour per server, a chat flood with the intent');
+  const result = await storeWebhookPhase(world, { payments: envNumber('BENCH_HOOK_PAYMENTS', 100), forged: envNumber('BENCH_HOOK_FORGED', 500), floodPayments: envNumber('BENCH_HOOK_FLOOD_PAYMENTS', 10), floodSeconds: envNumber('BENCH_HOOK_FLOOD_S', 10) }, log);
   report.storeWebhook = result;
   if (printNow) printStoreWebhook(result, log);
 }

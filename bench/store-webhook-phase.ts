@@ -4,14 +4,11 @@
  * local Discord's webhook, the one the bot made on `/shop-admin store-webhook connect`, with the text
  * the bot's answer tells the admin to paste ({TRANSACTION_ID} replaced).
  *
- * 1. Payment → the member's DM edited: the bot as a process (`npm start`'s flags, the system clock),
- *    BENCH_HOOK_PAYMENTS members (100) check out, then their links are paid at random moments; the
- *    time from the payment to the PATCH of the member's DM that says it is paid. Once with the
- *    webhook connected, once without (polling every PAYMENT_POLL_SECONDS=30: the "before"), at the
- *    same random moments at least 6 s apart (at most 10 a minute: the reader asks about at most 10
- *    posted ids a minute per license, post-reader.ts, so a faster crowd would measure that limit,
- *    not the path; and polling reads 30 rows per server, so more than 30 purchases on one server
- *    between two polls are never seen by it: 100 payments in 60 s left 32 links unconfirmed).
+ * 1. A sale, and a flood of forged ids (bench/store-webhook-sale.ts): BENCH_HOOK_PAYMENTS payments
+ *    (100) within one minute with the webhook connected and healthy, payment → the member's DM edited
+ *    and the payments lost, against the same sale with polling alone (the "before"); then, while
+ *    BENCH_HOOK_FORGED made-up ids (500) wait in their queue, BENCH_HOOK_FLOOD_PAYMENTS real payments
+ *    (10): the store's post → the member's DM edited.
  * 2. Store requests per hour per server: the bot in this process on a ManualClock (a round every 5 s,
  *    a simulated hour), 8 open links over the shop's four servers, with the webhook connected and
  *    healthy and without it; and the same with the purchase feed on and a website purchase every
@@ -21,144 +18,40 @@
  *    dispatches every MESSAGE_CREATE to it) against one with STORE_WEBHOOK_INTENT=off (nothing
  *    dispatched). BENCH_ONLY=intent runs this part alone (`intentCost`).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { FakeDiscord, FakeMessage } from '../test/fakes/discord/fake-discord.js';
-import { buttons } from '../test/support/ui.js';
-import { startProcess } from './bot-process.js';
-import { crowdPicks } from './journey-plans.js';
-import { BenchMember, Recorder } from './members.js';
-import { round, roundSummary, summarize, type Summary } from './stats.js';
+import { round } from './stats.js';
 import { chatFlood, requestsPerHour, type ChatFlood, type RequestsPerServer } from './store-webhook-costs.js';
-import { connectAsAdmin, ENCRYPTION_KEY, SECOND, sleep } from './store-webhook-admin.js';
+import { pollingSale, webhookSaleAndFlood, type FloodToDm, type PaidToDm } from './store-webhook-sale.js';
 import type { World } from './world.js';
 
-/** The DM's text once the link is paid (src/i18n/en.ts, dmPaid). */
-const PAID_TEXT = 'reports this order as paid';
-
-export interface PaidToDm {
-  payments: number;
-  /** Over how long the payments were spread. */
-  spreadSeconds: number;
-  ms: Summary;
-  /** Payments whose DM was not edited within LATE_MS. */
-  missing: number;
-  storeRequests: { latestBuyers: number; transactionInfo: number };
-}
-
-export type { ChatFlood, RequestsPerServer };
+export type { ChatFlood, FloodToDm, PaidToDm, RequestsPerServer };
 
 export interface StoreWebhookResult {
+  /** The sale: with the webhook connected and healthy, and with polling alone. */
   paidToDm: { withWebhook: PaidToDm; withoutWebhook: PaidToDm };
+  /** Real payments while forged ids wait in their queue (webhook connected). */
+  flood: FloodToDm;
   requestsPerHour: RequestsPerServer[];
   chatFlood: ChatFlood;
 }
 
-/** A small deterministic generator: the same "random" moments every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+export interface StoreWebhookOptions {
+  payments: number;
+  forged: number;
+  floodPayments: number;
+  floodSeconds: number;
 }
 
-/** Resolves with when the member's DM was edited to say the link is paid. */
-function paidEdit(discord: FakeDiscord, dm: FakeMessage): Promise<number> {
-  const path = new RegExp(`^/channels/${dm.channel_id}/messages/${dm.id}`);
-  const next = async (): Promise<number> => {
-    const request = await discord.waitForRequest('PATCH', path);
-    return JSON.stringify(request.body ?? '').includes(PAID_TEXT) ? performance.now() : next();
-  };
-  return next();
-}
-
-/** No DM edit within this long after the payment counts as missing. */
-const LATE_MS = 120 * SECOND;
-
-/** Part 1: members check out, their links are paid at the given moments; payment → DM edited. */
-async function paidToDm(world: World, label: string, payments: number, webhook: boolean, log: (text: string) => void): Promise<PaidToDm> {
-  const dir = join(world.work, `webhook-${label}`);
-  mkdirSync(dir, { recursive: true });
-  world.store.purchaseWebhooks.configs.splice(0);
-  const bot = await startProcess(world, 'bot', join(dir, 'store.sqlite'), dir, { ENCRYPTION_KEY, PAYMENT_POLL_SECONDS: '30' });
-  try {
-    if (webhook) {
-      const hook = await connectAsAdmin(world.discord, `shop-posts-${label}`);
-      world.store.purchaseWebhooks.configs.push({ url: hook.url, template: hook.template });
-    }
-    // Check-outs first (not timed), a few members at a time: /shop → … → Add to cart → /checkout nick:.
-    const picks = crowdPicks(world.shop, payments);
-    const recorder = new Recorder();
-    const links: { dm: FakeMessage; url: string }[] = [];
-    for (let start = 0; start < picks.length; start += 20) {
-      const batch = await Promise.all(
-        picks.slice(start, start + 20).map(async (pick, offset) => {
-          const index = start + offset;
-          const member = new BenchMember(world.discord, recorder, `hook-${label}-${index}`);
-          await member.addToCart(pick);
-          const dmArrived = world.discord.waitForDm(member.user.id);
-          const handle = await world.discord.slash(member.user, 'checkout', { options: { nick: `Hook_${label}_${index}` } });
-          await handle.settled();
-          const dm = await Promise.race([dmArrived, sleep(60 * SECOND).then(() => undefined)]);
-          const url = dm ? buttons(dm).find((component) => component.label === 'Pay')?.url : undefined;
-          if (!dm || !url) throw new Error(`store webhook bench: member ${index} got no DM with a Pay link`);
-          return { dm, url };
-        }),
-      );
-      links.push(...batch);
-    }
-    log(`    ${links.length} links issued; paying them${webhook ? ' (the store posts each payment)' : ' (polling only)'}`);
-    // The same moments with and without the webhook: random, at least 6 s apart (10 a minute at most).
-    const random = seeded(38);
-    const moments: number[] = [];
-    for (let index = 0, at = 0; index < links.length; index += 1, at += 6 * SECOND + random() * 1.5 * SECOND) moments.push(at);
-    const requestsBefore = world.store.requests.length;
-    const began = performance.now();
-    const times = await Promise.all(
-      links.map(async (link, index) => {
-        await sleep(began + moments[index]! - performance.now());
-        const edited = paidEdit(world.discord, link.dm);
-        const paidAt = performance.now();
-        world.store.pay(link.url);
-        const at = await Promise.race([edited, sleep(LATE_MS).then(() => Number.NaN)]);
-        return at - paidAt;
-      }),
-    );
-    await world.store.purchaseWebhooks.settled();
-    const requests = world.store.requests.slice(requestsBefore);
-    const measured = times.filter((value) => !Number.isNaN(value));
-    return {
-      payments: links.length,
-      spreadSeconds: round(Math.max(...moments) / SECOND, 1),
-      ms: roundSummary(summarize(measured), 0),
-      missing: times.length - measured.length,
-      storeRequests: {
-        latestBuyers: requests.filter((request) => request.path.includes('/latest_buyers')).length,
-        transactionInfo: requests.filter((request) => request.path.startsWith('/v4/transaction/info/')).length,
-      },
-    };
-  } finally {
-    world.store.purchaseWebhooks.configs.splice(0);
-    await bot.proc.stop();
-    world.running.splice(world.running.indexOf(bot), 1);
-  }
-}
-
-export async function storeWebhookPhase(world: World, options: { payments: number; floodSeconds: number }, log: (text: string) => void): Promise<StoreWebhookResult> {
-  log(`  payment → DM edited: ${options.payments} paid links with the webhook connected (bot process, system clock)`);
-  const withWebhook = await paidToDm(world, 'webhook', options.payments, true, log);
-  log(`  payment → DM edited: ${options.payments} paid links without the webhook (polling every 30 s)`);
-  const withoutWebhook = await paidToDm(world, 'polling', options.payments, false, log);
+export async function storeWebhookPhase(world: World, options: StoreWebhookOptions, log: (text: string) => void): Promise<StoreWebhookResult> {
+  log(`  a sale of ${options.payments} payments within a minute with the webhook connected, then ${options.floodPayments} payments among ${options.forged} forged ids (bot process, system clock)`);
+  const { sale, flood } = await webhookSaleAndFlood(world, options, log);
+  log(`  the same sale without the webhook (polling every 30 s)`);
+  const withoutWebhook = await pollingSale(world, options.payments, log);
   const requestsPerHourRows: RequestsPerServer[] = [];
   for (const [webhook, feed] of [[false, false], [true, false], [false, true], [true, true]] as const) {
     log(`  a simulated hour, 8 open links over four servers, ${webhook ? 'webhook connected' : 'no webhook'}${feed ? ', purchase feed on, a website purchase every 5 minutes' : ''}`);
     requestsPerHourRows.push(await requestsPerHour(world.shop, webhook, feed));
   }
-  return { paidToDm: { withWebhook, withoutWebhook }, requestsPerHour: requestsPerHourRows, chatFlood: await intentCost(world, options.floodSeconds, log) };
+  return { paidToDm: { withWebhook: sale, withoutWebhook }, flood, requestsPerHour: requestsPerHourRows, chatFlood: await intentCost(world, options.floodSeconds, log) };
 }
 
 /** Part 3 (BENCH_ONLY=intent runs it alone): the Guild Messages intent's cost under 1 000 other chat messages a second. */
@@ -172,12 +65,18 @@ export async function intentCost(world: World, floodSeconds: number, log: (text:
 const mb = (bytes: number) => `${round(bytes / 1024 / 1024, 1)} MB`;
 
 export function printStoreWebhook(result: StoreWebhookResult, log: (text: string) => void): void {
-  log('\nStore webhook: payment → the member\'s DM edited (bot process, system clock, run under nice -n 19 beside other work)');
-  log('| | payments | spread over | p50 | p95 | max | missing | latest_buyers | transaction/info |');
-  log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const [name, row] of [['with the webhook', result.paidToDm.withWebhook], ['polling only (before)', result.paidToDm.withoutWebhook]] as const) {
-    log(`| ${name} | ${row.payments} | ${row.spreadSeconds} s | ${row.ms.median} ms | ${row.ms.p95} ms | ${row.ms.max} ms | ${row.missing} | ${row.storeRequests.latestBuyers} | ${row.storeRequests.transactionInfo} |`);
+  const sale = result.paidToDm;
+  log(`\nStore webhook: a sale of ${sale.withWebhook.payments} payments within ${sale.withWebhook.spreadSeconds} s, payment → the member's DM edited (bot process, system clock, run under nice -n 19 beside other work)`);
+  log('| | payments | p50 | p95 | max | lost (no DM edit within 6 min) | latest_buyers | transaction/info |');
+  log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const [name, row] of [['webhook connected, healthy', sale.withWebhook], ['polling only (before)', sale.withoutWebhook]] as const) {
+    log(`| ${name} | ${row.payments} | ${row.ms.median} ms | ${row.ms.p95} ms | ${row.ms.max} ms | ${row.missing} | ${row.storeRequests.latestBuyers} | ${row.storeRequests.transactionInfo} |`);
   }
+  const flood = result.flood;
+  log(`\nStore webhook: ${flood.payments} payments 3 s apart while ${flood.forgedIds} forged ids (posted over ${flood.forgedPostSeconds} s) wait in their queue: the store's post → the member's DM edited`);
+  log('| payments | p50 | p95 | max | lost | latest_buyers | transaction/info (forged ids included) |');
+  log('| --- | --- | --- | --- | --- | --- | --- |');
+  log(`| ${flood.payments} | ${flood.ms.median} ms | ${flood.ms.p95} ms | ${flood.ms.max} ms | ${flood.missing} | ${flood.storeRequests.latestBuyers} | ${flood.storeRequests.transactionInfo} |`);
   log('\nStore webhook: store requests per hour per server (ManualClock, a simulated hour, 8 open links over four servers)');
   log('| webhook | purchase feed | latest_buyers/h per server | all requests/h per server | transaction/info/h | website purchases | feed posts |');
   log('| --- | --- | --- | --- | --- | --- | --- |');

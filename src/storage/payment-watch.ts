@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { PaymentWatchIndex, type OpenRef } from './payment-watch-index.js';
 import { LINK_RETENTION_DAYS } from './payment-links.js';
 import { PostedIdStore } from './posted-ids.js';
+import { PostedSeenIndex } from './posted-seen.js';
 import { parseRecord } from './records.js';
 
 export type { OpenRef };
@@ -138,12 +139,18 @@ const inboxSchema = z.record(z.string(), z.number());
 const txKey = (shop: string, transactionId: string) => `pay-tx:${shop}:${transactionId}`;
 const spellings = (transactionId: string) => [...new Set([transactionId.toLowerCase(), transactionId, transactionId.toUpperCase()])];
 
+/** A posted id's record that says only that the store does not know it (nothing polled, matched or settled since). */
+export const postedOnlyUnknown = (tx: TxState | undefined): boolean =>
+  tx?.announced === true && tx.madeAt === undefined && tx.link === undefined && (tx.state === 'unknown' || (tx.state === 'seen' && tx.status === 'unknown'));
+
 export const emptyWatchState = (): WatchState => ({ servers: {}, missing: {}, work: {} });
 
 export class PaymentWatchStore {
   readonly index: PaymentWatchIndex;
   /** The ids the store's webhook posted, waiting for their questions (posted-ids.ts). */
   readonly posted: PostedIdStore;
+  /** The posted ids the store did not know, counted to their bound (posted-seen.ts). */
+  readonly #seen: PostedSeenIndex;
 
   /** `locks`: shared by every process on one Redis (src/coordination); this process's own otherwise. */
   constructor(
@@ -153,6 +160,7 @@ export class PaymentWatchStore {
   ) {
     this.index = new PaymentWatchIndex(keyv, logger, locks);
     this.posted = new PostedIdStore(keyv, logger, locks);
+    this.#seen = new PostedSeenIndex(keyv, logger, HANDLED_TTL_MS, locks);
   }
 
   /** The licenses with open links or transactions to follow. */
@@ -185,6 +193,23 @@ export class PaymentWatchStore {
 
   async saveTx(shop: string, transactionId: string, state: TxState): Promise<void> {
     await this.keyv.set(txKey(shop, transactionId.toLowerCase()), state, HANDLED_TTL_MS);
+  }
+
+  /**
+   * Posted ids the store answered 404 about (their records just written), counted to the bound of
+   * posted-seen.ts: the oldest past it are forgotten (their records deleted) while their records
+   * still say only that. Returns how many were forgotten.
+   */
+  async rememberUnknownPosts(shop: string, entries: readonly { id: string; at: number }[], now: number): Promise<number> {
+    return this.#seen.add(shop, entries.map(({ id, at }) => ({ id: id.toLowerCase(), at })), now, {
+      postedUnknown: async (_shop, id) => postedOnlyUnknown(await this.tx(shop, id)),
+      forget: (_shop, id) => this.keyv.delete(txKey(shop, id)).then(() => undefined),
+    });
+  }
+
+  /** How many posted ids the store did not know are remembered for the shop now. */
+  unknownPostsRemembered(shop: string): Promise<number> {
+    return this.#seen.count(shop);
   }
 
   /**

@@ -19,7 +19,7 @@ import { parseRecord } from './records.js';
  *
  * Bounded: at most QUEUE_BOUND ids per license; past it the oldest `unknown` ones go (counted), never
  * a `followed` or a `nick` one. Survives a restart (it is storage); shared by every process on Redis
- * (written under the license's lock). One record: about 100 bytes an id, 100 KB at the bound.
+ * (written under the license's lock). One record: about 120 bytes an id, 120 KB at the bound.
  */
 
 export const QUEUE_BOUND = 1_000;

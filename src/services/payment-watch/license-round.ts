@@ -7,6 +7,7 @@ import type { LicenseRound, WatchDeps } from './context.js';
 import { notify } from './outbox.js';
 import { readOpenLinks, serversOf } from './open-links.js';
 import { askInfo, pollServer, seenOf } from './polling.js';
+import { readDate } from './dates.js';
 import { TICK_MS } from './schedule.js';
 import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
 import { applyTx, saveRound, txOf } from './tx-state.js';
@@ -169,8 +170,9 @@ async function decidePosted(round: LicenseRound, transactionId: string, tx: TxSt
   const { deps } = round;
   const now = deps.clock.now();
   if (tx.postedIn && info.status !== 'unknown') await deps.postConfirmed?.(tx.postedIn, transactionId);
-  // No link it could pay: placing it would change nothing (it is nobody's whenever it was made).
-  const madeAt = info.status === 'unknown' ? undefined : round.open.length === 0 ? 0 : await placePosted(round, transactionId, info);
+  // No link it could pay: placing it would change nothing (it is nobody's whenever it was made), so
+  // nothing more is asked; its answer's own date, if any, still says since when its nick is a website buyer's.
+  const madeAt = info.status === 'unknown' ? undefined : round.open.length === 0 ? (readDate(info.date, now) ?? 0) : await placePosted(round, transactionId, info);
   // Not placed yet: asked again on the follow-up schedule (a poll that lists it meanwhile places it,
   // polling.ts); pending, until it moves on; otherwise a few times, then it counts as undated.
   if (madeAt === undefined && !(await applyTx(round, transactionId, tx, answerOf(info.status))).effects.some((effect) => effect.kind === 'decide')) return;

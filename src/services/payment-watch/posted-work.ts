@@ -67,9 +67,16 @@ export async function placePosted(round: LicenseRound, transactionId: string, in
   }
 }
 
-/** A posted id the store answered 404 about: asked no more (a forged or mistyped id), yet a poll that lists it still examines it. */
+/**
+ * A posted id the store answered 404 about: asked no more (a forged or mistyped id), yet a poll that
+ * lists it still examines it. Remembered, so a repost costs no question, among at most SEEN_BOUND
+ * such ids per shop (storage/posted-seen.ts: the oldest are forgotten past it).
+ */
 export async function postedUnknown(round: LicenseRound, transactionId: string, tx: TxState): Promise<void> {
+  const now = round.deps.clock.now();
   round.log.debug({ transaction: transactionId }, 'payment watch: the store does not know a transaction its webhook post named; asked no more (a poll that lists it examines it)');
   await applyTx(round, transactionId, tx, { kind: 'unknown' });
+  const forgotten = await round.deps.store.rememberUnknownPosts(round.shop, [{ id: transactionId, at: now }], now);
+  if (forgotten > 0) round.log.debug({ forgotten }, 'payment watch: the oldest posted ids the store does not know were forgotten (their bound)');
 }
 

@@ -46,7 +46,7 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
       await saveTx(round, transaction.id, newTx(round, 'nobody', previous, { status, madeAt: transaction.madeAt }));
       delete round.state.work[transaction.id];
       // Paid, and no link of the bot's could have been paid by it: a website purchase, however the bot heard of it.
-      if (status === 'paid') await noteDecidedWebsiteBuyer(round, transaction.nick, transaction.madeAt);
+      if (status === 'paid') await noteDecidedWebsiteBuyer(round, transaction.nick, transaction.madeAt, previous?.postedAt);
       return;
     }
     if ((await applyStatus(round, link, transaction, status, previous)) !== 'taken') return;

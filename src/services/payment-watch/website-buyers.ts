@@ -83,11 +83,17 @@ async function outsideTheBot(round: LicenseRound, transactionId: string, nick: s
 /**
  * A purchase the store confirmed as paid that paid no link of the bot's (settle.ts, whatever told
  * the bot of it: a poll, the store webhook's post): its nick is a website buyer's from `madeAt` on.
+ * A posted purchase the store did not place in time (`madeAt` 0: undated, as when no link was open
+ * to place it for) was made at the latest when it was posted (`postedAt`): its nick counts from
+ * then, unless an open link issued before the post has the nick (that member's purchase, perhaps,
+ * which the bot could not tell: a website buyer's mark would send their next ones to staff too).
  * Noted once per round and nick; a storage failure is logged, never fatal (the evidence is only missed).
  */
-export async function noteDecidedWebsiteBuyer(round: LicenseRound, nick: string | undefined, madeAt: number): Promise<void> {
+export async function noteDecidedWebsiteBuyer(round: LicenseRound, nick: string | undefined, placedAt: number, postedAt?: number): Promise<void> {
   const store = round.deps.websiteBuyers;
-  if (!store || nick === undefined || madeAt <= 0) return;
+  if (!store || nick === undefined) return;
+  const madeAt = placedAt > 0 ? placedAt : postedAt !== undefined && !round.open.some((link) => sameNick(link.nick, nick) && link.createdAt <= postedAt + CLOCK_SKEW_MS) ? postedAt : 0;
+  if (madeAt <= 0) return;
   const noted = notedIn.get(round) ?? new Map<string, number>();
   notedIn.set(round, noted);
   const key = nickKeyPart(nick.trim());

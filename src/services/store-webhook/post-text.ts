@@ -47,8 +47,9 @@ export function transactionIdsIn(text: string): string[] {
 
 /**
  * The open link whose nick the post names beside this id: in the id's own line (the text the bot
- * gave the admin, `Zakup {NICK}: … {TRANSACTION_ID}`, puts them in one), as a whole word, whatever
- * the case. Several links' nicks in that line: the longest (a nick inside another is not it).
+ * gave the admin, `Gracz {NICK} kupił … transakcja: {TRANSACTION_ID}`, puts them in one), as a
+ * whole word, whatever the case. Several links' nicks in that line: the longest (a nick inside
+ * another is not it).
  */
 export function nickBeside<T extends { nick: string }>(text: string, id: string, open: readonly T[]): T | undefined {
   const lower = text.toLowerCase();
