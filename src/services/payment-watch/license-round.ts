@@ -9,9 +9,8 @@ import { readOpenLinks, serversOf } from './open-links.js';
 import { askInfo, pollServer, seenOf } from './polling.js';
 import { readDate } from './dates.js';
 import { TICK_MS } from './schedule.js';
-import { closeLinks, decideAndSettle, settleEnded } from './settle.js';
+import { answerOf, closeLinks, decideAndSettle, settleEnded } from './settle.js';
 import { applyTx, saveRound, txOf } from './tx-state.js';
-import type { TxEvent } from './machine.js';
 import { placePosted, postedUnknown, takePosted, unplacedPost } from './posted-work.js';
 import type { TransactionInfo } from '../../spaceis/client.js';
 
@@ -95,12 +94,6 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
   await wake(round, feedOnly && Object.keys(state.work).length === 0);
   // The one hand-off to the purchase feed: what this round read. Returns at once: the feed posts outside this round's lock.
   if (feed) deps.feed?.handOff(license, round.polled);
-}
-
-/** The store's status as the table's event, without a decision (the table says when one is needed). */
-function answerOf(status: TransactionInfo['status']): TxEvent {
-  if (status === 'pending' || status === 'unknown') return { kind: 'pending', status };
-  return { kind: status === 'fail' ? 'failed' : status };
 }
 
 /** Pending payments as versions before issue 28 followed them become transaction states with work (written with the state). */

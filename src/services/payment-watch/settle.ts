@@ -1,12 +1,12 @@
 import type { TransactionStatus } from '../../spaceis/payment-schemas.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { OpenRef, TxState } from '../../storage/payment-watch.js';
-import { claimLink, newTx, saveRound, saveTx, txOf } from './tx-state.js';
+import { applyTx, claimLink, noteWork, recordOutcome, saveRound, txOf } from './tx-state.js';
 import type { LicenseRound, OpenLink } from './context.js';
+import { transition, type Decision, type Effect, type Outcome, type Placed, type TxEvent } from './machine.js';
 import { CLOCK_SKEW_MS, decideMatch, type ReviewReason, type SeenTransaction } from './matcher.js';
 import { openLinkOf, readOpenLinks } from './open-links.js';
 import { notify } from './outbox.js';
-import { followUpBackoff } from './schedule.js';
 import { matchEvidence, noteDecidedWebsiteBuyer } from './website-buyers.js';
 
 /**
@@ -43,10 +43,9 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
         await refreshOpen(round);
         continue;
       }
-      await saveTx(round, transaction.id, newTx(round, 'nobody', previous, { status, madeAt: transaction.madeAt }));
-      delete round.state.work[transaction.id];
+      const { effects } = await applyTx(round, transaction.id, previous, answerOf(status, { decision: { kind: 'nobody' }, transaction }));
       // Paid, and no link of the bot's could have been paid by it: a website purchase, however the bot heard of it.
-      if (status === 'paid') await noteDecidedWebsiteBuyer(round, transaction.nick, transaction.madeAt, previous?.postedAt);
+      if (effects.some((effect) => effect.kind === 'note-website-buyer')) await noteDecidedWebsiteBuyer(round, transaction.nick, transaction.madeAt, previous?.postedAt);
       return;
     }
     if ((await applyStatus(round, link, transaction, status, previous)) !== 'taken') return;
@@ -58,27 +57,15 @@ export async function decideAndSettle(round: LicenseRound, transaction: SeenTran
 
 /**
  * Links of two or more members could be this purchase's (nicks are public), or one member's with
- * thin evidence (`reason`, matcher.ts): nothing settles by itself. Still pending at the store: asked again on its schedule. Failed or expired: nobody's.
- * Paid: kept for staff (review.ts), who choose the link; the transaction waits as `ambiguous`.
+ * thin evidence (`reason`, matcher.ts): nothing settles by itself. The table decides what follows:
+ * still pending at the store, it is asked again on its schedule, against these links whether or not
+ * they are still open (remembered below); failed or expired, nobody's; paid, it waits as `ambiguous`
+ * for staff (review.ts), who choose the link.
  */
 async function ambiguous(round: LicenseRound, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined, candidates: OpenLink[], reason: ReviewReason): Promise<void> {
-  const placed = { status, madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}), ...(transaction.amounts ? { amounts: transaction.amounts } : {}) };
-  const now = round.deps.clock.now();
-  if (status === 'pending' || status === 'unknown') {
-    const attempt = previous?.state === 'seen' ? previous.attempt : 0;
-    // Followed on its own schedule, against these links whether or not they are still open (remembered below).
-    const refs = candidates.map(({ guildId, linkId }) => ({ guildId, linkId }));
-    await saveTx(round, transaction.id, newTx(round, 'seen', previous, { ...placed, attempt, candidates: refs }));
-    round.state.work[transaction.id] = now + followUpBackoff(round.deps.pollMs).delayMs(attempt + 1);
-    return;
-  }
-  delete round.state.work[transaction.id];
-  if (status !== 'paid') {
-    await saveTx(round, transaction.id, newTx(round, 'nobody', previous, placed));
-    return;
-  }
-  await saveTx(round, transaction.id, newTx(round, 'ambiguous', previous, placed));
-  await round.deps.review?.raise(transaction, candidates, reason);
+  const refs = candidates.map(({ guildId, linkId }) => ({ guildId, linkId }));
+  const { effects } = await applyTx(round, transaction.id, previous, answerOf(status, { decision: { kind: 'several', candidates: refs }, transaction }));
+  if (effects.some((effect) => effect.kind === 'ask-staff')) await round.deps.review?.raise(transaction, candidates, reason);
 }
 
 /**
@@ -111,32 +98,31 @@ async function shopmates(round: LicenseRound): Promise<OpenLink[]> {
 
 const linkRef = (link: OpenLink) => ({ guildId: link.guildId, linkId: link.linkId, license: link.record.license });
 
-/** What the store's status does to the link the transaction paid. */
-async function applyStatus(round: LicenseRound, link: OpenLink, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<'settled' | 'matched' | 'taken'> {
-  const { deps } = round;
+/**
+ * What the store's status does to the link the transaction paid. The table decides; the order of
+ * the writes is this file's: a settling claim as settleClaimed says, any other the link's record
+ * first, so a link another transaction took is never written on this transaction's record.
+ */
+async function applyStatus(round: LicenseRound, link: OpenLink, transaction: SeenTransaction, status: TransactionStatus, previous: TxState | undefined): Promise<'settled' | 'matched' | 'taken' | 'kept'> {
   const transactionId = transaction.id;
-  const placed = { madeAt: transaction.madeAt, ...(transaction.nick ? { nick: transaction.nick } : {}), ...(transaction.amounts ? { amounts: transaction.amounts } : {}) };
-  const now = deps.clock.now();
   const ref = { guildId: link.guildId, linkId: link.linkId };
-  if (status === 'paid') {
-    // The work index first (a hint: an entry whose transaction owes nothing is dropped), then the one
-    // write that decides: the transaction settled, owing every step (outbox.ts). A failure before it
-    // leaves the old state, which the next round settles; a failure after it, work the next round finishes.
-    round.state.work[transactionId] = now;
-    await saveRound(round);
-    await saveTx(round, transactionId, newTx(round, 'settled', previous, { status, link: ref, ...placed }));
-    if ((await claimLink(round, ref, transactionId, 'paid')) === 'taken') return 'taken';
+  const outcome = transition(previous, answerOf(status, { decision: { kind: 'link', link: ref }, transaction }), round.deps.clock.now(), round.deps);
+  const claim = claimOf(outcome.effects);
+  if (!claim) {
+    // The table keeps the record (a store answering other than paid about a paid one): no link is written.
+    await recordOutcome(round, transactionId, previous, outcome);
+    return 'kept';
+  }
+  if (claim.final) {
+    if ((await settleClaimed(round, transactionId, previous, outcome, claim)) === 'taken') return 'taken';
     round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status: 'paid' }, 'payment watch: the store settled a link’s payment');
     await closeLinks(round, [linkRef(link)]);
-    await notify(round, transactionId);
+    if (outcome.effects.some((effect) => effect.kind === 'tell-steps')) await notify(round, transactionId);
     return 'settled';
   }
   // Pending, failed or expired: the link stays open within its lifetime; a later paid transaction replaces it.
-  const final = status === 'fail' || status === 'expired';
-  if ((await claimLink(round, ref, transactionId, status === 'fail' ? 'failed' : status === 'expired' ? 'expired' : 'pending')) === 'taken') return 'taken';
-  await saveTx(round, transactionId, newTx(round, 'matched', previous, { status, link: ref, ...placed }));
-  if (!final) round.state.work[transactionId] = now + followUpBackoff(deps.pollMs).delayMs(1);
-  else delete round.state.work[transactionId];
+  if ((await claimLink(round, claim.link, transactionId, claim.claim, claim.final)) === 'taken') return 'taken';
+  await recordOutcome(round, transactionId, previous, outcome);
   round.log.info({ guild: link.guildId, link: link.linkId, transaction: transactionId, status }, 'payment watch: a purchase matched a payment link');
   return 'matched';
 }
@@ -147,13 +133,43 @@ export async function settleEnded(round: LicenseRound, record: PaymentLink): Pro
   if (!attempt) return;
   const ref = { guildId: record.guildId, linkId: record.id };
   const previous = await txOf(round, attempt.transactionId);
-  // As for a paid link (applyStatus): the work index first, then the transaction's one record.
-  round.state.work[attempt.transactionId] = round.deps.clock.now();
-  await saveRound(round);
-  await saveTx(round, attempt.transactionId, newTx(round, 'settled', previous, { status: attempt.status === 'failed' ? 'fail' : 'expired', link: ref }));
-  await claimLink(round, ref, attempt.transactionId, attempt.status, true);
-  await notify(round, attempt.transactionId);
+  const outcome = transition(previous, { kind: 'link-ended', link: ref, status: attempt.status === 'failed' ? 'fail' : 'expired' }, round.deps.clock.now(), round.deps);
+  const claim = claimOf(outcome.effects);
+  // The table settles a transaction matched to the link (or one without a record); one concluded otherwise stays as it is.
+  if (!claim) return;
+  await settleClaimed(round, attempt.transactionId, previous, outcome, claim);
+  if (outcome.effects.some((effect) => effect.kind === 'tell-steps')) await notify(round, attempt.transactionId);
 }
+
+type ClaimEffect = Extract<Effect, { kind: 'claim' }>;
+const claimOf = (effects: readonly Effect[]): ClaimEffect | undefined => effects.find((effect): effect is ClaimEffect => effect.kind === 'claim');
+
+/**
+ * A claim that settles the link (paid; a failed attempt when its lifetime ended). The work index
+ * first (a hint: an entry whose transaction owes nothing is dropped), then the one write that
+ * decides: the transaction settled, owing every step (outbox.ts); then the link's record. A failure
+ * before the record leaves the old state, which the next round settles; a failure after it, work
+ * the next round finishes.
+ */
+async function settleClaimed(round: LicenseRound, transactionId: string, previous: TxState | undefined, outcome: Outcome, claim: ClaimEffect): Promise<'claimed' | 'taken'> {
+  noteWork(round, transactionId, outcome.effects);
+  await saveRound(round);
+  await recordOutcome(round, transactionId, previous, outcome);
+  return claimLink(round, claim.link, transactionId, claim.claim, claim.final);
+}
+
+/** The store's status as the table's answer: with the matcher's decision and the purchase as placed, when the caller made one. */
+export function answerOf(status: TransactionStatus, decided?: { decision: Decision; transaction: SeenTransaction }): TxEvent {
+  const made = decided ? { decision: decided.decision, placed: placedOf(decided.transaction) } : {};
+  if (status === 'pending' || status === 'unknown') return { kind: 'pending', status, ...made };
+  return { kind: status === 'fail' ? 'failed' : status, ...made };
+}
+
+const placedOf = (transaction: SeenTransaction): Placed => ({
+  madeAt: transaction.madeAt,
+  ...(transaction.nick ? { nick: transaction.nick } : {}),
+  ...(transaction.amounts ? { amounts: transaction.amounts } : {}),
+});
 
 async function refreshOpen(round: LicenseRound): Promise<void> {
   const now = round.deps.clock.now();

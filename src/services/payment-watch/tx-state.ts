@@ -35,16 +35,21 @@ export async function saveTx(round: LicenseRound, transactionId: string, state: 
  */
 export async function applyTx(round: LicenseRound, transactionId: string, record: TxState | undefined, event: TxEvent): Promise<Outcome> {
   const outcome = transition(record, event, round.deps.clock.now(), round.deps);
-  if (outcome.record && outcome.record !== record) await saveTx(round, transactionId, outcome.record);
-  const work = workOf(outcome.effects);
-  if (work === 'drop') delete round.state.work[transactionId];
-  else if (work) round.state.work[transactionId] = work.at;
+  await recordOutcome(round, transactionId, record, outcome);
   return outcome;
 }
 
-export function newTx(round: LicenseRound, state: TxState['state'], previous: TxState | undefined, fields: Partial<TxState> = {}): TxState {
-  const now = round.deps.clock.now();
-  return { state, since: previous?.since ?? now, at: now, attempt: 0, ...fields };
+/** The table's outcome for `record`, written: the record when it changed, then its work noted. */
+export async function recordOutcome(round: LicenseRound, transactionId: string, record: TxState | undefined, outcome: Outcome): Promise<void> {
+  if (outcome.record && outcome.record !== record) await saveTx(round, transactionId, outcome.record);
+  noteWork(round, transactionId, outcome.effects);
+}
+
+/** The work the outcome's effects owe, noted in the license's work index (saved with its state). */
+export function noteWork(round: Pick<LicenseRound, 'state'>, transactionId: string, effects: Outcome['effects']): void {
+  const work = workOf(effects);
+  if (work === 'drop') delete round.state.work[transactionId];
+  else if (work) round.state.work[transactionId] = work.at;
 }
 
 export type Claim = 'paid' | 'pending' | 'failed' | 'expired';
