@@ -74,7 +74,7 @@ export const plCommands = {
           multiServerCart: { name: 'koszyk-z-wielu-serwerów', description: 'Zezwól na produkty z kilku serwerów w jednym koszyku' },
           giftMessages: { name: 'wiadomości-o-prezentach', description: 'Wiadomość prywatna do członka, gdy ktoś opłaci dla niego prezent (domyślnie: tak)' },
           digestChannel: { name: 'kanał-podsumowań', description: 'Kanał na cotygodniowe podsumowanie sprzedaży, wysyłane w poniedziałki o 9:00' },
-          timeZone: { name: 'strefa-czasowa', description: 'Strefa czasowa serwera, np. Europe/Warsaw (domyślna) lub Europe/London' },
+          timeZone: { name: 'strefa-czasowa', description: 'Strefa czasowa serwera Discord, np. Europe/Warsaw (domyślna) lub Europe/London' },
           linkLifetimeHours: { name: 'ważność-linku', description: 'Ile godzin link do płatności czeka na opłacenie' },
           checkoutCooldownSeconds: { name: 'odstęp-linków', description: 'Ile sekund członek czeka między kolejnymi linkami' },
           locale: { name: 'język', description: 'Język wiadomości bota na kanałach' },
@@ -323,7 +323,7 @@ export const pl: Messages = {
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
       `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
-    timeZoneUnknown: (typed) => `Nie znam strefy czasowej „${typed}”. Wpisz jej nazwę z bazy IANA, np. Europe/Warsaw albo Europe/London.`,
+    timeZoneUnknown: (typed) => `Nie znam strefy czasowej „${typed}”, więc niczego nie zapisałem. Wpisz nazwę strefy w formacie IANA, np. Europe/Warsaw albo Europe/London.`,
     moderatorRoleManaged: (role) =>
       `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
     settingNames: {
@@ -568,7 +568,7 @@ export const pl: Messages = {
       roles: declined({ nominative: 'nadanie ról', accusative: 'nadanie ról' }),
       metrics: declined({ nominative: 'zapis statystyk', accusative: 'zapis statystyk' }),
       'store-webhook-health': declined({ nominative: 'sprawdzenie działania webhooka sklepu', accusative: 'sprawdzenie działania webhooka sklepu' }),
-      insights: declined({ nominative: 'zliczenie zamówienia w statystykach sklepu', accusative: 'zliczenie zamówienia w statystykach sklepu' }),
+      insights: declined({ nominative: 'wliczenie zamówienia do statystyk sklepu', accusative: 'wliczenie zamówienia do statystyk sklepu' }),
     },
     refusedReason: {
       'missing-access': 'bot nie widzi tego kanału (brak dostępu)',
@@ -974,7 +974,7 @@ export const pl: Messages = {
     subtitle: (period: string, server: string | undefined) => (server ? `${server} · ${period}` : `Cały sklep · ${period}`),
     throughBot: 'Liczę tylko to, co członkowie zrobili przez tego bota — zakupów na stronie sklepu tu nie ma.',
     panelLink: 'Cały sklep w panelu SpaceIs',
-    countingOff: 'Operator bota wyłączył liczenie statystyk (INSIGHTS=off), więc niczego nowego nie liczę.',
+    countingOff: 'Operator bota wyłączył liczenie statystyk (INSIGHTS=off), więc niczego nowego już nie doliczam.',
     headline: (paid: string, orders: number, average: string) => `**${paid}** wpłat przez tego bota · ${plCount(orders, nouns.order)} · średnio ${average} na zamówienie`,
     headlineNone: 'W tym okresie nikt nie zapłacił przez tego bota.',
     change: (percent: string) => `${percent} względem poprzedniego okresu`,
@@ -1026,10 +1026,10 @@ export const pl: Messages = {
     csvAllProducts: 'Wszystkie produkty',
     serverNotFound: (typed: string) => `W sklepie nie ma serwera „${typed}”. Wybierz serwer z podpowiedzi albo pomiń tę opcję, żeby zobaczyć cały sklep.`,
     digestTitle: 'Tygodniowe podsumowanie sklepu',
-    digestWeek: (from, to) => `Ostatni tydzień, od ${from} do ${to} · cały sklep`,
-    digestRefusedTitle: 'Wstrzymałem cotygodniowe podsumowanie',
+    digestWeek: (from, to) => `Miniony tydzień, od ${from} do ${to} · cały sklep`,
+    digestRefusedTitle: 'Cotygodniowe podsumowanie wstrzymane',
     digestRefused: (channel) =>
-      `Nie mogę wysłać tygodniowego podsumowania na ${channel}, bo nie mam tam dostępu albo uprawnienia do wysyłania wiadomości. Kolejnych podsumowań nie wyślę, dopóki ktoś z administracji nie ustawi ponownie kanału podsumowań (${cmd.digestChannel}).`,
+      `Bot nie mógł wysłać tygodniowego podsumowania na ${channel}, bo nie widzi tego kanału albo nie ma tam uprawnienia „Wysyłanie wiadomości”. Kolejnych podsumowań nie wyśle, dopóki ktoś z administracji nie ustawi ponownie kanału podsumowań komendą \`${cmd.digestChannel}\`.`,
   },
   // Webhook zakupów sklepu: osobny blok, by poprawki tekstów nie zderzały się z innymi.
   storeWebhook: {

@@ -46,7 +46,7 @@ export const polishCaptions: Readonly<Record<string, string>> = {
   'admin-insights': '/sklep-admin statystyki: przegląd ostatnich 30 dni z wykresem',
   'admin-insights-products': '/sklep-admin statystyki: produkty',
   'admin-insights-searches': '/sklep-admin statystyki: wyszukiwania bez wyników',
-  'insights-digest': 'Tygodniowe podsumowanie na kanale administracji, w poniedziałek o 9:00 czasu serwera',
+  'insights-digest': 'Tygodniowe podsumowanie na kanale administracji, wysyłane co poniedziałek o 9:00 w strefie czasowej z ustawień',
   'log-digest-refused': 'Kanał logów: kanał podsumowań nie przyjmuje wiadomości od bota',
   'admin-store-webhook': '/sklep-admin webhook-sklepu połącz: adres webhooka (pokazany raz, tylko administratorowi), tekst do wklejenia i kroki w panelu',
   'admin-status-held-roles': '/sklep-admin status: role dla kupujących wstrzymane do decyzji moderacji, każda z przyciskiem „Nadaj rolę”',

@@ -32,6 +32,6 @@ describe('payment steps', () => {
       for (const step of PAYMENT_STEPS) expect(refusedStepName(t, step)).toBe(t.payments.refusedStep[step]);
     }
     expect(refusedStepName(pl, 'nagroda')).toEqual({ nominative: 'nagroda', accusative: 'nagroda' });
-    expect(refusedStepName(pl, 'insights').accusative).toBe('zliczenie zamówienia w statystykach sklepu');
+    expect(refusedStepName(pl, 'insights').accusative).toBe('wliczenie zamówienia do statystyk sklepu');
   });
 });
