@@ -62,7 +62,6 @@ describe('architecture', () => {
 
   it('names no tracker issue in the code (src/, commands/, bench/, tools/): a comment says its reason in words', () => {
     const found = SCANNED.flatMap(sourceFiles)
-      .filter((file) => !TRACKER_ALLOWED.some((prefix) => file.startsWith(prefix)))
       .flatMap((file) => trackerMentions(file, readFileSync(join(ROOT, file), 'utf8')));
     expect(found).toEqual([]);
   });
@@ -74,7 +73,6 @@ describe('architecture', () => {
   it('finds a tracker number in a comment or a string, and names the file and line', () => {
     const text = ['// Every retry has an end (issue 36, point 3).', "const name = 'Issue 39 targets';", '// the issue names it', '// issues #40 and 41'].join('\n');
     expect(trackerMentions('x.ts', text)).toEqual(['x.ts:1: issue 36', 'x.ts:2: Issue 39', 'x.ts:4: issues #40']);
-    expect(TRACKER_ALLOWED.some((prefix) => 'src/services/payment-watch/matcher.ts'.startsWith(prefix))).toBe(true);
   });
 
   it('loads at start nothing of the demo shop, of Redis or of the screens: only when a guild or STORAGE_URL asks', () => {
@@ -149,19 +147,6 @@ const CATALOGUES = new Set(['src/i18n/en.ts', 'src/i18n/pl.ts']);
 
 /** A tracker reference: the code is read without the tracker, so a number says nothing there. */
 const TRACKER_NUMBER = /\bissues? #?\d+/gi;
-/**
- * TEMPORARY: paths being edited in parallel on other branches while their tracker numbers were
- * taken out everywhere else; whoever merges last rewords theirs and removes the entry. This list
- * must end empty.
- */
-const TRACKER_ALLOWED: readonly string[] = [
-  'src/services/payment-watch/',
-  'src/services/store-webhook/',
-  'src/services/insights/',
-  'src/storage/posted-ids.ts',
-  'bench/store-webhook',
-  'bench/chart',
-];
 
 /**
  * The layers, lowest first: a file may import its own layer and those below, never one above. The

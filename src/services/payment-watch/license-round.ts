@@ -96,7 +96,7 @@ export async function watchLicense(deps: WatchDeps, license: string, log: Logger
   if (feed) deps.feed?.handOff(license, round.polled);
 }
 
-/** Pending payments as versions before issue 28 followed them become transaction states with work (written with the state). */
+/** Pending payments as older versions followed them (a list on the license's state) become transaction states with work (written with the state). */
 async function upgradeFollowUps(deps: WatchDeps, license: string, state: WatchState): Promise<void> {
   if (!state.follow) return;
   const shop = await deps.shopKeyOf(license);
