@@ -199,17 +199,17 @@ const notFound = rule<'unknown'>('seen, asked again (rarely after 3)', (record, 
   return { record: { ...record, at: now, attempt }, effects: [{ kind: 'due', at: now + followUp(record.state === 'seen' ? attempt - 1 : attempt, pace) }] };
 });
 const notFoundMatched = rule<'unknown'>('matched, asked again', (record, event, now, pace) => notFound.apply(record, event, now, pace));
-
 const confirmed = rule<'confirmed'>('settled (confirmedBy)', (record, event, now) => ({
   record: { ...(record ?? { since: now }), state: 'settled', status: 'paid', at: now, link: event.link, confirmedBy: event.by, attempt: 0 },
   effects: [{ kind: 'due', at: now }, { kind: 'claim', link: event.link, claim: 'paid', final: true }, { kind: 'tell-steps' }],
 }));
-
 const linkEnded = rule<'link-ended'>('settled (fail/expired)', (record, event, now) => ({
   record: fresh(record, 'settled', now, { status: event.status, link: event.link }),
   effects: [{ kind: 'due', at: now }, { kind: 'claim', link: event.link, claim: event.status === 'fail' ? 'failed' : 'expired', final: true }, { kind: 'tell-steps' }],
 }));
 
+// A seen record's link ended with this transaction's failed attempt on it (a crash fell between the two writes); never one the store said was paid.
+const linkEndedSeen = rule<'link-ended'>('settled (fail/expired), unless paid', (record, event, now, pace) => (record?.status === 'paid' ? same(record) : linkEnded.apply(record, event, now, pace)));
 const linkLost = rule<'link-lost'>('seen (taken) / notified (gone)', (record, event, now) => {
   if (!record) return same(record);
   // Taken: the link's record never said it paid; decided again. Gone: nobody to tell.
@@ -270,7 +270,7 @@ export const TABLE: { readonly [S in From]: Row } = {
   },
   seen: {
     posted: followed, listed: listedSeen, paid: postedAnswer('settled / ambiguous / nobody (a post not placed: asked again)'), pending: postedAnswer('seen, asked again / matched / nobody'),
-    failed: postedAnswer('matched / nobody (a post not placed: asked again)'), expired: postedAnswer('matched / nobody (a post not placed: asked again)'), unknown: notFound, confirmed, 'link-ended': ignore(), ...settledOnly, 'time-passed': timePassed('unknown'),
+    failed: postedAnswer('matched / nobody (a post not placed: asked again)'), expired: postedAnswer('matched / nobody (a post not placed: asked again)'), unknown: notFound, confirmed, 'link-ended': linkEndedSeen, ...settledOnly, 'time-passed': timePassed('unknown'),
   },
   matched: {
     posted: followed, listed: ignore(), paid: answered('settled / ambiguous / nobody'), pending: answered('matched, asked again'), failed: answered('matched / nobody'), expired: answered('matched / nobody'),

@@ -68,6 +68,13 @@ describe('the payment machine: every state × every event', () => {
     expect(effects.map((effect) => effect.kind)).toEqual(['due', 'claim', 'tell-steps']);
   });
 
+  it('settles as failed the link a seen transaction already marked with its failed attempt, once the link ended (a crash between the two writes)', () => {
+    const seen = recordsIn('seen')[0]!;
+    const { record, effects } = transition(seen, { kind: 'link-ended', link: LINK_A, status: 'fail' }, NOW, PACE);
+    expect(record).toMatchObject({ state: 'settled', status: 'fail', link: LINK_A });
+    expect(effects).toContainEqual({ kind: 'claim', link: LINK_A, claim: 'failed', final: true });
+  });
+
   it('is notified only once every step ended, or after NOTIFY_ATTEMPTS passes that left some', () => {
     let record: TxState | undefined = recordsIn('settled')[0];
     for (const step of STEPS.slice(0, 3)) record = transition(record, { kind: 'step-done', step }, NOW, PACE).record;
