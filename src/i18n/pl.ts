@@ -14,7 +14,7 @@ export const plCommands = {
     description: 'Przeglądaj ofertę sklepu i dodawaj produkty do koszyka',
     options: {
       server: { name: 'serwer', description: 'Przejdź od razu do jednego serwera (nazwa lub identyfikator, np. survival)' },
-      item: { name: 'produkt', description: 'Znajdź produkt po nazwie: wpisz kilka liter, np. „vip 30” albo „500”' },
+      item: { name: 'produkt', description: 'Znajdź produkt po nazwie — wpisz kilka liter, np. „vip 30” albo „500”' },
     },
   },
   cart: { name: 'koszyk', description: 'Pokaż koszyk, zmień ilości i zamów' },
@@ -82,7 +82,7 @@ export const plCommands = {
           purchaseFeedChannel: { name: 'kanał-zakupów', description: 'Gdzie bot publikuje każdy zakup w sklepie' },
           purchaseFeedNicks: {
             name: 'nicki-kupujących',
-            description: `Nicki kupujących w /${plNames.shopTop} i na kanale zakupów: pokazuj albo zastępuj słowem „Gracz”`,
+            description: `Pokazuj nicki kupujących w /${plNames.shopTop} i na kanale zakupów albo zastępuj je słowem „Gracz”`,
           },
         },
       },
@@ -230,7 +230,7 @@ const lastDaysFrom = (days: number): string => (days === 1 ? 'z ostatniego dnia'
 export const pl: Messages = {
   admin: {
     notAllowed: 'Tylko osoby z uprawnieniem „Zarządzanie serwerem” mogą zmieniać sklep.',
-    licenseUnreadable: `Zapisanej licencji tego Discorda nie da się teraz odczytać (zobacz ${cmd.status}): ustaw ją ponownie komendą ${cmd.licenseSet} albo ją usuń.`,
+    licenseUnreadable: `Zapisanej licencji tego Discorda nie da się teraz odczytać (zobacz ${cmd.status}). Ustaw ją ponownie komendą ${cmd.licenseSet} albo ją usuń.`,
     notConfigured: `Ten Discord nie ma jeszcze licencji sklepu. Ustaw ją komendą ${cmd.licenseSet} (albo poproś operatora bota o ustawienie SPACEIS_API_KEY).`,
 
     statusTitle: 'Stan sklepu',
@@ -239,13 +239,13 @@ export const pl: Messages = {
     statusLicenseDefault: (fingerprint) => `Domyślna licencja bota, odcisk klucza \`${fingerprint}\``,
     statusLicenseNone: 'Brak',
     statusLicenseUnreadable: (fingerprint: string) =>
-      `Własnej licencji tego Discorda (odcisk klucza \`${fingerprint}\`) nie da się odszyfrować obecnym ENCRYPTION_KEY: klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
+      `Własnej licencji tego Discorda (odcisk klucza \`${fingerprint}\`) nie da się odszyfrować obecnym ENCRYPTION_KEY — klucz zmienił się od jej zapisania albo wpis jest uszkodzony. Kupujący widzą komunikat, że sklep nie jest skonfigurowany. Ustaw licencję ponownie komendą ${cmd.licenseSet} (albo ją usuń) lub poproś operatora o przywrócenie poprzedniego ENCRYPTION_KEY.`,
     statusLicenseNoKey: (fingerprint: string) =>
       `Ten Discord ma własną licencję (odcisk klucza \`${fingerprint}\`), ale bot nie ma ENCRYPTION_KEY, by ją odszyfrować. Kupujący widzą komunikat, że sklep nie jest skonfigurowany; bot nie przełącza się zamiast tego na licencję domyślną. Operator musi ustawić ENCRYPTION_KEY (ten, którym licencję zapisano).`,
     statusStore: 'SpaceIs',
     statusAnswers: (servers) => `Odpowiada: ${plCount(servers, nouns.server)} w ofercie`,
-    status401: `Odrzuca klucz licencji (401): klucz jest błędny albo unieważniony. Ustaw nowy komendą ${cmd.licenseSet}.`,
-    status402: 'Licencja jest nieaktywna (402): odnów ją w panelu SpaceIs.',
+    status401: `Odrzuca klucz licencji (401) — klucz jest błędny albo unieważniony. Ustaw nowy komendą ${cmd.licenseSet}.`,
+    status402: 'Licencja jest nieaktywna (402). Odnów ją w panelu SpaceIs.',
     statusUnreachable: (message) => `Nie odpowiada: ${message}`,
     statusCache: 'Pamięć podręczna oferty',
     statusCacheAge: (minutes) => (minutes < 1 ? 'Świeża (dane sprzed niecałej minuty)' : `Najstarsze dane sprzed ${minutes} min`),
@@ -257,14 +257,14 @@ export const pl: Messages = {
     statusLatencyValue: (ms) => (ms >= 0 ? `${ms} ms` : 'jeszcze niezmierzone'),
     statusPayments: 'Płatności',
     statusPaymentsOn: (seconds) =>
-      `Śledzone: dopóki ta licencja ma oczekujące linki, bot co ${seconds} s pobiera ze SpaceIs ostatnie zakupy z każdego serwera i na tej podstawie oznacza linki jako opłacone.`,
+      `Śledzone — dopóki ta licencja ma oczekujące linki, bot co ${seconds} s pobiera ze SpaceIs ostatnie zakupy z każdego serwera i na tej podstawie oznacza linki jako opłacone.`,
     statusPaymentsOff: (message, since, retry) =>
       `Wyłączone dla tej licencji, bo ${since} SpaceIs odpowiedział 404${message ? ` („${message}”)` : ''} na zapytania o płatności. Bot nie widzi więc płatności, a linki pozostają „oczekujące”. Bot zapyta ponownie ${retry}.`,
-    statusPaymentsDemo: 'Nie dotyczy sklepu DEMO: tam nic nie jest opłacane.',
+    statusPaymentsDemo: 'Nie dotyczy sklepu DEMO, bo w nim nic nie jest opłacane.',
     statusPaymentsMissing: (servers) => `Serwery, dla których SpaceIs odpowiada 404 na pytanie o ostatnie zakupy: ${servers}. Płatności na nich nie są widoczne; bot pyta ponownie co kilka godzin. Pozostałe serwery są śledzone.`,
 
     licenseNeedsEncryptionKey:
-      'Bot nie może jeszcze zapisać klucza licencji: jego operator musi ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
+      'Bot nie może jeszcze zapisać klucza licencji — jego operator musi najpierw ustawić ENCRYPTION_KEY (zob. README), aby klucze były szyfrowane.',
     licenseModalTitle: 'Klucz licencji SpaceIs',
     licenseInputLabel: 'Klucz licencji',
     licenseInputPlaceholder: 'Wklej klucz z panelu SpaceIs',
@@ -278,16 +278,16 @@ export const pl: Messages = {
         ? `Ten Discord korzysta teraz z domyślnej licencji bota (odcisk klucza \`${fingerprint}\`).`
         : `Licencję tego Discorda usunięto. Bot nie ma licencji domyślnej, więc ${cmd.shop} jest wyłączony do czasu ustawienia licencji.`,
     licenseNothingToClear: 'Ten Discord już korzysta z domyślnej licencji bota.',
-    defaultLicenseRefused: `Ten Discord nie może korzystać z domyślnej licencji bota: jej operator pozwala na to tylko na niektórych serwerach Discord. Ustaw własną licencję SpaceIs komendą ${cmd.licenseSet}.`,
+    defaultLicenseRefused: `Ten Discord nie może korzystać z domyślnej licencji bota, bo jej operator pozwala na to tylko na niektórych serwerach Discord. Ustaw własną licencję SpaceIs komendą ${cmd.licenseSet}.`,
     licenseClearedRefused: `Licencję tego Discorda usunięto. Ten Discord nie może korzystać z domyślnej licencji bota, więc ${cmd.shop} jest wyłączony do czasu ustawienia własnej komendą ${cmd.licenseSet}.`,
     statusLicenseDemo: `Wbudowany sklep **DEMO**: przykładowa oferta, bez prawdziwej płatności. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}.`,
-    demoOn: `Ten Discord korzysta teraz z wbudowanego sklepu **DEMO**: wypróbuj ${cmd.shop}, ${cmd.cart} i ${cmd.checkout}. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione — bot wyjaśni członkom dlaczego. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}, a demo zakończysz komendą ${cmd.licenseClear}.`,
+    demoOn: `Ten Discord korzysta teraz z wbudowanego sklepu **DEMO**. Wypróbuj ${cmd.shop}, ${cmd.cart} i ${cmd.checkout}. Linki do płatności prowadzą do strony demonstracyjnej; prawdziwa płatność nie jest możliwa. Koszyki z poprzedniego sklepu zostaną opróżnione — bot wyjaśni członkom dlaczego. Prawdziwy sklep włączysz komendą ${cmd.licenseSet}, a demo zakończysz komendą ${cmd.licenseClear}.`,
     demoAlready: `Ten Discord już korzysta ze sklepu **DEMO**. ${cmd.licenseSet} zastąpi go prawdziwym sklepem; ${cmd.licenseClear} go wyłączy.`,
     demoConfirm: (fingerprint) =>
       `Ten Discord korzysta z własnej licencji (odcisk klucza \`${fingerprint}\`). Przejście na sklep **DEMO** usunie tę licencję (aby wrócić, wklej klucz ponownie komendą ${cmd.licenseSet}) i opróżni koszyki członków. Przejść na demo?`,
     demoConfirmYes: 'Przejdź na demo',
     demoCancel: 'Anuluj',
-    demoCancelled: 'Nic nie zmieniono: ten Discord zostaje przy własnej licencji.',
+    demoCancelled: 'Nic nie zmieniono — ten Discord zostaje przy własnej licencji.',
     demoEnded: (fingerprint) =>
       fingerprint
         ? `Sklep **DEMO** jest wyłączony. Ten Discord korzysta teraz z domyślnej licencji bota (odcisk klucza \`${fingerprint}\`).`
@@ -322,7 +322,7 @@ export const pl: Messages = {
     channelNoFiles: (channel) =>
       `Nie mogę załączać plików na ${channel}, a panel sklepu demonstracyjnego pokazuje obrazki jako pliki. Nadaj mi tam uprawnienie „Załączanie plików” (albo wybierz inny kanał) i spróbuj ponownie.`,
     moderatorRoleEveryone:
-      `@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
+      `@everyone nie może być rolą moderatorów. Ma ją każdy członek, więc każdy mógłby używać ${cmd.links}. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.`,
     timeZoneUnknown: (typed) => `Nie znam strefy czasowej „${typed}”, więc niczego nie zapisałem. Wpisz nazwę strefy w formacie IANA, np. Europe/Warsaw albo Europe/London.`,
     moderatorRoleManaged: (role) =>
       `Rolą ${role} zarządza Discord (należy do bota lub integracji), więc nie możesz wybrać, kto ją ma. Nic nie zapisano; wybierz rolę, którą nadajesz moderatorom.`,
@@ -356,7 +356,7 @@ export const pl: Messages = {
     lost: (channel) =>
       `Discord trzy razy z rzędu odmówił botowi dostępu do panelu sklepu na kanale ${channel} (odebrano mu tam uprawnienia), więc bot przestał go odświeżać. Przywróć botowi uprawnienia „Wyświetlanie kanału” i „Wysyłanie wiadomości”, a potem opublikuj panel ponownie komendą ${cmd.panel}.`,
     statusTitle: 'Panel sklepu',
-    statusLost: (channel) => `Nieodświeżany: bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie komendą ${cmd.panel}.`,
+    statusLost: (channel) => `Nieodświeżany — bot stracił dostęp do panelu na kanale ${channel}. Opublikuj go ponownie komendą ${cmd.panel}.`,
     title: (guild) => `${guild} — sklep`,
     description: 'Naciśnij **Otwórz sklep**, aby przejrzeć ofertę, albo **Mój koszyk**, aby zobaczyć koszyk. Wszystko, co tu robisz, widzisz tylko Ty.',
     servers: 'Serwery',
@@ -397,7 +397,7 @@ export const pl: Messages = {
     noProducts: 'Ta kategoria nie ma jeszcze produktów.',
     noVariants: 'Ten produkt nie ma teraz żadnych wariantów w ofercie.',
     priceFrom: (price) => `od ${price}`,
-    unavailable: 'Niedostępny: brak płatności innej niż SMS',
+    unavailable: 'Niedostępny — brak płatności innej niż SMS',
     variantUnavailable: (variant) =>
       `Wariantu „${variant}” nie kupisz przez bota, bo sklep nie oferuje dla niego płatności innej niż SMS, a SMS-em nie da się zapłacić za koszyk. Wybierz inny wariant.`,
     itemGone: 'Tego produktu nie ma już w sklepie. Oto aktualna oferta.',
@@ -445,7 +445,7 @@ export const pl: Messages = {
     linesHeading: (lines, max) => `Pozycje w koszyku (${lines} z ${max})`,
     estimateHeading: 'Szacowana kwota według metody płatności',
     estimateNote:
-      'To tylko szacunek: ostateczną kwotę oblicza sklep na stronie płatności, według aktualnych cen.',
+      'To tylko szacunek — ostateczną kwotę oblicza sklep na stronie płatności, według aktualnych cen.',
     noCommonMethod:
       'Żadna metoda płatności nie obejmuje wszystkich produktów w koszyku; strona płatności pokaże dostępne opcje.',
     pricesUnavailable: 'Nie udało się teraz pobrać cen; kwotę pokaże strona płatności.',
@@ -468,7 +468,7 @@ export const pl: Messages = {
     notBuyableMark: 'obecnie nie do kupienia — ta pozycja nie trafi do linku do płatności',
     priceChanged: (was, now) => `było ${was}, teraz ${now}`,
     pricesUnconfirmed:
-      'Nie można teraz połączyć się ze sklepem: to ceny z chwili dodania produktów, niepotwierdzone. Kwotę pokaże strona płatności.',
+      'Nie można teraz połączyć się ze sklepem, więc to ceny z chwili dodania produktów, niepotwierdzone. Kwotę pokaże strona płatności.',
     pricesUnknown: 'Przy produktach dodanych, zanim bot zaczął zapamiętywać ceny, zmiany cen nie są widoczne.',
     licenseChanged: 'Oferta sklepu się zmieniła, więc produkty z poprzedniej oferty usunięto z koszyka.',
   },
@@ -488,7 +488,7 @@ export const pl: Messages = {
     label: 'Nick z Minecrafta',
     placeholder: 'np. Steve_123',
     invalid: (input) =>
-      `„${input}” to nie jest poprawny nick: użyj 3–16 liter, cyfr lub _ (pierwszy znak może być też kropką).`,
+      `„${input}” to nie jest poprawny nick. Użyj 3–16 liter, cyfr lub _ (pierwszy znak może być też kropką).`,
   },
 
   checkout: {
@@ -513,7 +513,7 @@ export const pl: Messages = {
     dmNick: 'Nick',
     dmItems: 'Produkty',
     dmAmount:
-      'Kwotę oblicza sklep na stronie płatności. Otrzymanie tego linku nie oznacza, że zamówienie jest opłacone: gdy sklep zgłosi płatność, bot zaktualizuje tę wiadomość.',
+      'Kwotę oblicza sklep na stronie płatności. Otrzymanie tego linku nie oznacza, że zamówienie jest opłacone. Gdy sklep zgłosi płatność, bot zaktualizuje tę wiadomość.',
     dmReference: (id) => `Numer linku: ${id}`,
     pricesUpTitle: 'Ceny się zmieniły',
     pricesUp: 'Od dodania do koszyka sklep zmienił te ceny:',
@@ -522,7 +522,7 @@ export const pl: Messages = {
     backToCart: 'Wróć do koszyka',
     leftOut: (items) => `Nie trafiły do linku do płatności (nie ma ich już w ofercie): ${items}.`,
     nothingBuyable: `Żadnego produktu z koszyka nie ma już w ofercie, więc link do płatności nie został wydany. Twój koszyk się nie zmienił — zobacz ${cmd.cart}.`,
-    safety: 'Płać tylko przez ten przycisk: administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
+    safety: 'Płać tylko przez ten przycisk — administracja nigdy nie wyśle Ci linku do płatności inną drogą.',
   },
 
   log: {
@@ -543,18 +543,18 @@ export const pl: Messages = {
     roleRemovalFailedTitle: 'Nie udało się odebrać wygasłej roli',
     roleRemovalFailed: (role, member, problem) =>
       `Rola ${role} kupiona przez członka ${member} wygasła, ale bot nie mógł jej odebrać. ${problem} Bot nie spróbuje ponownie (Discord może ukarać bota za ponawianie prób, które odrzucił), więc po usunięciu problemu odbierz rolę ręcznie.`,
-    roleTooPowerfulTitle: 'Rola dla kupujących nienadana: daje władzę nad serwerem Discord',
+    roleTooPowerfulTitle: 'Rola dla kupujących nienadana — daje władzę nad serwerem Discord',
     roleTooPowerful: (role, member, linkId, permissions) =>
-      `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}: rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie (bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach). Sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
-    roleHeldBackTitle: 'Rola dla kupujących wstrzymana: nick nie należy tylko do tego członka',
+      `Bot nie nadał roli ${role} członkowi ${member} za opłacony link ${linkId}. Rola ma teraz uprawnienia: ${permissions}, a bot nigdy nie daje kupującym roli z władzą nad serwerem Discord. Dopóki ich nie zdejmiesz z roli (albo nie usuniesz nagrody), nikt z kupujących jej nie dostanie (bot nie będzie powtarzał tej wiadomości przy kolejnych zakupach). Sprawdź opłacone linki w ${cmd.links} i tam, gdzie trzeba, nadaj rolę ręcznie.`,
+    roleHeldBackTitle: 'Rola dla kupujących wstrzymana — nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
       `${member} opłacił(a) link ${linkId} na nick **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał na ten nick. Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
     // Krok opłaconej płatności, którego Discord odmówił na dobre (services/payment-watch/outbox.ts).
     paymentStepRefusedTitle: 'Discord odrzucił wiadomość o opłaconym linku',
     paymentStepRefused: (member, linkId, step, reason) =>
-      `Link ${linkId} członka ${member} jest opłacony, ale Discord odrzucił ${step}: ${reason}. Bot nie spróbuje ponownie (Discord może ukarać bota za ponawianie prób, które odrzucił); sama płatność jest zapisana.`,
+      `Link ${linkId} członka ${member} jest opłacony, ale Discord odrzucił ${step} — ${reason}. Bot nie spróbuje ponownie (Discord może ukarać bota za ponawianie prób, które odrzucił); sama płatność jest zapisana.`,
     // Członek prosił o linki na wiele cudzych nicków (services/rewards/granting.ts).
-    roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana: ten członek zamawiał na wiele cudzych nicków',
+    roleHeldManyNicksTitle: 'Rola dla kupujących wstrzymana — ten członek zamawiał na wiele cudzych nicków',
     roleHeldManyNicks: (role, member, linkId, count) =>
       `${member} opłacił(a) link ${linkId}, ale w ciągu 24 godzin przed wydaniem tego linku poprosił(a) o ${plCount(count, nouns.link)} na inne nicki i żadnego nie opłacił(a). Tak zachowuje się ktoś, kto podaje cudze nicki, żeby przejąć zakupy innych graczy, więc bot nie nadał roli ${role}. Jeśli to zakup członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
   },
@@ -601,7 +601,7 @@ export const pl: Messages = {
 
   rewards: {
     title: 'Role dla kupujących',
-    none: `Nie ma jeszcze ról dla kupujących. Dodaj je komendą ${cmd.rewardsAdd}: produkt (lub jeden z jego wariantów) i rolę, którą dostaną kupujący.`,
+    none: `Nie ma jeszcze ról dla kupujących. Dodaj je komendą ${cmd.rewardsAdd}, podając produkt (lub jeden z jego wariantów) i rolę, którą dostaną kupujący.`,
     footer:
       'Nadawane członkowi, który złożył zamówienie, gdy jego link zostanie opłacony. Bot potrzebuje uprawnienia „Zarządzanie rolami”, a każda rola musi być niżej niż jego najwyższa rola.',
     item: (product, variant, server) => (variant ? `**${product}** — ${variant} (${server})` : `**${product}**, dowolny wariant (${server})`),
@@ -620,20 +620,20 @@ export const pl: Messages = {
     problem: {
       'member-left': () => 'Tego członka nie ma już na tym Discordzie.',
       'bot-left': () => 'Bota nie ma już na tym Discordzie.',
-      'no-manage-roles': () => 'Bot potrzebuje uprawnienia „Zarządzanie rolami”: nadaj je roli bota w Ustawieniach serwera → Role.',
-      'role-above-bot': (role) => `Rola ${role} nie jest niżej niż najwyższa rola bota: w Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
-      'role-managed': (role) => `Rolą ${role} zarządza Discord (dla bota lub integracji): nikt nie nada jej ręcznie. Wybierz inną rolę.`,
-      'role-everyone': () => '@everyone ma każdy członek: nie może być nagrodą. Wybierz inną rolę.',
-      'role-gone': () => `Ta rola już nie istnieje: usuń tę nagrodę komendą ${cmd.rewardsRemove} albo dodaj ją ponownie z inną rolą.`,
-      refused: () => 'Discord odmówił (brak uprawnień): sprawdź uprawnienie „Zarządzanie rolami” bota i jego miejsce na liście ról.',
+      'no-manage-roles': () => 'Bot potrzebuje uprawnienia „Zarządzanie rolami” — nadaj je roli bota w Ustawieniach serwera → Role.',
+      'role-above-bot': (role) => `Rola ${role} nie jest niżej niż najwyższa rola bota. W Ustawieniach serwera → Role przeciągnij rolę bota nad ${role}.`,
+      'role-managed': (role) => `Rolą ${role} zarządza Discord (dla bota lub integracji), więc nikt nie nada jej ręcznie. Wybierz inną rolę.`,
+      'role-everyone': () => '@everyone ma każdy członek, więc ta rola nie może być nagrodą. Wybierz inną rolę.',
+      'role-gone': () => `Ta rola już nie istnieje. Usuń tę nagrodę komendą ${cmd.rewardsRemove} albo dodaj ją ponownie z inną rolą.`,
+      refused: () => 'Discord odmówił (brak uprawnień). Sprawdź uprawnienie „Zarządzanie rolami” bota i jego miejsce na liście ról.',
       unreachable: () => 'Discord nie odpowiedział.',
     },
     auditBought: (linkId, days) =>
       days === null ? `Sklep: opłacony link ${linkId}` : `Sklep: opłacony link ${linkId}, na ${plCount(days, nouns.day)}`,
     auditEnded: (linkId) => `Sklep: rola czasowa z linku ${linkId} wygasła`,
     notAllowedRoles:
-      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
-    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord), bo bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+    roleAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli — Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     powerful: (role, permissions) =>
       `${role} ma uprawnienia: ${permissions}. Bot nigdy nie daje kupującym roli z władzą nad serwerem Discord — zdejmij je z roli albo wybierz inną rolę.`,
     // Nazwy uprawnień nie odmieniają się: każda w „…” po słowie „uprawnienia”, które przyjmuje przypadek (docs/polish-glossary.md).
@@ -666,7 +666,7 @@ export const pl: Messages = {
     statusHeld: (lines, more) =>
       `${lines}${more > 0 ? `\n…i jeszcze ${plCount(more, nouns.role)} (najstarsze).` : ''}\nBot nie nadaje sam roli dla kupujących, gdy na nick z opłaconego linku płacił też ktoś inny albo gdy kupujący prosił o linki na wiele cudzych nicków. Jeśli zakup na pewno należy do danego członka, naciśnij „Nadaj rolę” z numerem jego linku (potrzebne jest uprawnienie „Zarządzanie rolami”).`,
     giveNotAllowed: 'Tę rolę może nadać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord).',
-    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli: Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
+    giveAboveYou: (role) => `${role} nie jest poniżej Twojej najwyższej roli — Discord nie pozwoliłby Ci nadać jej ręcznie, więc bot nie nada jej za Ciebie.`,
     given: (member, role, linkId) => `Gotowe: ${member} ma teraz rolę ${role} za opłacony link ${linkId}.`,
     alreadyGiven: (member, role, linkId) => `${member} dostał(a) już rolę ${role} za opłacony link ${linkId} — nic się nie zmieniło.`,
     giveFailed: (member, role, problem) => `Bot nie mógł nadać roli ${role} członkowi ${member}. ${problem}`,

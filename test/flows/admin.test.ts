@@ -200,7 +200,7 @@ describe('/shop-admin', () => {
       expect(await linksFor(member)).toBe(en.links.notModerator);
       const polish = await new Member(h, { permissions: ADMIN, locale: 'pl' }).sub('shop-admin', 'settings', { 'moderator-role': guildId });
       expect(polish.message!.text).toBe(
-        '@everyone nie może być rolą moderatorów: ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
+        '@everyone nie może być rolą moderatorów. Ma ją każdy członek, więc każdy mógłby używać /linki. Nic nie zapisano; wybierz rolę, którą mają tylko moderatorzy.',
       );
 
       // A bot's own role is Discord's to give: the admins can't choose who has it.

@@ -85,7 +85,7 @@ describe('a paid link whose Discord step is refused for good', () => {
     expect(shown).toContain(`• <@${buyer.user.id}>, link ${issued.id}: zmiana wiadomości prywatnej członka (ten członek nie przyjmuje wiadomości prywatnych od bota)`);
     expect(shown).not.toContain('zmianę');
     // The log post's sentence takes the accusative: „Discord odrzucił zmianę wiadomości prywatnej członka”.
-    expect(pl.log.paymentStepRefused('@m', 'L', pl.payments.refusedStep.dm.accusative, 'r')).toContain('Discord odrzucił zmianę wiadomości prywatnej członka: r.');
+    expect(pl.log.paymentStepRefused('@m', 'L', pl.payments.refusedStep.dm.accusative, 'r')).toContain('Discord odrzucił zmianę wiadomości prywatnej członka — r.');
   });
 
   it('a refusal whose telling storage could not keep is told by the next round, and its step still not sent again', async () => {

@@ -69,7 +69,7 @@ describe('roles for buyers: who may add them, which roles, and to whom they are 
     );
     const polish = new Member(h, { permissions: MANAGE_GUILD, locale: 'pl' });
     expect(await add(polish, vipRole)).toBe(
-      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord): bot nadaje je w Twoim imieniu. Nic nie zapisano.',
+      'Role dla kupujących może wybierać tylko ktoś z uprawnieniem „Zarządzanie rolami” (albo „Administrator” lub właściciel serwera Discord), bo bot nadaje je w Twoim imieniu. Nic nie zapisano.',
     );
     expect(await stored()).toEqual([]);
   });

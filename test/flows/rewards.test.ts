@@ -122,7 +122,7 @@ describe('/shop-admin rewards: roles for buyers', () => {
       );
       const polish = new Member(h, { permissions: ADMIN, locale: 'pl' });
       expect((await polish.sub('shop-admin', 'rewards add', { product: vip, role: vipRole })).message!.text).toBe(
-        `Nie można nadawać kupującym roli <@&${vipRole}>. Bot potrzebuje uprawnienia „Zarządzanie rolami”: nadaj je roli bota w Ustawieniach serwera → Role. Nic nie zapisano.`,
+        `Nie można nadawać kupującym roli <@&${vipRole}>. Bot potrzebuje uprawnienia „Zarządzanie rolami” — nadaj je roli bota w Ustawieniach serwera → Role. Nic nie zapisano.`,
       );
     } finally {
       h.discord.setBotPermissions(guildId, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles);

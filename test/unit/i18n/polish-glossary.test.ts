@@ -131,7 +131,7 @@ describe('Polish glossary: names put into sentences', () => {
   it('puts each case where its sentence takes it: the status line the nominative, the log post the accusative', () => {
     const { dm } = pl.payments.refusedStep;
     expect(pl.payments.statusRefusedLine('@Steve', 'P3R7W2NV', dm.nominative, 'powód')).toBe('• @Steve, link P3R7W2NV: zmiana wiadomości prywatnej członka (powód)');
-    expect(pl.log.paymentStepRefused('@Steve', 'P3R7W2NV', dm.accusative, 'powód')).toContain('Discord odrzucił zmianę wiadomości prywatnej członka: powód.');
+    expect(pl.log.paymentStepRefused('@Steve', 'P3R7W2NV', dm.accusative, 'powód')).toContain('Discord odrzucił zmianę wiadomości prywatnej członka — powód.');
     // The type check refuses the other case (and a bare string), so a text cannot be handed the wrong one.
     // @ts-expect-error the status line takes the nominative
     pl.payments.statusRefusedLine('@Steve', 'P3R7W2NV', dm.accusative, 'powód');

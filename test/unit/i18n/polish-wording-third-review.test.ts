@@ -68,7 +68,7 @@ describe('Polish wording after the third native review', () => {
     expect(pl.payments.dmFailed('11 maja')).toBe('Sklep poinformował, że płatność za to zamówienie się nie udała (11 maja). Nie płać już przez ten link.');
     expect(pl.payments.dmExpired('11 maja')).toMatch(/^Płatność za to zamówienie nie została dokończona na czas i wygasła \(11 maja\)\./);
     expect(pl.shop.variantUnavailable('7 dni (SMS)')).toMatch(/^Wariantu „7 dni \(SMS\)” nie kupisz przez bota, bo sklep nie oferuje dla niego płatności innej niż SMS/);
-    expect(pl.shop.unavailable).toBe('Niedostępny: brak płatności innej niż SMS');
+    expect(pl.shop.unavailable).toBe('Niedostępny — brak płatności innej niż SMS');
     expect(pl.storeErrors.temporarilyUnavailable).toBe('Sklep jest chwilowo niedostępny. Twój koszyk się nie zmienił; spróbuj ponownie za minutę.');
     expect(pl.storeErrors.failed).toMatch(/^Sklep ma chwilowy problem\./);
     expect(pl.checkout.longUrl).toContain('więc wklejam go w całości (na telefonie przytrzymaj, aby skopiować)');
