@@ -671,21 +671,21 @@ export const pl: Messages = {
     alreadyGiven: (member, role, linkId) => `${member} dostał(a) już rolę ${role} za opłacony link ${linkId} — nic się nie zmieniło.`,
     giveFailed: (member, role, problem) => `Bot nie mógł nadać roli ${role} członkowi ${member}. ${problem}`,
     giveRetry: 'Discord nie odpowiedział, więc nic nie nadano. Za chwilę naciśnij „Nadaj rolę” ponownie.',
-    giveNothing: 'Przy tej wiadomości nie ma już czego nadać: zapis linku zniknął albo nagrodę usunięto.',
+    giveNothing: 'Przy tej wiadomości nie ma już czego nadać, bo zapis linku zniknął albo nagrodę usunięto.',
     statusOk: (count) => (count === 1 ? '1 nagroda; bot może nadać jej rolę.' : `${plCount(count, nouns.reward)}; bot może nadać każdą rolę.`),
     statusNoAuditLog:
-      '⚠ Bot nie ma uprawnienia „Wyświetlanie dziennika zdarzeń”: gdy kończy się czas roli, nie wie, czy ktoś z moderacji nadał ją w międzyczasie ręcznie, więc i tak ją odbiera. Nadaj roli bota uprawnienie „Wyświetlanie dziennika zdarzeń”, aby role nadane ręcznie zostawały.',
+      '⚠ Bot nie ma uprawnienia „Wyświetlanie dziennika zdarzeń”. Gdy kończy się czas roli, nie wie, czy ktoś z moderacji nadał ją w międzyczasie ręcznie, więc i tak ją odbiera. Nadaj roli bota uprawnienie „Wyświetlanie dziennika zdarzeń”, aby role nadane ręcznie zostawały.',
     statusLine: (item, role, problems) => `⚠ ${item} → ${role}: ${problems}`,
     statusRefusedTitle: 'Wygasłe role, których Discord nie pozwolił odebrać',
     statusRefusedLine: (member, role, problem) => `• ${member}: ${role}. ${problem}`,
     statusRefused: (lines) =>
-      `${lines}\nBot nie spróbuje ponownie: po usunięciu problemu odbierz te role ręcznie. Każda pojawia się tu tylko raz (trafiła też na kanał logów).`,
+      `${lines}\nBot nie spróbuje ponownie — po usunięciu problemu odbierz te role ręcznie. Każda pojawia się tu tylko raz (trafiła też na kanał logów).`,
     choiceProduct: (product, category, server) => `${product} · ${category} · ${server}`,
     choiceReward: (item, role, duration) => `${item} → @${role}, ${duration}`,
   },
 
   links: {
-    notModerator: `Z ${cmd.links} może korzystać tylko moderacja: potrzebne jest uprawnienie „Zarządzanie wiadomościami” albo rola moderatora wybrana przez administrację.`,
+    notModerator: `Z ${cmd.links} może korzystać tylko moderacja — potrzebne jest uprawnienie „Zarządzanie wiadomościami” albo rola moderatora wybrana przez administrację.`,
     title: 'Linki do płatności',
     intro: (member, total) =>
       total === 1
@@ -710,7 +710,7 @@ export const pl: Messages = {
     nick: (nick) => `Nick: **${nick}**`,
     issuedTo: (member) => `Członek: ${member}`,
     linkLabel: 'Link do płatności',
-    linkTooLong: `Link jest za długi, by go tu pokazać: sprawdź go komendą ${cmd.linksVerify}.`,
+    linkTooLong: `Link jest za długi, by go tu pokazać. Sprawdź go komendą ${cmd.linksVerify}.`,
     linkUnreadable: `Nie mogę pokazać tego linku do płatności, bo jest zaszyfrowany innym kluczem ENCRYPTION_KEY niż ten, którego teraz używam. Komenda ${cmd.linksVerify} nadal go rozpozna.`,
     ago: (amount, unit) =>
       unit === 'min' ? `${amount} min temu` : unit === 'h' ? `${amount} godz. temu` : `${plCount(amount, nouns.day)} temu`,
@@ -726,19 +726,19 @@ export const pl: Messages = {
     exactMatchNote: 'Liczy się tylko cały adres, znak po znaku — adres, który tylko wygląda podobnie, nie pasuje.',
 
     unknownLink: (id) => `Na tym Discordzie nie ma linku do płatności o numerze „${id}”.`,
-    notMembersLink: (id, member) => `Link ${id} nie został wydany członkowi ${member}: niczego nie wycofano.`,
+    notMembersLink: (id, member) => `Link ${id} nie został wydany członkowi ${member}, więc niczego nie wycofano.`,
     alreadyRevoked: (id, moderator, relative) => `Link ${id} został już wycofany przez moderatora ${moderator} ${relative}.`,
     revoked: (id, member, nick) => `Link **${id}** wydany członkowi ${member} (nick **${nick}**) został wycofany.`,
     dmEdited: 'Przycisk Zapłać zniknął z wiadomości prywatnej członka; w wiadomości jest teraz informacja, że moderacja wycofała link.',
     dmNotEdited:
-      'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać): wycofanie obowiązuje, ale daj członkowi znać, że ten link jest nieważny.',
+      'Nie udało się zmienić wiadomości prywatnej członka (została usunięta albo bot nie może już do niego pisać). Wycofanie obowiązuje, ale daj członkowi znać, że ten link jest nieważny.',
     shownInReply:
       'Link został pokazany członkowi w prywatnej odpowiedzi (miał wyłączone wiadomości prywatne), której bot nie może zmienić — daj członkowi znać, że ten link jest nieważny.',
     replyEdited: 'Przycisk Zapłać zniknął z prywatnej odpowiedzi, w której członek zobaczył link.',
     replyNotEdited:
       'Link był też pokazany członkowi w prywatnej odpowiedzi, której bot nie może już zmienić — daj członkowi znać, że ten link jest nieważny.',
     shopMayAccept:
-      'Wycofanie ukrywa link tylko na Discordzie: strona płatności sklepu może nadal przyjąć przez niego wpłatę, dopóki sklep sam go nie unieważni.',
+      'Wycofanie ukrywa link tylko na Discordzie — strona płatności sklepu może nadal przyjąć przez niego wpłatę, dopóki sklep sam go nie unieważni.',
 
     dmWithdrawnTitle: (guild) => `Link do płatności wycofany — ${guild}`,
     dmWithdrawn:
@@ -750,8 +750,8 @@ export const pl: Messages = {
     myWhatBotKnows:
       'O tym, czy link jest opłacony, czy płatność się nie udała albo wygasła, bota informuje sklep. „Oczekuje” oznacza tylko, że sklep jeszcze nie zgłosił płatności — nie musi to znaczyć, że nie zapłaciłeś(-aś).',
     resendPlaceholder: 'Wyślij mi ponownie oczekujący link…',
-    resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych: ten sam link co wcześniej.`,
-    resendGone: (id) => `Linku ${id} nie można już wysłać: wygasł albo został wycofany.`,
+    resent: (id) => `Link ${id} znów czeka w wiadomościach prywatnych — to ten sam link co wcześniej.`,
+    resendGone: (id) => `Linku ${id} nie można już wysłać, bo wygasł albo został wycofany.`,
     resendUnreadable: (id) => `Linku ${id} nie mogę wysłać ponownie, bo nie potrafię go już odczytać (zmienił się mój klucz szyfrowania). Zamów ponownie, aby dostać nowy link.`,
   },
 
@@ -769,7 +769,7 @@ export const pl: Messages = {
     goesTo: (host) => `Ten adres prowadzi do **${host}**.`,
     shopHosts: (hosts) => `Prawdziwe linki do płatności od bota prowadzą do **${hosts}**.`,
     note: 'Liczy się tylko cały adres, znak po znaku — adres, który tylko wygląda podobnie, nie pochodzi od bota. Płać tylko przyciskiem Zapłać z wiadomości prywatnej od bota.',
-    rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${plCount(max, nouns.message)} na minutę: spróbuj ponownie za ${seconds} s.`,
+    rateLimited: (max, seconds) => `Można sprawdzić najwyżej ${plCount(max, nouns.message)} na minutę. Spróbuj ponownie za ${seconds} s.`,
   },
 
   gift: {
@@ -779,7 +779,7 @@ export const pl: Messages = {
     memberPlaceholder: 'Członek tego Discorda…',
     byNick: 'Podaj nick gracza',
     forMyself: 'Dla siebie',
-    noBots: 'Bot nie może dostać prezentu: wybierz członka.',
+    noBots: 'Bot nie może dostać prezentu — wybierz członka.',
     nickTitle: 'Prezent: nick gracza',
     label: (nick, member) => (member ? `Prezent dla **${nick}** (${member})` : `Prezent dla **${nick}**`),
     dmTitle: (guild) => `🎁 Prezent dla Ciebie — ${guild}`,
@@ -798,7 +798,7 @@ export const pl: Messages = {
     candidatesLabel: 'Linki, których może dotyczyć ta płatność',
     candidate: (member, linkId, issued) => `${member} · link **${linkId}** · wydany ${issued}`,
     confirmButton: (linkId) => `Oznacz ${linkId} jako opłacony`,
-    more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie: zobacz ${cmd.linksUser} dla każdego członka.`,
+    more: (count) => `…i jeszcze ${plCount(count, nouns.link)} na tym Discordzie — zobacz ${cmd.linksUser} dla każdego członka.`,
     notAllowed:
       'Tylko moderacja może wskazać, którego linku dotyczy ta płatność. Potrzebna jest rola moderatora wybrana przez administrację albo uprawnienie „Zarządzanie wiadomościami” lub „Zarządzanie serwerem”.',
     confirmed: (linkId, member) =>
@@ -814,7 +814,7 @@ export const pl: Messages = {
     statusLabel: 'Czeka na decyzję moderacji',
     status: (count) =>
       `Czeka na decyzję moderacji: ${plCount(count, nouns.payment)}. Moderator wskazuje link, którego dotyczy płatność — we wpisie na kanale logów albo w ${cmd.linksUser} dla danego członka.`,
-    confirmedBy: (moderator) => `Potwierdził(a) ${moderator}: temu zakupowi odpowiadały linki kilku członków.`,
+    confirmedBy: (moderator) => `Potwierdził(a) ${moderator} — temu zakupowi odpowiadały linki kilku członków.`,
     // Link jednego członka, ale za mało dowodów (services/payment-watch/matcher.ts, thinEvidence).
     introLate: (nick) =>
       `Sklep zgłosił zakup na nick **${nick}** ponad 2 godziny po wydaniu jedynego pasującego linku, a zwykle płaci się kilka minut po zamówieniu. Tak działa znane oszustwo: ktoś zamawia przez bota na cudzy nick i czeka, aż właściciel tego nicku sam kupi coś na stronie sklepu. Dlatego bot sam nie uzna linku za opłacony. Jeśli wiesz, że to zakup tego członka, naciśnij poniżej przycisk „Oznacz … jako opłacony”. Członek dostanie wiadomość prywatną, na kanale logów pojawi się wpis, a bot nada role dla kupujących. W przeciwnym razie nic nie rób.`,
@@ -863,7 +863,7 @@ export const pl: Messages = {
     banner: '🧪 **DEMO** · sklep przykładowy, bez prawdziwej płatności',
     pageBadge: 'DEMO',
     pageTitle: 'Demonstracyjna strona płatności',
-    pageNothingPaid: 'To demonstracja: nic nie jest płacone, nic nie jest pobierane i nic nie zostanie nadane. Prawdziwy sklep pokazałby tu swoje metody płatności.',
+    pageNothingPaid: 'To demonstracja — nic nie jest płacone, nic nie jest pobierane i nic nie zostanie nadane. Prawdziwy sklep pokazałby tu swoje metody płatności.',
     pageNick: 'Nick',
     pageTotal: 'Szacowana kwota',
     pageRealShop: `Ten serwer Discord wypróbowuje bota na wbudowanym sklepie demo, dopóki administracja nie podłączy prawdziwego sklepu SpaceIs (${cmd.licenseSet}).`,
@@ -923,24 +923,24 @@ export const pl: Messages = {
     forbidden: (message) => `${shopSays(message)}Sklep odrzucił ten kod${message ? '' : ', nie podając powodu'}.`,
     conflict: (message) => `${shopSays(message)}Sklep nie może teraz przyjąć tego kodu.`,
     storeThrottled: (seconds, message) =>
-      `${shopSays(message)}Sklep jest zajęty: spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Kod nie został przyjęty, więc możesz go użyć ponownie.`,
+      `${shopSays(message)}Sklep jest zajęty. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}. Kod nie został przyjęty, więc możesz go użyć ponownie.`,
     memberLimit: (seconds) => `Wpisałeś(-aś) kilka kodów w krótkim czasie. Odczekaj ${seconds} s, zanim spróbujesz kolejnego.`,
     guildLimit: (seconds) => `Na tym Discordzie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
     shopLimit: (seconds) => `W tym sklepie sprawdza się teraz wiele kodów. Odczekaj ${seconds} s i spróbuj ponownie.`,
     notSent: (seconds) =>
-      `Kod nie został wysłany: bot na chwilę wstrzymuje zapytania do sklepu. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}; ta próba się nie liczy.`,
+      `Kod nie został wysłany, bo bot na chwilę wstrzymuje zapytania do sklepu. Spróbuj ponownie ${seconds ? `za ${seconds} s` : 'za chwilę'}; ta próba się nie liczy.`,
     storeRefused: (message) => `Sklep odrzucił kod: „${message}”.`,
     storeTimeout:
       'Sklep nie odpowiedział na czas, więc bot nie wie, czy przyjął kod, i nie wyśle go ponownie. Zanim spróbujesz znowu, sprawdź w grze, czy dotarł.',
     storeUnavailable: 'Sklep teraz nie odpowiada. Spróbuj ponownie później.',
     storeUnreadable: 'Sklep przysłał odpowiedź, której bot nie umie odczytać. Zanim spróbujesz znowu, sprawdź w grze, czy kod został przyjęty.',
     notConfigured: 'Sklep nie jest poprawnie skonfigurowany (licencja odrzucona lub nieaktywna). Daj znać administracji.',
-    invalidCode: 'To nie jest kod vouchera: wpisz go tak, jak go dostałeś(-aś), bez spacji.',
+    invalidCode: 'To nie jest kod vouchera. Wpisz go tak, jak go dostałeś(-aś), bez spacji.',
     nickNeeded: `Podaj swój nick z Minecrafta w opcji \`${cmd.redeemNick}\` — kod zostanie zrealizowany na ten nick (zapamiętam go na następny raz).`,
-    demo: 'Sklep demo nie ma kodów voucherów: zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
+    demo: 'Sklep demo nie ma kodów voucherów — zadziałają, gdy administracja podłączy prawdziwy sklep SpaceIs.',
     defaultNotListed: `Kody voucherów to pieniądze, a ten serwer Discord sprzedaje z licencji sklepu należącej do operatora bota. Na tej licencji kody można generować tylko na serwerach Discord wpisanych przez operatora na listę (DEFAULT_LICENSE_GUILDS). Poproś operatora albo ustaw licencję własnego sklepu komendą ${cmd.licenseSet}. Bot nie wysłał do sklepu żadnego zapytania.`,
     logRedeemTitle: 'Próba użycia kodu vouchera',
-    logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** na nick **${nick}**: ${outcome}`,
+    logRedeem: (member, code, nick, outcome) => `${member} wpisał(a) kod **${code}** na nick **${nick}** — ${outcome}`,
     outcome: {
       redeemed: 'sklep go przyjął.',
       used: 'już wykorzystany (403).',
@@ -949,7 +949,7 @@ export const pl: Messages = {
       forbidden: 'sklep go odrzucił (403).',
       storeThrottled: 'sklep był zajęty (429); nie wysłano ponownie.',
       rateLimitedMember: 'członek osiągnął limit kodów (5 w 10 minut); kolejnych prób bot nie wysyła ani nie zgłasza, dopóki limit nie minie.',
-      rateLimitedGuild: 'nie wysłano: zbyt wiele kodów na tym Discordzie (30 na minutę).',
+      rateLimitedGuild: 'nie wysłano, bo na tym Discordzie wpisano zbyt wiele kodów (30 na minutę).',
       storeError: 'sklep go nie przyjął (szczegóły w logu bota).',
     },
     generatedTitle: (count) => (count === 1 ? 'Kod vouchera' : plCount(count, nouns.voucherCode)),
@@ -1060,7 +1060,7 @@ export const pl: Messages = {
     statusOn: (channel, lastPost, confirmed) =>
       `Połączony na kanale ${channel}. Ostatni wpis sklepu: ${lastPost}. Płatności potwierdzone przez webhook w ostatnich 24 godz.: ${confirmed}.`,
     seemsOffTitle: 'Webhook sklepu chyba nie działa',
-    seemsOff: '⚠️ Webhook sklepu chyba nie działa: w ciągu doby bot trzy razy sam znalazł płatność, sprawdzając sklep, a nie dzięki wiadomości z webhooka. Sprawdź w panelu SpaceIs (Dodatki → Webhooki), czy webhook jest **Aktywny**, czy w polu **Adres webhooka Discord** jest adres webhooka utworzonego przez bota i czy treść wiadomości zawiera `{TRANSACTION_ID}`. Dopóki z webhooka nie przyjdzie znowu wiadomość o płatności, bot sprawdza sklep tak często jak bez webhooka.',
+    seemsOff: '⚠️ Webhook sklepu chyba nie działa — w ciągu doby bot trzy razy sam znalazł płatność, sprawdzając sklep, a nie dzięki wiadomości z webhooka. Sprawdź w panelu SpaceIs (Dodatki → Webhooki), czy webhook jest **Aktywny**, czy w polu **Adres webhooka Discord** jest adres webhooka utworzonego przez bota i czy treść wiadomości zawiera `{TRANSACTION_ID}`. Dopóki z webhooka nie przyjdzie znowu wiadomość o płatności, bot sprawdza sklep tak często jak bez webhooka.',
     statusNoPost: 'brak',
     statusOff: `Niepołączony — bot sam sprawdza płatności w sklepie co jakiś czas. Po połączeniu webhooka (${cmd.webhookConnect}) potwierdzi je w kilka sekund.`,
     settingConnected: (channel) => `połączony na kanale ${channel}`,
