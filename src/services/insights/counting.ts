@@ -20,6 +20,12 @@ export interface Visit {
 /** How many members' last way into the shop this process remembers (memory only, never stored). */
 const ENTRIES_KEPT = 10_000;
 const ENTRY_MS = 6 * 3_600_000;
+/**
+ * Searches that found nothing counted per guild and day by this process at most: anyone can type
+ * anything into `/shop item:`, and each new word is a field of the guild's day record, so a flood
+ * of made-up words stops here instead of growing that record (and the admins' report) without end.
+ */
+export const SEARCH_WORDS_PER_GUILD_DAY = 1_000;
 
 /**
  * What handlers and the payment step tell the insights, turned into counts (counter.ts). Nothing
@@ -29,6 +35,8 @@ export class InsightsCounting {
   /** A member's last way into the shop (`/shop`, the panel, …), by a keyed hash of guild and member. */
   readonly #entries = new Map<string, { source: EntrySource; at: number }>();
   readonly #entryKey = randomBytes(16);
+  /** Searches counted today per guild (the day they belong to; a new day starts the count again). */
+  readonly #searchesCounted = new Map<string, { day: string; count: number }>();
 
   constructor(
     private readonly counter: InsightsCounter,
@@ -77,6 +85,11 @@ export class InsightsCounting {
     if (!word) return;
     const now = this.clock.now();
     const day = dayOf(now);
+    const counted = this.#searchesCounted.get(guildId);
+    const today = counted?.day === day ? counted : { day, count: 0 };
+    if (today.count >= SEARCH_WORDS_PER_GUILD_DAY) return;
+    today.count += 1;
+    this.#searchesCounted.set(guildId, today);
     const ttlMs = ttlFor(day, WORD_DAYS, now);
     this.counter.member(guildId, day, userId, `word|${word}`, [{ key: wordsKey(guildId, day), field: word, by: 1, ttlMs }]);
   }
