@@ -130,7 +130,7 @@ async function pollingHour(shop: ShopFixture, open: number, withPurchases: boole
         }
       }
       const began = performance.now();
-      // Through the runner, as production runs it (the payment-watch job, src/services/payment-watch/job.ts).
+      // Through the runner, as production runs it (the payment-watch job, src/services/payment-watch/watcher.ts, `paymentWatchJob`).
       await bot.services.jobs.runNow('payment-watch');
       roundTimes.push(performance.now() - began);
     }

@@ -26,7 +26,7 @@ import type { PaymentReviewStore } from './storage/payment-reviews.js';
 import type { RoleRewardRepository } from './storage/role-rewards.js';
 import type { RoleWorkEnds } from './storage/role-work-ends.js';
 import type { PaymentStepRefusals } from './storage/payment-step-refusals.js';
-import type { RefusedPaymentSteps } from './services/payment-watch/refused-steps.js';
+import type { RefusedPaymentSteps } from './services/payment-watch/tell.js';
 import type { ShopCommunity } from './services/community.js';
 import type { PanelRefresher } from './services/panel-refresh.js';
 import type { InsightsDigestStore } from './storage/insights-digest.js';

@@ -181,7 +181,7 @@ export function statusView(t: Messages, facts: StatusFacts): View {
   });
 }
 
-/** A settled payment's steps Discord refused for good (src/services/payment-watch/outbox.ts), one a line with why. */
+/** A settled payment's steps Discord refused for good (src/services/payment-watch/tell.ts), one a line with why. */
 export function refusedStepsText(t: Messages, refused: readonly RefusedStep[]): string {
   const lines = refused.map((entry) => t.payments.statusRefusedLine(`<@${entry.userId}>`, entry.linkId, refusedStepName(t, entry.step).nominative, refusedReasonText(t, entry.reason)));
   return clip(t.payments.statusRefused(lines.join('\n')), LIMITS.fieldValue);

@@ -1,5 +1,5 @@
 import type { HandlerContext } from '../../src/discord/context.js';
-import type { ConfirmOutcome } from '../../src/services/payment-watch/staff-review.js';
+import type { ConfirmOutcome } from '../../src/services/payment-watch/review.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { LINK_COLORS } from '../../src/discord/payment-links/link-text.js';
 import { sentence } from './views.js';

@@ -19,7 +19,7 @@ import type { Messages } from '../../src/i18n/index.js';
 import { linkState } from '../../src/services/link-state.js';
 import { LINK_RETENTION_DAYS, type PaymentLink } from '../../src/services/payment-links.js';
 import { linksRoutes } from './routes.js';
-import type { PaymentUnderReview } from '../../src/services/payment-watch/staff-review.js';
+import type { PaymentUnderReview } from '../../src/services/payment-watch/review.js';
 import { reviewListParts } from '../../src/discord/payment-links/review-view.js';
 import type { HeldRole } from '../../src/storage/held-roles.js';
 import { heldRoleParts } from '../admin/held-roles-view.js';

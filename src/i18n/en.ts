@@ -501,7 +501,7 @@ export const en = {
     roleHeldBackTitle: "Role for buyers held back: the nick isn't only this member's",
     roleHeldBack: (role: string, member: string, linkId: string, nick: string) =>
       `${member} paid link ${linkId} with the nick **${nick}**, but another member of this server checked out with that nick in the last 90 days. The store tells which nick paid, not who typed it, so the bot didn't give ${role}. If the nick is ${member}'s own, someone with Manage Roles can press Give role.`,
-    // A settled payment's step Discord refused for good (services/payment-watch/outbox.ts).
+    // A settled payment's step Discord refused for good (services/payment-watch/tell.ts).
     paymentStepRefusedTitle: 'Discord refused a message about a paid link',
     paymentStepRefused: (member: string, linkId: string, step: Accusative, reason: string) =>
       `Link ${linkId} of ${member} is paid, but Discord refused ${step}: ${reason}. The bot won't try again (each refusal counts against the bot with Discord); the payment itself is recorded.`,

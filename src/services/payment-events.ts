@@ -7,7 +7,7 @@ import type { PaymentLink } from '../storage/payment-links.js';
  * (docs/spaceis-api.md, "transaction/info"), and the steps that tell Discord about it: the member's
  * DM, the log channel, metrics, buyers' roles. Each step has a name; the payment watcher records
  * each step when it is done and offers the event again, on a later round with backoff, to a step
- * that asked for it ('retry') or threw (src/services/payment-watch/outbox.ts). A step Discord
+ * that asked for it ('retry') or threw (src/services/payment-watch/tell.ts). A step Discord
  * refused for good (`{ refused }`: src/discord/refusals.ts) ends at once: recorded on the
  * transaction as refused, told once (`onRefused`), never sent again. A step that failed never stops
  * the others.
@@ -76,7 +76,7 @@ type StepOutcome = 'done' | 'retry' | StepRefused;
 
 /**
  * Who is told, once, of a step refused for good (the log channel and /shop-admin status:
- * src/services/payment-watch/refused-steps.ts). The step is a name as the transaction's record keeps
+ * src/services/payment-watch/tell.ts, `RefusedPaymentSteps`). The step is a name as the transaction's record keeps
  * it: one a record of another version refused is told by its name.
  */
 type RefusalListener = (event: SettledPayment, step: string, reason: string) => Promise<void>;

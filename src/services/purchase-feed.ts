@@ -16,7 +16,7 @@ import type { ShopAccess, StoreDirectory } from './store-directory.js';
  * round hands what it read over (`handOff`) and goes on: the feed posts outside the watcher's lock,
  * each guild on its own (src/services/per-key-queue.ts), so a slow channel never delays a payment
  * confirmation or another guild. So the feed has no timer of its own: it runs, backs off and stops
- * with the payment rounds, the JobRunner's `payment-watch` job (src/services/payment-watch/job.ts).
+ * with the payment rounds, the JobRunner's `payment-watch` job (src/services/payment-watch/watcher.ts, `paymentWatchJob`).
  *
  * While a guild's store webhook is healthy and posted within 10 minutes, its feed reads no latest
  * buyers: the posts bring every purchase (src/services/store-webhook/feed-handoff.ts, `setRests`).

@@ -119,7 +119,7 @@ export class RoleRewards {
 
   /**
    * The log posts of this link's roles held back and not posted yet: a post Discord did not take asks
-   * for the payment's roles step again (offered again with backoff, and given up with it: outbox.ts);
+   * for the payment's roles step again (offered again with backoff, and given up with it: src/services/payment-watch/tell.ts);
    * the role stays listed for staff (/shop-admin status, /links user) either way.
    */
   async #postHeld(link: PaymentLink): Promise<boolean> {

@@ -1,3 +1,6 @@
+import type { BuyerRow } from './client.js';
+import type { ServerPoll } from '../storage/payment-watch.js';
+
 /**
  * When a purchase was made, read from the store's `date` field (docs/spaceis-api.md, "Payments").
  * Nothing official says how it is written, so this reads what the community clients show and what a
@@ -8,6 +11,9 @@
  * - a number: Unix seconds, or milliseconds when it is that large.
  * Anything else is `undefined`: the caller then counts the purchase as made when it first saw it.
  */
+
+/** How far the store's clock may be from the bot's: a date later than now by more is no date. */
+export const STORE_CLOCK_SKEW_MS = 60_000;
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
@@ -75,4 +81,49 @@ function offsetAt(instant: number, timeZone: string): number {
   const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
   const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * When each listed transaction was made (docs/spaceis-api.md, "Payments": dates): its own date when
+ * readable and not in the future (no link is ever taken as paid by a purchase "made" after it was
+ * listed); else the time of the poll before the one that first listed it; on a fresh look (the last
+ * poll longer than `baselineMs` ago), 0: before any open link. `hoursAhead`: rows dated whole hours ahead, the shop's dates not in Warsaw time.
+ */
+export interface RowTimes {
+  madeAt: Map<string, number>;
+  dated: Set<string>;
+  dateless: Record<string, number> | undefined;
+  hoursAhead: number | undefined;
+}
+
+export function readDate(value: unknown, now: number): number | undefined {
+  const at = parsePurchaseDate(value);
+  return at !== undefined && at <= now + STORE_CLOCK_SKEW_MS ? at : undefined;
+}
+
+export function placeRows(rows: readonly BuyerRow[], before: ServerPoll | undefined, now: number, pollMs: number, baselineMs: number): RowTimes {
+  const fresh = !before || before.polledAt === 0 || now - before.polledAt > baselineMs;
+  const times: RowTimes = { madeAt: new Map(), dated: new Set(), dateless: undefined, hoursAhead: undefined };
+  const dateless: Record<string, number> = {};
+  for (const row of rows) {
+    if (times.madeAt.has(row.transactionId)) continue;
+    const dated = readDate(row.date, now);
+    if (dated !== undefined) {
+      times.madeAt.set(row.transactionId, dated);
+      times.dated.add(row.transactionId);
+      continue;
+    }
+    times.hoursAhead ??= wholeHoursAhead(parsePurchaseDate(row.date), now, pollMs);
+    dateless[row.transactionId] = before?.dateless?.[row.transactionId] ?? (fresh || !before ? 0 : before.polledAt);
+    times.madeAt.set(row.transactionId, dateless[row.transactionId]!);
+  }
+  if (Object.keys(dateless).length > 0) times.dateless = dateless;
+  return times;
+}
+
+/** About a whole number of hours ahead (within a poll interval and the skew): the store's zone is not Europe/Warsaw. */
+function wholeHoursAhead(at: number | undefined, now: number, pollMs: number): number | undefined {
+  if (at === undefined) return undefined;
+  const hours = Math.round((at - now) / 3_600_000);
+  return hours >= 1 && hours <= 14 && Math.abs(at - now - hours * 3_600_000) <= pollMs + STORE_CLOCK_SKEW_MS ? hours : undefined;
 }

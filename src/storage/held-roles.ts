@@ -10,7 +10,7 @@ import { parseRecord } from './records.js';
  * buyer's, or the buyer asked for links for many nicks), listed where staff look (/shop-admin
  * status, /links user) with their Give role button, whether or not the guild has a log channel.
  * `posted` says the log post was made: until then the payment's roles step is offered again, like
- * any payment step, and ends with it (services/payment-watch/outbox.ts, NOTIFY_ATTEMPTS).
+ * any payment step, and ends with it (services/payment-watch/tell.ts; NOTIFY_ATTEMPTS in machine.ts).
  *
  * Key: `held-roles:<guild>`, the newest MAX_HELD entries, kept HELD_DAYS after the last write; an
  * entry leaves when staff give the role (RoleRewards.giveHeldBack). One read and one write per

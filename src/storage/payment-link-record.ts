@@ -77,7 +77,7 @@ const linkFieldsSchema = z.object({
   /**
    * A transaction for this link the store reported `fail` or `expired` while the link was still
    * within its lifetime: the link stays open (the member may pay again); if its lifetime ends with no
-   * paid transaction, it settles with this status (src/services/payment-watch/open-links.ts).
+   * paid transaction, it settles with this status (src/services/payment-watch/sense.ts, `readOpenLinks`).
    */
   attempt: z.object({ transactionId: z.string(), status: z.enum(['failed', 'expired']), at: z.number() }).optional(),
   /** The buyer's language at checkout: the DM is rewritten in it when the payment settles. Records from before it: the guild's. */
@@ -113,6 +113,30 @@ export type PaymentLink = z.infer<typeof linkFieldsSchema> & {
 /** A link whose URL this process can read: what a Pay button or a DM needs. */
 export type ReadableLink = PaymentLink & { url: string };
 export type NewPaymentLink = Omit<ReadableLink, 'id'>;
+
+/** Transaction ids are the same whatever the case of their letters (a post may spell one in capitals). */
+export const sameTransaction = (a: string | undefined, b: string | undefined): boolean => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/** What the store said of a transaction a link was matched to; `final`: it settles the link (paid; a failed attempt when the link ended). */
+export type PaymentClaim = { transactionId: string; status: 'paid' | 'pending' | 'failed' | 'expired'; final: boolean; confirmedBy?: string | undefined };
+
+/**
+ * A transaction's claim on a link's record: a settled or withdrawn link never changes ('taken', unless
+ * this very transaction settled it: a round finishing after a crash). Pending marks the payment; a
+ * failed or expired attempt is noted beside it, and undoes the payment this transaction had pending.
+ */
+export function claimed(record: PaymentLink, claim: PaymentClaim, now: number): { record: PaymentLink; outcome: 'claimed' | 'taken' } {
+  const { transactionId, status, final, confirmedBy } = claim;
+  const payment = record.payment;
+  if (payment?.settledAt !== undefined || record.revoked) return { record, outcome: sameTransaction(payment?.transactionId, transactionId) && payment?.settledAt !== undefined ? 'claimed' : 'taken' };
+  const matchedAt = payment && sameTransaction(payment.transactionId, transactionId) ? payment.matchedAt : now;
+  if (status !== 'pending' && final) return { record: { ...record, payment: { status, transactionId, matchedAt, settledAt: now, ...(confirmedBy ? { confirmedBy } : {}) } }, outcome: 'claimed' };
+  if (status === 'pending') return { record: { ...record, payment: { status: 'pending', transactionId, matchedAt } }, outcome: 'claimed' };
+  if (status === 'paid') return { record, outcome: 'claimed' };
+  const next: PaymentLink = { ...record, attempt: { transactionId, status, at: now } };
+  if (sameTransaction(payment?.transactionId, transactionId)) delete next.payment;
+  return { record: next, outcome: 'claimed' };
+}
 
 /**
  * A link the store issued but storage could not record: it gets a reference all the same, so the

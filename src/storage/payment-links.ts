@@ -9,21 +9,7 @@ import { LinkDayRepairs } from './link-day-repairs.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { LinkPruning, type PrunedLink } from './link-pruning.js';
 import { PaymentLinkSeal } from './payment-link-seal.js';
-import {
-  dayOf,
-  idListSchema,
-  memberKey,
-  newLinkId,
-  recentKey,
-  recordKey,
-  storedLinkSchema,
-  urlHashOf,
-  urlKey,
-  type NewPaymentLink,
-  type PaymentLink,
-  type ReadableLink,
-  type StoredLink,
-} from './payment-link-record.js';
+import { claimed, dayOf, idListSchema, memberKey, newLinkId, recentKey, recordKey, storedLinkSchema, urlHashOf, urlKey, type NewPaymentLink, type PaymentClaim, type PaymentLink, type ReadableLink, type StoredLink } from './payment-link-record.js';
 import { parseRecord } from './records.js';
 import { isStorageError } from './storage-error.js';
 
@@ -44,7 +30,7 @@ import { isStorageError } from './storage-error.js';
  * as it was. A record written in the clear (before sealing, or without the key) is read as it is and
  * sealed at its next change; one never changed again leaves with the retention period.
  */
-export type { NewPaymentLink, PaymentLink, ReadableLink } from './payment-link-record.js';
+export type { NewPaymentLink, PaymentClaim, PaymentLink, ReadableLink } from './payment-link-record.js';
 export { unrecordedLink } from './payment-link-record.js';
 
 /** How long records are kept: long enough to answer "what did I order last month?", not forever. */
@@ -172,6 +158,17 @@ export class PaymentLinkRepository {
       });
     }
     return found;
+  }
+
+  /** A transaction's claim on the link's record, under its lock (the record's rule: payment-link-record.ts, `claimed`); 'taken' when the link is gone too. */
+  async claim(guildId: string, id: string, claim: PaymentClaim, now: number): Promise<'claimed' | 'taken'> {
+    let outcome: 'claimed' | 'taken' = 'taken';
+    await this.update(guildId, id, (record) => {
+      const next = claimed(record, claim, now);
+      outcome = next.outcome;
+      return next.record;
+    });
+    return outcome;
   }
 
   async update(guildId: string, id: string, change: (link: PaymentLink) => PaymentLink): Promise<PaymentLink | undefined> {

@@ -25,7 +25,7 @@ import { parseRecord, stringListSchema } from './records.js';
  *   (a few KB), never the whole slot. A slot written before slots were chunked is one array:
  *   read as the first chunk, full once it holds DUE_CHUNK ids or more.
  * - `pay-shop:<shop>`: the licenses the watcher met whose shop is reached by other keys too (a
- *   rotated key, a second key of one shop; src/services/payment-watch/shop-licenses.ts): a purchase
+ *   rotated key, a second key of one shop; storage/shop-licenses.ts): a purchase
  *   is matched against that shop's links under every key, found here in one read instead of a walk
  *   over every license's shop (before: the registry and every license's shop identity, per purchase).
  *   Only ever added to; a license that left the registry costs one read of its empty open-link list.

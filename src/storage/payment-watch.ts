@@ -53,7 +53,7 @@ const watchStateSchema = z.object({
   postedDue: z.number().optional(),
   /** The store's dates were once found a whole number of hours off: warned once. */
   hoursOffWarned: z.boolean().optional(),
-  /** Written by older versions: payments followed while pending. Turned into transaction states on first read (license-round.ts). */
+  /** Written by older versions: payments followed while pending. Turned into transaction states on first read (payment-watch/ledger.ts, `LicenseLedger.open`). */
   follow: z.array(z.object({ transactionId: z.string(), guildId: z.string(), linkId: z.string(), attempt: z.number().int(), nextAt: z.number(), since: z.number() })).optional(),
 });
 export type WatchState = z.infer<typeof watchStateSchema>;
@@ -99,7 +99,7 @@ const txStateSchema = z.object({
   amounts: z.object({ totalGrosze: z.number(), items: z.array(z.object({ variantId: z.string(), grosze: z.number() })) }).optional(),
   /**
    * Named by a post in the store's webhook, not seen in the store's list: whoever holds the URL can
-   * post any id, so a 404 about it ends it at once (see services/payment-watch/license-round.ts).
+   * post any id, so a 404 about it ends it at once (see services/payment-watch/round.ts, `askAgain`).
    */
   announced: z.literal(true).optional(),
   /** For a posted id: the guild whose webhook named it first (its health counts it once the store confirms it), and when. */

@@ -9,7 +9,7 @@ import { parseRecord } from './records.js';
  * The queue of transaction ids the store's webhook posts named (docs/store-webhook.md, "What the
  * bot does with a post"), per license: `pay-posted:<license>`. Ids wait here instead of being
  * dropped; what is paced is the store questions, taken by the license's round (payment-watch,
- * posted-work.ts) as the budgets allow:
+ * payment-watch/ledger.ts, `takePosted`) as the budgets allow:
  *
  * - `followed`: the bot already follows the transaction (its key: the id), and `nick`: the post
  *   names, beside the id, the nick of an open link (its key: that link). At most one question per

@@ -7,7 +7,7 @@ import { parseRecord } from './records.js';
 /**
  * Nicks seen buying outside the bot: a purchase in a store's latest-buyers list that matched no link
  * of the bot's (such a nick is a website buyer's, so a link with it never settles by itself;
- * services/payment-watch/website-buyers.ts).
+ * services/payment-watch/sense.ts finds them, ledger.ts notes them).
  *
  * Key: `web-buyer:<shop>:<nick>` (the shop's key, as transactions are kept: a rotated key finds it;
  * the nick in ASCII lower case, as Minecraft compares nicks), holding the store's time of the latest

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { BackgroundJob, JobRunner } from '../services/jobs/runner.js';
 import { pruneJob } from '../services/link-pruner.js';
 import { panelRefreshJob, type PanelRefresher } from '../services/panel-refresh.js';
-import { paymentWatchJob } from '../services/payment-watch/job.js';
+import { paymentWatchJob } from '../services/payment-watch/watcher.js';
 import type { PaymentWatcher } from '../services/payment-watch/watcher.js';
 import { roleExpiryJob } from '../services/rewards.js';
 import type { PaymentLinkRepository } from '../storage/payment-links.js';

@@ -1,5 +1,5 @@
 import type { Client } from 'discord.js';
-import { RefusedPaymentSteps } from '../services/payment-watch/refused-steps.js';
+import { RefusedPaymentSteps } from '../services/payment-watch/tell.js';
 import type Keyv from 'keyv';
 import { adminRoutes } from '../../commands/admin/routes.js';
 import { feedPostView } from '../../commands/shop/feed-views.js';
@@ -35,7 +35,7 @@ import type { Repositories } from './repositories.js';
 /**
  * After the Pay button, wired: the payment watcher polls the store, a purchase several members'
  * links could have paid waits for staff, and a settled link's steps are run and recorded by the
- * watcher's outbox (src/services/payment-watch/outbox.ts). This part's handlers (buyers' roles, the
+ * watcher's outbox (src/services/payment-watch/tell.ts). This part's handlers (buyers' roles, the
  * member's DM, the log post, metrics, the gift message) are returned as `steps`; app.ts adds the
  * store webhook's and the insights' and hands the whole record over at once (PaymentEvents.use).
  * The purchase feed reads what the watcher's polls read.
@@ -120,7 +120,7 @@ export function wirePayments(deps: {
   });
   const settledSteps = settledLinkSteps({ client, delivery, guildLog, metrics, posted: new OncePerId(keyv, 'pay-posted', locks), logger, rolesHeld: (link) => rewards.heldFor(link.guildId, link.id) });
   const gifts = new GiftMessages(keyv, repositories.guildSettings, locks);
-  // The watcher records each step when done and offers one that failed again (outbox.ts); they run in PAYMENT_STEPS' order.
+  // The watcher records each step when done and offers one that failed again (tell.ts); they run in PAYMENT_STEPS' order.
   const steps = {
     // Before the DM: the paid DM says when a role waits for staff (held-roles.ts).
     roles: (event) => rewards.onPayment(event),

@@ -70,6 +70,14 @@ describe('architecture', () => {
     expect(stateWrites()).toEqual([]);
   });
 
+  it('reads the store in the payment wing without writing: sensing and the matcher call no write, and only the ledger writes a transaction’s record', () => {
+    expect(wingWrites()).toEqual([]);
+  });
+
+  it('keeps the payment wing to at most 8 files, one role each', () => {
+    expect(sourceFiles(WING).map((file) => file.slice(WING.length + 1))).toEqual(['ledger.ts', 'machine.ts', 'matcher.ts', 'review.ts', 'round.ts', 'sense.ts', 'tell.ts', 'watcher.ts']);
+  });
+
   it('finds a tracker number in a comment or a string, and names the file and line', () => {
     const text = ['// Every retry has an end (issue 36, point 3).', "const name = 'Issue 39 targets';", '// the issue names it', '// issues #40 and 41'].join('\n');
     expect(trackerMentions('x.ts', text)).toEqual(['x.ts:1: issue 36', 'x.ts:2: Issue 39', 'x.ts:4: issues #40']);
@@ -132,6 +140,20 @@ const SCANNED = ['src', 'commands', 'bench', 'tools'];
 /** A transaction's states (storage/payment-watch.ts, TxState), and the files allowed to write one. */
 const TX_STATES = 'seen|matched|ambiguous|settled|notified|nobody|unknown';
 const TX_STATE_WRITERS = new Set(['src/services/payment-watch/machine.ts', 'src/storage/payment-watch.ts']);
+/** The payment wing: sensing reads, the ledger writes (docs/payment-wing.md). */
+const WING = 'src/services/payment-watch';
+const READ_ONLY = new Set([`${WING}/sense.ts`, `${WING}/matcher.ts`]);
+/** A call that writes storage or Discord (a repository's write, an index's, a queue's take, staff's question). */
+const WRITE_CALL = /\b(store|index|posted|links|websiteBuyers|review|watch|settings|shopLicenses|locks|client)\.(saveTx|saveState|set|update|claim|note|schedule|closeOpen|retire|take|add|addWork|addOpen|enlist|clearInbox|delete|rememberUnknownPosts|raise|run|paymentUrl)\(/;
+/** Writes in the wing's read-only files, and a transaction record written outside the ledger: file:line. */
+function wingWrites(): string[] {
+  return sourceFiles(WING).flatMap((file) =>
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => ((READ_ONLY.has(file) && WRITE_CALL.test(line)) || (file !== `${WING}/ledger.ts` && /\.saveTx\(/.test(line)) ? [`${file}:${index + 1}`] : [])),
+  );
+}
+
 /** `state: '<a TxState>'` object literals outside the table: file:line. */
 function stateWrites(): string[] {
   const pattern = new RegExp(`state: '(${TX_STATES})'`);

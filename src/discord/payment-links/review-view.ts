@@ -1,7 +1,7 @@
 import { ButtonStyle } from 'discord.js';
 import type { Messages } from '../../i18n/index.js';
 import { reviewRef } from '../../services/payment-watch/review.js';
-import type { PaymentUnderReview } from '../../services/payment-watch/staff-review.js';
+import type { PaymentUnderReview } from '../../services/payment-watch/review.js';
 import type { View } from '../respond.js';
 import { clip, plain } from '../text.js';
 import { button, row } from '../views/components.js';

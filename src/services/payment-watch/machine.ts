@@ -1,16 +1,25 @@
 import type { TxState } from '../../storage/payment-watch.js';
-import { afterFailure } from '../jobs/backoff.js';
-import { FOLLOW_UP_FOR_MS, followUpBackoff, stepRetry, UNKNOWN_AFTER_404S, UNKNOWN_BACKOFF } from './schedule.js';
+import { afterFailure, doublingBackoff, fixedBackoff, type Backoff, type RetryPolicy } from '../jobs/backoff.js';
 
 /**
- * The life of one transaction as a table: every state × every event has one outcome, and
- * `transition` is the one place a transaction's state is decided. It reads and writes nothing: it
- * returns the next record and the work that record owes (effects, as data), and the caller writes
- * the record in one write and does the work. docs/payment-wing.md opens with this table, checked
- * against it by test/unit/services/payment-machine/table-doc.test.ts.
- *
- * The states are storage's (TxState), plus `absent`: no record yet. Who paid is a guess made outside
- * (matcher.ts): an answer of the store comes with the decision when the caller made one. */
+ * The life of one transaction as a table: every state × event has one outcome, and `transition` is
+ * the one place a state is decided. Pure: it returns the next record and the work it owes (effects,
+ * as data); the ledger (ledger.ts) writes the record in one write and does the work. The states are
+ * storage's (TxState) plus `absent`. docs/payment-wing.md opens with this table (table-doc.test.ts).
+ */
+
+/**
+ * Its timings, in the job runner's words (jobs/backoff.ts). Pending or unknown at the store: asked again
+ * after a poll interval doubled per answer, at most every FOLLOW_UP_MAX_MS, for FOLLOW_UP_FOR_MS; after
+ * UNKNOWN_AFTER_404S 404s every UNKNOWN_BACKOFF. A step Discord failed: the same backoff, NOTIFY_ATTEMPTS.
+ */
+export const followUpBackoff = (pollMs: number): Backoff => doublingBackoff(pollMs, FOLLOW_UP_MAX_MS, 0);
+export const FOLLOW_UP_MAX_MS = 15 * 60_000;
+export const FOLLOW_UP_FOR_MS = 30 * 86_400_000;
+export const UNKNOWN_AFTER_404S = 3;
+export const UNKNOWN_BACKOFF = fixedBackoff(6 * 3_600_000);
+export const NOTIFY_ATTEMPTS = 8;
+export const stepRetry = (pollMs: number): RetryPolicy => ({ backoff: followUpBackoff(pollMs), giveUpAfter: NOTIFY_ATTEMPTS });
 
 export type TxStateName = TxState['state'];
 export type From = TxStateName | 'absent';
@@ -56,9 +65,8 @@ export const EVENTS: readonly EventKind[] = ['posted', 'listed', 'paid', 'pendin
 
 /** The work a record owes, as data: the caller does it after (or, for a work hint, before) writing the record. */
 export type Effect =
-  /** Look at it again at `at` (the license's work index). */
+  /** Look at it again at `at` (the license's work index), or no more (`drop`: its work entry goes). */
   | { kind: 'due'; at: number }
-  /** Nothing more to look at (its work entry goes). */
   | { kind: 'drop' }
   /** The matcher is to decide which link it paid: send the answer again with the decision. */
   | { kind: 'decide' }
@@ -66,7 +74,7 @@ export type Effect =
   | { kind: 'claim'; link: Ref; claim: 'paid' | 'pending' | 'failed' | 'expired'; final: boolean }
   /** Keep it for staff (review.ts). */
   | { kind: 'ask-staff'; candidates: Ref[] }
-  /** Run the steps that tell Discord (outbox.ts). */
+  /** Run the steps that tell Discord (tell.ts). */
   | { kind: 'tell-steps' }
   /** Tell the admins once of a step Discord refused for good. */
   | { kind: 'tell-refusal'; step: string; reason: string }
@@ -75,11 +83,8 @@ export type Effect =
   /** Worth a line in the log: why it ended this way. */
   | { kind: 'log'; what: 'followed-30-days' | 'given-up' | 'unknown-rarely' | 'link-gone' };
 
-export interface Outcome {
-  /** The next record; the same object when nothing changed (nothing to write). */
-  record: TxState | undefined;
-  effects: Effect[];
-}
+/** `record`: the next record; the same object when nothing changed (nothing to write). */
+export type Outcome = { record: TxState | undefined; effects: Effect[] };
 
 /** What the timings of follow-ups depend on (PAYMENT_POLL_SECONDS). */
 export type Pace = { pollMs: number };
@@ -250,17 +255,12 @@ const stepsTried = rule<'steps-tried'>('notified once every step ended (or given
   return { record: { ...record, at: now, attempt }, effects: [{ kind: 'due', at: now + next.delayMs }] };
 });
 
-const timePassed = (to: TxStateName) =>
-  rule<'time-passed'>(`${to} after 30 days`, (record, _event, now) =>
-    record && now - record.since > FOLLOW_UP_FOR_MS ? { record: { ...record, state: to, at: now }, effects: [{ kind: 'drop' }, { kind: 'log', what: 'followed-30-days' }] } : same(record),
-  );
+const timePassed = (to: TxStateName) => rule<'time-passed'>(`${to} after 30 days`, (record, _event, now) =>
+  record && now - record.since > FOLLOW_UP_FOR_MS ? { record: { ...record, state: to, at: now }, effects: [{ kind: 'drop' }, { kind: 'log', what: 'followed-30-days' }] } : same(record));
 
 /** Steps and link lost concern a settled record only; a concluded or set-aside one ignores what follows. */
 const settledOnly = { 'link-lost': ignore<'link-lost'>(), 'step-done': ignore<'step-done'>(), 'step-refused': ignore<'step-refused'>(), 'refusal-told': ignore<'refusal-told'>(), 'steps-tried': ignore<'steps-tried'>() };
-const concluded: Row = {
-  posted: ignore(), listed: ignore(), paid: ignore(), pending: ignore(), failed: ignore(), expired: ignore(), unknown: ignore(), confirmed: ignore(),
-  'link-ended': ignore(), ...settledOnly, 'time-passed': ignore(),
-};
+const concluded: Row = { posted: ignore(), listed: ignore(), paid: ignore(), pending: ignore(), failed: ignore(), expired: ignore(), unknown: ignore(), confirmed: ignore(), 'link-ended': ignore(), ...settledOnly, 'time-passed': ignore() };
 
 /** THE table: the compiler checks every state has every event's outcome. */
 export const TABLE: { readonly [S in From]: Row } = {

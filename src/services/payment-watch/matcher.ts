@@ -1,3 +1,8 @@
+import type { TransactionInfo } from '../../spaceis/client.js';
+import { transactionAmounts, transactionItems, type TransactionStatus } from '../../spaceis/payment-schemas.js';
+import { readDate, STORE_CLOCK_SKEW_MS as CLOCK_SKEW_MS } from '../../spaceis/purchase-date.js';
+import type { Decision, TxEvent } from './machine.js';
+
 /**
  * Which of the bot's open links a store transaction belongs to, as pure functions (no storage, no
  * clock). `POST /v4/cart/paymentUrl` returns no transaction id, so a transaction is tied to a link by
@@ -12,11 +17,13 @@
  * links of one member are open, the newest one issued before the transaction is the one it paid (an
  * older one was most likely abandoned for it). Links of two or more members are a question for staff
  * (`decideMatch`, review.ts): the store never says who typed the nick; so is one member's link where
- * the evidence is thin (`thinEvidence`: a late purchase, a website buyer's nick).
+ * the evidence is thin (`thinEvidence`: a late purchase, a website buyer's nick). `judge` gives the
+ * decision as the table's event (machine.ts); sense.ts gathers the evidence it weighs.
  */
 
-/** How far the store's clock may be from the bot's. */
-export const CLOCK_SKEW_MS = 60_000;
+/** How far the store's clock may be from the bot's (src/spaceis/purchase-date.ts). */
+export { CLOCK_SKEW_MS };
+
 
 export interface Item {
   variantId: string;
@@ -71,11 +78,11 @@ const REPEATED_LINKS = 2;
 export const WEBSITE_BUYER_DAYS = 90;
 const WEBSITE_BUYER_MS = WEBSITE_BUYER_DAYS * 86_400_000;
 
-/** What the watcher knows about the purchase's nick besides the open links (payment-watch/website-buyers.ts reads it). */
+/** What the watcher knows about the purchase's nick besides the open links (sense.ts, `gather`, reads it). */
 export interface MatchEvidence {
   /** The latest purchase with this nick that matched no link of the bot's (the store's time), if any is remembered. */
   websiteBuyerAt?: number | undefined;
-  /** The links of the one member whose links the purchase could have paid, issued in the HISTORY_MS before it, open or not (member-history.ts). */
+  /** The links of the one member whose links the purchase could have paid, issued in the HISTORY_MS before it, open or not (sense.ts, `gather`). */
   memberLinks?: { userId: string; links: readonly PastLink[] } | undefined;
 }
 
@@ -193,4 +200,33 @@ function totals(items: readonly Item[]): Map<string, number> {
   const map = new Map<string, number>();
   for (const { variantId, quantity } of items) map.set(variantId, (map.get(variantId) ?? 0) + quantity);
   return map;
+}
+
+/** The purchase as the matcher sees it: the row's date when it had one, else the details', else when it was placed. */
+export function seenOf(id: string, info: TransactionInfo, nick: string | undefined, dated: number | undefined, placed: number, now: number): SeenTransaction {
+  const amounts = transactionAmounts(info);
+  return { id, nick: info.nick ?? nick, items: transactionItems(info), madeAt: dated ?? readDate(info.date, now) ?? placed, ...(amounts ? { amounts } : {}) };
+}
+
+/** THE decision of who paid, as the table's event: one member's link, staff's question, or nobody's. */
+export type Judgement<L extends OwnedLink> =
+  | { kind: 'link'; event: TxEvent; link: L }
+  | { kind: 'staff'; event: TxEvent; candidates: L[]; reason: ReviewReason }
+  | { kind: 'nobody'; event: TxEvent };
+
+export function judge<L extends OwnedLink>(transaction: SeenTransaction, status: TransactionStatus, links: readonly L[], evidence: MatchEvidence): Judgement<L> {
+  const decision = decideMatch(transaction, links, CLOCK_SKEW_MS, evidence);
+  const as = (made: Decision) => answerOf(status, { decision: made, transaction });
+  if (decision.kind === 'sole') return { kind: 'link', link: decision.link, event: as({ kind: 'link', link: { guildId: decision.link.guildId, linkId: decision.link.linkId } }) };
+  if (decision.kind === 'none') return { kind: 'nobody', event: as({ kind: 'nobody' }) };
+  const refs = decision.candidates.map(({ guildId, linkId }) => ({ guildId, linkId }));
+  return { kind: 'staff', candidates: decision.candidates, reason: decision.reason, event: as({ kind: 'several', candidates: refs }) };
+}
+
+/** The store's status as the table's answer, with the matcher's decision and the purchase as placed when one was made. */
+export function answerOf(status: TransactionStatus, decided?: { decision: Decision; transaction: SeenTransaction }): TxEvent {
+  const t = decided?.transaction;
+  const made = decided && t ? { decision: decided.decision, placed: { madeAt: t.madeAt, ...(t.nick ? { nick: t.nick } : {}), ...(t.amounts ? { amounts: t.amounts } : {}) } } : {};
+  if (status === 'pending' || status === 'unknown') return { kind: 'pending', status, ...made };
+  return { kind: status === 'fail' ? 'failed' : status, ...made };
 }

@@ -6,12 +6,69 @@ import type { PaymentWatchStore, TxState } from '../../storage/payment-watch.js'
 import type { PaymentEvents } from '../payment-events.js';
 import type { StoreDirectory } from '../store-directory.js';
 import type { OwnedLink, ReviewReason, SeenTransaction } from './matcher.js';
-import { transition } from './machine.js';
-import { runSteps } from './outbox.js';
-import { claimLink } from './tx-state.js';
-import type { ConfirmOutcome, PaymentUnderReview, StaffReview } from './staff-review.js';
+import { claimLink, recordEvent } from './ledger.js';
+import { runSteps } from './tell.js';
 
 export { reviewRef, REVIEW_REF_LENGTH } from '../../storage/payment-reviews.js';
+
+/**
+ * When a store purchase could have paid the open links of two or more members (the same nick and
+ * items: nicks are public), the bot does not guess: the payment waits for staff, who choose the
+ * link it paid. This is the contract between the watcher, which finds such purchases and keeps
+ * them, and the Discord side (the log post with one button per candidate, /links user,
+ * /shop-admin status), which shows them and passes on the moderator's choice.
+ */
+
+/** One open link the purchase could have paid. */
+export interface ReviewCandidate {
+  guildId: string;
+  linkId: string;
+  userId: string;
+  /** When the link was issued (the bot's clock). */
+  createdAt: number;
+}
+
+/** A purchase waiting for staff to say which link it paid. */
+export interface PaymentUnderReview {
+  /** The store's transaction id: shown to moderators, never a secret. */
+  transactionId: string;
+  /** The nick the store lists (never the buyer's e-mail). */
+  nick: string;
+  /** What was bought, named as the candidate links name it. */
+  items: { variantId: string; quantity: number; serverName?: string; productName?: string; variantName?: string }[];
+  /** When the purchase was made, as the watcher placed it (the bot's clock). */
+  madeAt: number;
+  /** When the watcher set it aside for staff. */
+  raisedAt: number;
+  candidates: ReviewCandidate[];
+  /** Why nothing settled by itself (matcher.ts, ReviewReason): several members' links (the default), a late purchase, a website buyer's nick, repeated unpaid links for the nick. */
+  reason?: 'members' | 'late' | 'website-buyer' | 'repeated';
+}
+
+export type ConfirmOutcome =
+  /** The chosen link is now paid (confirmed by the moderator); the other candidates stay open. */
+  | { kind: 'confirmed'; linkId: string; userId: string }
+  /** Another moderator (or the store's later answer) settled it already: nothing changed. */
+  | { kind: 'already'; linkId: string | undefined; by: string | undefined }
+  /** No such payment waits for staff (unknown transaction, or its time is over). */
+  | { kind: 'not-waiting' }
+  /** The link is not one of this payment's candidates in this guild. */
+  | { kind: 'not-candidate' }
+  /** The moderator is the member the link belongs to (its buyer, or a gift's recipient): another must confirm it. */
+  | { kind: 'own-link'; linkId: string }
+  /** The chosen link was withdrawn by a moderator meanwhile: nothing changed, the payment still waits. */
+  | { kind: 'withdrawn'; linkId: string; by: string }
+  /** The chosen link was paid by another purchase meanwhile: nothing changed, the payment still waits. */
+  | { kind: 'link-taken'; linkId: string };
+
+export interface StaffReview {
+  /** The payments waiting for staff with at least one candidate link in this guild (its candidates limited to this guild's). */
+  waiting(guildId: string): Promise<PaymentUnderReview[]>;
+  /** Those among them with a candidate link of this member. */
+  waitingFor(guildId: string, userId: string): Promise<PaymentUnderReview[]>;
+  /** A moderator chose `linkId`: it settles as paid with `confirmedBy` (PaymentEvents), the others stay open. */
+  confirm(guildId: string, transactionId: string, linkId: string, moderatorId: string): Promise<ConfirmOutcome>;
+}
 
 /**
  * "Who paid is a guess": the store lists a purchase's nick, items and time, never who
@@ -38,7 +95,7 @@ export interface ReviewNotices {
 
 export interface StaffReviewOptions {
   store: PaymentReviewStore;
-  links: Pick<PaymentLinkRepository, 'get' | 'update'>;
+  links: Pick<PaymentLinkRepository, 'get' | 'claim'>;
   /** The watcher's records: the transaction's state and steps, the open-link index, and its inbox of work. */
   watch: Pick<PaymentWatchStore, 'tx' | 'saveTx' | 'addWork' | 'index'>;
   stores: Pick<StoreDirectory, 'shopKey'>;
@@ -53,7 +110,7 @@ export class StaffReviewService implements StaffReview {
   constructor(private readonly options: StaffReviewOptions) {}
 
   /**
-   * The watcher found a paid purchase several members' links could be (settle.ts): it is kept for
+   * The watcher found a paid purchase several members' links could be (round.ts): it is kept for
    * staff, and each guild concerned gets one log post (made once, whichever round or process raises it).
    */
   async raise(transaction: SeenTransaction, candidates: readonly OwnedLink[], reason: ReviewReason = 'members'): Promise<void> {
@@ -92,7 +149,7 @@ export class StaffReviewService implements StaffReview {
    * entry whose transaction owes nothing is dropped by the round); a failure up to and including it
    * throws, and the moderator is told nothing was saved — truly so, a second press starts afresh.
    * After it, the confirmation stands whatever else fails: the link's record, the review's, the
-   * guilds' lists and the Discord steps are each finished by the license's next round (outbox.ts)
+   * guilds' lists and the Discord steps are each finished by the license's next round (tell.ts)
    * when they fail here, and the moderator is told it is saved.
    */
   async confirmRef(guildId: string, ref: string, linkId: string, moderatorId: string): Promise<ConfirmOutcome> {
@@ -115,10 +172,9 @@ export class StaffReviewService implements StaffReview {
       if (link.payment?.status === 'paid' || (link.payment && link.payment.transactionId !== review.transactionId)) return { result: { kind: 'link-taken', linkId } };
       if (link.revoked) return { result: { kind: 'withdrawn', linkId, by: link.revoked.by } };
       const now = clock.now();
-      // The table decides: settled, paid, with the moderator's name, owing every step.
-      const tx = transition(previous, { kind: 'confirmed', link: { guildId, linkId }, by: moderatorId }, now, NO_FOLLOW_UP).record!;
+      // The work hint first, then the one write that decides (the ledger's, as every path's): settled, paid, with the moderator's name, owing every step.
       await watch.addWork(link.license, review.transactionId, now);
-      await watch.saveTx(shop, review.transactionId, tx);
+      const tx = (await recordEvent({ store: watch, clock }, shop, review.transactionId, previous, { kind: 'confirmed', link: { guildId, linkId }, by: moderatorId }, NO_FOLLOW_UP)).record!;
       // Saved. What follows is finished by the license's round when it fails here.
       const confirmed = { ...review, confirmed: { guildId, linkId, by: moderatorId, at: now } };
       decided = { link, review: confirmed, tx, shop };
@@ -132,7 +188,7 @@ export class StaffReviewService implements StaffReview {
   /**
    * After a confirmation is saved: no guild lists the purchase, the link is no longer watched, its
    * record says paid with `confirmedBy`, and the steps of PaymentEvents (DM, log post, roles) run at
-   * once, each recorded when done (outbox.ts). Whatever fails here is left to the license's next
+   * once, each recorded when done (tell.ts). Whatever fails here is left to the license's next
    * round, which has the work in its inbox.
    */
   async #settled({ link, review, tx, shop }: { link: PaymentLink; review: StoredReview; tx: TxState; shop: string }, ref: string): Promise<void> {
@@ -141,16 +197,16 @@ export class StaffReviewService implements StaffReview {
     logger.info({ guild: link.guildId, link: link.id, transaction: transactionId, moderator: tx.confirmedBy }, 'payment review: a moderator confirmed which link a purchase paid');
     for (const guildId of guildsOf(review)) await this.#afterwards('a guild’s list of reviews', () => store.forget(guildId, [ref]));
     await this.#afterwards('the open-link index', () => watch.index.closeOpen(link.license, [{ guildId: link.guildId, linkId: link.id }]));
-    const claimed = await this.#afterwards('the link’s record', () => claimLink({ deps: this.options }, tx.link!, transactionId, 'paid', true, tx.confirmedBy));
+    const claimed = await this.#afterwards('the link’s record', () => claimLink(this.options, tx.link!, transactionId, 'paid', true, tx.confirmedBy));
     if (claimed !== 'claimed') return;
     const paid = await this.options.links.get(link.guildId, link.id).catch(() => undefined);
     if (!paid?.payment || paid.payment.settledAt === undefined) return;
     const event = { link: paid, status: 'paid' as const, transactionId, at: paid.payment.settledAt, confirmedBy: tx.confirmedBy!, ...(tx.amounts ? { amounts: tx.amounts } : {}) };
     await this.#afterwards('the payment’s steps', async () => {
-      const { done } = await runSteps(this.options, tx, event, (next) => watch.saveTx(shop, transactionId, next));
+      const write = { store: watch, clock };
+      const { done } = await runSteps(this.options, tx, event, async (record, step) => (await recordEvent(write, shop, transactionId, record, step, NO_FOLLOW_UP)).record);
       // Every step ended: notified. Some left: the license's round offers them again (a pass here counts as no attempt).
-      const after = transition(done, { kind: 'steps-tried', steps: this.options.events.steps(), counted: false }, clock.now(), NO_FOLLOW_UP).record;
-      if (after && after !== done) await watch.saveTx(shop, transactionId, after);
+      await recordEvent(write, shop, transactionId, done, { kind: 'steps-tried', steps: this.options.events.steps(), counted: false }, NO_FOLLOW_UP);
     });
   }
 

@@ -1,49 +1,68 @@
+import type { Clock } from '../../clock.js';
+import type { Coordination } from '../../coordination/coordination.js';
+import type { Logger } from '../../logger.js';
 import { fingerprintOf } from '../../security/license-id.js';
+import type { GuildSettingsRepository } from '../../storage/guild-settings.js';
+import type { PaymentLink, PaymentLinkRepository } from '../../storage/payment-links.js';
 import { slotOf } from '../../storage/payment-watch-index.js';
-import type { PaymentLink } from '../../storage/payment-links.js';
-import type { FeedDemand } from '../purchase-feed.js';
-import type { ShopAccess } from '../store-directory.js';
-import type { PaymentWatcherOptions, PollIntervalFor, WatchDeps } from './context.js';
-import { watchLicense } from './license-round.js';
-import { watchable } from './open-links.js';
+import type { PaymentWatchStore } from '../../storage/payment-watch.js';
+import { ShopLicenses } from '../../storage/shop-licenses.js';
+import type { WebsiteBuyerStore } from '../../storage/website-buyers.js';
+import { doublingBackoff } from '../jobs/backoff.js';
 import { KeyedRetry } from '../jobs/keyed-retry.js';
-import { LICENSES_AT_ONCE, MAX_TRANSACTION_ID, QUIET_WAIT_MS, RATE_LIMIT_FLOOR, RATE_LIMIT_PAUSE_MS, ROUND_BACKOFF } from './schedule.js';
-import { ShopLicenses } from './shop-licenses.js';
+import type { BackgroundJob } from '../jobs/runner.js';
+import type { PaymentEvents } from '../payment-events.js';
+import type { FeedDemand, PurchaseFeed } from '../purchase-feed.js';
+import type { ShopAccess, StoreDirectory } from '../store-directory.js';
+import type { ReviewReason, SeenTransaction } from './matcher.js';
+import { runRound, type WatchDeps } from './round.js';
+import { MAX_TRANSACTION_ID, TICK_MS, watchable, type OpenLink } from './sense.js';
 
 /**
- * Learns from the store whether the links the bot issued were paid (docs/spaceis-api.md,
- * "Payments"). `POST /v4/cart/paymentUrl` returns no transaction id, so the watcher reads each
- * server's latest buyers, asks the store about the purchases made by the nick of an open link, and
- * ties a purchase to a link by its nick, items and time (matcher.ts, settle.ts). Each transaction
- * has one state in storage (seen → matched or ambiguous → settled → notified); the steps that tell
- * Discord (PaymentEvents) are recorded one by one and finished by a later round when a crash or
- * Discord left them undone (outbox.ts).
- *
- * docs/payment-wing.md follows one payment through these files, and says which write decides.
- *
- * The parts: this file runs rounds over the licenses due (the due-time index of
- * storage/payment-watch-index.ts), each license on its own (license-round.ts) under its runAlone,
- * several at once, so a slow store for one license never holds up another; polling.ts asks the
- * store, dates.ts places rows in time, settle.ts decides, outbox.ts tells Discord, schedule.ts has
- * the timings.
- *
- * What it costs the store: nothing for a license without open links or work. With open links: one
- * latest_buyers request per server those links buy from every `pollSeconds` (30 s by default), one
- * transaction/info per new purchase by a nick that has an open link, and, while such a payment is
- * `pending`, one more at a doubling interval. Requests go through the license's gate once it is
- * quiet (a member's checkout never waits behind them); a license whose gate is not quiet within
- * QUIET_WAIT_MS, or whose store reported less than a tenth of its rate limit left, is skipped this
- * round. What it costs storage on a round with nothing due: one read of the due-time index (the
- * slots since the last round) and the purchase feed's guilds, nothing per license; docs/performance.md
- * has the measured figures and docs/running/costs.md the store requests.
- *
- * On Redis one process watches a license at a time (runAlone); a link's payment changes under its
- * record's lock; a restart carries on from storage. Its unit of work is `round()`, driven by the
- * injected clock: production runs it every few seconds as the JobRunner's `payment-watch` job
- * (job.ts: its backoff and cost; started and stopped with the other jobs in app.ts), tests call
- * `tick()` or `jobs.runNow('payment-watch')` and move the clock.
+ * Learns from the store whether the links the bot issued were paid (docs/spaceis-api.md, "Payments";
+ * docs/payment-wing.md follows one payment through the wing). `POST /v4/cart/paymentUrl` returns no
+ * transaction id, so the rounds read each server's latest buyers and tie a purchase to a link by nick,
+ * items and time. This file runs the rounds over the licenses due (the due-time index of
+ * storage/payment-watch-index.ts), each license alone under its runAlone (round.ts), several at once,
+ * so a slow store for one never holds up another; a restart carries on from storage.
+ * Each store request waits for the license's gate to be quiet (a member's checkout never waits behind
+ * it), and none goes while the store's rate budget is low; what it costs is the job's `cost` (below).
  */
-export type { PaymentWatcherOptions } from './context.js';
+
+/** What the payment watcher is built with (src/wiring/payments.ts). */
+export interface PaymentWatcherOptions {
+  store: PaymentWatchStore;
+  /** `listForMemberSince`: a member's recent links, for the signs of a copycat; without it (older tests) none are read. */
+  links: Pick<PaymentLinkRepository, 'get' | 'getEach' | 'claim'> & Partial<Pick<PaymentLinkRepository, 'listForMemberSince'>>;
+  settings: Pick<GuildSettingsRepository, 'get'>;
+  stores: Pick<StoreDirectory, 'forGuild' | 'sameShop' | 'shopKey'>;
+  coordination: Pick<Coordination, 'runAlone'>;
+  events: Pick<PaymentEvents, 'steps' | 'run' | 'refused'>;
+  clock: Clock;
+  logger: Logger;
+  /** PAYMENT_POLL_SECONDS: how often each server is polled while its license has open links. */
+  pollSeconds: number;
+  /** The purchase feed: the servers it wants read, and every round's rows, handed over (it posts on its own). */
+  feed?: Pick<PurchaseFeed, 'demand' | 'handOff'>;
+  /** Where a purchase several members' links could have paid waits for staff (review.ts). */
+  review?: { raise(transaction: SeenTransaction, candidates: readonly OpenLink[], reason?: ReviewReason): Promise<void> };
+  /** Nicks seen buying outside the bot, per shop: a link with one never settles by itself. */
+  websiteBuyers?: Pick<WebsiteBuyerStore, 'note' | 'lastSeen'>;
+  /** How long a round waits for the license's gate to be quiet before skipping it (tests shorten it). */
+  quietWaitMs?: number;
+}
+
+/** A license whose gate is not quiet within this long is skipped this round (real time: it guards against a slow store). */
+const QUIET_WAIT_MS = 1_000;
+/** Licenses watched at once in a round: one slow store takes one of them, the others go on. */
+const LICENSES_AT_ONCE = 16;
+/** Background polls pause while the store's `X-RateLimit-Remaining` is under this share of its limit, this long. */
+const RATE_LIMIT_FLOOR = 0.1;
+const RATE_LIMIT_PAUSE_MS = 60_000;
+/** A license's failed round (storage, say), again: 5 s doubling to 10 min, jittered; no end (its only way forward), said once. */
+export const ROUND_BACKOFF = doublingBackoff(TICK_MS, 10 * 60_000, 0.25);
+/** The job's own backoff when a whole round fails (the due-time index unreadable): back within a minute of storage. */
+export const TICK_BACKOFF = doublingBackoff(TICK_MS, 60_000);
 
 /** What /shop-admin status says about following payments on a license. */
 export type PaymentWatchStatus =
@@ -61,18 +80,14 @@ export class PaymentWatcher {
   readonly #running = new Map<string, Promise<void>>();
   /** The last due-time slot this process read; undefined: read the whole registry. */
   #lastSlot: number | undefined;
-  /**
-   * Licenses whose round failed (storage, say): tried again when their backoff (ROUND_BACKOFF) is
-   * over, whatever the index says. Warned once when the first fails, told once when a round works again.
-   */
+  /** Licenses whose round failed: tried again after ROUND_BACKOFF whatever the index says; warned once, recovery told once. */
   readonly #failed: KeyedRetry;
   /** Licenses whose store reported a low rate-limit budget: no background request until then. */
   readonly #lowBudget = new Map<string, number>();
   /** Each license's shop key, with when it was read (StoreDirectory.shopKey reads storage). */
   readonly #shopKeys = new Map<string, { key: string; at: number }>();
   #stopping = false;
-  /** Resolves when stop() is called: a round waiting for a quiet gate gives up then. */
-  readonly #stopped: Promise<void>;
+  readonly #stopped: Promise<void>; // resolves at stop(): a round waiting for a quiet gate gives up
   #stop!: () => void;
 
   constructor(private readonly options: PaymentWatcherOptions) {
@@ -103,13 +118,10 @@ export class PaymentWatcher {
   }
 
   /**
-   * THE way transaction ids learned outside the watcher's polls (the store's purchase webhook:
-   * src/services/store-webhook/) enter the wing: the post's reader queued them (storage/posted-ids.ts,
-   * durable, with their budgets); this runs the license's round now, which takes from the queue what
-   * the budgets allow (posted-work.ts: a followed one due at once, a new one `seen`, asked with
-   * transaction/info, placed in time by the store's evidence and decided exactly as a polled purchase
-   * would be: settle.ts), and comes back for the rest as their budgets free up. `transactionIds`: ids
-   * handed over by a caller that did not queue them (queued here as unknown ones, lower case).
+   * THE way transaction ids learned outside the polls (the store's purchase webhook) enter the wing:
+   * the post's reader queued them (storage/posted-ids.ts, durable, with their budgets); this runs the
+   * license's round now, whose ledger takes what the budgets allow as `posted` events, decided exactly
+   * as polled purchases, and comes back for the rest. `transactionIds`: ids a caller did not queue.
    */
   async follow(license: string, transactionIds: readonly string[] = []): Promise<void> {
     const { store, clock } = this.options;
@@ -131,8 +143,8 @@ export class PaymentWatcher {
     this.#deps.postConfirmed = postConfirmed;
   }
 
-  /** The one outside input to the schedule (context.ts, PollIntervalFor): the store webhook's safety-net cadence. */
-  setPollIntervalFor(pollIntervalFor: PollIntervalFor): void {
+  /** The one outside input to the schedule: how often the servers of a license's open links are polled (the store webhook's safety net). */
+  setPollIntervalFor(pollIntervalFor: NonNullable<WatchDeps['pollIntervalFor']>): void {
     this.#deps.pollIntervalFor = pollIntervalFor;
   }
 
@@ -145,7 +157,7 @@ export class PaymentWatcher {
   }
 
   /**
-   * One round over the licenses due, as the job runs it (job.ts): throws when what is due could not
+   * One round over the licenses due, as the job runs it (below): throws when what is due could not
    * be read (storage), so the runner backs off and says so once. A license whose round from an
    * earlier tick still runs in this process is skipped; on Redis one process takes a license at a
    * time. Resolves when the rounds it started are done.
@@ -176,7 +188,7 @@ export class PaymentWatcher {
 
   /**
    * One round for tests and the bench that drive the watcher by hand: `round()`, with a failure
-   * logged (a warning each time) instead of thrown. Production runs `round()` on the JobRunner (job.ts).
+   * logged (a warning each time) instead of thrown. Production runs `round()` on the JobRunner (`paymentWatchJob`, below).
    */
   async tick(): Promise<void> {
     try {
@@ -215,7 +227,11 @@ export class PaymentWatcher {
   async #watch(license: string, feed: FeedDemand | undefined, watched: boolean, posted = false): Promise<void> {
     const log = this.options.logger.child({ license: fingerprintOf(license) });
     try {
-      const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, () => watchLicense(this.#deps, license, log, feed, watched, posted));
+      const ran = await this.options.coordination.runAlone(`payment-watch:${license}`, async () => {
+        const plan = await runRound(this.#deps, license, log, feed, watched, posted);
+        // The one hand-off to the purchase feed: what this round read. Returns at once: the feed posts outside this lock.
+        if (feed && plan?.polled) this.options.feed?.handOff(license, plan.polled);
+      });
       if (!ran) log.debug('payment watch: another process is watching this license');
       if (this.#failed.succeeded(license)) log.info('payment watch: a license’s rounds work again');
     } catch (error) {
@@ -252,4 +268,31 @@ export class PaymentWatcher {
     clearTimeout(timer);
     return outcome === 'quiet' && !this.#stopping;
   }
+}
+
+/**
+ * The rounds as the runner's `payment-watch` job (src/services/jobs/runner.ts; started and stopped
+ * with the others in app.ts): a round every TICK_MS in every process (each license's round takes its
+ * `runAlone`, so processes sharing Redis share the licenses due). The purchase feed rides these rounds.
+ * A round that throws waits TICK_BACKOFF, said once; a license whose own round fails backs off alone
+ * (ROUND_BACKOFF). Its cost, below, is measured in docs/performance.md and docs/running/costs.md.
+ */
+export function paymentWatchJob(watcher: PaymentWatcher): BackgroundJob {
+  return {
+    name: 'payment-watch',
+    everyMs: TICK_MS,
+    work: () => watcher.round(),
+    backoff: TICK_BACKOFF,
+    processes: 'each-process',
+    // Its first round after a restart visits every watched license: not awaited by the bot's start.
+    firstRound: 'after-interval',
+    stop: () => watcher.stop(),
+    doing: 'following payments',
+    failed: 'payment watch: a round failed (what is due could not be read)',
+    cost: {
+      storeRequestsPerHour: '0 for a license with nothing open; 120 latest_buyers per server with open links (60 for the feed alone), 1 transaction/info per new candidate purchase, follow-ups of pending payments at most every 15 min',
+      readsPerRound: '1 per due-time slot since the last round (usually 1) + 1 (feed registry); per license due: its state and open links',
+      writesPerRound: '0 with nothing due; per license due: its state, its next due-time slot, one per transaction decided or step done',
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { isStoreError } from '../../spaceis/errors.js';
 import { PAYMENT_WATCH_LANE } from '../../spaceis/gate-rules.js';
 import type { PaymentLink } from '../../storage/payment-links.js';
 import type { TxState } from '../../storage/payment-watch.js';
-import { readDate } from '../payment-watch/dates.js';
+import { readDate } from '../../spaceis/purchase-date.js';
 import type { PolledServer, PurchaseFeed } from '../purchase-feed.js';
 import type { ShopAccess } from '../store-directory.js';
 

@@ -8,7 +8,7 @@ import { nickBeside, postText, transactionIdsIn } from './post-text.js';
  * Takes a store's post (docs/store-webhook.md, "What the bot does with a post") from the message as
  * the webhook's token returned it to the payment watcher. The post is never trusted, neither as to
  * what was paid nor as to when: it is news that the store may have something to say, and only the
- * store's answer settles anything (placed in time by the store's own evidence: posted-work.ts).
+ * store's answer settles anything (placed in time by the store's own evidence: payment-watch/sense.ts, `placePosted`).
  *
  * Each id the post names is queued (storage/posted-ids.ts: durable, bounded, never dropped for a
  * quota) under one of three kinds, each with its own budget of store questions: an id the bot already

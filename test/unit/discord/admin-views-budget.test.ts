@@ -12,7 +12,7 @@ import { demoMarked } from '../../../src/discord/views/demo-mark.js';
 import { countComponents, textDisplays } from '../../../src/discord/views/display.js';
 import { logEventView } from '../../../src/discord/views/log.js';
 import { reviewLogView } from '../../../src/discord/payment-links/review-view.js';
-import type { PaymentUnderReview } from '../../../src/services/payment-watch/staff-review.js';
+import type { PaymentUnderReview } from '../../../src/services/payment-watch/review.js';
 import { en } from '../../../src/i18n/en.js';
 import { pl } from '../../../src/i18n/pl.js';
 import type { ServerGoals } from '../../../src/services/community.js';

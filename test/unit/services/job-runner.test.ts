@@ -4,7 +4,8 @@ import { createLogger } from '../../../src/logger.js';
 import { afterFailure, doublingBackoff, fixedBackoff } from '../../../src/services/jobs/backoff.js';
 import { KeyedRetry } from '../../../src/services/jobs/keyed-retry.js';
 import { JobRunner, type BackgroundJob, type Timers } from '../../../src/services/jobs/runner.js';
-import { FOLLOW_UP_MAX_MS, followUpBackoff, NOTIFY_ATTEMPTS, ROUND_BACKOFF, stepRetry, UNKNOWN_BACKOFF } from '../../../src/services/payment-watch/schedule.js';
+import { FOLLOW_UP_MAX_MS, followUpBackoff, NOTIFY_ATTEMPTS, stepRetry, UNKNOWN_BACKOFF } from '../../../src/services/payment-watch/machine.js';
+import { ROUND_BACKOFF } from '../../../src/services/payment-watch/watcher.js';
 
 const COST = { storeRequestsPerHour: '0', readsPerRound: '1', writesPerRound: '0' };
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TxState } from '../../../../src/storage/payment-watch.js';
 import { EVENTS, FROM, owed, TABLE, transition, type Effect, type From, type Outcome, type Ref, type TxEvent } from '../../../../src/services/payment-watch/machine.js';
-import { NOTIFY_ATTEMPTS } from '../../../../src/services/payment-watch/schedule.js';
+import { NOTIFY_ATTEMPTS } from '../../../../src/services/payment-watch/machine.js';
 import { eventsOf, LINK_A, NOW, PACE, recordsIn, STEPS } from './examples.js';
 
 const STATES = new Set(['seen', 'matched', 'ambiguous', 'settled', 'notified', 'nobody', 'unknown']);

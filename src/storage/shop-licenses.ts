@@ -1,8 +1,8 @@
-import type { PaymentWatchIndex } from '../../storage/payment-watch-index.js';
+import type { PaymentWatchIndex } from './payment-watch-index.js';
 
 /**
  * The other licenses (keys) of a shop, for matching a purchase against that shop's links under
- * every key (settle.ts, `shopmates`): a rotated key's links and the new key's are one shop's.
+ * every key (payment-watch/sense.ts, `gather`): a rotated key's links and the new key's are one shop's.
  * Kept as a list per shop in storage (`pay-shop:<shop>`, payment-watch-index.ts), noted by each
  * license's round when its shop is not its key alone, so a purchase reads one record instead of
  * the registry and every watched license's shop (10 000 reads at 10 000 licenses).
