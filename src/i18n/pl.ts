@@ -549,7 +549,7 @@ export const pl: Messages = {
     roleHeldBackTitle: 'Rola dla kupujących wstrzymana — nick nie należy tylko do tego członka',
     roleHeldBack: (role, member, linkId, nick) =>
       `${member} opłacił(a) link ${linkId} na nick **${nick}**, ale w ciągu ostatnich 90 dni ktoś inny na tym Discordzie zamawiał na ten nick. Sklep podaje tylko nick, na który zapłacono, a nie to, kto go wpisał, więc bot nie nadał roli ${role}. Jeśli to nick członka ${member}, osoba z uprawnieniem „Zarządzanie rolami” może nacisnąć „Nadaj rolę”.`,
-    // Krok opłaconej płatności, którego Discord odmówił na dobre (services/payment-watch/tell.ts).
+    // Krok po opłaceniu linku, który Discord ostatecznie odrzucił (services/payment-watch/tell.ts).
     paymentStepRefusedTitle: 'Discord odrzucił wiadomość o opłaconym linku',
     paymentStepRefused: (member, linkId, step, reason) =>
       `Link ${linkId} członka ${member} jest opłacony, ale Discord odrzucił ${step} — ${reason}. Bot nie spróbuje ponownie (Discord może ukarać bota za ponawianie prób, które odrzucił); sama płatność jest zapisana.`,
